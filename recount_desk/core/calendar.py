@@ -1,0 +1,186 @@
+"""Utah's legal holidays and the computation of time, for recount deadlines.
+
+Sources (see docs/utah-law-notes.md §4):
+- Utah Code 63G-1-301 (legal holidays), by version:
+  * every Sunday, always (63G-1-301(1)(c));
+  * fixed dates Jan 1, Jul 4, Jul 24, Nov 11, Dec 25: a date on a Saturday makes the
+    preceding Friday the legal holiday, one on a Sunday the following Monday (63G-1-301(1)(a));
+  * floating days: 3rd Monday of January and of February, last Monday of May, 1st Monday of
+    September, 2nd Monday of October, 4th Thursday of November (63G-1-301(1)(b));
+  * Juneteenth from 2022 (2022 H.B. 238), with Utah's own rule: June 19 on Tuesday to
+    Friday makes the preceding Monday the legal holiday, on Saturday or Sunday the
+    following Monday (63G-1-301(1)(b), as amended);
+  * Easter Sunday from 2025 (2025 S.B. 259), a Sunday in any case.
+- Utah Code 68-3-7 and 20A-1-401(3): leave out the first day, include the last; a last day
+  on a Saturday, Sunday or legal holiday moves to the next day that is none of those.
+
+Assumption shown to users: the 2026 version that adds Good Friday is NOT CONFIRMED
+(utah-law-notes §4b) and is not applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+JUNETEENTH_FROM_YEAR = 2022
+EASTER_FROM_YEAR = 2025
+REQUEST_DEADLINE_TIME = time(17, 0)
+
+HOLIDAY_ASSUMPTION = (
+    "Legal holidays follow Utah Code 63G-1-301 as read for Recount Desk: Juneteenth from 2022 "
+    "(Monday rule), Easter Sunday from 2025; Good Friday (a 2026 amendment) is not confirmed "
+    "and is not applied."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Holiday:
+    day: date
+    name: str
+
+
+def _nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    first = date(year, month, 1)
+    offset = (weekday - first.weekday()) % 7
+    return first + timedelta(days=offset + 7 * (n - 1))
+
+
+def _last_weekday(year: int, month: int, weekday: int) -> date:
+    nxt = date(year + (month == 12), month % 12 + 1, 1)
+    last = nxt - timedelta(days=1)
+    return last - timedelta(days=(last.weekday() - weekday) % 7)
+
+
+def easter_sunday(year: int) -> date:
+    """Gregorian Easter (anonymous Gregorian algorithm)."""
+    a = year % 19
+    b, c = divmod(year, 100)
+    d, e = divmod(b, 4)
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    ell = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * ell) // 451
+    month, day = divmod(h + ell - 7 * m + 114, 31)
+    return date(year, month, day + 1)
+
+
+def _observed_fixed(d: date) -> date:
+    """63G-1-301(1)(a): Saturday -> preceding Friday; Sunday -> following Monday."""
+    if d.weekday() == 5:
+        return d - timedelta(days=1)
+    if d.weekday() == 6:
+        return d + timedelta(days=1)
+    return d
+
+
+def _observed_juneteenth(year: int) -> date:
+    """63G-1-301(1)(b): June 19 on Tue-Fri -> the preceding Monday; Sat/Sun -> next Monday."""
+    d = date(year, 6, 19)
+    wd = d.weekday()
+    if wd == 0:
+        return d
+    if wd <= 4:
+        return d - timedelta(days=wd)
+    return d + timedelta(days=7 - wd)
+
+
+def legal_holidays(year: int) -> tuple[Holiday, ...]:
+    """The named legal holidays of ``year`` (Sundays, always holidays, are not listed)."""
+    mon, thu = 0, 3
+    days = [
+        Holiday(_observed_fixed(date(year, 1, 1)), "New Year's Day"),
+        Holiday(_nth_weekday(year, 1, mon, 3), "Dr. Martin Luther King, Jr. Day"),
+        Holiday(_nth_weekday(year, 2, mon, 3), "Washington and Lincoln Day"),
+        Holiday(_last_weekday(year, 5, mon), "Memorial Day"),
+        Holiday(_observed_fixed(date(year, 7, 4)), "Independence Day"),
+        Holiday(_observed_fixed(date(year, 7, 24)), "Pioneer Day"),
+        Holiday(_nth_weekday(year, 9, mon, 1), "Labor Day"),
+        Holiday(_nth_weekday(year, 10, mon, 2), "Columbus Day"),
+        Holiday(_observed_fixed(date(year, 11, 11)), "Veterans Day"),
+        Holiday(_nth_weekday(year, 11, thu, 4), "Thanksgiving Day"),
+        Holiday(_observed_fixed(date(year, 12, 25)), "Christmas"),
+    ]
+    if year >= JUNETEENTH_FROM_YEAR:
+        days.append(Holiday(_observed_juneteenth(year), "Juneteenth National Freedom Day"))
+    if year >= EASTER_FROM_YEAR:
+        days.append(Holiday(easter_sunday(year), "Easter Sunday"))
+    # A Saturday-observed Jan 1 falls on Dec 31 of the year before.
+    nxt = _observed_fixed(date(year + 1, 1, 1))
+    if nxt.year == year:
+        days.append(Holiday(nxt, "New Year's Day (observed)"))
+    return tuple(sorted((h for h in days if h.day.year == year), key=lambda h: h.day))
+
+
+def holiday_name(d: date) -> str | None:
+    """The reason ``d`` is not a business day, or None if it is one."""
+    if d.weekday() == 6:
+        return "Sunday (a legal holiday, 63G-1-301)"
+    for h in legal_holidays(d.year):
+        if h.day == d:
+            return h.name
+    if d.weekday() == 5:
+        return "Saturday"
+    return None
+
+
+def is_business_day(d: date) -> bool:
+    return holiday_name(d) is None
+
+
+def next_business_day(d: date) -> date:
+    """``d`` itself if it is a business day, else the next day that is one."""
+    while not is_business_day(d):
+        d += timedelta(days=1)
+    return d
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A filing deadline: the last moment, and how it was computed."""
+
+    due: datetime
+    days: int
+    start: date
+    moved_from: date | None
+    moved_because: str | None
+    basis: str
+
+    def explain(self) -> str:
+        last = self.start + timedelta(days=self.days)
+        text = (
+            f"{self.days} days after the canvass completed on {long_date(self.start)}"
+            f" is {long_date(last)}"
+        )
+        if self.moved_from is not None:
+            text += f", a {self.moved_because}, so the period runs to {long_date(self.due.date())}"
+        return text + f"; the request must be filed before 5:00 p.m. ({self.basis})."
+
+
+def long_date(d: date) -> str:
+    """'Tue Nov 24, 2026' on every platform (strftime's %-d is not portable)."""
+    return f"{d:%a %b} {d.day}, {d.year}"
+
+
+def add_days_utah(start: date, days: int, basis: str) -> Deadline:
+    """Count ``days`` after ``start`` (first day excluded), moved off weekends and holidays.
+
+    Utah Code 68-3-7; 20A-1-401(3).
+    """
+    last = start + timedelta(days=days)
+    due = next_business_day(last)
+    return Deadline(
+        due=datetime.combine(due, REQUEST_DEADLINE_TIME),
+        days=days,
+        start=start,
+        moved_from=last if due != last else None,
+        moved_because=holiday_name(last) if due != last else None,
+        basis=basis,
+    )
+
+
+def first_business_day_at_least(start: date, days: int) -> date:
+    """The first business day at least ``days`` calendar days after ``start`` (20A-1-304)."""
+    return next_business_day(start + timedelta(days=days))

@@ -1,0 +1,226 @@
+"""The election model: elections, contests, choices and canvass totals, as frozen values.
+
+Pure Python, no I/O. Votes are ``int``. The vocabulary follows Utah Code Title 20A:
+an election has a kind (20A-1-102), a contest is a race between candidates
+(20A-4-401(1)) or a ballot/bond proposition (20A-4-401(2)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from enum import StrEnum
+
+
+class ElectionKind(StrEnum):
+    """The kind of election; it decides the filing office and the deadline (20A-4-401(1)(d))."""
+
+    GENERAL = "general"
+    PRIMARY = "primary"
+    MUNICIPAL_GENERAL = "municipal_general"
+    MUNICIPAL_PRIMARY = "municipal_primary"
+    SPECIAL_DISTRICT = "special_district"
+    SPECIAL = "special"
+
+    @property
+    def label(self) -> str:
+        return {
+            "general": "Regular general election",
+            "primary": "Regular primary election",
+            "municipal_general": "Municipal general election",
+            "municipal_primary": "Municipal primary election",
+            "special_district": "Special (local) district election",
+            "special": "Special election",
+        }[self.value]
+
+    @property
+    def is_primary(self) -> bool:
+        return self in (ElectionKind.PRIMARY, ElectionKind.MUNICIPAL_PRIMARY)
+
+    @property
+    def is_municipal(self) -> bool:
+        return self in (ElectionKind.MUNICIPAL_GENERAL, ElectionKind.MUNICIPAL_PRIMARY)
+
+
+class Scope(StrEnum):
+    """Where a contest is voted on; it decides the filing office (20A-4-401(1)(d), (2)(c))."""
+
+    MUNICIPAL = "municipal"
+    SPECIAL_DISTRICT = "special_district"
+    COUNTY = "county"
+    MULTICOUNTY = "multicounty"
+    STATEWIDE = "statewide"
+
+    @property
+    def label(self) -> str:
+        return {
+            "municipal": "Municipal",
+            "special_district": "Special district",
+            "county": "Within one county",
+            "multicounty": "Multicounty",
+            "statewide": "Statewide",
+        }[self.value]
+
+
+class ContestKind(StrEnum):
+    RACE = "race"
+    PROPOSITION = "proposition"
+
+
+class VotingMethod(StrEnum):
+    PLURALITY = "plurality"
+    IRV = "irv"
+
+
+class PassRule(StrEnum):
+    """How many votes a proposition needs (20A-4-304(1)(c); Utah Const. art. VI §1)."""
+
+    MAJORITY = "majority"
+    TWO_THIRDS = "two_thirds"
+
+
+class ChoiceKind(StrEnum):
+    CANDIDATE = "candidate"
+    WRITE_IN = "write_in"
+    FOR = "for"
+    AGAINST = "against"
+
+
+class ExtraKind(StrEnum):
+    """Counts kept apart from candidate votes: they are never votes for a choice."""
+
+    OVER = "over"
+    UNDER = "under"
+    BLANK = "blank"
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """Something an importer or a check found: where it is, and what is wrong, in plain words."""
+
+    file: str
+    message: str
+    sheet: str | None = None
+    row: int | None = None
+    column: str | None = None
+    severity: Severity = Severity.WARNING
+
+    def where(self) -> str:
+        parts = [self.file]
+        if self.sheet:
+            parts.append(f"sheet {self.sheet!r}")
+        if self.row is not None:
+            parts.append(f"row {self.row}")
+        if self.column:
+            parts.append(f"column {self.column!r}")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        return f"{self.where()}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Election:
+    name: str
+    date: date
+    kind: ElectionKind
+    jurisdiction: str
+    canvass_completed: datetime | None = None
+    officer: str = ""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ContestKey:
+    """A contest's identity: title, district and, in a primary, the party whose race it is."""
+
+    title: str
+    district: str = ""
+    party: str = ""
+
+    def label(self) -> str:
+        text = self.title
+        if self.district and self.district not in self.title:
+            text += f" — District {self.district}"
+        if self.party:
+            text += f" ({self.party})"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    name: str
+    party: str = ""
+    kind: ChoiceKind = ChoiceKind.CANDIDATE
+
+
+@dataclass(frozen=True, slots=True)
+class Contest:
+    key: ContestKey
+    kind: ContestKind = ContestKind.RACE
+    seats: int = 1
+    scope: Scope = Scope.COUNTY
+    voting_method: VotingMethod = VotingMethod.PLURALITY
+    pass_rule: PassRule = PassRule.MAJORITY
+    seats_from_file: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceTotal:
+    choice: Choice
+    votes: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContestTotals:
+    """A contest with the total votes of each choice, and its over/under/blank counts apart."""
+
+    contest: Contest
+    choices: tuple[ChoiceTotal, ...]
+    extras: Mapping[ExtraKind, int] = field(default_factory=dict)
+    precincts: int = 0
+
+    @property
+    def total(self) -> int:
+        """All votes cast for all choices, write-ins included (20A-4-401(1)(b), (2)(a))."""
+        return sum(c.votes for c in self.choices)
+
+    def votes_of(self, name: str) -> int:
+        for c in self.choices:
+            if c.choice.name == name:
+                return c.votes
+        raise KeyError(name)
+
+
+def looks_like_proposition(names: Iterable[str]) -> bool:
+    """True when the choices are for/against (yes/no) rather than candidates."""
+    norm = {_norm_stance(n) for n in names}
+    norm.discard(None)
+    return norm == {ChoiceKind.FOR, ChoiceKind.AGAINST}
+
+
+def stance_of(name: str) -> ChoiceKind | None:
+    """FOR or AGAINST for a proposition's choice name, None for anything else."""
+    return _norm_stance(name)
+
+
+_FOR_WORDS = ("yes", "for", "approve", "approved", "in favor", "retain", "for the issuance")
+_AGAINST_WORDS = ("no", "against", "reject", "rejected", "not retain", "do not retain",
+                  "against the issuance")
+
+
+def _norm_stance(name: str) -> ChoiceKind | None:
+    n = " ".join(name.lower().replace(".", " ").split())
+    if not n:
+        return None
+    if n in _AGAINST_WORDS or n.startswith(("against", "no ")) or n.startswith("do not"):
+        return ChoiceKind.AGAINST
+    if n in _FOR_WORDS or n.startswith(("for ", "yes ")):
+        return ChoiceKind.FOR
+    return None

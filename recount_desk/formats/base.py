@@ -1,0 +1,96 @@
+"""The contract every canvass reader fulfils: a long table of raw rows plus what the file says.
+
+A reader turns one file into a :class:`RawCanvass`: one row per precinct × contest × choice
+(pandas DataFrame with the columns of :data:`RAW_COLUMNS`), the seats the file states, the
+file's own totals, and the problems it found. :mod:`recount_desk.formats.canvass` then
+builds contests and totals the same way for every family, so the rules about over/under
+votes, seats and totals rows live in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from recount_desk.core.model import Issue, Severity
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# kind: "candidate" | "write_in" | "over" | "under" | "blank"
+RAW_COLUMNS = ("precinct", "contest", "district", "party", "choice", "choice_party", "kind",
+               "votes")
+ROW_KINDS = ("candidate", "write_in", "over", "under", "blank")
+
+ContestTuple = tuple[str, str, str]  # (contest, district, party) exactly as in the raw rows
+
+
+class ImportFailed(Exception):
+    """The file cannot be read as a canvass at all; the message says what it is and what to do."""
+
+    def __init__(self, issue: Issue) -> None:
+        super().__init__(str(issue))
+        self.issue = issue
+
+
+class Cancelled(Exception):
+    """The user cancelled a long read."""
+
+
+def fail(path: Path | str, message: str, *, sheet: str | None = None, row: int | None = None,
+         column: str | None = None) -> ImportFailed:
+    return ImportFailed(Issue(Path(path).name, message, sheet, row, column, Severity.ERROR))
+
+
+@dataclass
+class RawCanvass:
+    """What a reader read, before contests are built."""
+
+    file: str
+    family: str
+    rows: pd.DataFrame
+    issues: list[Issue] = field(default_factory=list)
+    # Seats the file states, per (contest, district, party) of the raw rows.
+    seats: dict[ContestTuple, int] = field(default_factory=dict)
+    # The file's own totals row: {(contest, district, party): {choice: votes}}.
+    file_totals: dict[ContestTuple, dict[str, int]] = field(default_factory=dict)
+    # Contests where some precincts are suppressed for privacy (counts hidden).
+    suppressed: set[ContestTuple] = field(default_factory=set)
+    # True/False when the file says whether it is a primary; None when it does not.
+    primary: bool | None = None
+    election_name: str | None = None
+    election_date: str | None = None  # ISO date when the file says
+    sheet: str | None = None
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A reader's claim on a file."""
+
+    family: str
+    label: str
+    confidence: int  # 0-100
+    reason: str
+
+
+class Progress(Protocol):
+    def __call__(self, done: int, total: int) -> None: ...
+
+
+def no_progress(done: int, total: int) -> None:
+    return None
+
+
+def never_cancelled() -> bool:
+    return False
+
+
+@dataclass
+class ReadOptions:
+    """Options from the user: a sheet to use, the mapping for unknown layouts, callbacks."""
+
+    sheet: str | None = None
+    mapping: dict[str, Any] | None = None
+    on_progress: Progress = no_progress
+    cancelled: Any = never_cancelled

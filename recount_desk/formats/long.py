@@ -1,0 +1,249 @@
+"""The long format: one row per precinct × contest × choice (OpenElections style), CSV or XLSX.
+
+Columns ``county, precinct, office, district, party, candidate, votes`` in any order and any
+case; extra vote-mode columns (``mail``, ``early_voting`` …) are ignored because ``votes``
+is their total. County-level files (no ``precinct``) use the county as the unit.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recount_desk.core.model import Issue, Severity
+
+from . import vocab
+from .base import Detection, RawCanvass, ReadOptions, fail
+from .tabular import read_csv_text, sniff
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FAMILY = "long"
+LABEL = "Long table (one row per precinct, contest and choice)"
+
+_ALIASES = {
+    "office": ("office", "contest", "contest_name", "race", "contest_title", "office_name"),
+    "candidate": ("candidate", "choice", "choice_name", "candidate_name", "ballot_name"),
+    "votes": ("votes", "total_votes", "vote_count", "total", "count"),
+    "precinct": ("precinct", "precinct_name", "precinct_code", "unit"),
+    "county": ("county", "county_name"),
+    "district": ("district",),
+    "party": ("party", "party_name", "party_code"),
+}
+
+
+def _norm(col: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", col.strip().lower()).strip("_")
+
+
+def _columns(cols: list[str]) -> dict[str, str]:
+    normed = {_norm(c): c for c in cols}
+    found: dict[str, str] = {}
+    for key, names in _ALIASES.items():
+        for n in names:
+            if n in normed:
+                found[key] = normed[n]
+                break
+    return found
+
+
+def detect(path: Path, kind: str) -> Detection | None:
+    if kind not in ("csv", "xlsx", "xls", "ods"):
+        return None
+    try:
+        head = _head(path, kind)
+    except Exception:
+        return None
+    cols = _columns(head)
+    if {"office", "candidate", "votes"} <= cols.keys():
+        conf = 95 if "precinct" in cols or "county" in cols else 80
+        return Detection(FAMILY, LABEL, conf,
+                         f"columns {', '.join(cols[k] for k in ('office', 'candidate', 'votes'))}")
+    return None
+
+
+def _head(path: Path, kind: str) -> list[str]:
+    if kind == "csv":
+        df, _ = read_csv_text(path, nrows=0)
+        return [str(c) for c in df.columns]
+    from .tabular import read_sheet_text
+
+    rows = read_sheet_text(path, 0, nrows=1)
+    return rows[0] if rows else []
+
+
+def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+    """Read a long-format file into raw rows, with every problem as an issue."""
+    import pandas as pd
+
+    options = options or ReadOptions()
+    kind = sniff(path)
+    name = path.name
+    issues: list[Issue] = []
+    sheet = None
+    if kind == "csv":
+        df, note = read_csv_text(path)
+        if note:
+            issues.append(Issue(name, note, severity=Severity.WARNING))
+        first_row = 2
+    elif kind in ("xlsx", "xls", "ods"):
+        sheet = options.sheet
+        df = _read_excel_text(path, sheet)
+        first_row = 2
+    else:
+        raise fail(path, "This file is not a long-format CSV or spreadsheet.")
+    options.on_progress(1, 4)
+    cols = _columns([str(c) for c in df.columns])
+    missing = [k for k in ("office", "candidate", "votes") if k not in cols]
+    if missing:
+        raise fail(path, "The header has no column for "
+                   + ", ".join(repr(m) for m in missing)
+                   + "; a long-format canvass needs office (contest), candidate (choice) and "
+                   "votes columns.", sheet=sheet, row=1)
+    if df.empty:
+        raise fail(path, "The file has a header but no rows.", sheet=sheet)
+
+    def col(key: str) -> pd.Series:
+        if key in cols:
+            return df[cols[key]].astype(str).str.strip()
+        return pd.Series([""] * len(df), index=df.index, dtype=object)
+
+    office, cand, votes_txt = col("office"), col("candidate"), col("votes")
+    precinct, county = col("precinct"), col("county")
+    if "precinct" not in cols:
+        precinct = county
+    elif county.nunique() > 1:
+        precinct = county + " / " + precinct
+    district, party = col("district"), col("party")
+    district = district.str.replace(r"\.0$", "", regex=True)
+
+    rownum = pd.Series(range(first_row, first_row + len(df)), index=df.index)
+
+    # Statistics "offices" and blank rows are not contests.
+    offices_u = office.unique()
+    stat = {o: (o == "" or vocab.is_non_contest_office(o)) for o in offices_u}
+    keep = ~office.map(stat).astype(bool)
+    keep &= ~(cand == "") | (office == "")
+    empty_cand = keep & (cand == "")
+    keep &= ~empty_cand
+
+    # Totals rows in the precinct column go to file_totals.
+    prec_u = precinct.unique()
+    tot = {p: vocab.is_total_precinct(p) for p in prec_u}
+    is_total = precinct.map(tot).astype(bool)
+
+    # Choice kinds, classified once per distinct name.
+    cand_u = cand.unique()
+    kinds = {c: vocab.choice_kind(c) for c in cand_u}
+    kind_s = cand.map(kinds)
+    invalid_u = {c for c in cand_u if vocab.is_invalid_write_in(c)}
+    invalid = cand.isin(invalid_u) if invalid_u else pd.Series(False, index=df.index)
+    options.on_progress(2, 4)
+
+    # Votes: integers; '*' is suppressed; blank is a warning; anything else is an error.
+    vt = votes_txt.str.replace(",", "", regex=False)
+    num = pd.to_numeric(vt, errors="coerce")
+    suppressed = vt.isin(["*", "**", "***", "****", "Suppressed", "suppressed"])
+    blank = vt == ""
+    bad = keep & num.isna() & ~suppressed & ~blank
+    frac = keep & num.notna() & ((num % 1) != 0)
+    neg = keep & num.notna() & (num < 0)
+    vcol = cols["votes"]
+    for mask, why in ((bad, "is not a number"), (frac, "is not a whole number"),
+                      (neg, "is negative")):
+        if mask.any():
+            idx = mask[mask].index
+            for i in idx[:10]:
+                issues.append(Issue(name, f"The vote count {votes_txt[i]!r} {why}.", sheet,
+                                    int(rownum[i]), vcol, Severity.ERROR))
+            if len(idx) > 10:
+                issues.append(Issue(name, f"… {len(idx) - 10} more rows whose vote count {why}.",
+                                    sheet, None, vcol, Severity.ERROR))
+    blank_rows = keep & blank & kind_s.notna()
+    if blank_rows.any():
+        first = int(rownum[blank_rows[blank_rows].index[0]])
+        issues.append(Issue(name, f"{int(blank_rows.sum())} row(s) have no vote count (first at "
+                            f"row {first}); they are read as 0.", sheet, first, vcol,
+                            Severity.WARNING))
+    votes = num.fillna(0)
+    votes = votes.where(~(bad | frac | neg), 0).astype("int64")
+
+    if invalid.any():
+        n = int(votes[invalid & keep].sum())
+        issues.append(Issue(name, f"{n:,} invalid write-in vote(s) (e.g. "
+                            f"{sorted(invalid_u)[0]!r}) are not counted for any candidate.",
+                            sheet, severity=Severity.NOTE))
+    keep &= ~invalid
+
+    # Write-in totals beside named write-ins double-count; alone, they are the write-ins.
+    sum_rows = keep & kind_s.isna()
+    wi_total = sum_rows & cand.str.contains(r"write", case=False, regex=True)
+    if wi_total.any():
+        named = keep & (kind_s == "write_in")
+        contests_with_named = set(zip(office[named], district[named], strict=True))
+        alone = wi_total & ~pd.Series(
+            [(o, d) in contests_with_named for o, d in zip(office, district, strict=True)],
+            index=df.index)
+        kind_s = kind_s.where(~alone, "write_in")
+    keep &= kind_s.notna()
+
+    total_rows = keep & is_total
+    body = keep & ~is_total
+    options.on_progress(3, 4)
+
+    # The file's own totals row.
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    if total_rows.any():
+        t = pd.DataFrame({"o": office[total_rows], "d": district[total_rows],
+                          "c": cand[total_rows], "v": votes[total_rows]})
+        for (o, d, c), v in t.groupby(["o", "d", "c"], sort=False)["v"].sum().items():
+            file_totals.setdefault((o, d, ""), {})[c] = int(v)
+
+    sup_contests = set(zip(office[body & suppressed], district[body & suppressed], strict=True))
+    if sup_contests:
+        issues.append(Issue(name, f"{int((body & suppressed).sum())} vote count(s) are "
+                            "suppressed ('*') for voter privacy and read as 0.", sheet,
+                            severity=Severity.NOTE))
+
+    is_primary = None
+    low = name.lower()
+    if "primary" in low:
+        is_primary = True
+    elif "general" in low:
+        is_primary = False
+
+    rows = pd.DataFrame({
+        "precinct": precinct[body].to_numpy(),
+        "contest": office[body].to_numpy(),
+        "district": district[body].to_numpy(),
+        "party": "",
+        "choice": cand[body].to_numpy(),
+        "choice_party": party[body].to_numpy(),
+        "kind": kind_s[body].to_numpy(),
+        "votes": votes[body].to_numpy(),
+    })
+    m = re.match(r"(\d{4})(\d{2})(\d{2})__", name)
+    options.on_progress(4, 4)
+    return RawCanvass(
+        name, FAMILY, rows, issues, {}, file_totals,
+        {(o, d, "") for o, d in sup_contests}, is_primary,
+        election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None, sheet=sheet,
+    )
+
+
+def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:
+    from .tabular import cell_text, read_sheet_text
+
+    rows = read_sheet_text(path, sheet if sheet is not None else 0)
+    if not rows:
+        raise fail(path, "The sheet is empty.", sheet=sheet)
+    import pandas as pd
+
+    header = [cell_text(h) for h in rows[0]]
+    width = len(header)
+    cols = list(zip(*[(r + [""] * (width - len(r)))[:width] for r in rows[1:]], strict=True)) \
+        if len(rows) > 1 else [() for _ in header]
+    return pd.DataFrame({h or f"column {i + 1}": list(c) for i, (h, c) in
+                         enumerate(zip(header, cols, strict=True))}, dtype=object)

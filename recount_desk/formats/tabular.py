@@ -1,0 +1,176 @@
+"""Opening files: what a file really is (whatever its name says), and reading sheets as text.
+
+Spreadsheets are read with pandas: CSV with ``read_csv``, XLSX/XLS/ODS with the calamine
+engine (python-calamine, Rust, several times faster than openpyxl). Every cell comes back
+as text ("" for empty) so that readers decide what a number is and report what is not.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .base import fail
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+MAX_UNZIPPED = 2 * 1024**3  # a canvass xlsx this large is a zip bomb, not a canvass
+
+
+def sniff(path: Path) -> str:
+    """'csv', 'xlsx', 'xls', 'ods', 'spreadsheetml', 'xml', 'zip', or raises ImportFailed."""
+    if not path.exists():
+        raise fail(path, "The file does not exist.")
+    if path.is_dir():
+        raise fail(path, "This is a folder, not a file.")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError as e:
+        raise fail(path, f"The file cannot be read: {e.strerror}.") from e
+    if not head:
+        raise fail(path, "The file is empty. Export the canvass again from the election system.")
+    if head.startswith(b"%PDF"):
+        raise fail(path, "This is a PDF document, not a spreadsheet. Export the canvass as "
+                   "CSV or Excel (XLSX) from the election system instead.")
+    if head[:8] in (b"\x89PNG\r\n\x1a\n",) or head[:3] == b"\xff\xd8\xff" or head[:4] in (
+            b"GIF8", b"II*\x00", b"MM\x00*"):
+        raise fail(path, "This is a picture, not a spreadsheet. Export the canvass as CSV or "
+                   "Excel (XLSX) from the election system.")
+    if head.startswith(b"\xd0\xcf\x11\xe0"):
+        if b"E\x00n\x00c\x00r\x00y\x00p\x00t\x00e\x00d\x00P\x00a\x00c\x00k\x00a\x00g\x00e" in \
+                _read_all(path, 1 << 16):
+            raise fail(path, "This workbook is protected with a password. Open it in Excel, "
+                       "remove the password (File › Info › Protect Workbook), save, and "
+                       "import it again.")
+        return "xls"
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        return _zip_kind(path)
+    low = head.lstrip(b"\xef\xbb\xbf").lstrip().lower()
+    if low.startswith(b"<?xml") or low.startswith(b"<workbook") or low.startswith(b"<election"):
+        if b"urn:schemas-microsoft-com:office:spreadsheet" in _read_all(path, 1 << 16):
+            return "spreadsheetml"
+        return "xml"
+    if low.startswith((b"<html", b"<!doctype html", b"<head", b"<frameset")) or (
+            b"<html" in low[:512]):
+        raise fail(path, "This is a web page (HTML), not a spreadsheet; an Excel 'web page' "
+                   "export keeps its data in other files. Export the canvass as CSV or XLSX.")
+    if b"\x00" in head[:1024]:
+        raise fail(path, "This file is not text and not a spreadsheet Recount Desk knows "
+                   "(binary data). Export the canvass as CSV or XLSX.")
+    return "csv"
+
+
+def _read_all(path: Path, limit: int) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(limit)
+
+
+def _zip_kind(path: Path) -> str:
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = z.namelist()
+            total = sum(i.file_size for i in z.infolist())
+    except zipfile.BadZipFile as e:
+        raise fail(path, "The file is damaged: it looks like an Excel workbook but cannot be "
+                   "opened (bad zip). Export it again.") from e
+    if total > MAX_UNZIPPED:
+        raise fail(path, f"The workbook unpacks to {total / 1024**3:.1f} GB, far more than any "
+                   "canvass; it is refused as unsafe (a 'zip bomb').")
+    if "xl/workbook.xml" in names:
+        return "xlsx"
+    if "content.xml" in names and "mimetype" in names:
+        return "ods"
+    if any(n.lower().endswith((".xls", ".xml", ".xlsx", ".csv")) for n in names):
+        return "zip"
+    raise fail(path, "This zip archive holds no spreadsheet. Export the canvass as CSV or XLSX.")
+
+
+def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = None,
+                  sep: str | None = ",") -> tuple[pd.DataFrame, str | None]:
+    """A CSV as text cells. Returns the frame and a note when the encoding was not UTF-8."""
+    import pandas as pd
+
+    note = None
+    for enc in ("utf-8-sig", "cp1252"):
+        try:
+            df = pd.read_csv(path, dtype=str, keep_default_na=False, header=header,
+                             encoding=enc, nrows=nrows, sep=sep, skip_blank_lines=False,
+                             on_bad_lines="error", engine="c" if sep else "python")
+            if enc != "utf-8-sig":
+                note = ("The file is not UTF-8; it was read as Windows-1252 (Latin-1). Check "
+                        "accented names.")
+            return df, note
+        except UnicodeDecodeError:
+            continue
+        except pd.errors.EmptyDataError as e:
+            raise fail(path, "The file has no rows.") from e
+        except pd.errors.ParserError as e:
+            msg = str(e)
+            row = None
+            if "line " in msg:
+                try:
+                    row = int(msg.split("line ")[1].split(",")[0])
+                except ValueError:
+                    row = None
+            raise fail(path, "The CSV file is malformed: a row has more fields than the "
+                       "header.", row=row) from e
+    raise fail(path, "The file's text cannot be decoded.")
+
+
+def sheet_names(path: Path, kind: str) -> list[str]:
+    from python_calamine import CalamineWorkbook
+
+    try:
+        wb = CalamineWorkbook.from_path(str(path))
+    except Exception as e:  # calamine raises its own error types for damaged files
+        raise _workbook_error(path, e) from e
+    return list(wb.sheet_names)
+
+
+def _workbook_error(path: Path, e: Exception) -> Exception:
+    text = str(e)
+    if "password" in text.lower() or "encrypt" in text.lower():
+        return fail(path, "This workbook is protected with a password. Remove the password in "
+                    "Excel, save, and import it again.")
+    return fail(path, f"The workbook is damaged and cannot be read ({text.splitlines()[0][:160]})."
+                " Open it in Excel, save it again as XLSX, and import that copy.")
+
+
+def read_sheet_text(path: Path, sheet: str | int = 0, *, nrows: int | None = None
+                    ) -> list[list[str]]:
+    """One sheet as rows of text cells (numbers without a trailing '.0')."""
+    from python_calamine import CalamineWorkbook
+
+    try:
+        wb = CalamineWorkbook.from_path(str(path))
+        ws = wb.get_sheet_by_index(sheet) if isinstance(sheet, int) else \
+            wb.get_sheet_by_name(sheet)
+        rows = ws.to_python(skip_empty_area=False, nrows=nrows)
+    except Exception as e:
+        raise _workbook_error(path, e) from e
+    return [[cell_text(v) for v in r] for r in rows]
+
+
+def cell_text(v: object) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        if v.is_integer():
+            return str(int(v))
+        return repr(v)
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    return str(v).strip()
+
+
+def frame_from_rows(rows: list[list[str]], header_row: int) -> pd.DataFrame:
+    """A text DataFrame from sheet rows, using ``rows[header_row]`` as the column names."""
+    import pandas as pd
+
+    header = [h.strip() for h in rows[header_row]]
+    width = len(header)
+    body = [(r + [""] * (width - len(r)))[:width] for r in rows[header_row + 1:]]
+    return pd.DataFrame(body, columns=header, dtype=str)

@@ -1,0 +1,98 @@
+"""Words that canvass files use for things that are not candidate votes.
+
+Shared by every reader so that over/under votes, totals rows, statistics "offices" and
+write-in totals are recognised the same way everywhere (DESIGN.md §2).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Offices that are statistics, not contests.
+_NON_CONTEST_OFFICE = re.compile(
+    r"^\s*(registered\s+v[oa]ters?.*|ballots?\s+cast.*|times?\s+(cast|counted|blank).*|"
+    r"cards?\s+cast.*|paper\s+ballots?\s+cast.*|straight\s+party.*|voter\s+turnout.*|"
+    r"turnout.*|race\s+statistics|statistics|number\s+of\s+precincts.*|precincts?\s+reporting.*|"
+    r"total\s+ballots.*)\s*$",
+    re.IGNORECASE,
+)
+
+# Precinct cells that are totals rows, not precincts.
+_TOTAL_PRECINCT = re.compile(
+    r"^\s*(election\s+total|totals?|county\s+totals?|grand\s+total|total:|zzz|cumulative|"
+    r"cumulative\s+totals?|all\s+precincts|county)\s*:?\s*$",
+    re.IGNORECASE,
+)
+
+_OVER = re.compile(r"^\s*(over\s*-?\s*votes?|overvotes?|times\s+over\s+voted|over\s+vote\s+count)"
+                   r"\s*$", re.IGNORECASE)
+_UNDER = re.compile(r"^\s*(under\s*-?\s*votes?|undervotes?|number\s+of\s+under\s+votes|"
+                    r"under\s+vote\s+count)\s*$", re.IGNORECASE)
+_BLANK = re.compile(r"^\s*(blank(\s+votes?)?|blanks|times\s+blank\s+voted|ballots\s+cast\s*-?\s*"
+                    r"blank)\s*$", re.IGNORECASE)
+# Rows that sum other rows: counting them would double the votes.
+_SUM_ROW = re.compile(
+    r"^\s*(write-?\s*ins?\s+totals?|write-?\s*in\s+votes\s+total|total\s+votes(\s+cast)?|"
+    r"contest\s+totals?|totals?|total\s+write-?\s*ins?|write-?\s*in\s+total)\s*:?\s*$",
+    re.IGNORECASE,
+)
+# Statistics that sit among the choices in some files.
+_STAT_CHOICE = re.compile(
+    r"^\s*(registered\s+voters|ballots\s+cast|times\s+counted|times\s+cast|number\s+of\s+"
+    r"precincts.*|cards\s+cast)\s*$",
+    re.IGNORECASE,
+)
+_WRITE_IN = re.compile(r"(write-?\s*ins?|un-?registered\s+write|\(write-in\))", re.IGNORECASE)
+_INVALID_WRITE_IN = re.compile(r"write-?\s*in\s*:?\s*(not\s+certified|invalid|fictitious)|"
+                               r"un-?registered\s+write", re.IGNORECASE)
+
+
+def is_non_contest_office(office: str) -> bool:
+    return bool(_NON_CONTEST_OFFICE.match(office))
+
+
+def is_total_precinct(precinct: str) -> bool:
+    return bool(_TOTAL_PRECINCT.match(precinct))
+
+
+def choice_kind(name: str) -> str | None:
+    """'candidate', 'write_in', 'over', 'under', 'blank', or None for a row to leave out
+    (a sum of other rows, or a statistic)."""
+    if _OVER.match(name):
+        return "over"
+    if _UNDER.match(name):
+        return "under"
+    if _BLANK.match(name):
+        return "blank"
+    if _SUM_ROW.match(name) or _STAT_CHOICE.match(name):
+        return None
+    if _WRITE_IN.search(name):
+        return "write_in"
+    return "candidate"
+
+
+def is_invalid_write_in(name: str) -> bool:
+    return bool(_INVALID_WRITE_IN.search(name))
+
+
+_PARTY_PREFIX = re.compile(
+    r"^(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|WRI|UPP|SWP|PSL|ALL|ASP|GRE|UNI)"
+    r"\s+(?=\S)"
+)
+
+
+def split_party_prefix(name: str) -> tuple[str, str]:
+    """'REP MIKE LEE' -> ('MIKE LEE', 'REP'); names without a prefix come back unchanged."""
+    m = _PARTY_PREFIX.match(name)
+    if not m:
+        return name, ""
+    return name[m.end():], m.group(1)
+
+
+_VOTE_FOR = re.compile(r"vote\s*for\s*(?:not\s+more\s+than\s+)?\(?\s*(\d+)\s*\)?", re.IGNORECASE)
+
+
+def seats_in(text: str) -> int | None:
+    """'Vote For 3', 'VOTE FOR 1', '(Vote for  2)' -> the number; None if absent."""
+    m = _VOTE_FOR.search(text)
+    return int(m.group(1)) if m else None
