@@ -1,0 +1,482 @@
+"""Clarity ENR exports: detail.xls (SpreadsheetML), in a .zip, re-saved as .xlsx, and detail.xml.
+
+``detail.xls`` is not a binary Excel file but SpreadsheetML 2003 XML. It is parsed with an
+incremental, defused XML parser (no DTD, no entity expansion), one worksheet at a time, and
+read straight out of a ``.zip`` without extracting it. Layout: sheet ``Table of Contents``
+(contest titles with ``( n)``, read as the vote-for count), sheet ``Registered Voters``,
+then one sheet per contest: row 1 the title, row 2 the candidate names (each merged across
+its vote-type columns), row 3 the vote types with ``Total Votes`` closing each candidate,
+one row per precinct, and a final ``Total:`` row that is the file's own totals. Only each
+candidate's ``Total Votes`` column is read. A re-saved ``.xlsx`` (counts stored as text) has
+the same layout and is read with calamine.
+
+``detail.xml``: ``<Contest text voteFor>`` holds contest-level ``<VoteType name="Undervotes"
+|"Overvotes">`` and ``<Choice text party totalVotes>`` → ``<VoteType>`` → ``<Precinct name
+votes>`` (``<County>`` in state files); vote types are summed per precinct.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from recount_desk.core.model import Issue, Severity
+
+from . import vocab
+from .base import RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .tabular import MAX_UNZIPPED, read_sheet_text, sheet_names, sniff
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FAMILY = "clarity"
+LABEL = "Clarity ENR detail.xls / detail.xml (Salt Lake County results site)"
+
+SS_NS = "urn:schemas-microsoft-com:office:spreadsheet"
+_SS = "{" + SS_NS + "}"
+_TOC = "table of contents"
+_SEATS = re.compile(r"\s*\(\s*(\d+)\s*\)\s*$")
+# A party in brackets at the end of a title marks a primary race: "GOVERNOR (REP)".
+_PARTY_SUFFIX = re.compile(r"\s*\(\s*([A-Z]{2,5})\s*\)\s*$")
+_PARTY_WORD = re.compile(r"\s+-\s+(REPUBLICAN|DEMOCRATIC|DEMOCRAT|LIBERTARIAN|CONSTITUTION|"
+                         r"GREEN|NONPARTISAN|INDEPENDENT)\s*$", re.IGNORECASE)
+_PARTY_CODES = {"REPUBLICAN": "REP", "DEMOCRATIC": "DEM", "DEMOCRAT": "DEM",
+                "LIBERTARIAN": "LIB", "CONSTITUTION": "CON", "GREEN": "GRN",
+                "INDEPENDENT": "IND"}
+_WRITE_IN_SUFFIX = re.compile(r"\s*\(write-?\s*in\)\s*$", re.IGNORECASE)
+
+Row = tuple[str, str, str, str, str, str, str, int]
+
+
+# ---------------------------------------------------------------------------------------------
+# Detection
+
+def detect(path: Path, kind: str) -> Detection | None:
+    try:
+        if kind == "spreadsheetml":
+            head = _head_bytes(path)
+            if b"SOE Software" in head or b'Name="Table of Contents"' in head:
+                return Detection(FAMILY, LABEL, 97, "SpreadsheetML workbook by SOE Software "
+                                 "(Clarity) with a Table of Contents sheet")
+            return None
+        if kind == "xml":
+            head = _head_bytes(path)
+            if b"<ElectionResult" in head:
+                return Detection(FAMILY, LABEL, 97, "Clarity detail.xml (<ElectionResult>)")
+            return None
+        if kind == "zip":
+            member = _zip_member(path)
+            if member is not None:
+                return Detection(FAMILY, LABEL, 95, f"zip archive holding {member}")
+            return None
+        if kind in ("xlsx", "xls", "ods"):
+            names = sheet_names(path, kind)
+            if len(names) >= 3 and names[0].strip().lower() == _TOC and \
+                    names[1].strip().lower() == "registered voters":
+                return Detection(FAMILY, LABEL, 92, "sheets 'Table of Contents', 'Registered "
+                                 "Voters' then one per contest (re-saved Clarity detail.xls)")
+    except Exception:  # detect never raises for a file that is not ours
+        return None
+    return None
+
+
+def _head_bytes(path: Path, n: int = 1 << 14) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(n)
+
+
+def _zip_member(path: Path) -> str | None:
+    """The detail.xls / detail.xml inside a zip, if there is one."""
+    with zipfile.ZipFile(path) as z:
+        names = [n for n in z.namelist() if not n.endswith("/")]
+        for n in names:
+            if Path(n).name.lower() in ("detail.xls", "detail.xml"):
+                return n
+        for n in names:
+            if n.lower().endswith((".xls", ".xml")):
+                with z.open(n) as f:
+                    head = f.read(1 << 14)
+                if b"SOE Software" in head or b"<ElectionResult" in head or (
+                        SS_NS.encode() in head and b"Table of Contents" in head):
+                    return n
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+    """Read a Clarity export (any of its four shapes) into raw rows."""
+    options = options or ReadOptions()
+    kind = sniff(path)
+    if kind == "zip":
+        member = _zip_member(path)
+        if member is None:
+            raise fail(path, "This zip archive holds no Clarity detail.xls or detail.xml. "
+                       "Extract the results spreadsheet and import it instead.")
+        with zipfile.ZipFile(path) as z:
+            info = z.getinfo(member)
+            if info.file_size > MAX_UNZIPPED:
+                raise fail(path, "The file inside the zip is far larger than any canvass; it "
+                           "is refused as unsafe.")
+            with z.open(member) as f:
+                head = f.read(1 << 14)
+            with z.open(member) as f:
+                if b"<ElectionResult" in head:
+                    return _read_detail_xml(path, f, options, member)
+                return _read_spreadsheetml(path, f, options, member)
+    if kind == "spreadsheetml":
+        with open(path, "rb") as f:
+            return _read_spreadsheetml(path, f, options, None)
+    if kind == "xml":
+        with open(path, "rb") as f:
+            return _read_detail_xml(path, f, options, None)
+    if kind in ("xlsx", "xls", "ods"):
+        return _read_workbook(path, options)
+    raise fail(path, "This is not a Clarity detail.xls, detail.xml or re-saved workbook. "
+               "Download detail.xls (or detail.xml) from the results site again.")
+
+
+def iter_spreadsheetml(source: IO[bytes], cancelled: Callable[[], bool] | None = None
+                       ) -> Iterator[tuple[str, list[list[str]]]]:
+    """Stream a SpreadsheetML 2003 workbook: yield (sheet name, rows of text cells), one sheet
+    at a time. ``ss:Index`` and ``ss:MergeAcross`` are honoured (a merged value sits in its
+    first column, the columns it covers are ""). DTDs and entities are refused."""
+    from defusedxml.ElementTree import iterparse
+
+    rows: list[list[str]] = []
+    name = ""
+    cells: list[str] = []
+    col = 0
+    a_index, a_merge, a_name = _SS + "Index", _SS + "MergeAcross", _SS + "Name"
+    t_cell, t_row, t_ws, t_data = _SS + "Cell", _SS + "Row", _SS + "Worksheet", _SS + "Data"
+    for event, el in iterparse(source, events=("start", "end"), forbid_dtd=True,
+                               forbid_entities=True, forbid_external=True):
+        tag = el.tag
+        if event == "start":
+            if tag == t_row:
+                idx = el.get(a_index)
+                if idx is not None:
+                    while len(rows) < int(idx) - 1:
+                        rows.append([])
+                cells = []
+                col = 0
+            elif tag == t_ws:
+                name = el.get(a_name, "")
+                rows = []
+            continue
+        if tag == t_cell:
+            idx = el.get(a_index)
+            if idx is not None:
+                col = int(idx) - 1
+            data = el.find(t_data)
+            text = "" if data is None else "".join(data.itertext()).strip()
+            if col > len(cells):
+                cells.extend([""] * (col - len(cells)))
+            cells.append(text)
+            col = len(cells)
+            merge = el.get(a_merge)
+            if merge:
+                n = int(merge)
+                cells.extend([""] * n)
+                col += n
+            el.clear()
+        elif tag == t_row:
+            rows.append(cells)
+            el.clear()
+        elif tag == t_ws:
+            yield name, rows
+            rows = []
+            el.clear()
+            if cancelled is not None and cancelled():
+                raise Cancelled()
+
+
+def _read_spreadsheetml(path: Path, source: IO[bytes], options: ReadOptions,
+                        member: str | None) -> RawCanvass:
+    import xml.etree.ElementTree as ET
+
+    from defusedxml import DefusedXmlException
+
+    state = _Workbook(path, options)
+    try:
+        for sheet, rows in iter_spreadsheetml(source, options.cancelled):
+            state.sheet(sheet, rows)
+    except (DefusedXmlException, ET.ParseError) as e:
+        what = "forbidden DTD or entity declarations" if isinstance(e, DefusedXmlException) \
+            else f"invalid XML ({e})"
+        raise fail(path, f"The Clarity workbook{' in ' + member if member else ''} cannot be "
+                   f"read: it holds {what}. Download detail.xls again from the results "
+                   "site.") from e
+    except (zipfile.BadZipFile, OSError, EOFError) as e:
+        raise fail(path, "The zip archive is damaged and detail.xls cannot be read from it. "
+                   "Download it again.") from e
+    return state.finish()
+
+
+def _read_workbook(path: Path, options: ReadOptions) -> RawCanvass:
+    state = _Workbook(path, options)
+    names = sheet_names(path, sniff(path))
+    for name in names:
+        if options.cancelled():
+            raise Cancelled()
+        state.sheet(name, read_sheet_text(path, name))
+    return state.finish()
+
+
+def _num(text: str) -> int | None:
+    t = text.replace(",", "").strip()
+    if not t:
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        try:
+            f = float(t)
+        except ValueError:
+            return None
+        return int(f) if f.is_integer() else None
+
+
+def _split_title(title: str) -> tuple[str, int | None, str]:
+    """'U.S. SENATE ( 1)' -> ('U.S. SENATE', 1, ''); 'GOVERNOR (REP)' -> ('GOVERNOR', None,
+    'REP')."""
+    title = html.unescape(" ".join(title.split()))
+    seats = None
+    m = _SEATS.search(title)
+    if m:
+        seats = int(m.group(1))
+        title = title[:m.start()].strip()
+    party = ""
+    m = _PARTY_SUFFIX.search(title)
+    if m:
+        party = m.group(1)
+        title = title[:m.start()].strip()
+    if seats is None:
+        m = _SEATS.search(title)
+        if m:
+            seats = int(m.group(1))
+            title = title[:m.start()].strip()
+    return title, seats, party
+
+
+class _Workbook:
+    """Collects the contest sheets of a Clarity workbook, whatever the container."""
+
+    def __init__(self, path: Path, options: ReadOptions) -> None:
+        self.path = path
+        self.name = path.name
+        self.options = options
+        self.rows: list[Row] = []
+        self.issues: list[Issue] = []
+        self.seats: dict[tuple[str, str, str], int] = {}
+        self.file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+        self.toc_total = 0
+        self.done = 0
+        self.saw_toc = False
+        self.contests = 0
+        self.any_party = False
+        self.bad_cells = 0
+
+    def sheet(self, sheet: str, rows: list[list[str]]) -> None:
+        self.done += 1
+        self.options.on_progress(self.done, max(self.toc_total, self.done))
+        low = sheet.strip().lower()
+        if low == _TOC:
+            self.saw_toc = True
+            self.toc_total = sum(1 for r in rows if len(r) > 1 and _num(r[0]) is not None) + 1
+            return
+        if low == "registered voters" or not rows:
+            return
+        self._contest(sheet, rows)
+
+    def _contest(self, sheet: str, rows: list[list[str]]) -> None:
+        raw_title = next((c for c in rows[0] if c), "") if rows else ""
+        if not raw_title or len(rows) < 3:
+            self.issues.append(Issue(self.name, "This sheet is not a contest (no title and "
+                                     "candidate rows); it was skipped.", sheet, 1,
+                                     severity=Severity.WARNING))
+            return
+        title, seats, party = _split_title(raw_title)
+        if vocab.is_non_contest_office(title):
+            return
+        names, types = rows[1], rows[2]
+        # Each candidate's "Total Votes" column; the name sits at the start of its merge.
+        cols: list[tuple[int, str]] = []
+        current = ""
+        for j, t in enumerate(types):
+            if j < len(names) and names[j].strip():
+                current = names[j].strip()
+            if t.strip().lower() == "total votes" and current:
+                cols.append((j, html.unescape(current)))
+                current = ""
+        if not cols:
+            self.issues.append(Issue(self.name, f"The contest {title!r} has no 'Total Votes' "
+                                     "columns under its candidates; it was skipped.", sheet, 3,
+                                     severity=Severity.WARNING))
+            return
+        key = (title, "", party)
+        if party:
+            self.any_party = True
+        if seats is not None:
+            self.seats[key] = seats
+        self.contests += 1
+        kinds = []
+        for _, cname in cols:
+            k = vocab.choice_kind(cname)
+            kinds.append(k)
+        for i, r in enumerate(rows[3:], start=4):
+            if not r or not r[0].strip():
+                continue
+            precinct = r[0].strip()
+            is_total = vocab.is_total_precinct(precinct)
+            for (j, cname), k in zip(cols, kinds, strict=True):
+                if k is None:
+                    continue
+                text = r[j] if j < len(r) else ""
+                v = _num(text)
+                if v is None or v < 0:
+                    if text.strip():
+                        self.bad_cells += 1
+                        if self.bad_cells <= 10:
+                            self.issues.append(Issue(
+                                self.name, f"The vote count {text!r} is not a whole number; it "
+                                "is read as 0.", sheet, i, cname, Severity.ERROR))
+                    v = 0
+                choice = _WRITE_IN_SUFFIX.sub("", cname) if k == "write_in" else cname
+                if is_total:
+                    self.file_totals.setdefault(key, {})[choice] = v
+                else:
+                    self.rows.append((precinct, title, "", party, choice, "", k, v))
+
+    def finish(self) -> RawCanvass:
+        if not self.saw_toc and not self.contests:
+            raise fail(self.path, "This workbook is not a Clarity results export (no 'Table of "
+                       "Contents' sheet and no contest sheets). Download detail.xls from the "
+                       "results site, or use the column mapping.")
+        if self.bad_cells > 10:
+            self.issues.append(Issue(self.name, f"… {self.bad_cells - 10} more vote counts are "
+                                     "not whole numbers.", severity=Severity.ERROR))
+        if self.seats:
+            self.issues.append(Issue(
+                self.name, "Seats are read from the '( n)' after each contest title (Table of "
+                "Contents and contest sheets); Clarity does not label it, so it is presumed to "
+                "be the vote-for count. Check multi-seat races.", "Table of Contents",
+                severity=Severity.NOTE))
+        low = self.name.lower()
+        primary: bool | None = None
+        if self.any_party or "primary" in low:
+            primary = True
+        elif "general" in low:
+            primary = False
+        return RawCanvass(self.name, FAMILY, _frame(self.rows), self.issues, self.seats,
+                          self.file_totals, set(), primary)
+
+
+def _frame(rows: list[Row]) -> pd.DataFrame:
+    import pandas as pd
+
+    df = pd.DataFrame(rows, columns=list(RAW_COLUMNS))
+    return df.astype({c: str for c in RAW_COLUMNS if c != "votes"} | {"votes": "int64"})
+
+
+# ---------------------------------------------------------------------------------------------
+# detail.xml
+
+def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
+                     member: str | None) -> RawCanvass:
+    import xml.etree.ElementTree as ET
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import iterparse
+
+    name = path.name
+    issues: list[Issue] = []
+    rows: list[Row] = []
+    seats: dict[tuple[str, str, str], int] = {}
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    election_name = election_date = None
+    any_party = False
+    n_contests = 0
+    try:
+        for _event, el in iterparse(source, events=("end",), forbid_dtd=True):
+            tag = el.tag
+            if tag == "ElectionName":
+                election_name = (el.text or "").strip() or None
+            elif tag == "ElectionDate":
+                election_date = _iso_date((el.text or "").strip())
+            elif tag == "Contest":
+                n_contests += 1
+                options.on_progress(n_contests, n_contests + 1)
+                if options.cancelled():
+                    raise Cancelled()
+                text = " ".join((el.get("text") or "").split())
+                title, party = text, ""
+                m = _PARTY_WORD.search(text)
+                if m:
+                    party = _PARTY_CODES.get(m.group(1).upper(), m.group(1).upper())
+                    title = text[:m.start()].strip()
+                    any_party = True
+                else:
+                    title, _, party = _split_title(text)
+                    any_party = any_party or bool(party)
+                if vocab.is_non_contest_office(title):
+                    el.clear()
+                    continue
+                key = (title, "", party)
+                vf = el.get("voteFor")
+                if vf and vf.strip().isdigit():
+                    seats[key] = int(vf)
+                totals: dict[str, int] = {}
+                for child in el:
+                    if child.tag == "VoteType":
+                        k = vocab.choice_kind(child.get("name", ""))
+                        if k in ("over", "under", "blank"):
+                            for prec, v in _units(child):
+                                rows.append((prec, title, "", party, child.get("name", k), "", k,
+                                             v))
+                    elif child.tag == "Choice":
+                        cname = " ".join((child.get("text") or "").split())
+                        k = vocab.choice_kind(cname) or "candidate"
+                        cparty = (child.get("party") or "").strip()
+                        per: dict[str, int] = {}
+                        for vt in child.iter("VoteType"):
+                            for prec, v in _units(vt):
+                                per[prec] = per.get(prec, 0) + v
+                        for prec, v in per.items():
+                            rows.append((prec, title, "", party, cname, cparty, k, v))
+                        tv = child.get("totalVotes")
+                        if tv is not None and _num(tv) is not None:
+                            totals[cname] = int(_num(tv) or 0)
+                if totals:
+                    file_totals[key] = totals
+                el.clear()
+    except (DefusedXmlException, ET.ParseError) as e:
+        raise fail(path, "This XML file cannot be read as a Clarity detail.xml "
+                   f"({'forbidden DTD or entities' if isinstance(e, DefusedXmlException) else e})"
+                   ". Download detail.xml again from the results site.") from e
+    if n_contests == 0:
+        raise fail(path, "This XML file holds no <Contest> results; it is not a Clarity "
+                   "detail.xml. Download detail.xml (or detail.xls) from the results site.")
+    low = (election_name or name).lower()
+    primary = True if (any_party or "primary" in low) else (False if "general" in low else None)
+    return RawCanvass(name, FAMILY, _frame(rows), issues, seats, file_totals, set(), primary,
+                      election_name=election_name, election_date=election_date)
+
+
+def _units(vote_type: object) -> Iterator[tuple[str, int]]:
+    for unit in vote_type:  # type: ignore[attr-defined]
+        if unit.tag in ("Precinct", "County"):
+            v = _num(unit.get("votes", ""))
+            yield " ".join((unit.get("name") or "").split()), v or 0
+
+
+def _iso_date(text: str) -> str | None:
+    m = re.match(r"(\d{1,2})/(\d{1,2})/(\d{4})$", text)
+    if not m:
+        return None
+    return f"{m.group(3)}-{int(m.group(1)):02d}-{int(m.group(2)):02d}"
