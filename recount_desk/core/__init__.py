@@ -1,1 +1,1 @@
-"""Pure Python core of Recount Desk: the model and the Utah rules. No I/O, no third-party imports."""
+"""Pure Python core of Recount Desk: the model and the Utah rules; no I/O, no third parties."""

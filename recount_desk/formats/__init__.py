@@ -7,6 +7,7 @@ and ``read(path, options) -> RawCanvass``; it is listed in :data:`FAMILIES`.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from pathlib import Path
 from types import ModuleType
 
@@ -14,15 +15,38 @@ from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, f
 from .canvass import ParsedCanvass, build, file_sha256
 from .tabular import sniff
 
-# Module names under recount_desk.formats, most specific first.
-FAMILY_MODULES: tuple[str, ...] = ("long",)
+# Module names under recount_desk.formats, most specific first. A family whose module is not
+# there (yet) is skipped.
+FAMILY_MODULES: tuple[str, ...] = (
+    "clarity",          # Clarity ENR detail.xls (SpreadsheetML), .zip, re-saved .xlsx, detail.xml
+    "ess_sovc",         # ES&S Electionware SOVC export, 3 header rows (CSV/XLSX)
+    "ess_report",       # Electionware long results workbook report.xlsx
+    "ess_summary",      # Electionware "Summary Results Report" CSV (stacked blocks)
+    "ess_custom",       # Electionware "Statement of Votes Cast" custom table XLSX (Davis)
+    "slco_sovc",        # Salt Lake County SOVC 2016-2018 and the 2024 printed SOVC
+    "gems",             # GEMS text export (headerless ten fields)
+    "dominion",         # Dominion Statement / Summary of Votes (CSV/XLSX)
+    "handbuilt",        # hand-built county workbooks
+    "long",             # long table, OpenElections style
+    "mapping",          # anything else through a user mapping
+)
 
-__all__ = ["Cancelled", "Detection", "ImportFailed", "ParsedCanvass", "RawCanvass",
-           "ReadOptions", "detect", "read_canvass", "families"]
+__all__ = [
+    "Cancelled",
+    "Detection",
+    "ImportFailed",
+    "ParsedCanvass",
+    "RawCanvass",
+    "ReadOptions",
+    "detect",
+    "families",
+    "read_canvass",
+]
 
 
 def families() -> list[ModuleType]:
-    return [importlib.import_module(f"{__name__}.{m}") for m in FAMILY_MODULES]
+    return [importlib.import_module(f"{__name__}.{m}") for m in FAMILY_MODULES
+            if importlib.util.find_spec(f"{__name__}.{m}") is not None]
 
 
 def detect(path: Path) -> list[Detection]:

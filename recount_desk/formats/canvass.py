@@ -190,9 +190,16 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     cc = cand["c"].to_numpy()
     ch_idx = [choice_index[c][n] for c, n in zip(cc.tolist(), cand["choice"].tolist(),
                                                  strict=True)]
-    vote_precinct = cand["p"].to_numpy().tolist()
-    vote_contest = cc.tolist()
-    vote_count = cand["votes"].to_numpy().tolist()
+    # Sorted by (contest, choice, precinct): the store's key order, so its digest needs no sort.
+    import numpy as np
+
+    pp = cand["p"].to_numpy()
+    ch_arr = np.asarray(ch_idx, dtype=np.int64)
+    order = np.lexsort((pp, ch_arr, cc))
+    vote_precinct = pp[order].tolist()
+    vote_contest = cc[order].tolist()
+    ch_idx = ch_arr[order].tolist()
+    vote_count = cand["votes"].to_numpy()[order].tolist()
 
     # Totals per contest and choice.
     sums = cand.groupby(["c", "choice"], sort=False)["votes"].sum()

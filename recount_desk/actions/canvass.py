@@ -1,0 +1,136 @@
+"""Reading a canvass file, checking it without a case, and importing it into a case."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from recount_desk import formats, store
+from recount_desk.core.model import ContestTotals, ElectionKind, Issue, Severity
+from recount_desk.core.rules import (
+    Edition,
+    MarginDecision,
+    decide,
+    edition_for,
+    filing_office,
+    request_deadline,
+)
+from recount_desk.formats import Cancelled, Detection, ImportFailed, ParsedCanvass, ReadOptions
+from recount_desk.store import repo
+
+from .case import Case
+
+__all__ = ["Cancelled", "Detection", "ImportFailed", "ParsedCanvass", "ReadOptions"]
+
+
+def detect_file(path: Path | str) -> list[Detection]:
+    """The families that claim this file, most confident first (ImportFailed if none can)."""
+    return formats.detect(Path(path))
+
+
+def read_file(path: Path | str, *, family: str | None = None, primary: bool | None = None,
+              seats: dict[str, int] | None = None,
+              options: ReadOptions | None = None) -> ParsedCanvass:
+    """Read a canvass file into memory; nothing is written. Raises ImportFailed."""
+    return formats.read_canvass(path, family=family, primary=primary, seats=seats,
+                                options=options)
+
+
+class ImportRefused(Exception):
+    """The canvass has errors, or the case already holds one and replace was not asked."""
+
+    def __init__(self, message: str, issues: list[Issue] | None = None) -> None:
+        super().__init__(message)
+        self.issues = issues or []
+
+
+def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) -> int:
+    """Store a read canvass in the case, all or nothing, as one audited action.
+
+    A canvass with errors is refused whole. A case that already holds a canvass keeps it
+    unless ``replace`` is given; replacing also removes the requests recorded against it.
+    """
+    if parsed.errors:
+        raise ImportRefused(
+            f"{parsed.file} was not imported: {len(parsed.errors)} error(s) must be fixed "
+            "first. Nothing was changed.", parsed.errors)
+    existing = repo.current_import(case.conn)
+    if existing is not None and not replace:
+        same = existing.sha256 == parsed.sha256
+        raise ImportRefused(
+            f"This case already holds the canvass from {existing.file}"
+            + (" (the very same file)" if same else "")
+            + ". Choose “Replace” to import the new file instead; nothing was changed.")
+    with store.transaction(case.conn, case.actor, "import canvass") as payload:
+        if existing is not None:
+            repo.clear_canvass(case.conn)
+        import_id, digest = repo.insert_canvass(
+            case.conn, file=parsed.file, sha256=parsed.sha256, family=parsed.family,
+            imported_at=store.utc_now(), primary=parsed.primary, precincts=parsed.precincts,
+            totals=parsed.totals, vote_precinct=parsed.vote_precinct,
+            vote_contest=parsed.vote_contest, vote_choice=parsed.vote_choice,
+            vote_count=parsed.vote_count, extras=parsed.extras, issues=parsed.issues)
+        payload.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
+                        "contests": len(parsed.contests), "precincts": len(parsed.precincts),
+                        "rows": parsed.rows, "canvass_digest": digest,
+                        "replaced": existing.file if existing else None})
+    return import_id
+
+
+@dataclass(frozen=True)
+class ContestCheck:
+    """One contest's verdict with its filing office and deadline (when the canvass date is
+    known)."""
+
+    totals: ContestTotals
+    decision: MarginDecision
+    office: str
+    office_basis: str
+    deadline: str | None
+    deadline_explained: str | None
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    source: str
+    family: str
+    edition: Edition
+    kind: ElectionKind
+    contests: list[ContestCheck]
+    issues: list[Issue]
+
+
+def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
+                  election_date: date, canvass_completed: date | None) -> ContestCheck:
+    d = decide(totals, edition)
+    office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
+    dl = (request_deadline(kind, canvass_completed, totals.contest.kind)
+          if canvass_completed else None)
+    return ContestCheck(
+        totals, d, office.name, office.basis,
+        dl.due.isoformat(timespec="minutes") if dl else None,
+        dl.explain() if dl else None,
+    )
+
+
+def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
+                 election_date: date | None = None, edition: Edition | None = None,
+                 canvass_completed: date | None = None) -> CheckResult:
+    """Verdicts for every contest of a read canvass, without a case file."""
+    if election_date is None and parsed.election_date:
+        election_date = date.fromisoformat(parsed.election_date)
+    issues = list(parsed.issues)
+    if election_date is None:
+        election_date = date.today()
+        issues.append(Issue(parsed.file, "The election date is not known (give --date); "
+                            f"the law in force on {election_date.isoformat()} is applied.",
+                            severity=Severity.NOTE))
+    if kind is None:
+        kind = ElectionKind.PRIMARY if parsed.primary else ElectionKind.GENERAL
+    ed = edition or edition_for(election_date)
+    return CheckResult(
+        parsed.file, parsed.family, ed, kind,
+        [check_contest(t, ed, kind, election_date, canvass_completed) for t in parsed.totals],
+        issues,
+    )

@@ -1,0 +1,144 @@
+"""Opening, creating and describing a case file: the user's first actions."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+
+from recount_desk import store
+from recount_desk.core.model import Election, ElectionKind
+from recount_desk.core.rules import Edition, edition_for
+from recount_desk.store import repo
+
+
+@dataclass
+class Case:
+    """An open case file. Each thread that touches it opens its own ``Case``."""
+
+    path: Path
+    conn: sqlite3.Connection
+    readonly: bool = False
+    actor: str = field(default_factory=store.actor_name)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Case:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def election(self) -> Election:
+        got = repo.get_election(self.conn)
+        if got is None:
+            raise store.CaseFileError(f"{self.path.name} holds no election.")
+        return got[0]
+
+    @property
+    def edition(self) -> Edition:
+        got = repo.get_election(self.conn)
+        if got is None:
+            raise store.CaseFileError(f"{self.path.name} holds no election.")
+        election, override = got
+        return Edition(override) if override else edition_for(election.date)
+
+    @property
+    def edition_overridden(self) -> bool:
+        got = repo.get_election(self.conn)
+        return bool(got and got[1])
+
+
+@dataclass(frozen=True)
+class FieldError:
+    field: str
+    message: str
+
+
+def validate_election(name: str, election_date: date | None, kind: str, jurisdiction: str,
+                      canvass_completed: datetime | None) -> list[FieldError]:
+    """Field-by-field checks for a new case, with the reason to show beside each field."""
+    errors = []
+    if not name.strip():
+        errors.append(FieldError("name", "Give the election a name, e.g. “2026 General "
+                                 "Election”."))
+    if election_date is None:
+        errors.append(FieldError("date", "Enter the election date."))
+    elif not (1990 <= election_date.year <= 2100):
+        errors.append(FieldError("date", "The election date looks wrong."))
+    if kind not in {k.value for k in ElectionKind}:
+        errors.append(FieldError("kind", "Choose the kind of election."))
+    if not jurisdiction.strip():
+        errors.append(FieldError("jurisdiction", "Name the county, city or district, e.g. "
+                                 "“Grand County”."))
+    if canvass_completed is not None and election_date is not None:
+        if canvass_completed.date() < election_date:
+            errors.append(FieldError("canvass_completed", "The canvass cannot be completed "
+                                     "before the election."))
+        elif (canvass_completed.date() - election_date).days > 60:
+            errors.append(FieldError("canvass_completed", "The canvass is normally completed "
+                                     "7–14 days after the election (20A-4-301); check the "
+                                     "date."))
+    return errors
+
+
+def create_case(path: Path | str, election: Election, *, edition: Edition | None = None,
+                actor: str | None = None) -> Case:
+    """Create a case file for ``election`` (first audit entry: the election itself)."""
+    path = Path(path)
+    errs = validate_election(election.name, election.date, election.kind.value,
+                             election.jurisdiction, election.canvass_completed)
+    if errs:
+        raise store.CaseFileError("; ".join(e.message for e in errs))
+    conn = store.create(path)
+    case = Case(path, conn, actor=actor or store.actor_name())
+    with store.transaction(conn, case.actor, "create case") as payload:
+        repo.set_election(conn, election, edition.value if edition else None)
+        payload.update(_election_payload(election, edition))
+    return case
+
+
+def _election_payload(e: Election, edition: Edition | None) -> dict[str, object]:
+    return {"name": e.name, "date": e.date.isoformat(), "kind": e.kind.value,
+            "jurisdiction": e.jurisdiction,
+            "canvass_completed": e.canvass_completed.isoformat(timespec="minutes")
+            if e.canvass_completed else None,
+            "officer": e.officer, "edition": edition.value if edition else None}
+
+
+def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = None) -> Case:
+    """Open a case file; a second writer gets it read-only (see ``Case.readonly``)."""
+    path = Path(path)
+    conn = store.open_case(path, readonly=readonly)
+    return Case(path, conn, readonly=readonly, actor=actor or store.actor_name())
+
+
+def update_election(case: Case, election: Election, edition: Edition | None = None) -> None:
+    """Change the election's details (name, dates, kind, officer, edition override)."""
+    with store.transaction(case.conn, case.actor, "update election") as payload:
+        repo.set_election(case.conn, election, edition.value if edition else None)
+        payload.update(_election_payload(election, edition))
+
+
+@dataclass(frozen=True)
+class CaseSummary:
+    election: Election
+    edition: Edition
+    contests: int
+    precincts: int
+    rows: int
+    source: str | None
+    requests: int
+
+
+def summary(case: Case) -> CaseSummary:
+    conn = case.conn
+    imp = repo.current_import(conn)
+    n_contests = conn.execute("SELECT count(*) FROM contest").fetchone()[0]
+    n_prec = conn.execute("SELECT count(*) FROM precinct").fetchone()[0]
+    n_req = conn.execute("SELECT count(*) FROM recount_request WHERE withdrawn=0").fetchone()[0]
+    return CaseSummary(case.election, case.edition, n_contests, n_prec,
+                       imp.rows if imp else 0, imp.file if imp else None, n_req)

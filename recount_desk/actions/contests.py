@@ -1,0 +1,127 @@
+"""The contests overview, contest settings, and recount requests: what the officer decides."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from recount_desk import store
+from recount_desk.core.model import ContestKind, PassRule, Scope, VotingMethod
+from recount_desk.core.rules import (
+    Office,
+    Requester,
+    RequestEvaluation,
+    evaluate_request,
+)
+from recount_desk.store import repo
+
+from .canvass import ContestCheck, check_contest
+from .case import Case
+
+
+@dataclass(frozen=True)
+class ContestRow:
+    id: int
+    check: ContestCheck
+    requests: int
+
+
+def overview(case: Case) -> list[ContestRow]:
+    """Every contest of the case with its verdict, office and deadline."""
+    e = case.election
+    ed = case.edition
+    cc = e.canvass_completed.date() if e.canvass_completed else None
+    counts = dict(case.conn.execute(
+        "SELECT contest_id, count(*) FROM recount_request WHERE withdrawn=0 "
+        "GROUP BY contest_id").fetchall())
+    return [ContestRow(sc.id, check_contest(sc.totals, ed, e.kind, e.date, cc),
+                       counts.get(sc.id, 0))
+            for sc in repo.contests(case.conn)]
+
+
+def contest_check(case: Case, contest_id: int) -> ContestRow:
+    e = case.election
+    sc = repo.contest_by_id(case.conn, contest_id)
+    cc = e.canvass_completed.date() if e.canvass_completed else None
+    n = case.conn.execute("SELECT count(*) FROM recount_request WHERE withdrawn=0 AND "
+                          "contest_id=?", (contest_id,)).fetchone()[0]
+    return ContestRow(contest_id, check_contest(sc.totals, case.edition, e.kind, e.date, cc), n)
+
+
+def precinct_table(case: Case, contest_id: int) -> tuple[list[str], list[str], list[list[int]]]:
+    return repo.precinct_table(case.conn, contest_id)
+
+
+def set_contest_settings(case: Case, contest_id: int, *, seats: int, scope: Scope,
+                         voting_method: VotingMethod, pass_rule: PassRule,
+                         kind: ContestKind | None = None) -> ContestRow:
+    """Change a contest's seats, scope, voting method or pass rule; the verdict follows."""
+    if seats < 1:
+        raise ValueError("A contest fills at least one seat.")
+    before = repo.contest_by_id(case.conn, contest_id).totals.contest
+    with store.transaction(case.conn, case.actor, "change contest settings") as payload:
+        repo.update_contest(case.conn, contest_id, seats=seats, scope=scope,
+                            voting_method=voting_method, pass_rule=pass_rule, kind=kind)
+        payload.update({
+            "contest_id": contest_id, "contest": before.key.label(),
+            "before": {"seats": before.seats, "scope": before.scope.value,
+                       "voting_method": before.voting_method.value,
+                       "pass_rule": before.pass_rule.value, "kind": before.kind.value},
+            "after": {"seats": seats, "scope": scope.value,
+                      "voting_method": voting_method.value, "pass_rule": pass_rule.value,
+                      "kind": (kind or before.kind).value},
+        })
+    return contest_check(case, contest_id)
+
+
+def evaluate(case: Case, contest_id: int, *, requester: Requester, candidate: str | None,
+             voters: list[tuple[str, bool]], filed_at: datetime,
+             filed_with: Office) -> RequestEvaluation:
+    """What the program says of a request before it is recorded."""
+    e = case.election
+    row = contest_check(case, contest_id)
+    return evaluate_request(
+        row.check.decision, e.kind, e.date,
+        e.canvass_completed.date() if e.canvass_completed else None,
+        requester, candidate, sum(1 for _, ok in voters if ok), filed_at, filed_with)
+
+
+class RequestRefused(Exception):
+    """A request that fails a check and has no recorded reason to accept it anyway."""
+
+
+def record_request(case: Case, contest_id: int, *, requester: Requester,
+                   candidate: str | None, voters: list[tuple[str, bool]],
+                   filed_at: datetime, filed_with: Office,
+                   override_reason: str | None = None) -> tuple[int, RequestEvaluation]:
+    """Record a recount request (20A-4-401(1)(d), (2)(a)-(c)).
+
+    A request that is late, from someone who may not ask, or filed with the wrong office
+    is recorded only with ``override_reason``; the reason is kept with it.
+    """
+    ev = evaluate(case, contest_id, requester=requester, candidate=candidate, voters=voters,
+                  filed_at=filed_at, filed_with=filed_with)
+    reason = (override_reason or "").strip() or None
+    if not ev.ok and reason is None:
+        failed = "; ".join(f.text for f in ev.findings() if not f.ok)
+        raise RequestRefused(f"The request fails a check ({failed}). To accept it anyway, "
+                             "give the reason.")
+    findings = [{"ok": f.ok, "text": f.text, "basis": f.basis} for f in ev.findings()]
+    with store.transaction(case.conn, case.actor, "record recount request") as payload:
+        rid = repo.add_request(
+            case.conn, contest_id=contest_id, requester=requester.value, candidate=candidate,
+            filed_at=filed_at, filed_with=filed_with.value, timely=ev.timely.ok,
+            eligible=ev.eligible.ok, right_office=ev.right_office.ok, accepted=True,
+            override_reason=reason, findings=findings, voters=voters,
+            recorded_by=case.actor, recorded_at=store.utc_now())
+        payload.update({"request_id": rid, "contest_id": contest_id,
+                        "requester": requester.value, "candidate": candidate,
+                        "voters": [n for n, _ in voters],
+                        "filed_at": filed_at.isoformat(timespec="minutes"),
+                        "filed_with": filed_with.value, "findings": findings,
+                        "override_reason": reason})
+    return rid, ev
+
+
+def requests(case: Case, contest_id: int | None = None) -> list[repo.StoredRequest]:
+    return repo.requests(case.conn, contest_id)

@@ -1,0 +1,105 @@
+"""The bundled demo election: a real public canvass with a contest inside the margin.
+
+The demo case is built through the same actions the window and the command line use, in
+the user's data folder (never inside the installed package).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from recount_desk.core.model import Election, ElectionKind, Scope
+from recount_desk.paths import resource
+
+from .canvass import ParsedCanvass, import_canvass, read_file
+from .case import Case, create_case, open_case
+from .contests import set_contest_settings
+
+DEMO_ACTOR = "demo"
+
+
+@dataclass(frozen=True)
+class DemoSpec:
+    election: Election
+    canvass: Path
+    scopes: dict[str, Scope]
+
+
+def demo_spec() -> DemoSpec:
+    folder = resource("demo")
+    spec = json.loads((folder / "election.json").read_text(encoding="utf-8"))
+    return DemoSpec(
+        Election(spec["name"], date.fromisoformat(spec["date"]), ElectionKind(spec["kind"]),
+                 spec["jurisdiction"], datetime.fromisoformat(spec["canvass_completed"]),
+                 spec["officer"]),
+        folder / spec["canvass_file"],
+        {k: Scope(v) for k, v in spec.get("scopes", {}).items()},
+    )
+
+
+def user_data_dir() -> Path:
+    """The per-user data folder (no Qt needed: the CLI uses it too)."""
+    override = os.environ.get("RECOUNT_DESK_DATA")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+        return base / "Recount Desk"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "Recount Desk"
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / \
+        "recount-desk"
+
+
+def apply_demo_scopes(parsed: ParsedCanvass) -> ParsedCanvass:
+    """The demo canvass with the contest scopes the demo case records (for ``check --demo``)."""
+    scopes = demo_spec().scopes
+    parsed.totals = [
+        dataclasses.replace(t, contest=dataclasses.replace(
+            t.contest, scope=scopes.get(t.contest.key.title, t.contest.scope)))
+        for t in parsed.totals]
+    return parsed
+
+
+def build_demo_case(path: Path) -> Case:
+    """Create the demo case at ``path`` from the bundled canvass."""
+    spec = demo_spec()
+    case = create_case(path, spec.election, actor=DEMO_ACTOR)
+    parsed = read_file(spec.canvass)
+    import_canvass(case, parsed)
+    for row in _contests(case):
+        scope = spec.scopes.get(row[1])
+        if scope is not None:
+            set_contest_settings(case, row[0], seats=row[2], scope=scope,
+                                 voting_method=row[3], pass_rule=row[4])
+    return case
+
+
+def _contests(case: Case) -> list[tuple[int, str, int, object, object]]:
+    from recount_desk.store import repo
+
+    return [(c.id, c.totals.contest.key.title, c.totals.contest.seats,
+             c.totals.contest.voting_method, c.totals.contest.pass_rule)
+            for c in repo.contests(case.conn)]
+
+
+def demo_case_path() -> Path:
+    return user_data_dir() / "Demo - 2018 General Election.recount"
+
+
+def open_demo_case(fresh: bool = False) -> Case:
+    """Open the user's copy of the demo case, building it on first use."""
+    path = demo_case_path()
+    if fresh and path.exists():
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+    if path.exists():
+        return open_case(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return build_demo_case(path)

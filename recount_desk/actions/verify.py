@@ -1,0 +1,69 @@
+"""Verifying a case file: SQLite integrity, the audit chain, and the data against the chain."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from recount_desk import store
+from recount_desk.core.audit import verify_chain
+from recount_desk.store import repo
+
+
+@dataclass
+class VerifyResult:
+    path: str
+    ok: bool
+    entries: int
+    problems: list[str] = field(default_factory=list)
+    first_break: int | None = None
+
+    def summary(self) -> str:
+        if self.ok:
+            return (f"{self.path}: OK — integrity check passed, {self.entries} audit entries "
+                    "chained, data matches the audit log.")
+        return f"{self.path}: NOT OK — " + "; ".join(self.problems)
+
+
+def verify_case(path: Path | str) -> VerifyResult:
+    """Check a case file read-only; every problem is named, the first broken link first."""
+    path = Path(path)
+    try:
+        conn = store.open_case(path, readonly=True)
+    except store.CaseFileError as e:
+        return VerifyResult(path.name, False, 0, [str(e)])
+    try:
+        return _verify(conn, path.name)
+    finally:
+        conn.close()
+
+
+def _verify(conn: sqlite3.Connection, name: str) -> VerifyResult:
+    problems: list[str] = []
+    integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+    if integrity != "ok":
+        problems.append(f"SQLite integrity check failed: {integrity}")
+    entries = list(store.audit_entries(conn))
+    brk = verify_chain(entries)
+    first_break = None
+    if brk is not None:
+        first_break = brk.seq
+        problems.append(f"audit entry {brk.seq} is broken: {brk.reason}")
+    if entries and brk is None:
+        last = json.loads(entries[-1].payload)
+        if last.get("state") != store.state_digest(conn):
+            problems.append("the case data was changed outside Recount Desk after audit entry "
+                            f"{entries[-1].seq} ({entries[-1].action})")
+        imp = repo.current_import(conn)
+        if imp is not None:
+            recorded = [json.loads(e.payload)["data"].get("canvass_digest") for e in entries
+                        if e.action == "import canvass"]
+            actual = store.stored_canvass_digest(conn)
+            if actual != imp.digest or (recorded and recorded[-1] != actual):
+                problems.append("the canvass votes were changed outside Recount Desk (they no "
+                                "longer match the digest recorded at import)")
+    elif not entries:
+        problems.append("the audit log is empty")
+    return VerifyResult(name, not problems, len(entries), problems, first_break)

@@ -1,0 +1,291 @@
+"""The command line: the same jobs as the window, without one (check, new, import, verify…)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from recount_desk import __version__
+from recount_desk.actions import canvass as canvass_actions
+from recount_desk.actions import case as case_actions
+from recount_desk.actions import demo as demo_actions
+from recount_desk.actions import verify as verify_actions
+from recount_desk.actions.canvass import (
+    CheckResult,
+    ImportFailed,
+    ImportRefused,
+    ReadOptions,
+    check_parsed,
+)
+from recount_desk.core.model import Election, ElectionKind, Issue, Severity
+from recount_desk.core.rules import Edition
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _seats(values: Sequence[str] | None) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values or []:
+        title, sep, n = v.rpartition("=")
+        if not sep or not n.strip().isdigit() or int(n) < 1:
+            raise SystemExit(f"--seats takes TITLE=N with N ≥ 1, not {v!r}")
+        out[title.strip()] = int(n)
+    return out
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-11-03") from e
+
+
+def _datetime(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a date/time like 2026-11-17 or 2026-11-17T16:30") from e
+
+
+def check_json(result: CheckResult) -> dict[str, Any]:
+    """The `check --json` contract (issue: Foundation §5)."""
+    contests = []
+    for cc in result.contests:
+        d = cc.decision
+        t = cc.totals
+        c = t.contest
+        ranking = d.outcome.ranking
+        contests.append({
+            "title": c.key.title, "district": c.key.district, "party": c.key.party,
+            "kind": c.kind.value, "seats": c.seats, "voting_method": c.voting_method.value,
+            "scope": c.scope.value, "total": d.total,
+            "choices": [{"name": ch.choice.name, "votes": ch.votes} for ch in ranking],
+            "winners": list(d.outcome.winners), "result": d.outcome.result.value,
+            "tied": list(d.outcome.tied),
+            "closest_loser": d.closest_loser, "margin": d.margin,
+            "threshold_votes": d.threshold, "within_margin": d.within_margin,
+            "tie": d.tie, "automatic_recount": d.automatic_recount,
+            "verdict": d.verdict.value, "basis": d.basis, "explanation": d.explanation,
+            "who_may_request": d.who_may_request, "filing_office": cc.office,
+            "filing_office_basis": cc.office_basis, "deadline": cc.deadline,
+            "assumptions": list(d.assumptions),
+            "over_votes": t.extras.get("over"), "under_votes": t.extras.get("under"),
+        })
+    return {"source": result.source, "format": result.family, "edition": result.edition.value,
+            "edition_label": result.edition.label, "election_kind": result.kind.value,
+            "contests": contests,
+            "issues": [_issue_json(i) for i in result.issues]}
+
+
+def _issue_json(i: Issue) -> dict[str, Any]:
+    return {"file": i.file, "sheet": i.sheet, "row": i.row, "column": i.column,
+            "severity": i.severity.value, "message": i.message}
+
+
+def _print_issues(issues: Sequence[Issue], out: Any) -> None:
+    for i in issues:
+        print(f"  [{i.severity.value}] {i}", file=out)
+
+
+def _print_check(result: CheckResult, only_close: bool) -> None:
+    print(f"{result.source} — {len(result.contests)} contests ({result.family} format); "
+          f"law applied: {result.edition.label}")
+    width = max([len(c.totals.contest.key.label()) for c in result.contests] + [10])
+    width = min(width, 60)
+    for cc in result.contests:
+        d = cc.decision
+        if only_close and not d.within_margin:
+            continue
+        label = cc.totals.contest.key.label()[:width]
+        margin = "—" if d.margin is None else f"{d.margin:,}"
+        print(f"{label:<{width}}  total {d.total:>9,}  margin {margin:>7}  "
+              f"threshold {d.threshold:>6,}  {d.verdict.label}")
+        if d.within_margin:
+            print(f"    {d.explanation}")
+            print(f"    File with {cc.office} ({cc.office_basis})"
+                  + (f"; {cc.deadline_explained}" if cc.deadline_explained else ""))
+            for a in d.assumptions:
+                print(f"    Assumption: {a}")
+    close = sum(1 for c in result.contests if c.decision.within_margin)
+    print(f"{close} contest(s) inside the recount margin.")
+    if result.issues:
+        print("Issues:")
+        _print_issues(result.issues, sys.stdout)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    if args.demo:
+        spec = demo_actions.demo_spec()
+        path = spec.canvass
+        kind = spec.election.kind
+        when = spec.election.date
+        cc = spec.election.canvass_completed.date() if spec.election.canvass_completed else None
+    else:
+        if not args.file:
+            print("check: give a canvass file, or --demo", file=sys.stderr)
+            return EXIT_USAGE
+        path = Path(args.file)
+        kind = ElectionKind(args.kind) if args.kind else None
+        when = args.date
+        cc = args.canvass_completed.date() if args.canvass_completed else None
+    mapping = None
+    if args.mapping:
+        try:
+            mapping = json.loads(Path(args.mapping).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            print(f"{args.mapping}: cannot read the mapping ({e})", file=sys.stderr)
+            return EXIT_FAIL
+    try:
+        parsed = canvass_actions.read_file(
+            path, family=args.format, primary=(kind.is_primary if kind else None),
+            seats=_seats(args.seats), options=ReadOptions(sheet=args.sheet, mapping=mapping))
+    except ImportFailed as e:
+        if args.json:
+            print(json.dumps({"source": path.name, "contests": [],
+                              "issues": [_issue_json(e.issue)]}, indent=2, ensure_ascii=False))
+        else:
+            print(str(e.issue), file=sys.stderr)
+        return EXIT_FAIL
+    if args.demo:
+        parsed = demo_actions.apply_demo_scopes(parsed)
+    result = check_parsed(parsed, kind=kind, election_date=when,
+                          edition=Edition(args.edition) if args.edition else None,
+                          canvass_completed=cc)
+    if args.json:
+        print(json.dumps(check_json(result), indent=2, ensure_ascii=False))
+    else:
+        _print_check(result, args.close)
+    return EXIT_FAIL if any(i.severity is Severity.ERROR for i in result.issues) else EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    e = Election(args.name, args.date, ElectionKind(args.kind), args.jurisdiction,
+                 args.canvass_completed, args.officer or "")
+    errs = case_actions.validate_election(e.name, e.date, e.kind.value, e.jurisdiction,
+                                          e.canvass_completed)
+    if errs:
+        for err in errs:
+            print(f"{err.field}: {err.message}", file=sys.stderr)
+        return EXIT_FAIL
+    try:
+        case = case_actions.create_case(args.case, e,
+                                        edition=Edition(args.edition) if args.edition else None)
+    except case_actions.store.CaseFileError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_FAIL
+    with case:
+        print(f"Created {case.path} — {e.name}, {e.jurisdiction}; law applied: "
+              f"{case.edition.label}")
+    return EXIT_OK
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    try:
+        case = case_actions.open_case(args.case)
+    except case_actions.store.CaseFileError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_FAIL
+    with case:
+        kind = case.election.kind
+        try:
+            parsed = canvass_actions.read_file(
+                args.file, family=args.format, primary=kind.is_primary,
+                seats=_seats(args.seats), options=ReadOptions(sheet=args.sheet))
+        except ImportFailed as e:
+            print(str(e.issue), file=sys.stderr)
+            return EXIT_FAIL
+        try:
+            canvass_actions.import_canvass(case, parsed, replace=args.replace)
+        except ImportRefused as e:
+            print(str(e), file=sys.stderr)
+            _print_issues(e.issues, sys.stderr)
+            return EXIT_FAIL
+        print(f"Imported {parsed.file}: {len(parsed.contests)} contests, "
+              f"{len(parsed.precincts)} precincts, {parsed.rows:,} rows.")
+        if parsed.issues:
+            print("Notes:")
+            _print_issues(parsed.issues, sys.stdout)
+    return EXIT_OK
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    if args.demo:
+        with demo_actions.open_demo_case() as case:
+            path = case.path
+    else:
+        path = Path(args.case)
+    result = verify_actions.verify_case(path)
+    print(result.summary())
+    return EXIT_OK if result.ok else EXIT_FAIL
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="recount-desk",
+        description="Recount Desk — Utah recounts under Utah Code 20A-4-401.")
+    p.add_argument("--version", action="version", version=f"recount-desk {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("check", help="every contest of a canvass file, its verdict and why")
+    c.add_argument("file", nargs="?", help="canvass file (CSV, XLSX, XLS, ODS, XML, ZIP)")
+    c.add_argument("--demo", action="store_true", help="the bundled demo election")
+    c.add_argument("--json", action="store_true", help="machine-readable output")
+    c.add_argument("--close", action="store_true", help="show only contests inside the margin")
+    c.add_argument("--kind", choices=[k.value for k in ElectionKind])
+    c.add_argument("--date", type=_date, help="election date (decides the edition of the law)")
+    c.add_argument("--canvass-completed", type=_datetime, help="for the request deadline")
+    c.add_argument("--edition", choices=[e.value for e in Edition])
+    c.add_argument("--seats", action="append", metavar="TITLE=N")
+    c.add_argument("--sheet", help="the sheet to read, for workbooks with several elections")
+    c.add_argument("--format", help="force a format family")
+    c.add_argument("--mapping", help="JSON column mapping for an unknown layout")
+    c.set_defaults(func=cmd_check)
+
+    n = sub.add_parser("new", help="create a case file")
+    n.add_argument("case")
+    n.add_argument("--name", required=True)
+    n.add_argument("--date", type=_date, required=True)
+    n.add_argument("--kind", choices=[k.value for k in ElectionKind], required=True)
+    n.add_argument("--jurisdiction", required=True)
+    n.add_argument("--canvass-completed", type=_datetime)
+    n.add_argument("--officer")
+    n.add_argument("--edition", choices=[e.value for e in Edition])
+    n.set_defaults(func=cmd_new)
+
+    i = sub.add_parser("import", help="import a canvass file into a case")
+    i.add_argument("case")
+    i.add_argument("file")
+    i.add_argument("--replace", action="store_true", help="replace the canvass already there")
+    i.add_argument("--seats", action="append", metavar="TITLE=N")
+    i.add_argument("--sheet")
+    i.add_argument("--format")
+    i.set_defaults(func=cmd_import)
+
+    v = sub.add_parser("verify", help="integrity and audit chain of a case file")
+    v.add_argument("case", nargs="?")
+    v.add_argument("--demo", action="store_true")
+    v.set_defaults(func=cmd_verify)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "command", None) == "verify" and not args.demo and not args.case:
+        parser.error("verify: give a case file, or --demo")
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

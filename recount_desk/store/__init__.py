@@ -1,0 +1,19 @@
+"""The case file: SQLite schema, migrations, transactions with their audit entries."""
+
+from .db import (
+    CaseFileError,
+    ReadOnlyCase,
+    actor_name,
+    audit_entries,
+    create,
+    last_entry,
+    open_case,
+    state_digest,
+    stored_canvass_digest,
+    transaction,
+    utc_now,
+)
+
+__all__ = ["CaseFileError", "ReadOnlyCase", "actor_name", "audit_entries", "create",
+           "last_entry", "open_case", "state_digest", "stored_canvass_digest", "transaction",
+           "utc_now"]

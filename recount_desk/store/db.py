@@ -1,0 +1,242 @@
+"""The case file: one SQLite file per election, its schema, and the audited write path.
+
+Durability: WAL journal, ``synchronous=FULL``, foreign keys on; each user action is one
+``BEGIN IMMEDIATE`` transaction that ends with its audit entry, so a crash loses at most the
+action in progress. The audit entry carries a digest of the case's state after the action,
+which is how ``verify`` finds a change made outside the program.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import shutil
+import sqlite3
+from array import array
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from recount_desk.core.audit import AuditEntry, canonical_json, make_entry
+
+from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+# Tables whose content is covered by the per-action state digest. The canvass votes are
+# covered by the import's own digest (they are large and change only on import).
+BULK_TABLES = ("canvass_vote", "canvass_extra")
+
+
+class CaseFileError(Exception):
+    """A case file that cannot be opened; the message is for the user."""
+
+
+class ReadOnlyCase(CaseFileError):
+    """The case is open read-only (locked, second instance, or read-only media)."""
+
+
+def actor_name() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # getuser raises various errors when no login name exists
+        return "unknown"
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
+    if readonly:
+        uri = path.resolve().as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
+    else:
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=10000")
+    if not readonly:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+    return conn
+
+
+def create(path: Path) -> sqlite3.Connection:
+    """A new, empty case file at ``path`` (which must not exist)."""
+    path = Path(path)
+    if path.exists():
+        raise CaseFileError(f"{path.name} already exists; choose another name.")
+    try:
+        conn = _connect(path)
+    except sqlite3.Error as e:
+        raise CaseFileError(f"Cannot create {path.name}: {e}.") from e
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    conn.execute("BEGIN IMMEDIATE")
+    for script in MIGRATIONS:
+        for stmt in _statements(script):
+            conn.execute(stmt)
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', ?)", (utc_now(),))
+    conn.execute("COMMIT")
+    return conn
+
+
+def _statements(script: str) -> list[str]:
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
+
+
+def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sqlite3.Connection:
+    """Open an existing case file, refusing anything that is not a sound case file.
+
+    A file written by an older version is migrated after a backup copy is made beside it.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise CaseFileError(f"{path.name} does not exist.")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError as e:
+        raise CaseFileError(f"{path.name} cannot be read: {e.strerror}.") from e
+    if not head.startswith(SQLITE_MAGIC):
+        raise CaseFileError(f"{path.name} is not a Recount Desk case file.")
+    try:
+        conn = _connect(path, readonly=readonly)
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        raise CaseFileError(f"{path.name} is damaged and cannot be opened ({e}).") from e
+    if app != APPLICATION_ID:
+        conn.close()
+        raise CaseFileError(f"{path.name} is an SQLite database but not a Recount Desk case "
+                            "file.")
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise CaseFileError(f"{path.name} was written by a newer version of Recount Desk "
+                            f"(case format {version}; this version reads up to "
+                            f"{SCHEMA_VERSION}). Install the newer version to open it.")
+    try:
+        ok = conn.execute("PRAGMA quick_check").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise CaseFileError(f"{path.name} is damaged and cannot be opened ({e}).") from e
+    if ok != "ok":
+        conn.close()
+        raise CaseFileError(f"{path.name} is damaged: {ok}. Restore a backup copy.")
+    if version < SCHEMA_VERSION:
+        if readonly or not migrate:
+            conn.close()
+            raise CaseFileError(f"{path.name} was written by an older version and must be "
+                                "upgraded; open it with write access.")
+        conn.close()
+        backup = path.with_name(f"{path.stem}.v{version}-backup{path.suffix}")
+        shutil.copy2(path, backup)
+        conn = _connect(path)
+        conn.execute("BEGIN IMMEDIATE")
+        for script in MIGRATIONS[version:]:
+            for stmt in _statements(script):
+                conn.execute(stmt)
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+        entry_conn_payload = {"from_version": version, "to_version": SCHEMA_VERSION,
+                              "backup": backup.name}
+        with transaction(conn, "recount-desk", "migrate case file") as payload:
+            payload.update(entry_conn_payload)
+    return conn
+
+
+def last_entry(conn: sqlite3.Connection) -> AuditEntry | None:
+    row = conn.execute("SELECT seq, at, actor, action, payload, prev_hash, hash FROM audit "
+                       "ORDER BY seq DESC LIMIT 1").fetchone()
+    return AuditEntry(*row) if row else None
+
+
+def audit_entries(conn: sqlite3.Connection) -> Iterator[AuditEntry]:
+    for row in conn.execute("SELECT seq, at, actor, action, payload, prev_hash, hash FROM audit "
+                            "ORDER BY seq"):
+        yield AuditEntry(*row)
+
+
+def state_digest(conn: sqlite3.Connection) -> str:
+    """SHA-256 over every table except the audit log and the bulk canvass tables."""
+    h = hashlib.sha256()
+    tables = [r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY name")]
+    for t in tables:
+        if t in ("audit", *BULK_TABLES):
+            continue
+        h.update(f"\x1e{t}\x1d".encode())
+        cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
+        order = ", ".join(f'"{c}"' for c in cols)
+        for row in conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}'):
+            h.update(canonical_json(list(row)).encode("utf-8"))
+            h.update(b"\n")
+    return h.hexdigest()
+
+
+def canvass_digest(choice_ids: Sequence[int], precinct_ids: Sequence[int],
+                   votes: Sequence[int], extras: Sequence[tuple[int, int, str, int]]) -> str:
+    """SHA-256 of the canvass rows in primary-key order (choice, precinct), then the extras."""
+    h = hashlib.sha256()
+    for col in (choice_ids, precinct_ids, votes):
+        h.update(array("q", col).tobytes())
+    for row in extras:
+        h.update(canonical_json(list(row)).encode("utf-8"))
+    return h.hexdigest()
+
+
+def stored_canvass_digest(conn: sqlite3.Connection) -> str:
+    cids: array[int] = array("q")
+    pids: array[int] = array("q")
+    votes: array[int] = array("q")
+    cur = conn.execute("SELECT choice_id, precinct_id, votes FROM canvass_vote "
+                       "ORDER BY choice_id, precinct_id")
+    while True:
+        rows = cur.fetchmany(100_000)
+        if not rows:
+            break
+        c, p, v = zip(*rows, strict=True)
+        cids.extend(c)
+        pids.extend(p)
+        votes.extend(v)
+    extras = conn.execute("SELECT contest_id, precinct_id, kind, votes FROM canvass_extra "
+                          "ORDER BY contest_id, precinct_id, kind").fetchall()
+    return canvass_digest(cids, pids, votes, [tuple(r) for r in extras])
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection, actor: str, action: str) -> Iterator[dict[str, Any]]:
+    """One user action: BEGIN IMMEDIATE … audit entry … COMMIT, or ROLLBACK on any error.
+
+    The caller fills the yielded dict with what the action did; it becomes the audit payload.
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        if "readonly" in str(e) or "read-only" in str(e):
+            raise ReadOnlyCase("The case file is read-only; nothing was changed.") from e
+        raise
+    payload: dict[str, Any] = {}
+    try:
+        yield payload
+        prev = last_entry(conn)
+        body = {"data": payload, "state": state_digest(conn)}
+        e = make_entry(prev, utc_now(), actor, action, body)
+        conn.execute("INSERT INTO audit(seq, at, actor, action, payload, prev_hash, hash) "
+                     "VALUES (?,?,?,?,?,?,?)",
+                     (e.seq, e.at, e.actor, e.action, e.payload, e.prev_hash, e.hash))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise

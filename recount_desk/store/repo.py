@@ -1,0 +1,273 @@
+"""Reading and writing the case file's tables; callers wrap writes in ``db.transaction``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from recount_desk.core.model import (
+    Choice,
+    ChoiceKind,
+    ChoiceTotal,
+    Contest,
+    ContestKey,
+    ContestKind,
+    ContestTotals,
+    Election,
+    ElectionKind,
+    ExtraKind,
+    Issue,
+    PassRule,
+    Scope,
+    Severity,
+    VotingMethod,
+)
+
+from .db import canvass_digest
+
+
+def set_election(conn: sqlite3.Connection, e: Election, edition: str | None = None) -> None:
+    conn.execute(
+        "INSERT INTO election(id, name, election_date, kind, jurisdiction, canvass_completed, "
+        "officer, edition) VALUES (1,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET "
+        "name=excluded.name, election_date=excluded.election_date, kind=excluded.kind, "
+        "jurisdiction=excluded.jurisdiction, canvass_completed=excluded.canvass_completed, "
+        "officer=excluded.officer, edition=excluded.edition",
+        (e.name, e.date.isoformat(), e.kind.value, e.jurisdiction,
+         e.canvass_completed.isoformat(timespec="minutes") if e.canvass_completed else None,
+         e.officer, edition),
+    )
+
+
+def get_election(conn: sqlite3.Connection) -> tuple[Election, str | None] | None:
+    row = conn.execute("SELECT name, election_date, kind, jurisdiction, canvass_completed, "
+                       "officer, edition FROM election WHERE id=1").fetchone()
+    if row is None:
+        return None
+    name, d, kind, jur, cc, officer, edition = row
+    return (Election(name, date.fromisoformat(d), ElectionKind(kind), jur,
+                     datetime.fromisoformat(cc) if cc else None, officer), edition)
+
+
+@dataclass(frozen=True)
+class ImportInfo:
+    id: int
+    file: str
+    sha256: str
+    family: str
+    imported_at: str
+    rows: int
+    primary: bool
+    digest: str
+
+
+def current_import(conn: sqlite3.Connection) -> ImportInfo | None:
+    row = conn.execute("SELECT id, file, sha256, family, imported_at, rows, primary_election, "
+                       "digest FROM canvass_import ORDER BY id DESC LIMIT 1").fetchone()
+    if row is None:
+        return None
+    return ImportInfo(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7])
+
+
+def clear_canvass(conn: sqlite3.Connection) -> None:
+    """Remove the canvass (before a replacement import), keeping the election."""
+    for t in ("canvass_vote", "canvass_extra", "request_voter", "recount_request", "choice",
+              "contest", "precinct", "import_issue", "canvass_import"):
+        conn.execute(f"DELETE FROM {t}")
+
+
+def insert_canvass(
+    conn: sqlite3.Connection,
+    *,
+    file: str,
+    sha256: str,
+    family: str,
+    imported_at: str,
+    primary: bool,
+    precincts: Sequence[str],
+    totals: Sequence[ContestTotals],
+    vote_precinct: Sequence[int],
+    vote_contest: Sequence[int],
+    vote_choice: Sequence[int],
+    vote_count: Sequence[int],
+    extras: Sequence[tuple[int, int, str, int]],
+    issues: Sequence[Issue],
+) -> tuple[int, str]:
+    """Insert a whole canvass; returns (import id, canvass digest).
+
+    Rows must come sorted by (contest, choice, precinct) so that the digest is computed in
+    primary-key order without re-sorting; ids are assigned in that order.
+    """
+    conn.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
+                     ((i + 1, p) for i, p in enumerate(precincts)))
+    choice_base: list[int] = []
+    next_choice = 1
+    contest_rows = []
+    choice_rows = []
+    for ci, t in enumerate(totals):
+        c = t.contest
+        contest_rows.append((ci + 1, ci, c.key.title, c.key.district, c.key.party, c.kind.value,
+                             c.seats, int(c.seats_from_file), c.scope.value,
+                             c.voting_method.value, c.pass_rule.value, t.precincts,
+                             t.extras.get(ExtraKind.OVER), t.extras.get(ExtraKind.UNDER),
+                             t.extras.get(ExtraKind.BLANK)))
+        choice_base.append(next_choice)
+        for k, ct in enumerate(t.choices):
+            choice_rows.append((next_choice + k, ci + 1, k, ct.choice.name, ct.choice.party,
+                                ct.choice.kind.value, ct.votes))
+        next_choice += len(t.choices)
+    conn.executemany("INSERT INTO contest(id, position, title, district, party, kind, seats, "
+                     "seats_from_file, scope, voting_method, pass_rule, precincts, over_votes, "
+                     "under_votes, blank_votes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     contest_rows)
+    conn.executemany("INSERT INTO choice(id, contest_id, position, name, party, kind, "
+                     "canvass_total) VALUES (?,?,?,?,?,?,?)", choice_rows)
+    cids = [choice_base[c] + k for c, k in zip(vote_contest, vote_choice, strict=True)]
+    pids = [p + 1 for p in vote_precinct]
+    conn.executemany("INSERT INTO canvass_vote(choice_id, precinct_id, votes) VALUES (?,?,?)",
+                     zip(cids, pids, vote_count, strict=True))
+    ext = sorted((c + 1, p + 1, k, v) for p, c, k, v in extras)
+    conn.executemany("INSERT INTO canvass_extra(contest_id, precinct_id, kind, votes) "
+                     "VALUES (?,?,?,?)", ext)
+    digest = canvass_digest(cids, pids, vote_count, ext)
+    cur = conn.execute("INSERT INTO canvass_import(file, sha256, family, imported_at, rows, "
+                       "primary_election, digest) VALUES (?,?,?,?,?,?,?)",
+                       (file, sha256, family, imported_at, len(vote_count), int(primary),
+                        digest))
+    import_id = int(cur.lastrowid or 0)
+    conn.executemany("INSERT INTO import_issue(import_id, file, sheet, row_number, column_name, "
+                     "severity, message) VALUES (?,?,?,?,?,?,?)",
+                     ((import_id, i.file, i.sheet, i.row, i.column, i.severity.value, i.message)
+                      for i in issues))
+    return import_id, digest
+
+
+def import_issues(conn: sqlite3.Connection) -> list[Issue]:
+    return [Issue(f, m, s, r, c, Severity(sev)) for f, s, r, c, sev, m in conn.execute(
+        "SELECT file, sheet, row_number, column_name, severity, message FROM import_issue "
+        "ORDER BY id")]
+
+
+@dataclass(frozen=True)
+class StoredContest:
+    id: int
+    totals: ContestTotals
+
+
+def contests(conn: sqlite3.Connection) -> list[StoredContest]:
+    """Every contest with its canvass totals (read from the choice table: no big scan)."""
+    choices: dict[int, list[ChoiceTotal]] = {}
+    for cid, name, party, kind, total in conn.execute(
+            "SELECT contest_id, name, party, kind, canvass_total FROM choice "
+            "ORDER BY contest_id, position"):
+        choices.setdefault(cid, []).append(ChoiceTotal(Choice(name, party, ChoiceKind(kind)),
+                                                       total))
+    out = []
+    for row in conn.execute(
+            "SELECT id, title, district, party, kind, seats, seats_from_file, scope, "
+            "voting_method, pass_rule, precincts, over_votes, under_votes, blank_votes "
+            "FROM contest ORDER BY position"):
+        (cid, title, district, party, kind, seats, sff, scope, vm, pr, nprec,
+         over, under, blank) = row
+        extras = {k: v for k, v in ((ExtraKind.OVER, over), (ExtraKind.UNDER, under),
+                                    (ExtraKind.BLANK, blank)) if v is not None}
+        contest = Contest(ContestKey(title, district, party), ContestKind(kind), seats,
+                          Scope(scope), VotingMethod(vm), PassRule(pr), bool(sff))
+        out.append(StoredContest(cid, ContestTotals(contest, tuple(choices.get(cid, [])),
+                                                    extras, nprec)))
+    return out
+
+
+def contest_by_id(conn: sqlite3.Connection, contest_id: int) -> StoredContest:
+    for c in contests(conn):
+        if c.id == contest_id:
+            return c
+    raise KeyError(contest_id)
+
+
+def update_contest(conn: sqlite3.Connection, contest_id: int, *, seats: int, scope: Scope,
+                   voting_method: VotingMethod, pass_rule: PassRule,
+                   kind: ContestKind | None = None) -> None:
+    conn.execute("UPDATE contest SET seats=?, scope=?, voting_method=?, pass_rule=? WHERE id=?",
+                 (seats, scope.value, voting_method.value, pass_rule.value, contest_id))
+    if kind is not None:
+        conn.execute("UPDATE contest SET kind=? WHERE id=?", (kind.value, contest_id))
+
+
+def precinct_table(conn: sqlite3.Connection, contest_id: int
+                   ) -> tuple[list[str], list[str], list[list[int]]]:
+    """(precinct names, choice names, votes[precinct][choice]) of one contest's canvass."""
+    chs = conn.execute("SELECT id, name FROM choice WHERE contest_id=? ORDER BY position",
+                       (contest_id,)).fetchall()
+    col = {cid: i for i, (cid, _) in enumerate(chs)}
+    rows: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
+    for cid, pid, pname, votes in conn.execute(
+            "SELECT v.choice_id, v.precinct_id, p.name, v.votes FROM canvass_vote v "
+            "JOIN precinct p ON p.id = v.precinct_id JOIN choice c ON c.id = v.choice_id "
+            "WHERE c.contest_id=? ORDER BY v.precinct_id", (contest_id,)):
+        r = rows.setdefault(pid, [0] * len(chs))
+        r[col[cid]] = votes
+        names[pid] = pname
+    order = sorted(rows)
+    return [names[p] for p in order], [n for _, n in chs], [rows[p] for p in order]
+
+
+def add_request(conn: sqlite3.Connection, *, contest_id: int, requester: str,
+                candidate: str | None, filed_at: datetime, filed_with: str, timely: bool,
+                eligible: bool, right_office: bool, accepted: bool,
+                override_reason: str | None, findings: list[dict[str, object]],
+                voters: Sequence[tuple[str, bool]], recorded_by: str, recorded_at: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO recount_request(contest_id, requester, candidate, filed_at, filed_with, "
+        "timely, eligible, right_office, accepted, override_reason, findings, recorded_by, "
+        "recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (contest_id, requester, candidate, filed_at.isoformat(timespec="minutes"), filed_with,
+         int(timely), int(eligible), int(right_office), int(accepted), override_reason,
+         json.dumps(findings, ensure_ascii=False), recorded_by, recorded_at))
+    rid = int(cur.lastrowid or 0)
+    conn.executemany("INSERT INTO request_voter(request_id, position, name, voted_confirmed) "
+                     "VALUES (?,?,?,?)",
+                     ((rid, i, n, int(ok)) for i, (n, ok) in enumerate(voters)))
+    return rid
+
+
+@dataclass(frozen=True)
+class StoredRequest:
+    id: int
+    contest_id: int
+    requester: str
+    candidate: str | None
+    filed_at: datetime
+    filed_with: str
+    timely: bool
+    eligible: bool
+    right_office: bool
+    accepted: bool
+    override_reason: str | None
+    findings: list[dict[str, object]]
+    voters: list[tuple[str, bool]]
+    recorded_by: str
+    recorded_at: str
+
+
+def requests(conn: sqlite3.Connection, contest_id: int | None = None) -> list[StoredRequest]:
+    q = ("SELECT id, contest_id, requester, candidate, filed_at, filed_with, timely, eligible, "
+         "right_office, accepted, override_reason, findings, recorded_by, recorded_at "
+         "FROM recount_request WHERE withdrawn=0")
+    args: tuple[int, ...] = ()
+    if contest_id is not None:
+        q += " AND contest_id=?"
+        args = (contest_id,)
+    out = []
+    for r in conn.execute(q + " ORDER BY id", args).fetchall():
+        voters = [(n, bool(ok)) for n, ok in conn.execute(
+            "SELECT name, voted_confirmed FROM request_voter WHERE request_id=? "
+            "ORDER BY position", (r[0],))]
+        out.append(StoredRequest(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4]), r[5],
+                                 bool(r[6]), bool(r[7]), bool(r[8]), bool(r[9]), r[10],
+                                 json.loads(r[11]), voters, r[12], r[13]))
+    return out
