@@ -1,0 +1,189 @@
+"""Dominion results: the Statement of Votes (per precinct) and Summary of Votes, CSV or XLSX.
+
+Statement: one row per precinct × contest × choice, columns ``Precinct Code, Precinct Number,
+[Active Voters,] Contest Title, Choice Name, Active Voters*, Total Ballots, Total Votes, Total
+Undervotes, Total Overvotes``; headers may hold line breaks and counts thousands separators
+(``"1,075"``). Undervotes, overvotes and ballots repeat on every choice row of a contest in a
+precinct, so they are taken once per precinct and contest, never summed across choices.
+Summary: the same without precinct columns (one county-level unit). XLSX files put a title
+row (``Official Statement``) above the header, and both end with a footnote row.
+
+Dominion states no vote-for count. Where ``n · ballots = votes + undervotes + n · overvotes``
+holds exactly for a whole number n, n is taken as the seats (and an issue says so).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from recount_desk.core.model import Issue, Severity
+
+from . import vocab
+from ._sheets import RawRow, frame, to_int
+from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .tabular import read_csv_text, read_sheet_text, sniff
+
+FAMILY = "dominion"
+LABEL = "Dominion Statement / Summary of Votes"
+
+COUNTY_UNIT = "Entire county (summary)"
+_NEEDED = ("contest title", "choice name", "total votes", "total undervotes", "total overvotes")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("*", "")).strip().lower()
+
+
+def _header_at(rows: list[list[str]]) -> int | None:
+    for i, r in enumerate(rows[:10]):
+        low = {_norm(c) for c in r}
+        if all(n in low for n in _NEEDED):
+            return i
+    return None
+
+
+def _head_rows(path: Path, kind: str, sheet: str | None = None, nrows: int | None = 10
+               ) -> tuple[list[list[str]], str | None]:
+    if kind == "csv":
+        df, note = read_csv_text(path, header=None, nrows=nrows)
+        return df.fillna("").astype(str).to_numpy().tolist(), note
+    return read_sheet_text(path, sheet if sheet is not None else 0, nrows=nrows), None
+
+
+def detect(path: Path, kind: str) -> Detection | None:
+    if kind not in ("csv", "xlsx", "xls", "ods"):
+        return None
+    try:
+        rows, _ = _head_rows(path, kind)
+    except Exception:  # never raise for a file that is not ours
+        return None
+    h = _header_at(rows)
+    if h is None:
+        return None
+    low = {_norm(c) for c in rows[h]}
+    if "precinct code" in low or "precinct number" in low:
+        return Detection(FAMILY, LABEL + " (Statement of Votes)", 99, "columns Contest Title, "
+                         "Choice Name, Total Votes, Total Undervotes, Total Overvotes per "
+                         "precinct")
+    return Detection(FAMILY, LABEL + " (Summary of Votes)", 98, "county-level columns Contest "
+                     "Title, Choice Name, Total Votes, Total Undervotes, Total Overvotes")
+
+
+def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+    """Read a Dominion Statement or Summary of Votes into raw rows."""
+    options = options or ReadOptions()
+    kind = sniff(path)
+    name = path.name
+    if kind not in ("csv", "xlsx", "xls", "ods"):
+        raise fail(path, "This is not a CSV or Excel file, so it is not a Dominion Statement of "
+                   "Votes. Export the Statement of Votes as CSV or XLSX.")
+    rows, note = _head_rows(path, kind, options.sheet, None)
+    issues: list[Issue] = []
+    sheet = options.sheet if kind != "csv" else None
+    if note:
+        issues.append(Issue(name, note, severity=Severity.WARNING))
+    h = _header_at(rows)
+    if h is None:
+        raise fail(path, "No header with Contest Title, Choice Name, Total Votes, Total "
+                   "Undervotes and Total Overvotes was found in the first rows; this is not a "
+                   "Dominion Statement of Votes. Export it again, or use the column mapping.",
+                   sheet=sheet)
+    header = [_norm(c) for c in rows[h]]
+    col = {c: j for j, c in reversed(list(enumerate(header))) if c}
+    jc, jch = col["contest title"], col["choice name"]
+    jv, ju, jo = col["total votes"], col["total undervotes"], col["total overvotes"]
+    jb = col.get("total ballots")
+    jp = col.get("precinct code")
+    jn = col.get("precinct number")
+    summary = jp is None and jn is None
+    options.on_progress(1, 3)
+
+    out: list[RawRow] = []
+    extras_seen: set[tuple[str, str]] = set()
+    # Per contest: ballots, votes, undervotes, overvotes (for the seat inference).
+    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    bad = 0
+    code_numbers: dict[str, set[str]] = defaultdict(set)
+    raw_header = rows[h]
+    for i, r in enumerate(rows[h + 1:], start=h + 2):
+        if i % 20000 == 0:
+            if options.cancelled():
+                raise Cancelled()
+            options.on_progress(2, 3)
+        r = r + [""] * (len(header) - len(r))
+        contest, choice = " ".join(r[jc].split()), " ".join(r[jch].split())
+        if not contest or not choice:
+            continue  # blank line or the '* Active Voters …' footnote
+        if summary:
+            precinct = COUNTY_UNIT
+        else:
+            code = r[jp].strip() if jp is not None else ""
+            number = r[jn].strip() if jn is not None else ""
+            precinct = code or number
+            if code and number:
+                code_numbers[code].add(number)
+        counts = []
+        for j in (jv, ju, jo) + ((jb,) if jb is not None else ()):
+            v = to_int(r[j])
+            if v is None:
+                if r[j].strip():
+                    bad += 1
+                    if bad <= 10:
+                        issues.append(Issue(name, f"The count {r[j]!r} is not a whole number; "
+                                            "it is read as 0.", sheet, i, raw_header[j],
+                                            Severity.ERROR))
+                v = 0
+            counts.append(v)
+        votes, under, over = counts[0], counts[1], counts[2]
+        if vocab.is_total_precinct(precinct):
+            continue
+        k = vocab.choice_kind(choice)
+        if k is None:
+            continue
+        if k in ("over", "under", "blank"):
+            out.append((precinct, contest, "", "", choice, "", k, votes))
+            continue
+        out.append((precinct, contest, "", "", choice, "", k, votes))
+        s = sums[contest]
+        s[1] += votes
+        if (precinct, contest) not in extras_seen:
+            extras_seen.add((precinct, contest))
+            out.append((precinct, contest, "", "", "Undervotes", "", "under", under))
+            out.append((precinct, contest, "", "", "Overvotes", "", "over", over))
+            s[0] += counts[3] if jb is not None else 0
+            s[2] += under
+            s[3] += over
+    if bad > 10:
+        issues.append(Issue(name, f"… {bad - 10} more counts are not whole numbers.", sheet,
+                            severity=Severity.ERROR))
+    if not out:
+        raise fail(path, "The Statement of Votes has a header but no result rows.", sheet=sheet)
+    dup_codes = sorted(c for c, ns in code_numbers.items() if len(ns) > 1)
+    if dup_codes:
+        issues.append(Issue(name, f"Precinct code(s) {', '.join(dup_codes[:5])} stand for "
+                            "several precinct numbers; their rows are read as one precinct.",
+                            sheet, severity=Severity.WARNING))
+
+    seats: dict[tuple[str, str, str], int] = {}
+    inferred = []
+    for contest, (b, v, u, o) in sums.items():
+        if jb is None or b - o <= 0 or v + u <= 0:
+            continue
+        n, rem = divmod(v + u, b - o)
+        if rem == 0 and n >= 1:
+            seats[(contest, "", "")] = n
+            if n > 1:
+                inferred.append(f"{contest} ({n})")
+    if seats:
+        msg = ("Seats are inferred from the ballot arithmetic (seats × ballots = votes + "
+               "undervotes + seats × overvotes), since Dominion does not state the vote-for "
+               "count")
+        msg += (": multi-seat " + "; ".join(inferred[:6]) + ("…" if len(inferred) > 6 else "")
+                + "." if inferred else "; every such contest came out as one seat.")
+        issues.append(Issue(name, msg, sheet, severity=Severity.NOTE))
+    options.on_progress(3, 3)
+    low = name.lower()
+    primary = True if "primary" in low else (False if "general" in low else None)
+    return RawCanvass(name, FAMILY, frame(out), issues, seats, {}, set(), primary, sheet=sheet)
