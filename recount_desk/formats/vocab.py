@@ -96,3 +96,98 @@ def seats_in(text: str) -> int | None:
     """'Vote For 3', 'VOTE FOR 1', '(Vote for  2)' -> the number; None if absent."""
     m = _VOTE_FOR.search(text)
     return int(m.group(1)) if m else None
+
+
+# --- Helpers added for the Electionware and GEMS readers (additions only). ---
+
+_SPACES = re.compile(r"\s+")
+
+
+def clean_name(text: str) -> str:
+    """Trim and collapse runs of white space ('ALLY      ISOM' -> 'ALLY ISOM')."""
+    return _SPACES.sub(" ", text).strip()
+
+
+_PARTY_WORDS = {
+    "REPUBLICAN": "REP", "DEMOCRATIC": "DEM", "DEMOCRAT": "DEM", "LIBERTARIAN": "LIB",
+    "CONSTITUTION": "CON", "UNITED UTAH": "UUP", "INDEPENDENT AMERICAN": "IAP", "GREEN": "GRN",
+}
+_PARTY_CODES = ("REP", "DEM", "LIB", "CON", "UUP", "IAP", "GRN")
+_TITLE_PARTY_PAREN = re.compile(r"\((REP|DEM|LIB|CON|UUP|IAP|GRN)\)", re.IGNORECASE)
+_TITLE_PARTY_FOR = re.compile(
+    r"^(?:(?:REP|DEM|LIB|CON|UUP|IAP|GRN)\s+)?(Republican|Democratic|Libertarian|Constitution|"
+    r"Green|United Utah|Independent American)\s+for\s", re.IGNORECASE)
+_TITLE_PARTY_SUFFIX = re.compile(r"(?:\s-\s|\s)(Republican|Democratic)(?:\s+Party)?\s*$",
+                                 re.IGNORECASE)
+
+
+def contest_party(title: str) -> str:
+    """The party a contest belongs to when its title says so (primaries), else "".
+
+    'REP U.S. SENATE', 'Republican for U.S. Senate', 'DEM Democratic for U.S. President',
+    'U.S. SENATE (REP)', 'U.S. President Democratic', 'US Senator - REPUBLICAN' -> the code.
+    A prefix must be upper case ('Rep 20' is a district, not a party)."""
+    t = title.strip()
+    m = _TITLE_PARTY_FOR.match(t)
+    if m:
+        return _PARTY_WORDS[clean_name(m.group(1)).upper()]
+    m = _TITLE_PARTY_PAREN.search(t)
+    if m:
+        return m.group(1).upper()
+    m = re.match(r"^(REP|DEM|LIB|CON|UUP|IAP|GRN)\s+\S", t)
+    if m:
+        return m.group(1)
+    m = _TITLE_PARTY_SUFFIX.search(t)
+    if m:
+        return _PARTY_WORDS[m.group(1).upper()]
+    return ""
+
+
+_KNOWN_PREFIX = re.compile(
+    r"^(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|SWP|PSL|ALL|ASP|GRE|UNI|UFP|LBT)"
+    r"\s+(?=\S)", re.IGNORECASE)
+
+
+def split_party_prefix_any_case(name: str) -> tuple[str, str]:
+    """Like :func:`split_party_prefix`, also for 'Rep MITT ROMNEY' / 'Ind REED C. MCCANDLESS'.
+
+    Only a prefix written all upper case or capitalised ('Rep', not 'rep') is taken."""
+    m = _KNOWN_PREFIX.match(name)
+    if not m:
+        return name, ""
+    word = m.group(1)
+    if not (word.isupper() or (word[0].isupper() and word[1:].islower())):
+        return name, ""
+    return name[m.end():], word.upper()
+
+
+_VOID_WRITE_IN = re.compile(r"write-?\s*in\s*:?\s*(non-?\s*valid|not\s+valid)", re.IGNORECASE)
+
+
+def is_void_write_in(name: str) -> bool:
+    """Invalid write-ins: those of :func:`is_invalid_write_in` and 'Write-in: NON-VALID …'."""
+    return is_invalid_write_in(name) or bool(_VOID_WRITE_IN.search(name))
+
+
+_UNDERVOTE_WITHDREW = re.compile(r"^\s*under\s*-?\s*votes?\s*\(", re.IGNORECASE)
+
+
+def choice_kind_ext(name: str) -> str | None:
+    """:func:`choice_kind`, and 'UNDERVOTE (CANDIDATE WITHDREW)' counts as an under vote."""
+    if _UNDERVOTE_WITHDREW.match(name):
+        return "under"
+    return choice_kind(name)
+
+
+def parse_count(text: str) -> int | None:
+    """'1,075' / '12' / '12.0' -> int; '' and anything else -> None."""
+    t = text.strip().replace(",", "")
+    if not t:
+        return None
+    if t.isdigit():
+        return int(t)
+    try:
+        f = float(t)
+    except ValueError:
+        return None
+    return int(f) if f.is_integer() and f >= 0 else None

@@ -1,0 +1,406 @@
+"""Reads the ES&S Electionware SOVC "EXPORT" (CSV or XLSX): three header rows, one row per precinct.
+
+Row 1 holds ``COUNTY NUMBER, PRECINCT CODE, PRECINCT NAME``, statistics columns
+(``REGISTERED VOTERS …``, ``BALLOTS CAST …``) and then each contest title repeated over its
+choice columns; row 2 the party of each column; row 3 the choice names (often with a party
+prefix, ``REP MIKE LEE``). The last data row is ``<county#>,ZZZ,COUNTY TOTALS``: the file's
+own totals. Titles are not unique (two adjacent ``UT HOUSE`` contests), so a contest is a run
+of columns: a new one starts when the title changes, when a choice name comes back, when a
+candidate follows the ``OVER VOTES``/``UNDER VOTES``/``Write-in`` columns, or when the
+precincts that have votes in the rest of the run share none with those before it. Weber's
+running mates sit in a column of their own with no votes; they are joined to the candidate.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from recount_desk.core.model import Issue, Severity
+
+from . import vocab
+from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .tabular import read_sheet_text, sheet_names
+
+FAMILY = "ess_sovc"
+LABEL = "ES&S Electionware SOVC export (three header rows)"
+
+_STAT_TITLE = re.compile(r"^\s*(registered\s+voters|ballots\s+cast|voter\s+turnout|turnout)",
+                         re.IGNORECASE)
+_STAT_LABEL = {"VOTERS", "BALLOTS CAST", "TURNOUT"}
+_RUNNING_MATE_TITLE = re.compile(r"president|governor", re.IGNORECASE)
+_NO_PARTY = {"", "NON", "NP", ".", "NONPARTISAN"}
+
+
+def _col_letter(i: int) -> str:
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def _is_header(row: list[str]) -> bool:
+    head = [vocab.clean_name(c).upper() for c in row[:3]]
+    return len(head) == 3 and head[0] == "COUNTY NUMBER" and head[1] == "PRECINCT CODE" \
+        and head[2] == "PRECINCT NAME"
+
+
+def _read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]], str | None]:
+    for enc in ("utf-8-sig", "cp1252"):
+        try:
+            with open(path, encoding=enc, newline="") as f:
+                rows = []
+                for i, r in enumerate(csv.reader(f)):
+                    if limit is not None and i >= limit:
+                        break
+                    rows.append([c.strip() for c in r])
+            note = None if enc == "utf-8-sig" else (
+                "The file is not UTF-8; it was read as Windows-1252. Check accented names.")
+            return rows, note
+        except UnicodeDecodeError:
+            continue
+        except csv.Error as e:
+            raise fail(path, f"The CSV file is malformed ({e}).") from e
+    raise fail(path, "The file's text cannot be decoded.")
+
+
+def detect(path: Path, kind: str) -> Detection | None:
+    try:
+        if kind == "csv":
+            rows, _ = _read_csv_rows(path, 3)
+        elif kind in ("xlsx", "xls", "ods"):
+            rows = read_sheet_text(path, 0, nrows=3)
+        else:
+            return None
+    except Exception:
+        return None
+    if not rows or not _is_header(rows[0]):
+        return None
+    conf = 97 if len(rows) >= 3 and any(vocab.clean_name(c).upper() in _STAT_LABEL
+                                        for c in rows[2][3:8]) else 85
+    return Detection(FAMILY, LABEL, conf,
+                     "header COUNTY NUMBER, PRECINCT CODE, PRECINCT NAME with three header rows")
+
+
+@dataclass
+class _Segment:
+    title: str
+    cols: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)   # choice names (cleaned, prefix kept)
+    kinds: list[str | None] = field(default_factory=list)
+
+
+def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+    """Read an SOVC export into raw rows; problems become issues with their row and column."""
+    import numpy as np
+    import pandas as pd
+
+    options = options or ReadOptions()
+    name = path.name
+    from .tabular import sniff
+
+    kind = sniff(path)
+    issues: list[Issue] = []
+    sheet: str | None = None
+    if kind == "csv":
+        rows, note = _read_csv_rows(path)
+        if note:
+            issues.append(Issue(name, note, severity=Severity.WARNING))
+    elif kind in ("xlsx", "xls", "ods"):
+        names = sheet_names(path, kind)
+        if options.sheet is not None:
+            sheet = options.sheet
+            rows = read_sheet_text(path, sheet)
+        else:
+            rows = []
+            for s in names:
+                rows = read_sheet_text(path, s)
+                if rows and _is_header(rows[0]):
+                    sheet = s
+                    break
+            if sheet is None:
+                raise fail(path, "No sheet starts with the SOVC header 'COUNTY NUMBER, PRECINCT "
+                           "CODE, PRECINCT NAME'; export the SOVC again from Electionware.")
+            others = [s for s in names if s != sheet]
+            if others:
+                issues.append(Issue(name, f"Only the sheet {sheet!r} was read; the workbook also "
+                                    f"has {', '.join(repr(s) for s in others)} (choose another "
+                                    "sheet to read that one instead).", sheet,
+                                    severity=Severity.NOTE))
+    else:
+        raise fail(path, "This file is not an SOVC export (CSV or XLSX).")
+    options.on_progress(1, 5)
+    if len(rows) < 4 or not _is_header(rows[0]):
+        raise fail(path, "This is not a complete SOVC export: it needs three header rows "
+                   "(contest, party, choice) and one row per precinct.", sheet=sheet, row=1)
+    width = max(len(r) for r in rows[:3])
+    hdr = [(r + [""] * width)[:width] for r in rows[:3]]
+    titles = [vocab.clean_name(c) for c in hdr[0]]
+    parties = [vocab.clean_name(c).upper() for c in hdr[1]]
+    labels = [vocab.clean_name(c) for c in hdr[2]]
+
+    # Statistics columns, and whether the file is a primary (ballots by party).
+    contest_cols: list[int] = []
+    primary_stats = False
+    for c in range(3, width):
+        t, lab = titles[c], labels[c]
+        if _STAT_TITLE.match(t) or lab.upper() in _STAT_LABEL:
+            if re.search(r"-\s*(republican|democratic|rep|dem)\b", t, re.IGNORECASE):
+                primary_stats = True
+            continue
+        if not t and not lab:
+            continue
+        contest_cols.append(c)
+
+    # Body rows: precincts, the totals row, and junk (blank lines, Pima's _x001A_).
+    body_idx: list[int] = []
+    total_idx: int | None = None
+    for i in range(3, len(rows)):
+        r = rows[i]
+        if not any(x.strip() for x in r):
+            continue
+        first = r[0].strip() if r else ""
+        if first.startswith(("_x001A_", "\x1a")) and not any(x.strip() for x in r[1:]):
+            continue
+        code = r[1].strip() if len(r) > 1 else ""
+        pname = r[2].strip() if len(r) > 2 else ""
+        if code.upper() == "ZZZ" or vocab.is_total_precinct(pname) or \
+                pname.upper() == "COUNTY TOTALS":
+            if total_idx is not None:
+                issues.append(Issue(name, "A second totals row was found; only the first is "
+                                    "used as the file's totals.", sheet, i + 1,
+                                    severity=Severity.WARNING))
+                continue
+            total_idx = i
+            continue
+        if total_idx is not None:
+            issues.append(Issue(name, f"Row after the COUNTY TOTALS row ({pname or code!r}) is "
+                                "read as a precinct.", sheet, i + 1, severity=Severity.WARNING))
+        body_idx.append(i)
+    if not body_idx:
+        raise fail(path, "The SOVC export has headers but no precinct rows.", sheet=sheet)
+    if total_idx is None:
+        issues.append(Issue(name, "The file has no 'ZZZ, COUNTY TOTALS' row, so its precincts "
+                            "cannot be checked against the county totals; it may be cut short.",
+                            sheet, severity=Severity.WARNING))
+
+    def cells(i: int) -> list[str]:
+        r = rows[i]
+        return [(r[c].strip() if c < len(r) else "") for c in contest_cols]
+
+    text = pd.DataFrame([cells(i) for i in body_idx], columns=contest_cols, dtype=object)
+    flat = text.to_numpy().ravel()
+    ser = pd.Series(flat, dtype=object).str.replace(",", "", regex=False)
+    num = pd.to_numeric(ser, errors="coerce")
+    empty = ser == ""
+    bad = ~empty & (num.isna() | (num < 0) | ((num % 1) != 0))
+    shape = text.shape
+    values = num.fillna(0).where(~bad, 0).to_numpy().reshape(shape).astype("int64")
+    present = (~empty & ~bad).to_numpy().reshape(shape)
+    if bad.any():
+        where = np.argwhere(bad.to_numpy().reshape(shape))
+        for ri, ci in where[:10]:
+            issues.append(Issue(name, f"The vote count {text.iat[ri, ci]!r} is not a whole "
+                                "number; it is read as 0.", sheet, body_idx[ri] + 1,
+                                _col_letter(contest_cols[ci]), Severity.ERROR))
+        if len(where) > 10:
+            issues.append(Issue(name, f"… and {len(where) - 10} more cells that are not whole "
+                                "numbers.", sheet, severity=Severity.ERROR))
+    totals_vals: dict[int, int] = {}
+    if total_idx is not None:
+        for c, t in zip(contest_cols, cells(total_idx), strict=True):
+            v = vocab.parse_count(t)
+            if v is not None:
+                totals_vals[c] = v
+    options.on_progress(2, 5)
+    if options.cancelled():
+        raise Cancelled()
+
+    pos = {c: k for k, c in enumerate(contest_cols)}
+    support = [frozenset(np.nonzero(present[:, k] & (values[:, k] != 0))[0].tolist())
+               for k in range(len(contest_cols))]
+
+    # Split the columns into contests.
+    segments: list[_Segment] = []
+    cur: _Segment | None = None
+    seen_extra = False
+    for c in contest_cols:
+        t, lab = titles[c], labels[c]
+        ck = vocab.choice_kind_ext(lab) if lab else "candidate"
+        new = cur is None or t != cur.title
+        if not new and cur is not None and (
+                lab in cur.names or (seen_extra and ck in ("candidate", "write_in"))
+                or (ck in ("over", "under", "blank") and ck in cur.kinds)):
+            new = True
+        if new:
+            cur = _Segment(t)
+            segments.append(cur)
+            seen_extra = False
+        assert cur is not None
+        cur.cols.append(c)
+        cur.names.append(lab)
+        cur.kinds.append(ck)
+        if ck in ("over", "under", "blank") and vocab.choice_kind(lab) == ck:
+            # A plain OVER VOTES / UNDER VOTES column closes the contest's choices (not
+            # 'UNDERVOTE (CANDIDATE WITHDREW)', which sits among the candidates).
+            seen_extra = True
+        elif ck == "write_in" and lab.lower().startswith("write"):
+            # A generic 'Write-in' column closes the candidate list in these exports.
+            seen_extra = True
+
+    # Same-titled runs with no other signal: split where the precincts stop overlapping.
+    split: list[_Segment] = []
+    for seg in segments:
+        parts = [seg]
+        while True:
+            s = parts[-1]
+            cut = None
+            for j in range(1, len(s.cols)):
+                left = frozenset().union(*(support[pos[c]] for c in s.cols[:j]))
+                right = frozenset().union(*(support[pos[c]] for c in s.cols[j:]))
+                if left and right and not (left & right) and \
+                        s.kinds[j] in ("candidate", "write_in"):
+                    cut = j
+                    break
+            if cut is None:
+                break
+            parts[-1:] = [_Segment(s.title, s.cols[:cut], s.names[:cut], s.kinds[:cut]),
+                          _Segment(s.title, s.cols[cut:], s.names[cut:], s.kinds[cut:])]
+        split.extend(parts)
+    segments = split
+
+    # Weber: a running mate in a column of its own, with no party prefix and no votes.
+    for seg in segments:
+        if not _RUNNING_MATE_TITLE.search(seg.title):
+            continue
+        prefixed = [bool(vocab.split_party_prefix_any_case(n)[1]) for n in seg.names]
+        if sum(prefixed) < 2:
+            continue
+        j = 1
+        while j < len(seg.cols):
+            c = seg.cols[j]
+            k = pos[c]
+            if (not prefixed[j] and prefixed[j - 1] and seg.kinds[j] == "candidate"
+                    and not values[:, k].any() and totals_vals.get(c, 0) == 0):
+                issues.append(Issue(
+                    name, f"{seg.title}: the running mate {seg.names[j]!r} has a column of its "
+                    f"own with no votes; it is joined to {seg.names[j - 1]!r}.", sheet, 3,
+                    _col_letter(c), Severity.NOTE))
+                seg.names[j - 1] = f"{seg.names[j - 1]}, {seg.names[j]}"
+                for lst in (seg.cols, seg.names, seg.kinds, prefixed):
+                    del lst[j]
+                continue
+            j += 1
+
+    # Contest keys: title, a number when a title repeats, the party when the file says.
+    count: dict[str, int] = {}
+    for seg in segments:
+        count[seg.title] = count.get(seg.title, 0) + 1
+    nth: dict[str, int] = {}
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    any_party = False
+    multi: list[str] = []
+    skipped_stats: list[str] = []
+    invalid_wi = 0
+    prec_names = _precinct_names(rows, body_idx)
+    records: dict[str, list] = {k: [] for k in ("p", "contest", "district", "party", "choice",
+                                                 "cparty", "kind", "votes")}
+    for seg in segments:
+        title = seg.title or "(untitled contest)"
+        if vocab.is_non_contest_office(title):
+            skipped_stats.append(title)
+            continue
+        if not seg.title:
+            issues.append(Issue(name, f"Columns {_col_letter(seg.cols[0])}–"
+                                f"{_col_letter(seg.cols[-1])} have no contest title in row 1; "
+                                "they are read as an untitled contest. Check the export.",
+                                sheet, 1, _col_letter(seg.cols[0]), Severity.WARNING))
+        district = ""
+        if count[seg.title] > 1:
+            nth[seg.title] = nth.get(seg.title, 0) + 1
+            district = f"#{nth[seg.title]}"
+        cparty = vocab.contest_party(title)
+        seg_parties = {parties[c] for c in seg.cols if c < len(parties)} - _NO_PARTY
+        if not cparty and primary_stats and len(seg_parties) == 1:
+            cparty = next(iter(seg_parties))
+        if cparty:
+            any_party = True
+        if "(multi-county)" in title.lower() and title not in multi:
+            multi.append(title)
+        key = (title, district, cparty)
+        for c, lab, ck in zip(seg.cols, seg.names, seg.kinds, strict=True):
+            if ck is None:
+                continue
+            if vocab.is_void_write_in(lab):
+                invalid_wi += int(values[:, pos[c]].sum())
+                continue
+            choice, pfx = vocab.split_party_prefix_any_case(lab) if ck == "candidate" else (lab, "")
+            choice = choice or lab or f"(column {_col_letter(c)})"
+            chp = pfx
+            if not chp and not cparty and parties[c] not in _NO_PARTY:
+                chp = parties[c]
+            k = pos[c]
+            mask = present[:, k]
+            n = int(mask.sum())
+            if n:
+                records["p"].append(np.nonzero(mask)[0])
+                for col, v in (("contest", title), ("district", district), ("party", cparty),
+                               ("choice", choice), ("cparty", chp), ("kind", ck)):
+                    records[col].append(np.full(n, v, dtype=object))
+                records["votes"].append(values[mask, k])
+            if c in totals_vals and ck in ("candidate", "write_in"):
+                tot = file_totals.setdefault(key, {})
+                tot[choice] = tot.get(choice, 0) + totals_vals[c]
+    options.on_progress(4, 5)
+    if skipped_stats:
+        issues.append(Issue(name, "Not contests, left out: " + ", ".join(
+            sorted(set(skipped_stats))) + ".", sheet, severity=Severity.NOTE))
+    if multi:
+        issues.append(Issue(name, "These contests are this county's portion of a multicounty "
+                            "race (marked '(Multi-County)' in the file): " + "; ".join(multi)
+                            + ". A recount of the whole race involves the other counties.",
+                            sheet, severity=Severity.NOTE))
+    dups = sorted(t for t, n in count.items() if n > 1 and t)
+    if dups:
+        issues.append(Issue(name, "Several contests share a title and are kept apart by their "
+                            "columns, numbered #1, #2 …: " + ", ".join(repr(t) for t in dups)
+                            + ". Check which district each one is.", sheet,
+                            severity=Severity.NOTE))
+    if invalid_wi:
+        issues.append(Issue(name, f"{invalid_wi:,} invalid write-in vote(s) are not counted for "
+                            "any candidate.", sheet, severity=Severity.NOTE))
+
+    if records["p"]:
+        p_idx = np.concatenate(records["p"])
+        df = pd.DataFrame({
+            "precinct": np.asarray(prec_names, dtype=object)[p_idx],
+            "contest": np.concatenate(records["contest"]),
+            "district": np.concatenate(records["district"]),
+            "party": np.concatenate(records["party"]),
+            "choice": np.concatenate(records["choice"]),
+            "choice_party": np.concatenate(records["cparty"]),
+            "kind": np.concatenate(records["kind"]),
+            "votes": np.concatenate(records["votes"]).astype("int64"),
+        })
+    else:
+        df = pd.DataFrame({c: pd.Series(dtype=object) for c in
+                           ("precinct", "contest", "district", "party", "choice",
+                            "choice_party", "kind")}).assign(votes=pd.Series(dtype="int64"))
+    options.on_progress(5, 5)
+    primary: bool | None = True if (primary_stats or any_party) else None
+    if primary is None and "general" in name.lower():
+        primary = False
+    return RawCanvass(name, FAMILY, df, issues, {}, file_totals, set(), primary, sheet=sheet)
+
+
+def _precinct_names(rows: list[list[str]], body_idx: list[int]) -> list[str]:
+    codes = [(rows[i][1].strip() if len(rows[i]) > 1 else "") for i in body_idx]
+    names = [(rows[i][2].strip() if len(rows[i]) > 2 else "") for i in body_idx]
+    unique = len(set(names)) == len(names) and all(names)
+    if unique:
+        return names
+    return [f"{c} {n}".strip() for c, n in zip(codes, names, strict=True)]
