@@ -1,0 +1,221 @@
+"""Reads the Electionware long results workbook ``report.xlsx`` (Summary / Precinct Results sheets).
+
+Sheets ``Summary Results``, ``Summary Results by Group``, ``Precinct Results`` and
+``Precinct Results by Group`` hold long rows ``[Precinct,] Office Name, Contest ID, Ballot
+Name, Choice ID, Party, [Group,] Total``. The precinct rows come from ``Precinct Results``
+(or, failing that, the by-group sheet summed over its groups); ``Summary Results`` is the
+file's own totals. ``Ballot Name`` also carries ``Ballots Cast`` (a statistic), ``Over Vote
+Count`` / ``Under Vote Count`` and write-ins (``Write-in``, ``Write-in: NAME``, invalid
+``Write-in: Invalid``). Offices keep their ``(Multi-County)`` mark.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recount_desk.core.model import Issue, Severity
+
+from . import vocab
+from .base import Detection, RawCanvass, ReadOptions, fail
+from .tabular import read_sheet_text, sheet_names, sniff
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FAMILY = "ess_report"
+LABEL = "Electionware results workbook (report.xlsx: Summary / Precinct Results)"
+
+_PRECINCT = "precinct results"
+_PRECINCT_GROUP = "precinct results by group"
+_SUMMARY = "summary results"
+_NEEDED = ("office name", "ballot name", "total")
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"\s+", " ", s.strip().lower())
+
+
+def detect(path: Path, kind: str) -> Detection | None:
+    if kind not in ("xlsx", "xls", "ods"):
+        return None
+    try:
+        names = {_norm(s): s for s in sheet_names(path, kind)}
+    except Exception:
+        return None
+    if _PRECINCT not in names and _PRECINCT_GROUP not in names and _SUMMARY not in names:
+        return None
+    sheet = names.get(_PRECINCT) or names.get(_PRECINCT_GROUP) or names[_SUMMARY]
+    try:
+        head = [_norm(c) for c in read_sheet_text(path, sheet, nrows=1)[0]]
+    except Exception:
+        return None
+    if not all(h in head for h in _NEEDED):
+        return None
+    conf = 98 if (_PRECINCT in names or _PRECINCT_GROUP in names) and _SUMMARY in names else 90
+    return Detection(FAMILY, LABEL, conf, f"sheet {sheet!r} with Office Name, Ballot Name, Total")
+
+
+def _frame(path: Path, sheet: str) -> pd.DataFrame:
+    import pandas as pd
+
+    rows = read_sheet_text(path, sheet)
+    if not rows:
+        raise fail(path, f"The sheet {sheet!r} is empty.", sheet=sheet)
+    header = [_norm(h) for h in rows[0]]
+    width = len(header)
+    body = [(r + [""] * width)[:width] for r in rows[1:]]
+    df = pd.DataFrame(body, columns=[h or f"column {i + 1}" for i, h in enumerate(header)],
+                      dtype=object)
+    missing = [h for h in _NEEDED if h not in df.columns]
+    if missing:
+        raise fail(path, f"The sheet {sheet!r} has no column " + ", ".join(
+            repr(m.title()) for m in missing) + "; export the results workbook again.",
+            sheet=sheet, row=1)
+    df["_row"] = range(2, len(df) + 2)
+    return df
+
+
+def _col(df: pd.DataFrame, name: str) -> pd.Series:
+    import pandas as pd
+
+    if name in df.columns:
+        return df[name].astype(str).str.strip().str.replace(r"\s+", " ", regex=True)
+    return pd.Series([""] * len(df), index=df.index, dtype=object)
+
+
+def _classify(df: pd.DataFrame, path: Path, sheet: str, issues: list[Issue],
+              count_errors: bool) -> pd.DataFrame:
+    """office, contest id, choice, party, kind, votes (+ precinct, _row), non-counted rows out."""
+    import pandas as pd
+
+    name = path.name
+    office = _col(df, "office name")
+    choice = _col(df, "ballot name")
+    cid = _col(df, "contest id")
+    party = _col(df, "party")
+    precinct = _col(df, "precinct")
+    tot = df["total"].astype(str).str.strip().str.replace(",", "", regex=False)
+    num = pd.to_numeric(tot, errors="coerce")
+    blank_row = (office == "") & (choice == "") & (tot == "")
+    bad = ~blank_row & (num.isna() | (num < 0) | ((num % 1) != 0)) & (tot != "")
+    if count_errors and bad.any():
+        idx = bad[bad].index
+        for i in idx[:10]:
+            issues.append(Issue(name, f"The vote count {df.at[i, 'total']!r} is not a whole "
+                                "number; the row is left out.", sheet, int(df.at[i, "_row"]),
+                                "Total", Severity.ERROR))
+        if len(idx) > 10:
+            issues.append(Issue(name, f"… and {len(idx) - 10} more rows whose count is not a "
+                                "whole number.", sheet, None, "Total", Severity.ERROR))
+    kinds = {c: vocab.choice_kind(c) for c in choice.unique()}
+    void = {c for c in kinds if vocab.is_void_write_in(c)}
+    kind = choice.map(kinds)
+    keep = ~blank_row & ~bad & kind.notna() & (office != "") & ~choice.isin(void)
+    keep &= ~office.map({o: vocab.is_non_contest_office(o) for o in office.unique()}).astype(bool)
+    if count_errors and void:
+        n = int(num[choice.isin(void) & ~bad].fillna(0).sum())
+        issues.append(Issue(name, f"{n:,} invalid write-in vote(s) (e.g. {sorted(void)[0]!r}) "
+                            "are not counted for any candidate.", sheet, severity=Severity.NOTE))
+    return pd.DataFrame({
+        "precinct": precinct[keep], "office": office[keep], "cid": cid[keep],
+        "choice": choice[keep], "party": party[keep], "kind": kind[keep],
+        "votes": num[keep].fillna(0).astype("int64"), "_row": df["_row"][keep],
+    })
+
+
+def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+    """Read Precinct Results into raw rows and Summary Results into the file's totals."""
+    import pandas as pd
+
+    options = options or ReadOptions()
+    name = path.name
+    kind = sniff(path)
+    if kind not in ("xlsx", "xls", "ods"):
+        raise fail(path, "This is not an Electionware results workbook (report.xlsx).")
+    names = {_norm(s): s for s in sheet_names(path, kind)}
+    issues: list[Issue] = []
+    summed_groups = False
+    if options.sheet is not None:
+        sheet = options.sheet
+        summed_groups = "group" in _norm(sheet)
+    elif _PRECINCT in names:
+        sheet = names[_PRECINCT]
+    elif _PRECINCT_GROUP in names:
+        sheet = names[_PRECINCT_GROUP]
+        summed_groups = True
+    elif _SUMMARY in names:
+        sheet = names[_SUMMARY]
+        issues.append(Issue(name, "The workbook has no 'Precinct Results' sheet, only county "
+                            "totals; the county is read as one unit. Export the report with "
+                            "precinct results for a recount.", sheet, severity=Severity.WARNING))
+    else:
+        raise fail(path, "This workbook has no 'Precinct Results' or 'Summary Results' sheet; "
+                   "export the Electionware results report (report.xlsx) again.")
+    options.on_progress(1, 4)
+    df = _frame(path, sheet)
+    if df.empty:
+        raise fail(path, f"The sheet {sheet!r} has a header but no rows.", sheet=sheet)
+    rows = _classify(df, path, sheet, issues, count_errors=True)
+    options.on_progress(2, 4)
+    if "precinct" not in df.columns:
+        rows["precinct"] = "County"
+    if (rows["precinct"] == "").any():
+        first = int(rows.loc[rows["precinct"] == "", "_row"].iloc[0])
+        issues.append(Issue(name, "Some rows have no precinct name (first at row "
+                            f"{first}); they are left out.", sheet, first, "Precinct",
+                            Severity.WARNING))
+        rows = rows[rows["precinct"] != ""]
+    if summed_groups:
+        issues.append(Issue(name, f"The sheet {sheet!r} splits each count by group (in person, "
+                            "by mail …); the groups are added up per precinct.", sheet,
+                            severity=Severity.NOTE))
+        rows = rows.groupby(["precinct", "office", "cid", "choice", "party", "kind"],
+                            sort=False, as_index=False).agg(votes=("votes", "sum"),
+                                                            _row=("_row", "min"))
+
+    # Two contests with one office name are told apart by their contest ID.
+    ids = rows.groupby("office")["cid"].nunique()
+    twice = set(ids[ids > 1].index)
+    district = rows["cid"].where(rows["office"].isin(twice), "") if twice else \
+        pd.Series("", index=rows.index, dtype=object)
+    if twice:
+        issues.append(Issue(name, "Several contests share an office name and are kept apart by "
+                            "their Contest ID: " + ", ".join(sorted(twice)) + ".", sheet,
+                            severity=Severity.NOTE))
+    cparty = rows["office"].map({o: vocab.contest_party(o) for o in rows["office"].unique()})
+    multi = sorted(o for o in rows["office"].unique() if "(multi-county)" in o.lower())
+    if multi:
+        issues.append(Issue(name, "These contests are this county's portion of a multicounty "
+                            "race (marked '(Multi-County)' in the file): " + "; ".join(multi)
+                            + ". A recount of the whole race involves the other counties.",
+                            sheet, severity=Severity.NOTE))
+
+    out = pd.DataFrame({
+        "precinct": rows["precinct"].to_numpy(),
+        "contest": rows["office"].to_numpy(),
+        "district": district.to_numpy(),
+        "party": cparty.to_numpy(),
+        "choice": rows["choice"].to_numpy(),
+        "choice_party": rows["party"].to_numpy(),
+        "kind": rows["kind"].to_numpy(),
+        "votes": rows["votes"].to_numpy().astype("int64"),
+    })
+    options.on_progress(3, 4)
+
+    # The file's own totals: the Summary Results sheet.
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    if _SUMMARY in names and sheet != names[_SUMMARY]:
+        sdf = _frame(path, names[_SUMMARY])
+        s = _classify(sdf, path, names[_SUMMARY], issues, count_errors=False)
+        s = s[s["kind"].isin(["candidate", "write_in"])]
+        for (o, cid, ch), v in s.groupby(["office", "cid", "choice"], sort=False)["votes"] \
+                .sum().items():
+            key = (o, cid if o in twice else "", vocab.contest_party(o))
+            file_totals.setdefault(key, {})[ch] = file_totals.get(key, {}).get(ch, 0) + int(v)
+    primary = True if (cparty != "").any() else None
+    if primary is None and "general" in name.lower():
+        primary = False
+    options.on_progress(4, 4)
+    return RawCanvass(name, FAMILY, out, issues, {}, file_totals, set(), primary, sheet=sheet)
