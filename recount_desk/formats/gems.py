@@ -1,0 +1,209 @@
+"""Reads GEMS (Premier/Diebold) text exports: headerless CSV rows of ten fields.
+
+Fields: ``county#, precinct#, precinct, race, race id, race party, candidate, cand id,
+cand party, votes`` (often with a trailing comma). Pseudo-candidates hold statistics
+(``Number of Precincts…``, ``Registered Voters``, ``Times Counted``) or the contest's
+``Times Blank Voted`` / ``Times Over Voted`` / ``Number of Under Votes``; the race ``Race
+Statistics`` is turnout only. Precinct ``999999`` (``Election Total``) is the file's totals.
+
+Every row comes several times, once per counting group and once more for their total. In
+the Grand and Wayne 2016 exports each key appears exactly three times and, for every
+candidate, the third value is the sum of the first two (1,129 of 1,129 keys in Grand, 421 of
+421 in Wayne; e.g. Grand, Election Total, GOVERNOR, GARY R. HERBERT: 2224, 42, 2266). So the
+reader takes the *last* row of each repeated key when that rule holds for the whole file,
+takes one row when all repeats are equal, and otherwise adds them up with a warning.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from recount_desk.core.model import Issue, Severity
+
+from . import vocab
+from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+
+FAMILY = "gems"
+LABEL = "GEMS text export (ten fields, no header)"
+
+_NO_PARTY = {"", "NP", "NON", "NONPARTISAN"}
+_COLS = ("county", "pno", "precinct", "race", "race_id", "race_party", "candidate", "cand_id",
+         "cand_party", "votes")
+
+
+def _text(path: Path, limit: int | None = None) -> tuple[str, str | None]:
+    with open(path, "rb") as f:
+        data = f.read() if limit is None else f.read(limit)
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace"), (
+            "The file is not UTF-8; it was read as Windows-1252. Check accented names.")
+
+
+def _looks_like_gems(row: list[str]) -> bool:
+    if len(row) < 10 or (len(row) > 10 and any(c.strip() for c in row[10:])):
+        return False
+    return row[0].strip().isdigit() and row[1].strip().isdigit() and \
+        vocab.parse_count(row[9]) is not None and bool(row[3].strip())
+
+
+def detect(path: Path, kind: str) -> Detection | None:
+    if kind != "csv":
+        return None
+    try:
+        text, _ = _text(path, 8192)
+        lines = text.splitlines()[:20]
+        if len(lines) > 1 and not text.endswith("\n"):
+            lines = lines[:-1]
+        rows = [r for r in csv.reader(lines) if r]
+    except Exception:
+        return None
+    if not rows:
+        return None
+    ok = sum(_looks_like_gems(r) for r in rows)
+    if ok < max(1, len(rows) * 0.9):
+        return None
+    stats = any(r[6].strip() in ("Number of Precincts", "Registered Voters", "Times Counted")
+                or r[3].strip() == "Race Statistics" for r in rows)
+    return Detection(FAMILY, LABEL, 95 if stats else 85,
+                     "headerless rows of ten fields (county, precinct, race, candidate, votes)")
+
+
+def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+    """Read a GEMS export, resolving the per-group repeats as the module docstring explains."""
+    import pandas as pd
+
+    options = options or ReadOptions()
+    name = path.name
+    text, note = _text(path)
+    issues: list[Issue] = []
+    if note:
+        issues.append(Issue(name, note, severity=Severity.WARNING))
+    recs: list[list[str]] = []
+    rownos: list[int] = []
+    bad_shape = 0
+    for i, r in enumerate(csv.reader(io.StringIO(text, newline=""))):
+        if i % 20000 == 0:
+            options.on_progress(i, max(1, len(text) // 80))
+            if options.cancelled():
+                raise Cancelled()
+        if not r or not any(c.strip() for c in r):
+            continue
+        if len(r) < 10 or any(c.strip() for c in r[10:]):
+            bad_shape += 1
+            if bad_shape <= 10:
+                issues.append(Issue(name, f"The row has {len(r)} fields instead of the ten of "
+                                    "a GEMS export; it is left out.", None, i + 1,
+                                    severity=Severity.ERROR))
+            continue
+        recs.append([c.strip() for c in r[:10]])
+        rownos.append(i + 1)
+    if bad_shape > 10:
+        issues.append(Issue(name, f"… and {bad_shape - 10} more rows without ten fields.",
+                            severity=Severity.ERROR))
+    if not recs:
+        raise fail(path, "This is not a GEMS text export: no row has the ten fields county, "
+                   "precinct number, precinct, race, race id, race party, candidate, candidate "
+                   "id, candidate party, votes.")
+    df = pd.DataFrame(recs, columns=list(_COLS))
+    df["row"] = rownos
+    num = pd.to_numeric(df["votes"].str.replace(",", "", regex=False), errors="coerce")
+    bad = num.isna() | (num < 0) | ((num % 1) != 0)
+    if bad.any():
+        for i in bad[bad].index[:10]:
+            issues.append(Issue(name, f"The vote count {df.at[i, 'votes']!r} is not a whole "
+                                "number; the row is left out.", None, int(df.at[i, "row"]),
+                                "votes (field 10)", Severity.ERROR))
+        if int(bad.sum()) > 10:
+            issues.append(Issue(name, f"… and {int(bad.sum()) - 10} more rows whose count is "
+                                "not a whole number.", severity=Severity.ERROR))
+    df = df[~bad].assign(v=num[~bad].astype("int64"))
+
+    kinds = {c: vocab.choice_kind(c) for c in df["candidate"].unique()}
+    df["kind"] = df["candidate"].map(kinds)
+    is_stat_race = df["race"].map({r: vocab.is_non_contest_office(r)
+                                   for r in df["race"].unique()}).astype(bool)
+    df = df[df["kind"].notna() & ~is_stat_race & (df["race"] != "")]
+    options.on_progress(1, 3)
+
+    # Repeats per counting group.
+    key = ["pno", "precinct", "race", "race_id", "candidate"]
+    g = df.groupby(key, sort=False)["v"]
+    n = g.transform("size")
+    repeated = n > 1
+    if repeated.any():
+        agg = g.agg(["size", "last", "sum", "min", "max"])
+        multi = agg[agg["size"] > 1]
+        last_is_sum = (multi["last"] * 2 == multi["sum"])
+        all_equal = multi["min"] == multi["max"]
+        informative = ~all_equal
+        if bool(last_is_sum.all()):
+            rule = "last"
+            issues.append(Issue(name, f"Each row comes {int(multi['size'].max())} times (once "
+                                "per counting group, then their total); in every case the last "
+                                "one is the sum of the others, so the last one is used.",
+                                severity=Severity.NOTE))
+        elif bool((last_is_sum | all_equal).all()):
+            rule = "last"
+            issues.append(Issue(name, "Rows repeat per counting group; the last of each is their "
+                                "total (or all are equal), so the last one is used.",
+                                severity=Severity.NOTE))
+        elif bool(all_equal.all()):
+            rule = "last"
+            issues.append(Issue(name, "Every row comes more than once with the same count; each "
+                                "is counted once.", severity=Severity.WARNING))
+        else:
+            rule = "sum"
+            odd = int((informative & ~last_is_sum).sum())
+            issues.append(Issue(name, f"Rows repeat per counting group and {odd} of them do not "
+                                "end with their total; the repeats are added up. Check the "
+                                "totals against the printed canvass.", severity=Severity.WARNING))
+        agg = agg.reset_index()
+        agg["v"] = agg[rule]
+        first = df.drop_duplicates(key, keep="first").drop(columns=["v"])
+        df = first.merge(agg[[*key, "v"]], on=key, how="left", sort=False)
+    options.on_progress(2, 3)
+
+    is_total = (df["pno"] == "999999") | df["precinct"].map(
+        {p: vocab.is_total_precinct(p) for p in df["precinct"].unique()}).astype(bool)
+    race_party = df["race_party"].where(~df["race_party"].str.upper().isin(_NO_PARTY), "")
+    cand_party = df["cand_party"].where(~df["cand_party"].str.upper().isin(_NO_PARTY), "")
+    # Two races with one title are told apart by their race id.
+    ids = df.groupby("race")["race_id"].nunique()
+    twice = set(ids[ids > 1].index)
+    district = df["race_id"].where(df["race"].isin(twice), "") if twice else \
+        pd.Series("", index=df.index, dtype=object)
+    if twice:
+        issues.append(Issue(name, "Several races share a title and are kept apart by their race "
+                            "id: " + ", ".join(sorted(twice)) + ".", severity=Severity.NOTE))
+    void = df["candidate"].map(vocab.is_void_write_in).astype(bool)
+    if void.any():
+        issues.append(Issue(name, f"{int(df.loc[void & ~is_total, 'v'].sum()):,} invalid write-in "
+                            "vote(s) are not counted for any candidate.", severity=Severity.NOTE))
+    body = ~is_total & ~void
+    out = pd.DataFrame({
+        "precinct": df.loc[body, "precinct"].to_numpy(),
+        "contest": df.loc[body, "race"].to_numpy(),
+        "district": district[body].to_numpy(),
+        "party": race_party[body].to_numpy(),
+        "choice": df.loc[body, "candidate"].to_numpy(),
+        "choice_party": cand_party[body].to_numpy(),
+        "kind": df.loc[body, "kind"].to_numpy(),
+        "votes": df.loc[body, "v"].to_numpy().astype("int64"),
+    })
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    tot = is_total & ~void & df["kind"].isin(["candidate", "write_in"])
+    for r, d, p, c, v in zip(df.loc[tot, "race"], district[tot], race_party[tot],
+                             df.loc[tot, "candidate"], df.loc[tot, "v"], strict=True):
+        t = file_totals.setdefault((r, d, p), {})
+        t[c] = t.get(c, 0) + int(v)
+    if not is_total.any():
+        issues.append(Issue(name, "The export has no 'Election Total' (999999) rows, so the "
+                            "precincts cannot be checked against the file's totals; it may be "
+                            "cut short.", severity=Severity.WARNING))
+    primary = True if (race_party != "").any() else None
+    options.on_progress(3, 3)
+    return RawCanvass(name, FAMILY, out, issues, {}, file_totals, set(), primary)
