@@ -1,0 +1,122 @@
+"""What the import wizard needs beyond reading: a raw preview of a sheet, and mappings.
+
+The mapping family (``formats/mapping.py``) reads layouts nobody recognised, from a mapping
+the officer builds on the wizard's mapping page. This module is the window's only door to
+it, so the window never imports ``formats``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from recount_desk.core.model import Contest, PassRule, Scope, VotingMethod
+from recount_desk.formats import ImportFailed, ParsedCanvass
+
+# The roles a mapped column can play; the first four are required.
+REQUIRED_ROLES = ("precinct", "contest", "choice", "votes")
+OPTIONAL_ROLES = ("district", "party")
+ROLE_LABELS = {
+    "precinct": "Precinct",
+    "contest": "Contest (office or proposition)",
+    "choice": "Candidate or choice",
+    "votes": "Votes",
+    "district": "District (optional)",
+    "party": "Party (optional)",
+}
+
+__all__ = ["OPTIONAL_ROLES", "REQUIRED_ROLES", "ROLE_LABELS", "ContestSettings", "ImportFailed",
+           "TablePreview", "make_mapping", "mapping_problems", "missing_roles", "preview_table",
+           "settings_of", "with_contest_settings"]
+
+
+@dataclass(frozen=True)
+class TablePreview:
+    """The first rows of one sheet, as text, with the header row the mapping would use."""
+
+    file: str
+    sheets: list[str]
+    sheet: str | None
+    header_row: int  # 1-based
+    header: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+
+
+def preview_table(path: Path | str, sheet: str | None = None, header_row: int | None = None,
+                  nrows: int = 20) -> TablePreview:
+    """The header row and the ``nrows`` rows under it, of ``sheet`` (default: the first).
+
+    ``header_row`` is 1-based; by default the first non-empty row. Raises ImportFailed for
+    files that are not spreadsheets.
+    """
+    from recount_desk.formats import mapping
+
+    path = Path(path)
+    if header_row is None:
+        names, head = mapping.preview(path, sheet=sheet, nrows=30)
+        header_row = next((i + 1 for i, r in enumerate(head) if any(c.strip() for c in r)), 1)
+    names, rows = mapping.preview(path, sheet=sheet, header_row=header_row, nrows=nrows + 1)
+    if sheet is None and names:
+        sheet = names[0]
+    header = [" ".join(c.split()) for c in rows[0]] if rows else []
+    width = len(header)
+    body = [(list(r) + [""] * (width - len(r)))[:width] for r in rows[1:]]
+    return TablePreview(path.name, list(names), sheet, header_row, header, body)
+
+
+def mapping_problems(mapping: dict[str, Any]) -> list[str]:
+    """What is wrong with the shape of a mapping, as sentences (empty when it is sound)."""
+    from recount_desk.formats import mapping as family
+
+    return list(family.validate(mapping))
+
+
+def make_mapping(*, sheet: str | None, header_row: int, columns: dict[str, str | None]
+                 ) -> dict[str, Any]:
+    """The mapping dictionary the mapping family reads (long layout)."""
+    cols: dict[str, str | None] = {r: columns.get(r) or None for r in REQUIRED_ROLES}
+    cols.update({r: columns.get(r) or None for r in OPTIONAL_ROLES})
+    out: dict[str, Any] = {"layout": "long", "header_row": header_row, "columns": cols}
+    if sheet is not None:
+        out["sheet"] = sheet
+    return out
+
+
+def missing_roles(columns: dict[str, str | None]) -> list[str]:
+    """The required roles the officer has not given a column yet, as labels."""
+    return [ROLE_LABELS[r] for r in REQUIRED_ROLES if not columns.get(r)]
+
+
+@dataclass(frozen=True)
+class ContestSettings:
+    """What the officer sets per contest before the import (the file rarely says)."""
+
+    seats: int
+    scope: Scope
+    voting_method: VotingMethod
+    pass_rule: PassRule
+
+
+def settings_of(contest: Contest) -> ContestSettings:
+    return ContestSettings(contest.seats, contest.scope, contest.voting_method,
+                           contest.pass_rule)
+
+
+def with_contest_settings(parsed: ParsedCanvass, settings: dict[int, ContestSettings]
+                          ) -> ParsedCanvass:
+    """The read canvass with the officer's settings for contests by index, so the import
+    stores them in its one transaction. Seats set here count as stated (not assumed)."""
+    for i, s in settings.items():
+        if s.seats < 1:
+            raise ValueError("A contest fills at least one seat.")
+        t = parsed.totals[i]
+        c = dataclasses.replace(t.contest, seats=s.seats, scope=s.scope,
+                                voting_method=s.voting_method, pass_rule=s.pass_rule,
+                                seats_from_file=t.contest.seats_from_file
+                                or s.seats != t.contest.seats)
+        parsed.totals[i] = dataclasses.replace(t, contest=c)
+        if i < len(parsed.contests):
+            parsed.contests[i] = c
+    return parsed
