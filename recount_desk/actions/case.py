@@ -142,3 +142,31 @@ def summary(case: Case) -> CaseSummary:
     n_req = conn.execute("SELECT count(*) FROM recount_request WHERE withdrawn=0").fetchone()[0]
     return CaseSummary(case.election, case.edition, n_contests, n_prec,
                        imp.rows if imp else 0, imp.file if imp else None, n_req)
+
+
+# The window shows these messages as they are; it never imports the store itself.
+CaseFileError = store.CaseFileError
+
+
+def save_copy(case: Case, destination: Path | str) -> Path:
+    """Write a consistent copy of the open case to ``destination`` (a USB stick, a backup).
+
+    The copy is made with SQLite's backup API, so it is whole even while the case is in use,
+    and written beside the destination first so a failed copy never leaves half a file.
+    """
+    dest = Path(destination)
+    if dest.resolve() == case.path.resolve():
+        raise CaseFileError("Choose another name or folder: this is the open case itself.")
+    part = dest.with_name(dest.name + ".part")
+    part.unlink(missing_ok=True)
+    try:
+        target = sqlite3.connect(str(part))
+        try:
+            case.conn.backup(target)
+        finally:
+            target.close()
+        part.replace(dest)
+    except (OSError, sqlite3.Error) as e:
+        part.unlink(missing_ok=True)
+        raise CaseFileError(f"The copy could not be written to {dest}: {e}.") from e
+    return dest
