@@ -1,0 +1,362 @@
+"""Any other layout, read through a user's column mapping (a plain JSON-able dict).
+
+The desktop wizard fills the mapping in from a preview (:func:`preview`), and
+``recount-desk check --mapping mapping.json`` loads the same object. Two layouts:
+
+Long — one row per precinct × contest × choice::
+
+    {"layout": "long",
+     "sheet": "Sheet1",            # optional: sheet name or 0-based index; CSV files ignore it
+     "header_row": 1,              # optional, 1-based row of the column names (default 1)
+     "columns": {"precinct": "Precinct", "contest": "Race", "choice": "Candidate",
+                 "votes": "Votes",
+                 "district": null, "party": null, "choice_party": null},   # optional ones
+     "contest_party": false}       # optional: true = 'party' is the contest's (a primary)
+
+Wide — one row per precinct, one column per choice, contests as blocks of columns::
+
+    {"layout": "wide",
+     "sheet": "Results", "header_row": 4,
+     "precinct_column": "Precinct",
+     "blocks": [{"contest": "Mayor", "seats": 1, "columns": ["Ann", "Bob", "Over Votes"]},
+                {"contest": "Council", "seats": 2, "party": "", "district": "",
+                 "columns": ["Cy", "Di", "Ed"]}]}
+
+Common optional keys: ``"primary": true|false``; ``"totals_row": "COUNTY TOTALS"`` (the
+precinct cell of the file's own totals row; rows recognised as totals are always set
+apart). A column is named by its header text (line breaks and repeated spaces ignored)
+or, where headers repeat or are empty, by its 1-based position as an integer or a
+spreadsheet letter (``"C"``). Choices named like ``Over Votes`` / ``Under Votes`` /
+``Blank`` are kept apart from candidate votes; ``Total Votes`` columns are left out.
+Every mistake in a mapping (unknown layout, a missing key, a column the sheet does not
+have) is reported as one clear sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from recount_desk.core.model import Issue, Severity
+
+from . import vocab
+from ._sheets import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
+from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .tabular import read_csv_text, sniff
+
+FAMILY = "mapping"
+LABEL = "Column mapping (any other layout)"
+
+_LONG_REQUIRED = ("precinct", "contest", "choice", "votes")
+_LONG_OPTIONAL = ("district", "party", "choice_party")
+_SUPPRESSED = {"*", "**", "***", "****", "suppressed"}
+
+
+def detect(path: Path, kind: str) -> Detection | None:
+    """Never claims a file: the mapping is chosen by the user."""
+    return None
+
+
+def _clean(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _rows(path: Path, sheet: str | int | None, nrows: int | None = None
+          ) -> tuple[list[str], list[list[str]], str | None]:
+    """(sheet names, rows as text, sheet name used) for a CSV or workbook."""
+    kind = sniff(path)
+    if kind == "csv":
+        df, _ = read_csv_text(path, header=None, nrows=nrows, sep=None)
+        return [], df.fillna("").astype(str).to_numpy().tolist(), None
+    if kind not in ("xlsx", "xls", "ods"):
+        raise fail(path, "A column mapping reads CSV, XLSX, XLS or ODS files; this file is "
+                   "not one of them.")
+    names = workbook_sheet_names(path)
+    if not names:
+        raise fail(path, "The workbook has no sheets.")
+    if sheet is None:
+        name = names[0]
+    elif isinstance(sheet, int) and not isinstance(sheet, bool):
+        if not 0 <= sheet < len(names):
+            raise fail(path, f"The mapping names sheet number {sheet}, but the workbook has "
+                       f"{len(names)} sheet(s) (numbered from 0).")
+        name = names[sheet]
+    else:
+        if sheet not in names:
+            raise fail(path, f"The mapping names sheet {sheet!r}, which the workbook does not "
+                       "have; its sheets are " + ", ".join(repr(n) for n in names) + ".")
+        name = str(sheet)
+    rows = next(iter_sheets(path, [name], nrows=nrows))[1]
+    return names, rows, name
+
+
+def preview(path: Path | str, sheet: str | int | None = None, header_row: int | None = None,
+            nrows: int = 20) -> tuple[list[str], list[list[str]]]:
+    """For the mapping wizard: the workbook's sheet names and the first ``nrows`` rows of
+    the sheet, as text, starting at ``header_row`` (1-based) when given."""
+    path = Path(path)
+    start = max(0, (header_row or 1) - 1)
+    names, rows, _ = _rows(path, sheet, nrows=start + nrows)
+    return names, [list(r) for r in rows[start:start + nrows]]
+
+
+def _letters(ref: str) -> int | None:
+    if not re.fullmatch(r"[A-Za-z]{1,3}", ref):
+        return None
+    n = 0
+    for ch in ref.upper():
+        n = n * 26 + ord(ch) - 64
+    return n - 1
+
+
+class _Columns:
+    """Resolves mapping column references against a header row."""
+
+    def __init__(self, path: Path, header: list[str], sheet: str | None, header_row: int
+                 ) -> None:
+        self.path, self.sheet, self.header_row = path, sheet, header_row
+        self.header = [_clean(h) for h in header]
+        self.by_name: dict[str, list[int]] = {}
+        for j, h in enumerate(self.header):
+            if h:
+                self.by_name.setdefault(h.casefold(), []).append(j)
+
+    def find(self, ref: object, what: str) -> int:
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            if 1 <= ref <= len(self.header):
+                return ref - 1
+            raise self._err(f"The mapping gives column number {ref} for {what}, but the header "
+                            f"row has {len(self.header)} columns.")
+        if not isinstance(ref, str) or not ref.strip():
+            raise self._err(f"The mapping gives no column for {what}.")
+        hits = self.by_name.get(_clean(ref).casefold())
+        if hits:
+            if len(hits) > 1:
+                raise self._err(f"The column {ref!r} ({what}) appears {len(hits)} times in the "
+                                "header; name it by its position (a number or a letter) "
+                                "instead.")
+            return hits[0]
+        j = _letters(ref.strip())
+        if j is not None and j < len(self.header) and ref.strip().upper() == ref.strip() and \
+                ref.strip().casefold() not in self.by_name:
+            return j
+        shown = ", ".join(repr(h) for h in self.header if h)[:300]
+        raise self._err(f"The mapping names the column {ref!r} for {what}, but row "
+                        f"{self.header_row} has no such column. Its columns are: {shown}.")
+
+    def _err(self, message: str) -> Exception:
+        return fail(self.path, message, sheet=self.sheet, row=self.header_row)
+
+
+def validate(mapping: object) -> list[str]:
+    """Problems with the shape of a mapping (before any file is opened), as sentences."""
+    if not isinstance(mapping, dict):
+        return ["The mapping must be an object (a JSON dictionary)."]
+    errs: list[str] = []
+    layout = mapping.get("layout")
+    if layout not in ("long", "wide"):
+        errs.append(f"The mapping's \"layout\" must be \"long\" or \"wide\", not {layout!r}.")
+        return errs
+    hr = mapping.get("header_row", 1)
+    if not isinstance(hr, int) or isinstance(hr, bool) or hr < 1:
+        errs.append(f"\"header_row\" must be a row number from 1, not {hr!r}.")
+    if "primary" in mapping and not isinstance(mapping["primary"], bool):
+        errs.append("\"primary\" must be true or false.")
+    known = {"layout", "sheet", "header_row", "columns", "contest_party", "primary",
+             "totals_row", "precinct_column", "blocks", "name"}
+    extra = sorted(set(mapping) - known)
+    if extra:
+        errs.append("The mapping has unknown key(s) " + ", ".join(repr(k) for k in extra) + ".")
+    if layout == "long":
+        cols = mapping.get("columns")
+        if not isinstance(cols, dict):
+            errs.append("A long mapping needs \"columns\": which column holds the precinct, "
+                        "contest, choice and votes.")
+            return errs
+        for k in _LONG_REQUIRED:
+            if cols.get(k) in (None, ""):
+                errs.append(f"A long mapping needs a column for {k!r}.")
+        unknown = sorted(set(cols) - set(_LONG_REQUIRED) - set(_LONG_OPTIONAL))
+        if unknown:
+            errs.append("\"columns\" has unknown key(s) " + ", ".join(repr(k) for k in unknown)
+                        + "; the keys are precinct, contest, choice, votes, district, party, "
+                        "choice_party.")
+    else:
+        if mapping.get("precinct_column") in (None, ""):
+            errs.append("A wide mapping needs \"precinct_column\".")
+        blocks = mapping.get("blocks")
+        if not isinstance(blocks, list) or not blocks:
+            errs.append("A wide mapping needs \"blocks\": a list of contests, each with its "
+                        "columns.")
+            return errs
+        for n, b in enumerate(blocks, start=1):
+            if not isinstance(b, dict):
+                errs.append(f"Block {n} must be an object with \"contest\" and \"columns\".")
+                continue
+            if not isinstance(b.get("contest"), str) or not b["contest"].strip():
+                errs.append(f"Block {n} has no contest title (\"contest\").")
+            if not isinstance(b.get("columns"), list) or not b["columns"]:
+                errs.append(f"Block {n} ({b.get('contest')!r}) lists no columns.")
+            s = b.get("seats", 1)
+            if s is not None and (not isinstance(s, int) or isinstance(s, bool) or s < 1):
+                errs.append(f"Block {n} ({b.get('contest')!r}): \"seats\" must be a whole "
+                            "number from 1.")
+    return errs
+
+
+def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+    """Read a file as the user's mapping says."""
+    options = options or ReadOptions()
+    mapping: Any = options.mapping
+    if mapping is None:
+        raise fail(path, "No column mapping was given. Map the columns in the import wizard, "
+                   "or pass --mapping mapping.json.")
+    errs = validate(mapping)
+    if errs:
+        raise fail(path, "The column mapping is not valid: " + " ".join(errs))
+    sheet = options.sheet if options.sheet is not None else mapping.get("sheet")
+    header_row = int(mapping.get("header_row", 1))
+    _names, rows, sheet_name = _rows(path, sheet)
+    if len(rows) < header_row:
+        raise fail(path, f"The mapping puts the header on row {header_row}, but the sheet has "
+                   f"only {len(rows)} row(s).", sheet=sheet_name)
+    cols = _Columns(path, rows[header_row - 1], sheet_name, header_row)
+    body = rows[header_row:]
+    if not any(any(c.strip() for c in r) for r in body):
+        raise fail(path, "The sheet has a header but no rows under it.", sheet=sheet_name,
+                   row=header_row)
+    st = _State(path.name, sheet_name, mapping.get("totals_row"))
+    options.on_progress(0, len(body))
+    if mapping["layout"] == "long":
+        _read_long(mapping, cols, body, header_row, st, options)
+    else:
+        _read_wide(mapping, cols, body, header_row, st, options)
+    options.on_progress(len(body), len(body))
+    if not st.rows:
+        raise fail(path, "The mapping found no vote rows in the sheet: check the header row and "
+                   "the columns.", sheet=sheet_name)
+    primary = mapping.get("primary")
+    return RawCanvass(path.name, FAMILY, frame(st.rows), st.issues, st.seats, st.file_totals,
+                      st.suppressed, primary if isinstance(primary, bool) else None,
+                      sheet=sheet_name)
+
+
+class _State:
+    def __init__(self, name: str, sheet: str | None, totals_row: object) -> None:
+        self.name, self.sheet = name, sheet
+        self.totals_row = _clean(str(totals_row)).casefold() if totals_row else None
+        self.rows: list[RawRow] = []
+        self.issues: list[Issue] = []
+        self.seats: dict[tuple[str, str, str], int] = {}
+        self.file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+        self.suppressed: set[tuple[str, str, str]] = set()
+        self.bad = 0
+
+    def is_total(self, precinct: str) -> bool:
+        return vocab.is_total_precinct(precinct) or (
+            self.totals_row is not None and _clean(precinct).casefold() == self.totals_row)
+
+    def count(self, text: str, row: int, column: str, key: tuple[str, str, str]) -> int | None:
+        """The count, or None for a suppressed cell (the contest is then marked)."""
+        t = text.strip()
+        if t.casefold() in _SUPPRESSED:
+            self.suppressed.add(key)
+            return None
+        if not t:
+            return 0
+        v = to_int(t)
+        if v is None:
+            self.bad += 1
+            if self.bad <= 10:
+                self.issues.append(Issue(self.name, f"The vote count {text!r} is not a whole "
+                                         "number; it is read as 0.", self.sheet, row, column,
+                                         Severity.ERROR))
+            elif self.bad == 11:
+                self.issues.append(Issue(self.name, "… more vote counts are not whole numbers.",
+                                         self.sheet, severity=Severity.ERROR))
+            return 0
+        return v
+
+    def add(self, precinct: str, key: tuple[str, str, str], choice: str, cparty: str,
+            kind: str, votes: int) -> None:
+        if self.is_total(precinct):
+            if kind in ("candidate", "write_in"):
+                tot = self.file_totals.setdefault(key, {})
+                tot[choice] = tot.get(choice, 0) + votes
+            return
+        self.rows.append((precinct, key[0], key[1], key[2], choice, cparty, kind, votes))
+
+
+def _check_cancel(options: ReadOptions, i: int, total: int) -> None:
+    if i % 5000 == 0:
+        if options.cancelled():
+            raise Cancelled()
+        options.on_progress(i, total)
+
+
+def _read_long(mapping: dict[str, Any], cols: _Columns, body: list[list[str]],
+               header_row: int, st: _State, options: ReadOptions) -> None:
+    spec = mapping["columns"]
+    idx = {k: cols.find(spec[k], k) for k in _LONG_REQUIRED}
+    opt = {k: cols.find(spec[k], k) for k in _LONG_OPTIONAL if spec.get(k) not in (None, "")}
+    contest_party = bool(mapping.get("contest_party"))
+    width = len(cols.header)
+    for n, r in enumerate(body):
+        _check_cancel(options, n, len(body))
+        r = r + [""] * (width - len(r))
+        row = header_row + 1 + n
+        precinct, contest = _clean(r[idx["precinct"]]), _clean(r[idx["contest"]])
+        choice = _clean(r[idx["choice"]])
+        if not contest and not choice:
+            continue
+        if vocab.is_non_contest_office(contest) or not choice:
+            continue
+        kind = vocab.choice_kind(choice)
+        if kind is None:
+            continue
+        district = _clean(r[opt["district"]]) if "district" in opt else ""
+        party = _clean(r[opt["party"]]) if "party" in opt else ""
+        cparty = _clean(r[opt["choice_party"]]) if "choice_party" in opt else ""
+        if not contest_party:
+            cparty, party = cparty or party, ""
+        key = (contest, district, party)
+        v = st.count(r[idx["votes"]], row, cols.header[idx["votes"]], key)
+        if v is None:
+            continue
+        st.add(precinct, key, choice, cparty, kind, v)
+
+
+def _read_wide(mapping: dict[str, Any], cols: _Columns, body: list[list[str]],
+               header_row: int, st: _State, options: ReadOptions) -> None:
+    pj = cols.find(mapping["precinct_column"], "the precinct")
+    blocks = []
+    for b in mapping["blocks"]:
+        key = (_clean(b["contest"]), _clean(b.get("district") or ""),
+               _clean(b.get("party") or ""))
+        if b.get("seats") is not None:
+            st.seats[key] = int(b["seats"])
+        cs = []
+        for ref in b["columns"]:
+            j = cols.find(ref, f"contest {b['contest']!r}")
+            label = cols.header[j] or f"column {j + 1}"
+            choice, prefix = vocab.split_party_prefix(label)
+            kind = vocab.choice_kind(choice)
+            if kind is None:
+                continue  # a Total Votes column
+            cs.append((j, choice, prefix, kind))
+        blocks.append((key, cs))
+    width = len(cols.header)
+    for n, r in enumerate(body):
+        _check_cancel(options, n, len(body))
+        r = r + [""] * (width - len(r))
+        precinct = _clean(r[pj])
+        if not precinct:
+            continue
+        row = header_row + 1 + n
+        for key, cs in blocks:
+            for j, choice, cparty, kind in cs:
+                v = st.count(r[j], row, cols.header[j], key)
+                if v is None:
+                    continue
+                st.add(precinct, key, choice, cparty, kind, v)
