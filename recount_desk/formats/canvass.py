@@ -107,14 +107,24 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                         strict=True)]
             df.loc[blank_party, "party"] = fill
 
-    # Contest identity, in order of first appearance.
-    ckey = df["contest"] + "\x1f" + df["district"] + "\x1f" + df["party"]
-    contest_codes, contest_uniques = pd.factorize(ckey, sort=False)
+    # Contest identity, in order of first appearance, from integer codes (no string joins).
+    import numpy as np
+
+    t_codes, t_u = pd.factorize(df["contest"], sort=False)
+    d_codes, d_u = pd.factorize(df["district"], sort=False)
+    y_codes, y_u = pd.factorize(df["party"], sort=False)
+    combo = (t_codes.astype(np.int64) * len(d_u) + d_codes) * len(y_u) + y_codes
+    contest_codes, combo_u = pd.factorize(combo, sort=False)
+    nd, ny = len(d_u), len(y_u)
+    contest_uniques = [f"{t_u[k // (nd * ny)]}\x1f{d_u[(k // ny) % nd]}\x1f{y_u[k % ny]}"
+                       for k in combo_u.tolist()]
     precinct_codes, precinct_uniques = pd.factorize(df["precinct"], sort=False)
-    df = df.assign(c=contest_codes, p=precinct_codes)
+    choice_codes, _ = pd.factorize(df["choice"], sort=False)
+    kind_codes, _ = pd.factorize(df["kind"], sort=False)
+    df = df.assign(c=contest_codes, p=precinct_codes, q=choice_codes, k=kind_codes)
 
     # Duplicates: identical rows are dropped with a warning; disagreeing ones are errors.
-    keycols = ["p", "c", "choice", "kind"]
+    keycols = ["p", "c", "q", "k"]
     dup = df.duplicated(keycols, keep=False)
     if dup.any():
         d = df[dup]
@@ -122,13 +132,14 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         agree = d.groupby(keycols, sort=False)["votes"].nunique()
         bad = agree[agree > 1]
         if len(bad):
-            for (p, c, choice, _kind) in bad.index[:20]:
+            for (p, c, q, _kind) in bad.index[:20]:
                 title = contest_uniques[c].split("\x1f")[0]
+                choice = d[d.q == q]["choice"].iloc[0]
                 issues.append(Issue(
                     raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
                     f"{precinct_uniques[p]!r}: "
                     + ", ".join(str(v) for v in d[(d.p == p) & (d.c == c) &
-                                                    (d.choice == choice)]["votes"]),
+                                                    (d.q == q)]["votes"]),
                     raw.sheet, severity=Severity.ERROR))
             if len(bad) > 20:
                 issues.append(Issue(raw.file, f"… and {len(bad) - 20} more disagreeing "
@@ -191,7 +202,6 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     ch_idx = [choice_index[c][n] for c, n in zip(cc.tolist(), cand["choice"].tolist(),
                                                  strict=True)]
     # Sorted by (contest, choice, precinct): the store's key order, so its digest needs no sort.
-    import numpy as np
 
     pp = cand["p"].to_numpy()
     ch_arr = np.asarray(ch_idx, dtype=np.int64)

@@ -76,6 +76,7 @@ def _head(path: Path, kind: str) -> list[str]:
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read a long-format file into raw rows, with every problem as an issue."""
+    import numpy as np
     import pandas as pd
 
     options = options or ReadOptions()
@@ -106,9 +107,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
 
     def col(key: str) -> pd.Series:
+        # Text work on the distinct values only: a canvass repeats the same few names.
         if key in cols:
-            return df[cols[key]].astype(str).str.strip()
-        return pd.Series([""] * len(df), index=df.index, dtype=object)
+            codes, uniques = pd.factorize(df[cols[key]], use_na_sentinel=False)
+            clean = np.array([str(u).strip() for u in uniques], dtype=object)
+            return pd.Series(clean[codes], index=df.index, dtype=object)
+        return pd.Series("", index=df.index, dtype=object)
 
     office, cand, votes_txt = col("office"), col("candidate"), col("votes")
     precinct, county = col("precinct"), col("county")
@@ -117,7 +121,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     elif county.nunique() > 1:
         precinct = county + " / " + precinct
     district, party = col("district"), col("party")
-    district = district.str.replace(r"\.0$", "", regex=True)
+    district = district.map({d: re.sub(r"\.0$", "", d) for d in district.unique()})
 
     rownum = pd.Series(range(first_row, first_row + len(df)), index=df.index)
 
@@ -143,8 +147,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     options.on_progress(2, 4)
 
     # Votes: integers; '*' is suppressed; blank is a warning; anything else is an error.
-    vt = votes_txt.str.replace(",", "", regex=False)
-    num = pd.to_numeric(vt, errors="coerce")
+    num = pd.to_numeric(votes_txt, errors="coerce")
+    vt = votes_txt
+    if num.isna().any():
+        nan = num.isna()
+        vt = votes_txt.where(~nan, votes_txt[nan].str.replace(",", "", regex=False))
+        num = num.where(~nan, pd.to_numeric(vt[nan], errors="coerce"))
     suppressed = vt.isin(["*", "**", "***", "****", "Suppressed", "suppressed"])
     blank = vt == ""
     bad = keep & num.isna() & ~suppressed & ~blank
@@ -179,7 +187,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
 
     # Write-in totals beside named write-ins double-count; alone, they are the write-ins.
     sum_rows = keep & kind_s.isna()
-    wi_total = sum_rows & cand.str.contains(r"write", case=False, regex=True)
+    wi_total = sum_rows & cand.map({c: "write" in c.lower() for c in cand_u}).astype(bool)
     if wi_total.any():
         named = keep & (kind_s == "write_in")
         contests_with_named = set(zip(office[named], district[named], strict=True))

@@ -1,0 +1,25 @@
+"""Test set-up shared by every test: Qt offscreen, a private data folder, the data files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+# Without a display Qt aborts the whole process; this must precede any Qt import.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(autouse=True)
+def _private_user_data(tmp_path_factory: pytest.TempPathFactory,
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the demo case and settings out of the real user's folders."""
+    monkeypatch.setenv("RECOUNT_DESK_DATA", str(tmp_path_factory.mktemp("userdata")))
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA

@@ -1,0 +1,203 @@
+"""The long-format importer on real OpenElections Utah files (tests/data/openelections)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recount_desk.core.model import ContestKind, Severity
+from recount_desk.core.rules import Edition, Result, Verdict, decide
+from recount_desk.formats import ImportFailed, detect, read_canvass
+
+OE = Path(__file__).parents[1] / "data" / "openelections"
+
+
+def contest(parsed, label: str):
+    for t in parsed.totals:
+        if t.contest.key.label() == label:
+            return t
+    raise AssertionError(f"{label!r} not in {[t.contest.key.label() for t in parsed.totals]}")
+
+
+@pytest.mark.parametrize(
+    ("file", "contests", "label", "expected"),
+    [
+        ("20181106__ut__general__grand__precinct.csv", 4, "State House — District 69",
+         {"Tim Glenn": 843, "Christine Watkins": 841}),
+        ("20160628__ut__primary__emery__precinct.csv", 3, "U.S. Senate (DEM)",
+         {"Misty K. Snow": 46, "Jonathan Swinton": 46}),
+        ("20201103__ut__general__cache__precinct.csv", 45, "Constitutional Amendment A",
+         {"FOR": 29749, "AGAINST": 25895}),
+        ("20180626__ut__primary__washington__precinct.csv", 2, "U.S. Senate",
+         {"Mitt Romney": 11094, "Mike Kennedy": 8808}),
+        ("20161108__ut__general__county.csv", 100, "State House — District 32",
+         {"Lavar Christensen": 8541, "Suzanne Harrison": 8536}),
+    ],
+    ids=["grand-2018", "emery-2016-primary", "cache-2020-props", "washington-2018-primary",
+         "statewide-2016-county"],
+)
+def test_real_files_give_hand_checked_totals(file: str, contests: int, label: str,
+                                             expected: dict[str, int]) -> None:
+    parsed = read_canvass(OE / file)
+    assert parsed.family == "long"
+    assert len(parsed.contests) == contests
+    t = contest(parsed, label)
+    assert {c.choice.name: c.votes for c in t.choices} == expected
+
+
+def test_detected_as_long_with_high_confidence() -> None:
+    found = detect(OE / "20181106__ut__general__grand__precinct.csv")
+    assert found[0].family == "long"
+    assert found[0].confidence >= 90
+
+
+def test_totals_equal_sum_of_candidate_rows() -> None:
+    import csv
+
+    path = OE / "20181106__ut__general__salt_lake__precinct.csv"
+    parsed = read_canvass(path)
+    sums: dict[tuple[str, str, str], int] = {}
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        for row in csv.DictReader(f):
+            key = (row["office"], row["district"], row["candidate"])
+            sums[key] = sums.get(key, 0) + int(row["votes"] or 0)
+    checked = 0
+    for t in parsed.totals:
+        for c in t.choices:
+            assert c.votes == sums[(t.contest.key.title, t.contest.key.district, c.choice.name)]
+            checked += 1
+    assert checked > 200
+
+
+def test_primary_contest_belongs_to_party_and_tie_is_flagged() -> None:
+    parsed = read_canvass(OE / "20160628__ut__primary__emery__precinct.csv")
+    t = contest(parsed, "U.S. Senate (DEM)")
+    assert t.contest.key.party == "DEM"
+    d = decide(t, Edition.Y2019)
+    assert d.outcome.result is Result.TIE
+    assert d.verdict is Verdict.WITHIN_MARGIN
+    assert decide(t, Edition.Y2024).verdict is Verdict.AUTOMATIC
+
+
+def test_general_election_party_belongs_to_candidate() -> None:
+    parsed = read_canvass(OE / "20181106__ut__general__grand__precinct.csv")
+    t = contest(parsed, "U.S. Senate")
+    assert t.contest.key.party == ""
+    assert {c.choice.name: c.choice.party for c in t.choices}["Mitt Romney"] == "Rep"
+
+
+def test_propositions_are_recognised_by_for_against() -> None:
+    parsed = read_canvass(OE / "20201103__ut__general__cache__precinct.csv")
+    t = contest(parsed, "Constitutional Amendment A")
+    assert t.contest.kind is ContestKind.PROPOSITION
+    assert decide(t, Edition.Y2019).outcome.result is Result.PASSED
+
+
+def test_invalid_write_ins_and_write_in_totals_are_not_double_counted() -> None:
+    parsed = read_canvass(OE / "20201103__ut__general__cache__precinct.csv")
+    names = {c.choice.name for t in parsed.totals for c in t.choices}
+    assert "Write-In Totals" not in names
+    assert "Write-In: Not Certified" not in names
+    assert "Write-In: Brian Carroll" in names
+    assert any("invalid write-in" in i.message for i in parsed.issues)
+
+
+def test_statistics_offices_are_not_contests() -> None:
+    parsed = read_canvass(OE / "20221108__ut__general__piute__precinct.csv")
+    titles = {c.key.title for c in parsed.contests}
+    assert not titles & {"Registered Voters", "Ballots Cast", "Cards Cast",
+                         "Ballots Cast - Blank"}
+
+
+def test_over_and_under_votes_kept_apart() -> None:
+    parsed = read_canvass(OE / "20221108__ut__general__piute__precinct.csv")
+    names = {c.choice.name for t in parsed.totals for c in t.choices}
+    assert not names & {"Overvotes", "Undervotes"}
+    assert any(t.extras for t in parsed.totals)
+
+
+def test_suppressed_values_are_noted() -> None:
+    parsed = read_canvass(OE / "20181106__ut__general__weber__precinct.csv")
+    assert any("suppressed" in i.message for i in parsed.issues)
+
+
+def test_totals_row_is_checked_not_counted() -> None:
+    parsed = read_canvass(OE / "20180626__ut__primary__washington__precinct.csv")
+    assert "Total" not in parsed.precincts
+    assert not any("do not add up" in i.message for i in parsed.issues)
+
+
+def test_disagreeing_duplicates_are_errors() -> None:
+    parsed = read_canvass(OE / "20201103__ut__general__cache__precinct.csv")
+    errs = [i for i in parsed.errors if "Duplicate rows disagree" in i.message]
+    assert errs
+    assert "RIVER HEIGHTS 02" in errs[0].message
+
+
+@pytest.mark.parametrize(
+    ("content", "message", "row"),
+    [
+        (b"office,candidate,votes,precinct\nMayor,Ann,12,P1\nMayor,Bob,1O,P1\n",
+         "is not a number", 3),
+        (b"office,candidate,votes,precinct\nMayor,Ann,-4,P1\n", "is negative", 2),
+        (b"office,candidate,votes,precinct\nMayor,Ann,2.5,P1\n", "not a whole number", 2),
+    ],
+    ids=["text", "negative", "fraction"],
+)
+def test_bad_vote_counts_name_row_and_column(tmp_path: Path, content: bytes, message: str,
+                                             row: int) -> None:
+    p = tmp_path / "bad.csv"
+    p.write_bytes(content)
+    parsed = read_canvass(p)
+    err = parsed.errors[0]
+    assert message in err.message
+    assert err.row == row
+    assert err.column == "votes"
+    assert err.severity is Severity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty"),
+        (b"%PDF-1.4\n...", "PDF"),
+        (b"<html><frameset></frameset></html>", "web page"),
+        (b"\x00\x01\x02garbage", "binary"),
+        (b"office,candidate,votes\n", "no rows"),
+        (b"a,b,c\n1,2,3\n", "does not recognise"),
+    ],
+    ids=["empty", "pdf", "html", "binary", "header-only", "unknown"],
+)
+def test_unreadable_files_get_one_clear_sentence(tmp_path: Path, content: bytes,
+                                                 message: str) -> None:
+    p = tmp_path / "canvass.csv"
+    p.write_bytes(content)
+    with pytest.raises(ImportFailed) as exc:
+        read_canvass(p)
+    assert message in str(exc.value)
+    assert exc.value.issue.file == "canvass.csv"
+
+
+def test_latin1_csv_is_read_with_a_note(tmp_path: Path) -> None:
+    p = tmp_path / "latin.csv"
+    p.write_bytes("office,candidate,votes,precinct\nMayor,Julián,12,P1\nMayor,Bo,3,P1\n"
+                  .encode("cp1252"))
+    parsed = read_canvass(p)
+    assert parsed.totals[0].choices[0].choice.name == "Julián"
+    assert any("Windows-1252" in i.message for i in parsed.issues)
+
+
+def test_xlsx_long_format(tmp_path: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Precinct", "Office", "Candidate", "Party", "Votes"])
+    ws.append(["P1", "Mayor", "Ann", "", 120])
+    ws.append(["P2", "Mayor", "Ann", "", 80])
+    ws.append(["P1", "Mayor", "Bob", "", 199])
+    p = tmp_path / "long.xlsx"
+    wb.save(p)
+    parsed = read_canvass(p)
+    assert {c.choice.name: c.votes for c in parsed.totals[0].choices} == {"Ann": 200, "Bob": 199}

@@ -1,0 +1,152 @@
+"""The case file: creation, refusal of foreign or damaged files, audit and verify."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, datetime
+from pathlib import Path
+
+import pytest
+
+from recount_desk import store
+from recount_desk.actions.canvass import ImportRefused, import_canvass, read_file
+from recount_desk.actions.case import create_case, open_case
+from recount_desk.actions.contests import overview, set_contest_settings
+from recount_desk.actions.verify import verify_case
+from recount_desk.core.model import Election, ElectionKind, PassRule, Scope, VotingMethod
+from recount_desk.store import repo
+
+GRAND = Path(__file__).parents[1] / "data" / "openelections" / \
+    "20181106__ut__general__grand__precinct.csv"
+ELECTION = Election("2018 General", date(2018, 11, 6), ElectionKind.GENERAL, "Grand County",
+                    datetime(2018, 11, 20, 10, 0), "Clerk")
+
+
+@pytest.fixture
+def case_path(tmp_path: Path) -> Path:
+    path = tmp_path / "grand.recount"
+    with create_case(path, ELECTION) as case:
+        import_canvass(case, read_file(GRAND))
+    return path
+
+
+def test_case_file_holds_election_and_canvass(case_path: Path) -> None:
+    with open_case(case_path) as case:
+        assert case.election == ELECTION
+        rows = overview(case)
+        assert [r.check.totals.contest.key.label() for r in rows] == [
+            "U.S. Senate", "U.S. House — District 1", "State House — District 69",
+            "State House — District 70"]
+        hd69 = rows[2].check
+        assert {c.choice.name: c.votes for c in hd69.totals.choices} == {
+            "Tim Glenn": 843, "Christine Watkins": 841}
+        names, choices, table = repo.precinct_table(case.conn, rows[2].id)
+        assert len(names) == 8
+        assert set(choices) == {"Tim Glenn", "Christine Watkins"}
+        assert sum(r[choices.index("Tim Glenn")] for r in table) == 843
+    assert verify_case(case_path).ok
+
+
+def test_journal_and_durability_settings(case_path: Path) -> None:
+    with open_case(case_path) as case:
+        assert case.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert case.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert case.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_every_action_appends_one_audit_entry(case_path: Path) -> None:
+    with open_case(case_path) as case:
+        before = len(list(store.audit_entries(case.conn)))
+        rid = overview(case)[2].id
+        set_contest_settings(case, rid, seats=1, scope=Scope.MULTICOUNTY,
+                             voting_method=VotingMethod.PLURALITY, pass_rule=PassRule.MAJORITY)
+        entries = list(store.audit_entries(case.conn))
+        assert len(entries) == before + 1
+        assert entries[-1].action == "change contest settings"
+    assert verify_case(case_path).ok
+
+
+def test_second_import_is_refused_unless_replace(case_path: Path) -> None:
+    with open_case(case_path) as case:
+        with pytest.raises(ImportRefused, match="already holds"):
+            import_canvass(case, read_file(GRAND))
+        import_canvass(case, read_file(GRAND), replace=True)
+        assert len(overview(case)) == 4
+    assert verify_case(case_path).ok
+
+
+def test_failed_action_leaves_the_case_as_it_was(case_path: Path) -> None:
+    with open_case(case_path) as case:
+        n = case.conn.execute("SELECT count(*) FROM audit").fetchone()[0]
+        with pytest.raises(sqlite3.IntegrityError), \  # noqa: PT012
+                store.transaction(case.conn, "t", "bad") as payload:
+            payload["x"] = 1
+            case.conn.execute("UPDATE contest SET seats=0")  # violates CHECK
+        assert case.conn.execute("SELECT count(*) FROM audit").fetchone()[0] == n
+        assert case.conn.execute("SELECT min(seats) FROM contest").fetchone()[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("UPDATE canvass_vote SET votes = votes + 1 WHERE choice_id = 7 AND precinct_id = 2",
+         "canvass votes were changed"),
+        ("UPDATE choice SET canvass_total = 900 WHERE name = 'Tim Glenn'",
+         "changed outside Recount Desk"),
+        ("DELETE FROM precinct WHERE id = 18", "changed outside Recount Desk"),
+        ("DROP TRIGGER audit_no_update; UPDATE audit SET actor = 'x' WHERE seq = 1",
+         "audit entry 1 is broken"),
+        ("DROP TRIGGER audit_no_delete; DELETE FROM audit WHERE seq = 1",
+         "audit entry 2 is broken"),
+    ],
+    ids=["vote", "total", "deleted-row", "audit-edited", "audit-deleted"],
+)
+def test_verify_detects_a_hand_edit(case_path: Path, sql: str, message: str) -> None:
+    conn = sqlite3.connect(case_path)
+    conn.execute("PRAGMA foreign_keys=OFF")
+    conn.executescript(sql)
+    conn.commit()
+    conn.close()
+    result = verify_case(case_path)
+    assert not result.ok
+    assert message in result.summary()
+
+
+def test_audit_log_is_append_only(case_path: Path) -> None:
+    conn = sqlite3.connect(case_path)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        conn.execute("UPDATE audit SET actor='x'")
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"county,precinct\n", "not a Recount Desk case file"),
+        (b"", "not a Recount Desk case file"),
+        (b"SQLite format 3\x00" + b"\x00" * 200, "damaged"),
+    ],
+    ids=["csv", "empty", "truncated-sqlite"],
+)
+def test_foreign_or_damaged_files_are_refused(tmp_path: Path, content: bytes,
+                                              message: str) -> None:
+    p = tmp_path / "x.recount"
+    p.write_bytes(content)
+    with pytest.raises(store.CaseFileError, match=message):
+        open_case(p)
+
+
+def test_other_sqlite_database_is_refused(tmp_path: Path) -> None:
+    p = tmp_path / "other.db"
+    sqlite3.connect(p).execute("CREATE TABLE t(x)").connection.commit()
+    with pytest.raises(store.CaseFileError, match="not a Recount Desk case file"):
+        open_case(p)
+
+
+def test_newer_version_is_refused(case_path: Path) -> None:
+    conn = sqlite3.connect(case_path)
+    conn.execute("PRAGMA user_version=999")
+    conn.commit()
+    conn.close()
+    with pytest.raises(store.CaseFileError, match="newer version"):
+        open_case(case_path)
