@@ -78,10 +78,13 @@ def test_second_import_is_refused_unless_replace(case_path: Path) -> None:
 def test_failed_action_leaves_the_case_as_it_was(case_path: Path) -> None:
     with open_case(case_path) as case:
         n = case.conn.execute("SELECT count(*) FROM audit").fetchone()[0]
-        with pytest.raises(sqlite3.IntegrityError), \  # noqa: PT012
-                store.transaction(case.conn, "t", "bad") as payload:
-            payload["x"] = 1
-            case.conn.execute("UPDATE contest SET seats=0")  # violates CHECK
+        def bad_action() -> None:
+            with store.transaction(case.conn, "t", "bad") as payload:
+                payload["x"] = 1
+                case.conn.execute("UPDATE contest SET seats=0")  # violates CHECK
+
+        with pytest.raises(sqlite3.IntegrityError):
+            bad_action()
         assert case.conn.execute("SELECT count(*) FROM audit").fetchone()[0] == n
         assert case.conn.execute("SELECT min(seats) FROM contest").fetchone()[0] == 1
 
