@@ -10,7 +10,8 @@ Every row comes several times, once per counting group and once more for their t
 the Grand and Wayne 2016 exports each key appears exactly three times and, for every
 candidate, the third value is the sum of the first two (1,129 of 1,129 keys in Grand, 421 of
 421 in Wayne; e.g. Grand, Election Total, GOVERNOR, GARY R. HERBERT: 2224, 42, 2266). So the
-reader takes the *last* row of each repeated key when that rule holds for the whole file,
+reader takes the *last* row of each repeated key when that rule holds for at least nine in
+ten of the keys whose repeats differ (the others are reported: a damaged or cut export),
 takes one row when all repeats are equal, and otherwise adds them up with a warning.
 """
 
@@ -140,27 +141,32 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         last_is_sum = (multi["last"] * 2 == multi["sum"])
         all_equal = multi["min"] == multi["max"]
         informative = ~all_equal
-        if bool(last_is_sum.all()):
-            rule = "last"
-            issues.append(Issue(name, f"Each row comes {int(multi['size'].max())} times (once "
-                                "per counting group, then their total); in every case the last "
-                                "one is the sum of the others, so the last one is used.",
-                                severity=Severity.NOTE))
-        elif bool((last_is_sum | all_equal).all()):
-            rule = "last"
-            issues.append(Issue(name, "Rows repeat per counting group; the last of each is their "
-                                "total (or all are equal), so the last one is used.",
-                                severity=Severity.NOTE))
-        elif bool(all_equal.all()):
+        informative_n = int(informative.sum())
+        fits = int((informative & last_is_sum).sum())
+        odd = agg.index.isin(multi.index[informative & ~last_is_sum])
+        if informative_n == 0:
             rule = "last"
             issues.append(Issue(name, "Every row comes more than once with the same count; each "
                                 "is counted once.", severity=Severity.WARNING))
+        elif fits * 10 >= informative_n * 9:
+            rule = "last"
+            issues.append(Issue(name, f"Each row comes up to {int(multi['size'].max())} times "
+                                "(once per counting group, then their total); the last one is "
+                                f"the sum of the others ({fits:,} of {informative_n:,} checked), "
+                                "so the last one is used.", severity=Severity.NOTE))
+            if fits < informative_n:
+                bad_keys = agg.index[odd][:5]
+                issues.append(Issue(
+                    name, f"{informative_n - fits} repeated row(s) do not end with their total "
+                    "(the export may be damaged or cut); their last value is used: "
+                    + "; ".join(f"{k[1]} / {k[2]} / {k[4]}" for k in bad_keys) + ".",
+                    severity=Severity.WARNING))
         else:
             rule = "sum"
-            odd = int((informative & ~last_is_sum).sum())
-            issues.append(Issue(name, f"Rows repeat per counting group and {odd} of them do not "
-                                "end with their total; the repeats are added up. Check the "
-                                "totals against the printed canvass.", severity=Severity.WARNING))
+            issues.append(Issue(name, f"Rows repeat per counting group and {informative_n - fits}"
+                                " of them do not end with their total; the repeats are added up."
+                                " Check the totals against the printed canvass.",
+                                severity=Severity.WARNING))
         agg = agg.reset_index()
         agg["v"] = agg[rule]
         first = df.drop_duplicates(key, keep="first").drop(columns=["v"])
