@@ -165,7 +165,8 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], h: int) -> RawCan
     below_first = below[0].lower().rstrip(":")
     names_below = (below_first in ("", "candidate", "candidates", "choice") and
                    sum(1 for c in below[first:width] if c) >= 1 and
-                   not any(to_int(c) is not None for c in below[1:width] if c))
+                   not any(to_int(c) is not None for c in below[1:width] if c) and
+                   not all(_PARTY_CODE.match(c) for c in below[first:width] if c))
     if names_below:
         contest_row, name_row, data_start = header, below, h + 2
     else:

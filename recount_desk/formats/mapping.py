@@ -347,15 +347,24 @@ def _read_wide(mapping: dict[str, Any], cols: _Columns, body: list[list[str]],
             cs.append((j, choice, prefix, kind))
         blocks.append((key, cs))
     width = len(cols.header)
+    vote_cols = {j for _key, cs in blocks for j, *_rest in cs}
     for n, r in enumerate(body):
         _check_cancel(options, n, len(body))
         r = r + [""] * (width - len(r))
         precinct = _clean(r[pj])
         if not precinct:
-            continue
+            # A totals row may carry its label in another column ('', '', 'Totals:', 714, …).
+            label = next((_clean(c) for j, c in enumerate(r) if j not in vote_cols and
+                          c.strip() and st.is_total(_clean(c))), "")
+            if not label:
+                continue
+            precinct = label
         row = header_row + 1 + n
+        total_row = st.is_total(precinct)
         for key, cs in blocks:
             for j, choice, cparty, kind in cs:
+                if total_row and not r[j].strip():
+                    continue  # a totals row of statistics only
                 v = st.count(r[j], row, cols.header[j], key)
                 if v is None:
                     continue

@@ -73,7 +73,8 @@ def test_resaved_xlsx_unescapes_names_and_reads_text_counts():
 def test_detail_xml_keeps_over_and_under_votes_apart_and_reads_vote_for():
     parsed = read_canvass(DATA / "greenup-ky-2014-primary-detail.xml")
     t = totals_of(parsed, "US Senator", "REP")
-    assert t.contest.seats == 1 and t.contest.seats_from_file
+    assert t.contest.seats == 1
+    assert t.contest.seats_from_file
     assert {k.value for k in t.extras} == {"over", "under"}
     assert "Undervotes" not in {c.choice.name for c in t.choices}
     assert parsed.election_date == "2014-05-20"
@@ -85,7 +86,9 @@ def test_detail_xml_whose_choice_total_disagrees_is_reported():
     t = totals_of(parsed, "U.S. Senate")
     assert t.choices[0].votes == 462123
     warn = [i for i in parsed.issues if "do not add up" in i.message]
-    assert warn and warn[0].severity is Severity.WARNING and "477,734" in warn[0].message
+    assert warn
+    assert warn[0].severity is Severity.WARNING
+    assert "477,734" in warn[0].message
 
 
 _SS_HEAD = ('<?xml version="1.0"?>\n<Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet"'
@@ -160,5 +163,5 @@ def test_zip_without_a_clarity_file_is_not_claimed_and_fails_clearly(tmp_path):
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("notes.xml", "<notes/>")
     assert all(d.family != "clarity" for d in detect(path))
-    with pytest.raises(ImportFailed, match="holds no Clarity detail.xls"):
+    with pytest.raises(ImportFailed, match=r"holds no Clarity detail\.xls"):
         read_canvass(path, family="clarity")

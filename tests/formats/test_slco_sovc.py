@@ -64,9 +64,11 @@ def test_2024_suppressed_precincts_use_the_county_total_row():
     assert got["DONALD J. TRUMP / JD VANCE"] == 221555
     assert got["KAMALA D. HARRIS / TIM WALZ"] == 273658
     assert got["PETER SONSKI / LAUREN MICHELLE ONAK"] == 129  # a qualified write-in
-    assert pres.contest.seats == 1 and pres.contest.seats_from_file
+    assert pres.contest.seats == 1
+    assert pres.contest.seats_from_file
     notes = [i for i in parsed.issues if "46 precinct(s) are suppressed" in i.message]
-    assert notes and notes[0].sheet == "Sheet2"
+    assert notes
+    assert notes[0].sheet == "Sheet2"
     assert any("suppressed for voter privacy" in i.message and "221,452" in i.message
                for i in parsed.issues)
     assert "Total Votes" not in got

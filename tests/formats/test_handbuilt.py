@@ -1,0 +1,111 @@
+"""Hand-built county workbooks: Juab's three elections in three sheets, and the layout's quirks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recount_desk.formats import ImportFailed, ReadOptions, detect, read_canvass
+
+DATA = Path(__file__).parents[1] / "data" / "formats" / "handbuilt"
+JUAB = DATA / "Juab Precinct Results.xlsx"
+
+
+def totals_of(parsed, title: str, party: str = ""):
+    for t in parsed.totals:
+        if t.contest.key.title == title and t.contest.key.party == party:
+            return t
+    raise AssertionError(f"{title!r} not in {[t.contest.key for t in parsed.totals]}")
+
+
+@pytest.mark.parametrize(
+    ("sheet", "contests", "precincts", "title", "party", "expected", "primary"),
+    [
+        (None, 18, 15, "US Senate", "",
+         {"Evan McMullin": 714, "Mike Lee": 3886, "James Arther Hansen": 70,
+          "Tommy Williams": 61, "Write In": 2}, False),
+        ("2022 Primary", 5, 79, "US Senate", "REP",
+         {"Mike Lee": 5079, "Becky Edwards": 1624, "Ally Isom": 657}, True),
+        ("2021 General", 18, 50, "Erda City Council D1", "",
+         {"Scott Droubay": 143, "Dave Judd": 88}, False),
+    ],
+    ids=["juab-2022-general-default-sheet", "juab-2022-primary", "juab-2021-general"],
+)
+def test_juab_sheets_give_hand_checked_totals(sheet, contests, precincts, title, party,
+                                              expected, primary):
+    assert detect(JUAB)[0].family == "handbuilt"
+    parsed = read_canvass(JUAB, options=ReadOptions(sheet=sheet))
+    assert len(parsed.contests) == contests
+    assert len(parsed.precincts) == precincts
+    t = totals_of(parsed, title, party)
+    assert {c.choice.name: c.votes for c in t.choices} == expected
+    assert parsed.primary is primary
+
+
+def test_juab_default_sheet_names_the_other_elections_and_matches_its_totals_row():
+    parsed = read_canvass(JUAB)
+    first = parsed.issues[0]
+    assert first.sheet == "2022 General"
+    assert "'2022 Primary'" in first.message
+    assert "'2021 General'" in first.message
+    # The 'Totals:' row agrees with the precincts for every contest.
+    assert not [i for i in parsed.issues if "do not add up" in i.message]
+    # 'US \nHouse \nDist 2' in one header cell is the same contest as 'US House Dist 2'.
+    assert len(totals_of(parsed, "US House Dist 2").choices) == 4
+
+
+def test_detection_is_only_moderately_confident():
+    d = next(d for d in detect(JUAB) if d.family == "handbuilt")
+    assert 50 <= d.confidence <= 75
+
+
+def _synthetic(path: Path) -> Path:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "2020 Canvass"
+    for row in (
+        ["2020 General Election - Canvass"],
+        ["", "", "", "", "US \nHouse \nDist 2", "US House Dist 2", "Governor", "Governor"],
+        ["Precinct Name", "Total Reg. Voters", "Total Ballots Cast", "Turn out %", "Ann", "Bob",
+         "Cy", "Di"],
+        ["", "", "", "", "REP", "DEM", "REP", "DEM"],
+        ["P1", 100, 50, 0.5, 10, 20, 15, 15],
+        ["P2", 5, 3, 0.6, "Suppressed", None, 1, 2],
+        ["FEDERAL", 0, 2, "#DIV/0!", 1, 1, None, None],
+        ["COUNTY TOTALS", 105, 55, None, 13, 22, 16, 17],
+    ):
+        ws.append(row)
+    wb.save(path)
+    return path
+
+
+def test_suppressed_cells_party_row_and_county_totals(tmp_path):
+    parsed = read_canvass(_synthetic(tmp_path / "canvass.xlsx"))
+    assert parsed.family == "handbuilt"
+    house = totals_of(parsed, "US House Dist 2")
+    # Precincts add up to 11 / 21; P2 is suppressed, so COUNTY TOTALS (13 / 22) is used.
+    assert {c.choice.name: c.votes for c in house.choices} == {"Ann": 13, "Bob": 22}
+    assert {c.choice.name: c.choice.party for c in house.choices} == {"Ann": "REP",
+                                                                       "Bob": "DEM"}
+    assert any("Suppressed" in i.message for i in parsed.issues)
+    gov = totals_of(parsed, "Governor")
+    assert {c.choice.name: c.votes for c in gov.choices} == {"Cy": 16, "Di": 17}
+    assert "FEDERAL" in parsed.precincts  # federal-only ballots are real votes
+    assert "COUNTY TOTALS" not in parsed.precincts
+
+
+@pytest.mark.parametrize(
+    ("file", "sheet", "message"),
+    [
+        ("2020 General Election Emery Precinct Level Results.xlsx", None,
+         "does not recognise this layout"),
+        ("Juab Precinct Results.xlsx", "2023 General", "has no sheet '2023 General'"),
+    ],
+    ids=["emery-cast-vote-list-is-not-a-canvass", "unknown-sheet"],
+)
+def test_unreadable_files_fail_with_a_clear_sentence(file, sheet, message):
+    with pytest.raises(ImportFailed, match=message):
+        read_canvass(DATA / file, options=ReadOptions(sheet=sheet))
