@@ -228,6 +228,8 @@ class Printing:
     reprint: int = 0  # 0 = the original, n = the n-th reprint after signing
     generated_at: datetime | None = None
     appendix: tuple[AuditRow, ...] | None = None
+    signed_on: date | None = None
+    signed_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1 @@
+"""The PDF reports (reportlab lives here only); built from ``core.report_model`` values."""
