@@ -225,6 +225,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FAIL
 
 
+def cmd_restore(args: argparse.Namespace) -> int:
+    found = case_actions.backups(args.case)
+    if not args.backup:
+        if not found:
+            print(f"No automatic backups of {Path(args.case).name}.")
+            return EXIT_FAIL
+        print("Automatic backups, newest first (restore one with --backup FILE):")
+        for b in found:
+            print(f"  {b}")
+        return EXIT_OK
+    try:
+        aside = case_actions.restore_backup(args.case, args.backup)
+    except case_actions.store.CaseFileError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_FAIL
+    print(f"Restored {Path(args.case).name} from {Path(args.backup).name}; the replaced file "
+          f"was kept as {aside.name}.")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="recount-desk",
@@ -271,6 +291,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("case", nargs="?")
     v.add_argument("--demo", action="store_true")
     v.set_defaults(func=cmd_verify)
+
+    r = sub.add_parser("restore", help="list a case's automatic backups, or restore one")
+    r.add_argument("case")
+    r.add_argument("--backup", help="the backup file to restore")
+    r.set_defaults(func=cmd_restore)
     return p
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -10,7 +11,9 @@ from pathlib import Path
 from recount_desk import store
 from recount_desk.core.model import Election, ElectionKind
 from recount_desk.core.rules import Edition, edition_for
-from recount_desk.store import repo
+from recount_desk.store import lock, repo
+from recount_desk.store.backup import list_backups, make_backup
+from recount_desk.store.backup import restore as restore_file
 
 
 @dataclass
@@ -21,9 +24,12 @@ class Case:
     conn: sqlite3.Connection
     readonly: bool = False
     actor: str = field(default_factory=store.actor_name)
+    readonly_reason: str | None = None
 
     def close(self) -> None:
         self.conn.close()
+        if not self.readonly:
+            lock.release(self.path)
 
     def __enter__(self) -> Case:
         return self
@@ -95,6 +101,7 @@ def create_case(path: Path | str, election: Election, *, edition: Edition | None
         raise store.CaseFileError("; ".join(e.message for e in errs))
     conn = store.create(path)
     case = Case(path, conn, actor=actor or store.actor_name())
+    lock.acquire(path, case.actor)
     with store.transaction(conn, case.actor, "create case") as payload:
         repo.set_election(conn, election, edition.value if edition else None)
         payload.update(_election_payload(election, edition))
@@ -109,11 +116,70 @@ def _election_payload(e: Election, edition: Edition | None) -> dict[str, object]
             "officer": e.officer, "edition": edition.value if edition else None}
 
 
-def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = None) -> Case:
-    """Open a case file; a second writer gets it read-only (see ``Case.readonly``)."""
+def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = None,
+              backup: bool = False) -> Case:
+    """Open a case file.
+
+    A case already open in another Recount Desk, or on read-only media, is opened read-only
+    and ``Case.readonly_reason`` says why. ``backup`` makes a rotating backup copy in the
+    user's data folder first (the window does this on every open).
+    """
     path = Path(path)
-    conn = store.open_case(path, readonly=readonly)
-    return Case(path, conn, readonly=readonly, actor=actor or store.actor_name())
+    actor = actor or store.actor_name()
+    reason = None
+    if not readonly:
+        holder = lock.acquire(path, actor)
+        if holder is not None:
+            readonly = True
+            reason = (f"{path.name} is open in another Recount Desk by {holder.describe()}; "
+                      "it is opened read-only here. Close it there to make changes.")
+        elif not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+            lock.release(path)
+            readonly = True
+            reason = (f"{path.name} is on read-only media or in a folder you cannot write to; "
+                      "it is opened read-only. Copy it to a writable folder to make changes.")
+    try:
+        conn = store.open_case(path, readonly=readonly)
+    except BaseException:
+        if not readonly:
+            lock.release(path)
+        raise
+    case = Case(path, conn, readonly=readonly, actor=actor, readonly_reason=reason)
+    if backup and not readonly:
+        from .demo import user_data_dir
+
+        try:
+            make_backup(conn, path, user_data_dir())
+        except (OSError, sqlite3.Error):
+            case.readonly_reason = None  # a failed backup must not stop the work
+    return case
+
+
+def backups(path: Path | str) -> list[Path]:
+    """The automatic backups of a case, newest first."""
+    from .demo import user_data_dir
+
+    return list_backups(user_data_dir(), Path(path))
+
+
+def restore_backup(path: Path | str, backup: Path | str) -> Path:
+    """Replace a case with one of its backups (after verifying it); returns where the
+    replaced file was kept."""
+    from .verify import verify_case
+
+    path, backup = Path(path), Path(backup)
+    result = verify_case(backup)
+    if not result.ok:
+        raise store.CaseFileError(f"The backup {backup.name} does not verify: "
+                                  + "; ".join(result.problems))
+    holder = lock.acquire(path, store.actor_name())
+    if holder is not None:
+        raise store.CaseFileError(f"{path.name} is open in Recount Desk by "
+                                  f"{holder.describe()}; close it before restoring.")
+    try:
+        return restore_file(backup, path)
+    finally:
+        lock.release(path)
 
 
 def update_election(case: Case, election: Election, edition: Edition | None = None) -> None:

@@ -236,6 +236,17 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str) -> Iterator[d
                      "VALUES (?,?,?,?,?,?,?)",
                      (e.seq, e.at, e.actor, e.action, e.payload, e.prev_hash, e.hash))
         conn.execute("COMMIT")
+    except sqlite3.OperationalError as e:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        text = str(e).lower()
+        if "readonly" in text or "read-only" in text:
+            raise ReadOnlyCase("The case file is open read-only; nothing was changed.") from e
+        if "disk is full" in text or "disk i/o" in text:
+            raise CaseFileError("The disk is full or failing: this action was NOT saved and "
+                                "the case is as it was. Free some space (or use another "
+                                "disk) and do it again.") from e
+        raise
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
