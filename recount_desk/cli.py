@@ -250,7 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="recount-desk",
         description="Recount Desk — Utah recounts under Utah Code 20A-4-401.")
     p.add_argument("--version", action="version", version=f"recount-desk {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    p.add_argument("--self-test", action="store_true",
+                   help="check this installation offline with the demo election, then exit")
+    sub = p.add_subparsers(dest="command")
 
     c = sub.add_parser("check", help="every contest of a canvass file, its verdict and why")
     c.add_argument("file", nargs="?", help="canvass file (CSV, XLSX, XLS, ODS, XML, ZIP)")
@@ -302,6 +304,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.self_test:
+        from recount_desk.selftest import main as self_test
+        return self_test()
+    if args.command is None:
+        parser.error("give a command (check, new, import, verify…), or --self-test")
     if getattr(args, "command", None) == "verify" and not args.demo and not args.case:
         parser.error("verify: give a case file, or --demo")
     try:
