@@ -20,6 +20,7 @@ from recount_desk.paths import resource
 from .canvass import ParsedCanvass, import_canvass, read_file
 from .case import Case, create_case, open_case
 from .contests import set_contest_settings
+from .demo_recount import complete_demo_recount
 
 DEMO_ACTOR = "demo"
 
@@ -78,6 +79,7 @@ def build_demo_case(path: Path) -> Case:
         if scope is not None:
             set_contest_settings(case, row[0], seats=row[2], scope=scope,
                                  voting_method=row[3], pass_rule=row[4])
+    complete_demo_recount(case)
     return case
 
 

@@ -136,5 +136,229 @@ CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 """
 
-MIGRATIONS: list[str] = [V1]
+# V2: the recount itself (issue 5): settings, units, tally entries with double entry and
+# resolutions, witnesses, unopened envelopes, declaration and lot, costs, the board,
+# signing and reopening. Rows are appended, not overwritten, where a user may re-enter a
+# value (tally entries, resolutions, checks, decisions, declarations): the current one is
+# the latest not superseded, and the history stays readable beside the audit log.
+V2 = """
+CREATE TABLE recount (
+    contest_id INTEGER PRIMARY KEY REFERENCES contest(id) ON DELETE CASCADE,
+    method TEXT NOT NULL,
+    entry_mode TEXT NOT NULL,
+    unit_kind TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    started_by TEXT NOT NULL,
+    no_envelopes_confirmed INTEGER NOT NULL DEFAULT 0,
+    no_envelopes_note TEXT NOT NULL DEFAULT ''
+);
+
+CREATE TABLE recount_unit (
+    id INTEGER PRIMARY KEY,
+    contest_id INTEGER NOT NULL REFERENCES contest(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    variance_note TEXT NOT NULL DEFAULT '',
+    UNIQUE (contest_id, name)
+);
+
+CREATE TABLE unit_precinct (
+    unit_id INTEGER NOT NULL REFERENCES recount_unit(id) ON DELETE CASCADE,
+    precinct_id INTEGER NOT NULL REFERENCES precinct(id) ON DELETE CASCADE,
+    contest_id INTEGER NOT NULL,
+    PRIMARY KEY (unit_id, precinct_id),
+    UNIQUE (contest_id, precinct_id)
+);
+
+CREATE TABLE tally_entry (
+    id INTEGER PRIMARY KEY,
+    unit_id INTEGER NOT NULL REFERENCES recount_unit(id) ON DELETE CASCADE,
+    entry_no INTEGER NOT NULL CHECK (entry_no IN (1, 2)),
+    officer TEXT NOT NULL,
+    ballots INTEGER CHECK (ballots >= 0),
+    write_ins INTEGER CHECK (write_ins >= 0),
+    over_votes INTEGER CHECK (over_votes >= 0),
+    under_votes INTEGER CHECK (under_votes >= 0),
+    warning_note TEXT NOT NULL DEFAULT '',
+    entered_at TEXT NOT NULL,
+    entered_by TEXT NOT NULL,
+    superseded INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE tally_vote (
+    entry_id INTEGER NOT NULL REFERENCES tally_entry(id) ON DELETE CASCADE,
+    choice_id INTEGER NOT NULL REFERENCES choice(id) ON DELETE CASCADE,
+    votes INTEGER CHECK (votes >= 0),
+    PRIMARY KEY (entry_id, choice_id)
+);
+
+CREATE TABLE tally_resolution (
+    id INTEGER PRIMARY KEY,
+    unit_id INTEGER NOT NULL REFERENCES recount_unit(id) ON DELETE CASCADE,
+    first_entry_id INTEGER NOT NULL REFERENCES tally_entry(id) ON DELETE CASCADE,
+    second_entry_id INTEGER NOT NULL REFERENCES tally_entry(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    ballots INTEGER,
+    write_ins INTEGER,
+    over_votes INTEGER,
+    under_votes INTEGER,
+    note TEXT NOT NULL DEFAULT '',
+    resolved_by TEXT NOT NULL,
+    resolved_at TEXT NOT NULL
+);
+
+CREATE TABLE resolution_vote (
+    resolution_id INTEGER NOT NULL REFERENCES tally_resolution(id) ON DELETE CASCADE,
+    choice_id INTEGER NOT NULL REFERENCES choice(id) ON DELETE CASCADE,
+    votes INTEGER,
+    PRIMARY KEY (resolution_id, choice_id)
+);
+
+CREATE TABLE witness (
+    id INTEGER PRIMARY KEY,
+    contest_id INTEGER NOT NULL REFERENCES contest(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    designated_by TEXT NOT NULL,
+    side TEXT NOT NULL,
+    designated_at TEXT,
+    attended_from TEXT,
+    attended_to TEXT,
+    recorded_by TEXT NOT NULL,
+    recorded_at TEXT NOT NULL
+);
+
+CREATE TABLE envelope (
+    id INTEGER PRIMARY KEY,
+    contest_id INTEGER NOT NULL REFERENCES contest(id) ON DELETE CASCADE,
+    envelope_no TEXT NOT NULL,
+    precinct_id INTEGER NOT NULL REFERENCES precinct(id) ON DELETE CASCADE,
+    original_reason TEXT NOT NULL,
+    source TEXT NOT NULL,
+    added_at TEXT NOT NULL,
+    added_by TEXT NOT NULL,
+    UNIQUE (contest_id, envelope_no)
+);
+
+CREATE TABLE envelope_check (
+    id INTEGER PRIMARY KEY,
+    envelope_id INTEGER NOT NULL REFERENCES envelope(id) ON DELETE CASCADE,
+    affidavit_complete INTEGER,
+    signature_consistent INTEGER,
+    registered_in_precinct INTEGER,
+    not_already_voted INTEGER,
+    returned_in_time INTEGER,
+    id_digits INTEGER,
+    postmarked TEXT,
+    received_at TEXT,
+    note TEXT NOT NULL DEFAULT '',
+    checked_by TEXT NOT NULL,
+    checked_at TEXT NOT NULL
+);
+
+CREATE TABLE envelope_decision (
+    id INTEGER PRIMARY KEY,
+    envelope_id INTEGER NOT NULL REFERENCES envelope(id) ON DELETE CASCADE,
+    outcome TEXT NOT NULL,
+    reason TEXT,
+    reason_text TEXT NOT NULL DEFAULT '',
+    write_ins INTEGER NOT NULL DEFAULT 0,
+    over_votes INTEGER NOT NULL DEFAULT 0,
+    under_votes INTEGER NOT NULL DEFAULT 0,
+    decided_by TEXT NOT NULL,
+    decided_at TEXT NOT NULL
+);
+
+CREATE TABLE envelope_vote (
+    decision_id INTEGER NOT NULL REFERENCES envelope_decision(id) ON DELETE CASCADE,
+    choice_id INTEGER NOT NULL REFERENCES choice(id) ON DELETE CASCADE,
+    votes INTEGER NOT NULL CHECK (votes >= 0),
+    PRIMARY KEY (decision_id, choice_id)
+);
+
+CREATE TABLE declaration (
+    id INTEGER PRIMARY KEY,
+    contest_id INTEGER NOT NULL REFERENCES contest(id) ON DELETE CASCADE,
+    result TEXT NOT NULL,
+    elected TEXT NOT NULL,
+    tied TEXT NOT NULL,
+    totals TEXT NOT NULL,
+    text TEXT NOT NULL,
+    basis TEXT NOT NULL,
+    complete INTEGER NOT NULL,
+    override_reason TEXT,
+    declared_by TEXT NOT NULL,
+    declared_at TEXT NOT NULL,
+    superseded INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE lot (
+    id INTEGER PRIMARY KEY,
+    declaration_id INTEGER NOT NULL UNIQUE REFERENCES declaration(id) ON DELETE CASCADE,
+    drawn_by TEXT NOT NULL,
+    drawn_at TEXT NOT NULL,
+    place TEXT NOT NULL,
+    method TEXT NOT NULL,
+    witnesses TEXT NOT NULL,
+    chosen TEXT NOT NULL,
+    deadline TEXT,
+    late INTEGER NOT NULL DEFAULT 0,
+    basis TEXT NOT NULL
+);
+
+CREATE TABLE cost_item (
+    id INTEGER PRIMARY KEY,
+    contest_id INTEGER NOT NULL REFERENCES contest(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    description TEXT NOT NULL,
+    hours_hundredths INTEGER,
+    rate_cents INTEGER,
+    amount_cents INTEGER NOT NULL,
+    added_by TEXT NOT NULL,
+    added_at TEXT NOT NULL,
+    removed INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE board_member (
+    id INTEGER PRIMARY KEY,
+    contest_id INTEGER NOT NULL REFERENCES contest(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    title TEXT NOT NULL,
+    role TEXT NOT NULL,
+    present INTEGER NOT NULL,
+    removed INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE board_convening (
+    contest_id INTEGER PRIMARY KEY REFERENCES contest(id) ON DELETE CASCADE,
+    board_kind TEXT NOT NULL,
+    body_size INTEGER NOT NULL,
+    convened_at TEXT NOT NULL,
+    place TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    recorded_at TEXT NOT NULL
+);
+
+CREATE TABLE recount_signing (
+    id INTEGER PRIMARY KEY,
+    contest_id INTEGER NOT NULL REFERENCES contest(id) ON DELETE CASCADE,
+    signed_at TEXT NOT NULL,
+    signers TEXT NOT NULL,
+    state_digest TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    active INTEGER NOT NULL DEFAULT 1
+);
+
+CREATE TABLE recount_reopen (
+    id INTEGER PRIMARY KEY,
+    contest_id INTEGER NOT NULL REFERENCES contest(id) ON DELETE CASCADE,
+    signing_id INTEGER NOT NULL REFERENCES recount_signing(id) ON DELETE CASCADE,
+    reason TEXT NOT NULL,
+    reopened_by TEXT NOT NULL,
+    reopened_at TEXT NOT NULL
+);
+"""
+
+MIGRATIONS: list[str] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,1164 @@
+"""The recount's user actions (20A-4-401(1)(e), (2)(d)-(f), (4)): one transaction each.
+
+Every write below is exactly one ``store.transaction`` and so one audit entry, whose payload
+says what was done. Problems the user can fix raise a ``RecountError`` (or a subclass) whose
+message is written for the user, before anything is written. Reads return frozen values
+built by ``core.recount``, so the window, the command line and the report show the same
+thing.
+
+The contest is addressed by its id (``actions.contests.overview`` lists them), a unit by its
+name, an envelope by its envelope id (the clerk's number).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from pathlib import Path
+
+from recount_desk import store
+from recount_desk.core.model import ContestKind, ContestTotals, Issue, Severity
+from recount_desk.core.recount import (
+    BoardKind,
+    BoardMember,
+    Checklist,
+    ChecklistInput,
+    ConsistencyCheck,
+    CostItem,
+    CostKind,
+    CostStatement,
+    Declaration,
+    EntryMode,
+    EnvelopeAssessment,
+    EnvelopeCheck,
+    EnvelopeOutcome,
+    EnvelopeRecord,
+    EnvelopeSummaryRow,
+    EnvelopeVotes,
+    FieldDiff,
+    Lot,
+    LotRule,
+    QuorumCheck,
+    Readiness,
+    RecountMethod,
+    RecountUnit,
+    RejectionReason,
+    Resolution,
+    ResolutionKind,
+    ReturnRule,
+    SheetLayout,
+    Stage,
+    TallyEntry,
+    TallySheet,
+    TimelinessFinding,
+    UnitKind,
+    UnitState,
+    UnitStatus,
+    VarianceTable,
+    assess_envelope,
+    board_kind_for,
+    check_units,
+    checklist,
+    consistency,
+    cost_statement,
+    declaration,
+    envelope_summary,
+    field_label,
+    lot_is_late,
+    lot_problems,
+    quorum,
+    readiness,
+    recount_totals,
+    resolved_sheet,
+    return_rule,
+    returned_in_time,
+    staff_cost,
+    status_line,
+    unit_state,
+    units_from_precincts,
+    variance_table,
+)
+from recount_desk.core.rules import Verdict, decide
+from recount_desk.store import recount_repo as rr
+from recount_desk.store import repo
+
+from .case import Case
+
+PROPONENTS = "proponents"
+OPPONENTS = "opponents"
+
+
+# --------------------------------------------------------------------------------------
+# Errors the user sees
+# --------------------------------------------------------------------------------------
+
+
+class RecountError(Exception):
+    """A recount action refused; the message says why and what to do. Nothing was changed."""
+
+
+class ContestLocked(RecountError):
+    """The contest's report is signed; reopen it with a reason to change anything."""
+
+
+class RecountNotStarted(RecountError):
+    """The action needs a started recount (``start_recount``)."""
+
+
+class WarningNeedsNote(RecountError):
+    """The sheet fails ``ballots × seats = votes + under + over``; save it with a note."""
+
+    def __init__(self, message: str, check: ConsistencyCheck) -> None:
+        super().__init__(message)
+        self.check = check
+
+
+class OverrideRequired(RecountError):
+    """Declaring before the recount is complete needs a recorded reason."""
+
+    def __init__(self, message: str, blockers: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.blockers = blockers
+
+
+class LotRequired(RecountError):
+    """The recount ends in a tie at the cut-off: record the lot drawn under 20A-1-304."""
+
+    def __init__(self, message: str, rule: LotRule, tied: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.tied = tied
+
+
+class EnvelopeImportRefused(RecountError):
+    """The envelope list has errors; every one is listed and nothing was imported."""
+
+    def __init__(self, message: str, issues: list[Issue]) -> None:
+        super().__init__(message)
+        self.issues = issues
+
+
+# --------------------------------------------------------------------------------------
+# What the pages read
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitRow:
+    """One unit as the unit list shows it: status, who entered what, the note."""
+
+    id: int
+    name: str
+    precincts: tuple[str, ...]
+    state: UnitState
+    first_officer: str | None
+    second_officer: str | None
+    variance_note: str
+
+    @property
+    def status(self) -> UnitStatus:
+        return self.state.status
+
+
+@dataclass(frozen=True)
+class EnvelopeView:
+    """An envelope with its checks, what they allow, and its decision."""
+
+    id: int
+    record: EnvelopeRecord
+    postmarked: date | None
+    received_at: datetime | None
+    timeliness: TimelinessFinding
+    assessment: EnvelopeAssessment
+    check_note: str
+    checked_by: str
+
+
+@dataclass(frozen=True)
+class BoardView:
+    members: tuple[BoardMember, ...]
+    convening: rr.StoredConvening | None
+    quorum: QuorumCheck | None
+    default_kind: BoardKind
+
+
+@dataclass(frozen=True)
+class RecountState:
+    """Everything a contest's recount pages show, read in one go."""
+
+    contest_id: int
+    title: str
+    canvass: ContestTotals
+    layout: SheetLayout
+    settings: rr.StoredRecount | None
+    units: tuple[UnitRow, ...]
+    readiness: Readiness
+    checklist: Checklist
+    totals: Mapping[str, int]
+    preview: Declaration | None
+    declaration: rr.StoredDeclaration | None
+    envelope_rule: ReturnRule
+    board: BoardView
+    signing: rr.StoredSigning | None
+    reopens: tuple[rr.StoredReopen, ...]
+    assumptions: tuple[str, ...]
+
+    @property
+    def locked(self) -> bool:
+        return self.signing is not None
+
+    @property
+    def status_line(self) -> str:
+        return status_line(self.title, self.checklist, self.readiness)
+
+
+@dataclass(frozen=True)
+class EntryResult:
+    """What saving an entry led to: the unit's status and the sheet's check."""
+
+    entry_id: int
+    state: UnitState
+    check: ConsistencyCheck | None
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EnvelopeImport:
+    file: str
+    added: int
+
+
+# --------------------------------------------------------------------------------------
+# Loading a contest
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    contest_id: int
+    totals: ContestTotals
+    layout: SheetLayout
+    settings: rr.StoredRecount | None
+    stored_units: list[rr.StoredUnit]
+    entries: dict[int, dict[int, rr.StoredEntry]]
+    resolutions: dict[int, rr.StoredResolution]
+    states: list[UnitState]
+    envelopes: list[rr.StoredEnvelope]
+
+    @property
+    def title(self) -> str:
+        return self.totals.contest.key.label()
+
+    def unit(self, name: str) -> rr.StoredUnit:
+        for u in self.stored_units:
+            if u.unit.name == name:
+                return u
+        raise RecountError(f"{self.title} has no unit named {name!r}.")
+
+
+def _load(case: Case, contest_id: int) -> _Ctx:
+    try:
+        sc = repo.contest_by_id(case.conn, contest_id)
+    except KeyError:
+        raise RecountError(f"There is no contest number {contest_id} in this case.") from None
+    layout = SheetLayout.for_contest(sc.totals)
+    settings = rr.get_recount(case.conn, contest_id)
+    units = rr.units(case.conn, contest_id)
+    entries = rr.current_entries(case.conn, contest_id)
+    resolutions = rr.current_resolutions(case.conn, contest_id, entries)
+    mode = settings.entry_mode if settings else EntryMode.DOUBLE
+    states = []
+    for u in units:
+        e = entries.get(u.id, {})
+        res = resolutions.get(u.id)
+        first, second = e.get(1), e.get(2)
+        states.append(unit_state(u.unit, layout, mode, first.entry if first else None,
+                                 second.entry if second else None,
+                                 res.resolution if res else None))
+    return _Ctx(contest_id, sc.totals, layout, settings, units, entries, resolutions, states,
+                rr.envelopes(case.conn, contest_id))
+
+
+def _writable(case: Case, ctx: _Ctx) -> None:
+    signing = rr.active_signing(case.conn, ctx.contest_id)
+    if signing is not None:
+        raise ContestLocked(
+            f"{ctx.title} is locked: its report was signed on "
+            f"{signing.signed_at:%Y-%m-%d %H:%M} by {', '.join(signing.signers)}. Reopen it, "
+            "with the reason, before changing anything.")
+
+
+def _started(ctx: _Ctx) -> rr.StoredRecount:
+    if ctx.settings is None:
+        raise RecountNotStarted(f"The recount of {ctx.title} has not been started: choose the "
+                                "method and the units first.")
+    return ctx.settings
+
+
+def _withdraw_stale_declaration(case: Case, ctx: _Ctx, payload: dict[str, object]) -> None:
+    """A change to the counted data makes an earlier declaration out of date."""
+    if rr.current_declaration(case.conn, ctx.contest_id) is not None:
+        rr.withdraw_declaration(case.conn, ctx.contest_id)
+        payload["declaration_withdrawn"] = True
+
+
+def _name(text: str, what: str) -> str:
+    t = (text or "").strip()
+    if not t:
+        raise RecountError(f"Give {what}.")
+    return t
+
+
+def _sheet_json(sheet: TallySheet) -> dict[str, object]:
+    return {"ballots": sheet.ballots, "votes": dict(sheet.votes), "write_ins": sheet.write_ins,
+            "over": sheet.over, "under": sheet.under}
+
+
+def _normalise(sheet: TallySheet, layout: SheetLayout) -> TallySheet:
+    problems = sheet.problems(layout)
+    if problems:
+        raise RecountError(" ".join(problems))
+    return TallySheet(sheet.ballots, {c: sheet.votes.get(c) for c in layout.choices},
+                      sheet.write_ins if layout.write_in_line else 0, sheet.over, sheet.under)
+
+
+# --------------------------------------------------------------------------------------
+# Starting the recount and entering tallies
+# --------------------------------------------------------------------------------------
+
+
+def start_recount(case: Case, contest_id: int, *, method: RecountMethod,
+                  entry_mode: EntryMode = EntryMode.DOUBLE,
+                  batches: Sequence[RecountUnit] | None = None) -> RecountState:
+    """Start the recount of a contest (20A-4-401(1)(e)(i)-(ii), (2)(d)(i)-(ii)).
+
+    Units are the contest's canvass precincts, or the named ``batches`` (each covering some
+    precincts; together every precinct exactly once). Until the first tally is entered the
+    recount may be started again with other settings; after that the units are fixed.
+    """
+    with store.transaction(case.conn, case.actor, "start recount") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        if ctx.settings is not None and rr.entry_count(case.conn, contest_id):
+            raise RecountError(f"The recount of {ctx.title} already has tally entries; its "
+                               "units and entry mode can no longer change.")
+        precincts = rr.contest_precincts(case.conn, contest_id)
+        units = tuple(batches) if batches is not None else units_from_precincts(precincts)
+        units = tuple(RecountUnit(u.name.strip(), tuple(u.precincts)) for u in units)
+        problems = check_units(units, precincts)
+        if problems:
+            raise RecountError(" ".join(problems))
+        kind = UnitKind.BATCHES if batches is not None else UnitKind.PRECINCTS
+        rr.save_recount(case.conn, contest_id, method=method, entry_mode=entry_mode,
+                        unit_kind=kind, units=units, started_at=store.utc_now(),
+                        started_by=case.actor)
+        payload.update({"contest_id": contest_id, "contest": ctx.title,
+                        "method": method.value, "entry_mode": entry_mode.value,
+                        "unit_kind": kind.value, "restarted": ctx.settings is not None,
+                        "units": [{"name": u.name, "precincts": list(u.precincts)}
+                                  for u in units]})
+    return recount_state(case, contest_id)
+
+
+def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: str,
+                sheet: TallySheet, warning_note: str = "") -> EntryResult:
+    """Save one officer's entry of a unit's tally sheet (20A-4-401(1)(e)(ii)).
+
+    ``entry`` is 1, or 2 for the blind second entry of double entry, made by another
+    officer. Fields left ``None`` are not entered yet (not zero); a partial sheet may be
+    saved and completed later. A complete sheet that fails ``ballots × seats = votes +
+    under + over`` is saved only with ``warning_note`` (else ``WarningNeedsNote``).
+    Entering a sheet again replaces the earlier entry of the same number (kept in history);
+    it also sets aside a resolution of that unit and a declaration already made.
+    """
+    officer = _name(officer, "the name of the officer who enters this sheet")
+    note = (warning_note or "").strip()
+    with store.transaction(case.conn, case.actor, "enter tally") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        settings = _started(ctx)
+        su = ctx.unit(unit)
+        if entry not in (1, 2):
+            raise RecountError("The entry number is 1 or 2.")
+        if entry == 2 and settings.entry_mode is EntryMode.SINGLE:
+            raise RecountError(f"The recount of {ctx.title} uses single entry: there is no "
+                               "second entry.")
+        other = ctx.entries.get(su.id, {}).get(3 - entry)
+        if settings.entry_mode is EntryMode.DOUBLE and other is not None \
+                and other.entry.officer.casefold() == officer.casefold():
+            raise RecountError(f"{officer} made the other entry of {unit}; double entry needs "
+                               "a second officer.")
+        clean = _normalise(sheet, ctx.layout)
+        check = consistency(clean, ctx.layout)
+        if check is not None and not check.ok and not note:
+            raise WarningNeedsNote(
+                f"{unit}: {check.text} The sheet was not saved.", check)
+        cids = rr.choice_ids(case.conn, contest_id)
+        eid = rr.add_entry(case.conn, su.id, TallyEntry(entry, officer, clean, note), cids,
+                           store.utc_now(), case.actor)
+        _withdraw_stale_declaration(case, ctx, payload)
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
+                        "entry": entry, "officer": officer, "sheet": _sheet_json(clean),
+                        "check_ok": None if check is None else check.ok,
+                        "warning_note": note or None,
+                        "replaced": (ctx.entries.get(su.id, {}).get(entry) is not None)})
+    after = _load(case, contest_id)
+    state = after.states[[u.id for u in after.stored_units].index(su.id)]
+    return EntryResult(eid, state, check, tuple(field_label(k)
+                                                for k in clean.missing(ctx.layout)))
+
+
+def entry_of(case: Case, contest_id: int, unit: str, entry: int) -> TallyEntry | None:
+    """The current entry 1 or 2 of a unit. The second-entry page must not show entry 1."""
+    ctx = _load(case, contest_id)
+    su = ctx.unit(unit)
+    got = ctx.entries.get(su.id, {}).get(entry)
+    return got.entry if got else None
+
+
+def differences(case: Case, contest_id: int, unit: str) -> tuple[FieldDiff, ...]:
+    """The fields the two entries of a unit disagree on (side by side)."""
+    ctx = _load(case, contest_id)
+    su = ctx.unit(unit)
+    return ctx.states[ctx.stored_units.index(su)].diffs
+
+
+def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: ResolutionKind,
+                     by: str, corrected: TallySheet | None = None, note: str = ""
+                     ) -> UnitState:
+    """Settle a double-entry mismatch: keep the first, keep the second, or correct.
+
+    The resolution is recorded with who made it; a result that fails the consistency check
+    needs ``note``. Only the unit's current pair of entries is resolved.
+    """
+    by = _name(by, "who resolved the difference")
+    note = (note or "").strip()
+    with store.transaction(case.conn, case.actor, "resolve tally mismatch") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        _started(ctx)
+        su = ctx.unit(unit)
+        state = ctx.states[ctx.stored_units.index(su)]
+        pair = ctx.entries.get(su.id, {})
+        if state.status is not UnitStatus.MISMATCH and not (
+                state.resolution is not None and state.diffs):
+            raise RecountError(f"{unit} has no difference to resolve ({state.status.label}).")
+        first, second = pair[1], pair[2]
+        if kind is ResolutionKind.CORRECTED:
+            if corrected is None:
+                raise RecountError("Give the corrected values.")
+            corrected = _normalise(corrected, ctx.layout)
+            if not corrected.complete(ctx.layout):
+                raise RecountError("The corrected values are incomplete: "
+                                   + ", ".join(field_label(k) for k in
+                                               corrected.missing(ctx.layout)) + ".")
+        sheet = resolved_sheet(kind, first.entry.sheet, second.entry.sheet, corrected)
+        check = consistency(sheet, ctx.layout)
+        if check is not None and not check.ok and not note:
+            kept = {ResolutionKind.KEEP_FIRST: first, ResolutionKind.KEEP_SECOND: second}
+            inherited = kept[kind].entry.warning_note if kind in kept else ""
+            if not inherited:
+                raise WarningNeedsNote(f"{unit}: {check.text} Nothing was saved.", check)
+            note = inherited
+        res = Resolution(kind, sheet, by, note)
+        rid = rr.add_resolution(case.conn, su.id, first.id, second.id, res,
+                                rr.choice_ids(case.conn, contest_id), store.utc_now())
+        _withdraw_stale_declaration(case, ctx, payload)
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
+                        "resolution_id": rid, "kind": kind.value, "by": by,
+                        "first_entry_id": first.id, "second_entry_id": second.id,
+                        "differences": [{"field": d.label, "first": d.first,
+                                         "second": d.second} for d in state.diffs],
+                        "sheet": _sheet_json(sheet), "note": note or None})
+    after = _load(case, contest_id)
+    return after.states[[u.id for u in after.stored_units].index(su.id)]
+
+
+def set_variance_note(case: Case, contest_id: int, unit: str, note: str) -> None:
+    """The officer's explanation of a unit's variance against the canvass."""
+    with store.transaction(case.conn, case.actor, "note variance") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        _started(ctx)
+        su = ctx.unit(unit)
+        rr.set_variance_note(case.conn, su.id, note.strip())
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
+                        "before": su.variance_note or None, "note": note.strip() or None})
+
+
+# --------------------------------------------------------------------------------------
+# Witnesses
+# --------------------------------------------------------------------------------------
+
+
+def add_witness(case: Case, contest_id: int, *, name: str, designated_by: str, side: str,
+                designated_at: datetime | None = None, attended_from: datetime | None = None,
+                attended_to: datetime | None = None) -> int:
+    """Record a representative designated to witness the recount.
+
+    Propositions: designated by the proponents or the opponents (20A-4-401(2)(e));
+    ``side`` is ``PROPONENTS`` or ``OPPONENTS``. Races: designated by a candidate; ``side``
+    is the candidate's name (a practice the statute does not govern for races).
+    """
+    name = _name(name, "the witness's name")
+    designated_by = _name(designated_by, "who designated the witness")
+    side = _name(side, "the side or candidate the witness represents")
+    if attended_from and attended_to and attended_to < attended_from:
+        raise RecountError("The witness cannot leave before arriving.")
+    with store.transaction(case.conn, case.actor, "add witness") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        if ctx.totals.contest.kind is ContestKind.PROPOSITION:
+            if side.casefold() not in (PROPONENTS, OPPONENTS):
+                raise RecountError("For a proposition, a witness represents the proponents or "
+                                   "the opponents (20A-4-401(2)(e)).")
+            side = side.casefold()
+        elif side not in ctx.layout.choices:
+            raise RecountError(f"{side!r} is not a candidate in {ctx.title}; name the "
+                               "candidate this witness represents.")
+        wid = rr.add_witness(case.conn, contest_id, name=name, designated_by=designated_by,
+                             side=side, designated_at=designated_at,
+                             attended_from=attended_from, attended_to=attended_to,
+                             recorded_by=case.actor, recorded_at=store.utc_now())
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "witness_id": wid,
+                        "name": name, "designated_by": designated_by, "side": side,
+                        "designated_at": _iso(designated_at),
+                        "attended_from": _iso(attended_from), "attended_to": _iso(attended_to)})
+    return wid
+
+
+def record_witness_attendance(case: Case, contest_id: int, witness_id: int, *,
+                              attended_from: datetime | None,
+                              attended_to: datetime | None) -> None:
+    """When a witness was present (arrived, left)."""
+    if attended_from and attended_to and attended_to < attended_from:
+        raise RecountError("The witness cannot leave before arriving.")
+    with store.transaction(case.conn, case.actor, "record witness attendance") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        if witness_id not in {w.id for w in rr.witnesses(case.conn, contest_id)}:
+            raise RecountError(f"No witness number {witness_id} in {ctx.title}.")
+        rr.set_witness_attendance(case.conn, witness_id, attended_from, attended_to)
+        payload.update({"contest_id": contest_id, "witness_id": witness_id,
+                        "attended_from": _iso(attended_from), "attended_to": _iso(attended_to)})
+
+
+def witnesses(case: Case, contest_id: int) -> list[rr.Witness]:
+    return rr.witnesses(case.conn, contest_id)
+
+
+def _iso(dt: datetime | None) -> str | None:
+    return dt.isoformat(timespec="minutes") if dt else None
+
+
+# --------------------------------------------------------------------------------------
+# Unopened absentee envelopes
+# --------------------------------------------------------------------------------------
+
+_ENVELOPE_HEADERS = {
+    "envelope": ("envelope id", "envelope", "envelope_id", "envelope no", "envelope number",
+                 "id", "ballot id"),
+    "precinct": ("precinct", "precinct name", "precinct_name"),
+    "reason": ("original reason", "reason", "original_reason", "reason not opened",
+               "rejection reason"),
+}
+
+
+def _precinct_lookup(case: Case, contest_id: int) -> dict[str, str]:
+    return {" ".join(p.casefold().split()): p
+            for p in rr.contest_precincts(case.conn, contest_id)}
+
+
+def _check_envelope_row(no: str, precinct: str, reason: str, lookup: Mapping[str, str],
+                        existing: set[str], earlier: set[str]
+                        ) -> tuple[str | None, list[tuple[str, str]]]:
+    errors: list[tuple[str, str]] = []
+    found = lookup.get(" ".join(precinct.casefold().split()))
+    if not no:
+        errors.append(("envelope id", "The envelope id is empty."))
+    elif no in existing:
+        errors.append(("envelope id", f"Envelope {no} is already in this case."))
+    elif no in earlier:
+        errors.append(("envelope id", f"Envelope {no} is listed twice."))
+    if not precinct:
+        errors.append(("precinct", "The precinct is empty."))
+    elif found is None:
+        errors.append(("precinct", f"{precinct!r} is not a precinct of this contest."))
+    if not reason:
+        errors.append(("original reason", "Say why the envelope was not opened."))
+    return found, errors
+
+
+def import_envelopes_csv(case: Case, contest_id: int, path: Path | str) -> EnvelopeImport:
+    """Import the clerk's list of unopened envelopes, all or nothing ((1)(e)(iii)).
+
+    Columns (header row, any order, case-insensitive): envelope id, precinct, original
+    reason. Every problem is reported with its row; with any error nothing is imported.
+    """
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as e:
+        raise RecountError(f"{path.name} cannot be read: {e.strerror}.") from e
+    except UnicodeDecodeError:
+        try:
+            text = path.read_bytes().decode("cp1252")
+        except UnicodeDecodeError as e:
+            raise RecountError(f"{path.name} is not a text (CSV) file.") from e
+    rows, issues = _parse_envelope_csv(path.name, text)
+    with store.transaction(case.conn, case.actor, "import envelopes") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        _started(ctx)
+        lookup = _precinct_lookup(case, contest_id)
+        existing = rr.envelope_numbers(case.conn, contest_id)
+        earlier: set[str] = set()
+        clean: list[tuple[str, str, str]] = []
+        for row_no, no, precinct, reason in rows:
+            found, errors = _check_envelope_row(no, precinct, reason, lookup, existing,
+                                                earlier)
+            issues.extend(Issue(path.name, msg, row=row_no, column=col,
+                                severity=Severity.ERROR) for col, msg in errors)
+            earlier.add(no)
+            if found is not None and not errors:
+                clean.append((no, found, reason))
+        if not rows and not issues:
+            issues.append(Issue(path.name, "The file lists no envelope.",
+                                severity=Severity.ERROR))
+        if issues:
+            raise EnvelopeImportRefused(
+                f"{path.name} was not imported: {len(issues)} problem(s) to fix. Nothing was "
+                "changed.", issues)
+        rr.add_envelopes(case.conn, contest_id, clean, "csv", store.utc_now(), case.actor)
+        _withdraw_stale_declaration(case, ctx, payload)
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "file": path.name,
+                        "envelopes": [list(r) for r in clean]})
+    return EnvelopeImport(path.name, len(clean))
+
+
+def _parse_envelope_csv(name: str, text: str
+                        ) -> tuple[list[tuple[int, str, str, str]], list[Issue]]:
+    issues: list[Issue] = []
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel()  # type: ignore[assignment]
+    reader = csv.reader(io.StringIO(text), dialect)
+    try:
+        header = next(reader)
+    except StopIteration:
+        return [], [Issue(name, "The file is empty.", severity=Severity.ERROR)]
+    except csv.Error as e:
+        return [], [Issue(name, f"Not a readable CSV file ({e}).", severity=Severity.ERROR)]
+    norm = [" ".join(h.casefold().replace("_", " ").split()) for h in header]
+    cols: dict[str, int] = {}
+    for key, names in _ENVELOPE_HEADERS.items():
+        for i, h in enumerate(norm):
+            if h in {" ".join(n.replace("_", " ").split()) for n in names}:
+                cols[key] = i
+                break
+    missing = [k for k in ("envelope", "precinct", "reason") if k not in cols]
+    if missing:
+        words = {"envelope": "envelope id", "precinct": "precinct", "reason": "original reason"}
+        return [], [Issue(name, "The header row must name the columns envelope id, precinct "
+                          "and original reason; missing: "
+                          + ", ".join(words[m] for m in missing) + ".", row=1,
+                          severity=Severity.ERROR)]
+    rows: list[tuple[int, str, str, str]] = []
+    try:
+        for i, rec in enumerate(reader, start=2):
+            if not any(c.strip() for c in rec):
+                continue
+            rows.append((i, _cell(rec, cols["envelope"]), _cell(rec, cols["precinct"]),
+                         _cell(rec, cols["reason"])))
+    except csv.Error as e:
+        issues.append(Issue(name, f"The CSV cannot be read past row {reader.line_num}: {e}.",
+                            row=reader.line_num, severity=Severity.ERROR))
+    return rows, issues
+
+
+def _cell(rec: list[str], j: int) -> str:
+    return rec[j].strip() if j < len(rec) else ""
+
+
+def add_envelope(case: Case, contest_id: int, *, envelope_id: str, precinct: str,
+                 original_reason: str) -> int:
+    """Enter one unopened envelope by hand (envelope id, precinct, why it was not opened)."""
+    no = (envelope_id or "").strip()
+    with store.transaction(case.conn, case.actor, "add envelope") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        _started(ctx)
+        found, errors = _check_envelope_row(
+            no, (precinct or "").strip(), (original_reason or "").strip(),
+            _precinct_lookup(case, contest_id), rr.envelope_numbers(case.conn, contest_id),
+            set())
+        if errors:
+            raise RecountError(" ".join(m for _, m in errors))
+        assert found is not None
+        (eid,) = rr.add_envelopes(case.conn, contest_id,
+                                  [(no, found, original_reason.strip())], "hand",
+                                  store.utc_now(), case.actor)
+        _withdraw_stale_declaration(case, ctx, payload)
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "envelope": no,
+                        "precinct": found, "original_reason": original_reason.strip()})
+    return eid
+
+
+def _envelope(ctx: _Ctx, envelope_id: str) -> rr.StoredEnvelope:
+    for e in ctx.envelopes:
+        if e.record.envelope_id == envelope_id:
+            return e
+    raise RecountError(f"{ctx.title} has no envelope {envelope_id!r}.")
+
+
+def _canvass_day(case: Case) -> date | None:
+    cc = case.election.canvass_completed
+    return cc.date() if cc else None
+
+
+def _view(case: Case, e: rr.StoredEnvelope, rule: ReturnRule) -> EnvelopeView:
+    timely = returned_in_time(rule, case.election.date, _canvass_day(case), e.postmarked,
+                              e.received_at)
+    return EnvelopeView(e.id, e.record, e.postmarked, e.received_at, timely,
+                        assess_envelope(e.record.checks, rule), e.check_note, e.checked_by)
+
+
+def record_envelope_checks(case: Case, contest_id: int, envelope_id: str, *,
+                           checks: Mapping[EnvelopeCheck, bool | None],
+                           postmarked: date | None = None, received_at: datetime | None = None,
+                           note: str = "", checked_by: str | None = None) -> EnvelopeView:
+    """Record the checks made on an envelope ((1)(e)(iii); 20A-3-308, 20A-3a-401).
+
+    ``checks`` maps each check to passed / failed / ``None`` (not yet checked). When
+    "returned in time" is left ``None`` and the postmark and receipt are given, it is
+    computed under the rule of the election's date (``return_rule``).
+    """
+    by = (checked_by or case.actor).strip()
+    with store.transaction(case.conn, case.actor, "check envelope") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        env = _envelope(ctx, envelope_id)
+        rule = return_rule(case.election.date)
+        values = dict(checks)
+        timely = returned_in_time(rule, case.election.date, _canvass_day(case), postmarked,
+                                  received_at)
+        if values.get(EnvelopeCheck.IN_TIME) is None and timely.ok is not None:
+            values[EnvelopeCheck.IN_TIME] = timely.ok
+        rr.add_envelope_check(case.conn, env.id, values, postmarked, received_at,
+                              note.strip(), by, store.utc_now())
+        payload.update({"contest_id": contest_id, "contest": ctx.title,
+                        "envelope": envelope_id, "checked_by": by,
+                        "checks": {c.value: values.get(c) for c in EnvelopeCheck},
+                        "postmarked": postmarked.isoformat() if postmarked else None,
+                        "received_at": _iso(received_at), "timeliness": timely.text,
+                        "rule": rule.basis, "note": note.strip() or None})
+    return _view(case, _envelope(_load(case, contest_id), envelope_id), rule)
+
+
+def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
+                    outcome: EnvelopeOutcome, decided_by: str,
+                    reason: RejectionReason | None = None, reason_text: str = "",
+                    votes: EnvelopeVotes | None = None) -> EnvelopeView:
+    """Decide an envelope: it stays rejected, with a reason, or it is accepted and its
+    ballot's votes join its precinct's recount ((1)(e)(iii), (2)(d)(iii)).
+
+    Acceptance needs every check the law of the date asks for to have passed, and the
+    ballot's votes. ``PENDING`` takes a decision back (recorded too).
+    """
+    decided_by = _name(decided_by, "who decided")
+    with store.transaction(case.conn, case.actor, "decide envelope") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        env = _envelope(ctx, envelope_id)
+        rule = return_rule(case.election.date)
+        if outcome is EnvelopeOutcome.ACCEPTED:
+            a = assess_envelope(env.record.checks, rule)
+            if not a.may_accept:
+                raise RecountError(f"Envelope {envelope_id} cannot be accepted: {a.text}")
+            if votes is None:
+                raise RecountError("Enter the ballot's votes in this contest to accept it.")
+            problems = votes.problems(ctx.layout)
+            if problems:
+                raise RecountError(" ".join(problems))
+            reason, reason_text = None, ""
+        elif outcome is EnvelopeOutcome.REJECTED:
+            if reason is None:
+                raise RecountError("Give the reason the envelope stays rejected, e.g. "
+                                   "“Rejected as defective”.")
+            if reason is RejectionReason.OTHER and not reason_text.strip():
+                raise RecountError("Describe the other reason.")
+            votes = None
+        else:
+            reason, reason_text, votes = None, "", None
+        rr.add_envelope_decision(case.conn, env.id, outcome, reason, reason_text.strip(),
+                                 votes, rr.choice_ids(case.conn, contest_id), decided_by,
+                                 store.utc_now())
+        _withdraw_stale_declaration(case, ctx, payload)
+        payload.update({"contest_id": contest_id, "contest": ctx.title,
+                        "envelope": envelope_id, "precinct": env.record.precinct,
+                        "outcome": outcome.value, "decided_by": decided_by,
+                        "reason": reason.label if reason else None,
+                        "reason_text": reason_text.strip() or None,
+                        "before": env.record.outcome.value,
+                        "votes": None if votes is None else
+                        {"votes": dict(votes.votes), "write_ins": votes.write_ins,
+                         "over": votes.over, "under": votes.under}})
+    return _view(case, _envelope(_load(case, contest_id), envelope_id), rule)
+
+
+def confirm_no_envelopes(case: Case, contest_id: int, *, confirmed: bool = True,
+                         note: str = "") -> None:
+    """Record that there were no unopened absentee envelopes to reexamine ((1)(e)(iii))."""
+    with store.transaction(case.conn, case.actor, "confirm no envelopes") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        _started(ctx)
+        if confirmed and ctx.envelopes:
+            raise RecountError(f"{ctx.title} lists {len(ctx.envelopes)} envelope(s); "
+                               "reexamine them instead.")
+        rr.set_no_envelopes(case.conn, contest_id, confirmed, note.strip())
+        payload.update({"contest_id": contest_id, "contest": ctx.title,
+                        "confirmed": confirmed, "note": note.strip() or None})
+
+
+def envelope_list(case: Case, contest_id: int) -> list[EnvelopeView]:
+    """Every envelope with its checks, what they allow, and its decision."""
+    ctx = _load(case, contest_id)
+    rule = return_rule(case.election.date)
+    return [_view(case, e, rule) for e in ctx.envelopes]
+
+
+def envelope_summary_of(case: Case, contest_id: int) -> tuple[EnvelopeSummaryRow, ...]:
+    """Counts by outcome and reason, for the report."""
+    return envelope_summary(e.record for e in _load(case, contest_id).envelopes)
+
+
+# --------------------------------------------------------------------------------------
+# Declaration
+# --------------------------------------------------------------------------------------
+
+
+def _recount_completed(case: Case, contest_id: int, fallback: date) -> date:
+    conv = rr.convening(case.conn, contest_id)
+    return conv.convened_at.date() if conv else fallback
+
+
+def declaration_preview(case: Case, contest_id: int, on: date | None = None) -> Declaration:
+    """The result the recount gives now (counted units plus accepted envelopes)."""
+    ctx = _load(case, contest_id)
+    today = on or datetime.now().date()
+    totals = recount_totals(ctx.layout, ctx.states, [e.record for e in ctx.envelopes])
+    return declaration(ctx.totals, totals, case.edition, case.election.kind,
+                       _recount_completed(case, contest_id, today))
+
+
+def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
+            lot: Lot | None = None, on: date | None = None) -> rr.StoredDeclaration:
+    """Declare the result of the recount ((1)(e)(iv)-(v), (2)(d)(iv)).
+
+    From the reconciled units plus the accepted envelopes. Before every unit is reconciled
+    and every envelope reexamined, ``override_reason`` is required (``OverrideRequired``).
+    A tie at the cut-off needs ``lot`` under 20A-1-304 (``LotRequired`` says who draws and
+    by when); a lot drawn after that date is recorded and flagged late.
+    """
+    reason = (override_reason or "").strip() or None
+    today = on or datetime.now().date()
+    with store.transaction(case.conn, case.actor, "declare result") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        settings = _started(ctx)
+        ready = readiness(ctx.states, [e.record for e in ctx.envelopes],
+                          settings.no_envelopes_confirmed)
+        if not ready.complete and reason is None:
+            raise OverrideRequired(
+                f"The recount of {ctx.title} is not complete: " + " ".join(ready.blockers)
+                + " To declare now, give the reason for the override.", ready.blockers)
+        totals = recount_totals(ctx.layout, ctx.states, [e.record for e in ctx.envelopes])
+        completed = _recount_completed(case, contest_id, today)
+        pre = declaration(ctx.totals, totals, case.edition, case.election.kind, completed)
+        if pre.needs_lot and lot is None:
+            assert pre.lot_rule is not None
+            raise LotRequired(pre.text, pre.lot_rule, pre.outcome.tied)
+        if lot is not None and not pre.needs_lot:
+            raise RecountError("There is no tie at the cut-off: no lot is needed.")
+        if lot is not None:
+            assert pre.lot_rule is not None
+            lot = replace(lot, drawn_by=lot.drawn_by.strip(), place=lot.place.strip(),
+                          method=lot.method.strip(),
+                          witnesses=tuple(w.strip() for w in lot.witnesses if w.strip()))
+            problems = lot_problems(lot, pre.outcome, ctx.totals.contest.seats, pre.lot_rule)
+            if problems:
+                raise RecountError(" ".join(problems))
+        decl = declaration(ctx.totals, totals, case.edition, case.election.kind, completed,
+                           lot)
+        did = rr.add_declaration(
+            case.conn, contest_id, result=decl.outcome.result.value, elected=decl.elected,
+            tied=decl.outcome.tied, totals=totals, text=decl.text, basis=decl.basis,
+            complete=ready.complete, override_reason=reason, declared_by=case.actor,
+            declared_at=store.utc_now())
+        late = False
+        if lot is not None and decl.lot_rule is not None:
+            late = lot_is_late(lot, decl.lot_rule)
+            rr.add_lot(case.conn, did, lot, decl.lot_rule.deadline, late, decl.lot_rule.basis)
+        payload.update({
+            "contest_id": contest_id, "contest": ctx.title, "declaration_id": did,
+            "result": decl.outcome.result.value, "elected": list(decl.elected),
+            "tied": list(decl.outcome.tied), "totals": totals, "text": decl.text,
+            "basis": decl.basis, "complete": ready.complete, "override_reason": reason,
+            "blockers": list(ready.blockers),
+            "lot": None if lot is None else {
+                "drawn_by": lot.drawn_by, "drawn_at": _iso(lot.drawn_at), "place": lot.place,
+                "method": lot.method, "witnesses": list(lot.witnesses),
+                "chosen": list(lot.chosen), "late": late}})
+    got = rr.current_declaration(case.conn, contest_id)
+    assert got is not None
+    return got
+
+
+# --------------------------------------------------------------------------------------
+# Costs
+# --------------------------------------------------------------------------------------
+
+
+def add_cost(case: Case, contest_id: int, *, kind: CostKind, description: str,
+             amount_cents: int | None = None, hours_hundredths: int | None = None,
+             rate_cents: int | None = None) -> int:
+    """Add a cost item ((2)(f)): staff hours × hourly rate, or an amount in cents.
+
+    Use ``core.recount.parse_hours`` / ``parse_cents`` to read what the user typed.
+    """
+    description = _name(description, "a description of the cost")
+    if kind is CostKind.STAFF:
+        if hours_hundredths is None or rate_cents is None:
+            raise RecountError("Staff time needs the hours and the hourly rate.")
+        if hours_hundredths < 0 or rate_cents < 0:
+            raise RecountError("Hours and rate cannot be negative.")
+        amount = staff_cost(hours_hundredths, rate_cents)
+    else:
+        if amount_cents is None or amount_cents < 0:
+            raise RecountError("Give the amount (zero or more).")
+        amount, hours_hundredths, rate_cents = amount_cents, None, None
+    item = CostItem(kind, description, amount, hours_hundredths, rate_cents)
+    with store.transaction(case.conn, case.actor, "add cost") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        cid = rr.add_cost(case.conn, contest_id, item, case.actor, store.utc_now())
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "cost_id": cid,
+                        "kind": kind.value, "description": description,
+                        "hours_hundredths": hours_hundredths, "rate_cents": rate_cents,
+                        "amount_cents": amount})
+    return cid
+
+
+def remove_cost(case: Case, contest_id: int, cost_id: int) -> None:
+    """Take a cost item off the statement (it stays in the history)."""
+    with store.transaction(case.conn, case.actor, "remove cost") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        if not rr.remove_cost(case.conn, contest_id, cost_id):
+            raise RecountError(f"No cost item number {cost_id} in {ctx.title}.")
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "cost_id": cost_id})
+
+
+def costs(case: Case, contest_id: int) -> list[rr.StoredCost]:
+    return rr.costs(case.conn, contest_id)
+
+
+def cost_statement_of(case: Case, contest_id: int) -> CostStatement:
+    """The items, the total and who pays under the edition in force ((2)(f); H.B. 515)."""
+    sc = repo.contest_by_id(case.conn, contest_id)
+    return cost_statement([c.item for c in rr.costs(case.conn, contest_id)], case.edition,
+                          sc.totals.contest.kind)
+
+
+# --------------------------------------------------------------------------------------
+# The board of canvassers
+# --------------------------------------------------------------------------------------
+
+
+def set_board_members(case: Case, contest_id: int, members: Sequence[BoardMember]
+                      ) -> BoardView:
+    """The board's members with names, titles, role and presence (replaces the list)."""
+    clean = []
+    for m in members:
+        clean.append(BoardMember(_name(m.name, "each member's name"),
+                                 _name(m.title, f"{m.name.strip() or 'each member'}'s title"),
+                                 m.role, m.present))
+    with store.transaction(case.conn, case.actor, "set board members") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        rr.set_board_members(case.conn, contest_id, clean)
+        payload.update({"contest_id": contest_id, "contest": ctx.title,
+                        "members": [{"name": m.name, "title": m.title, "role": m.role.value,
+                                     "present": m.present} for m in clean]})
+    return board(case, contest_id)
+
+
+def convene_board(case: Case, contest_id: int, *, convened_at: datetime, place: str,
+                  body_size: int, board_kind: BoardKind | None = None) -> BoardView:
+    """Record that the board of canvassers convened (20A-4-401(4)(a); 20A-4-301).
+
+    ``body_size`` is the number of seats of the legislative body, from which the quorum is
+    computed; the quorum check is returned (and shown by the checklist), not enforced here.
+    """
+    place = _name(place, "where the board met")
+    if body_size < 1:
+        raise RecountError("Give the number of seats on the county (or municipal) "
+                           "legislative body.")
+    with store.transaction(case.conn, case.actor, "convene board") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        kind = board_kind or board_kind_for(case.election.kind)
+        rr.set_convening(case.conn, contest_id, board_kind=kind, body_size=body_size,
+                         convened_at=convened_at, place=place, recorded_by=case.actor,
+                         recorded_at=store.utc_now())
+        q = quorum(kind, rr.board_members(case.conn, contest_id), body_size)
+        payload.update({"contest_id": contest_id, "contest": ctx.title,
+                        "board_kind": kind.value, "body_size": body_size,
+                        "convened_at": _iso(convened_at), "place": place,
+                        "quorum": q.ok, "quorum_text": q.text})
+    return board(case, contest_id)
+
+
+def board(case: Case, contest_id: int) -> BoardView:
+    members = tuple(rr.board_members(case.conn, contest_id))
+    conv = rr.convening(case.conn, contest_id)
+    q = quorum(conv.board_kind, members, conv.body_size) if conv else None
+    return BoardView(members, conv, q, board_kind_for(case.election.kind))
+
+
+# --------------------------------------------------------------------------------------
+# Signing, locking, reopening
+# --------------------------------------------------------------------------------------
+
+
+def sign_report(case: Case, contest_id: int, *, signed_at: datetime,
+                signers: Sequence[str]) -> rr.StoredSigning:
+    """Record that the board and the election officer signed the report ((4)(b)(ii)).
+
+    Needs a declaration and a board convened with a quorum. Locks the contest: every write
+    action on it then raises ``ContestLocked`` until ``reopen``.
+    """
+    names = tuple(s.strip() for s in signers if s.strip())
+    if not names:
+        raise RecountError("Name who signed the report.")
+    with store.transaction(case.conn, case.actor, "sign report") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        blockers = []
+        if rr.current_declaration(case.conn, contest_id) is None:
+            blockers.append("the result has not been declared")
+        b = board(case, contest_id)
+        if b.convening is None:
+            blockers.append("the board of canvassers has not been convened")
+        elif b.quorum is not None and not b.quorum.ok:
+            blockers.append(f"the board had no quorum ({b.quorum.text})")
+        if blockers:
+            raise RecountError(f"{ctx.title} cannot be signed yet: " + "; ".join(blockers)
+                               + ".")
+        digest = store.state_digest(case.conn)
+        sid = rr.add_signing(case.conn, contest_id, signed_at, names, digest, case.actor,
+                             store.utc_now())
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "signing_id": sid,
+                        "signed_at": _iso(signed_at), "signers": list(names),
+                        "data_digest": digest})
+    got = rr.active_signing(case.conn, contest_id)
+    assert got is not None
+    return got
+
+
+def reopen(case: Case, contest_id: int, *, reason: str) -> None:
+    """Unlock a signed contest; the reason is recorded and the signing set aside."""
+    reason = _name(reason, "the reason for reopening a signed contest")
+    with store.transaction(case.conn, case.actor, "reopen contest") as payload:
+        ctx = _load(case, contest_id)
+        signing = rr.active_signing(case.conn, contest_id)
+        if signing is None:
+            raise RecountError(f"{ctx.title} is not locked.")
+        rid = rr.reopen(case.conn, contest_id, signing.id, reason, case.actor, store.utc_now())
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "reopen_id": rid,
+                        "signing_id": signing.id, "reason": reason})
+
+
+# --------------------------------------------------------------------------------------
+# Reading a contest's recount
+# --------------------------------------------------------------------------------------
+
+
+def unit_list(case: Case, contest_id: int) -> list[UnitRow]:
+    """Every unit with its status, officers and variance note."""
+    return list(recount_state(case, contest_id).units)
+
+
+def variance(case: Case, contest_id: int) -> VarianceTable:
+    """Canvass vs recount per unit and in total, net change per choice, with notes."""
+    ctx = _load(case, contest_id)
+    return variance_table(ctx.layout, ctx.states,
+                          rr.canvass_by_precinct(case.conn, contest_id),
+                          [e.record for e in ctx.envelopes],
+                          {u.unit.name: u.variance_note for u in ctx.stored_units})
+
+
+def _requested(case: Case, contest_id: int) -> bool:
+    return bool(case.conn.execute("SELECT 1 FROM recount_request WHERE contest_id=? AND "
+                                  "withdrawn=0 AND accepted=1 LIMIT 1",
+                                  (contest_id,)).fetchone())
+
+
+def recount_state(case: Case, contest_id: int) -> RecountState:
+    """The contest's whole recount: settings, units, checklist, totals, declaration, board."""
+    ctx = _load(case, contest_id)
+    records = [e.record for e in ctx.envelopes]
+    settings = ctx.settings
+    ready = readiness(ctx.states, records,
+                      settings.no_envelopes_confirmed if settings else False)
+    decl = rr.current_declaration(case.conn, contest_id)
+    b = board(case, contest_id)
+    signing = rr.active_signing(case.conn, contest_id)
+    automatic = decide(ctx.totals, case.edition).verdict is Verdict.AUTOMATIC
+    cl = checklist(ChecklistInput(
+        ctx.totals.contest.kind, _requested(case, contest_id), automatic, settings is not None,
+        ready, decl is not None, bool(decl and decl.override_reason),
+        b.convening is not None, bool(b.quorum and b.quorum.ok), signing is not None))
+    totals = recount_totals(ctx.layout, ctx.states, records)
+    preview = None
+    if settings is not None:
+        preview = declaration(ctx.totals, totals, case.edition, case.election.kind,
+                              _recount_completed(case, contest_id, datetime.now().date()))
+    rule = return_rule(case.election.date)
+    assumptions = list(rule.assumptions)
+    if preview is not None and preview.lot_rule is not None:
+        assumptions.extend(preview.lot_rule.assumptions)
+    assumptions.extend(cost_statement_of(case, contest_id).assumptions)
+    rows = []
+    for su, st in zip(ctx.stored_units, ctx.states, strict=True):
+        e = ctx.entries.get(su.id, {})
+        rows.append(UnitRow(su.id, su.unit.name, su.unit.precincts, st,
+                            e[1].entry.officer if 1 in e else None,
+                            e[2].entry.officer if 2 in e else None, su.variance_note))
+    return RecountState(contest_id, ctx.title, ctx.totals, ctx.layout, settings, tuple(rows),
+                        ready, cl, totals, preview, decl, rule, b, signing,
+                        tuple(rr.reopen_log(case.conn, contest_id)), tuple(assumptions))
+
+
+@dataclass(frozen=True)
+class ContestStatus:
+    contest_id: int
+    title: str
+    stage: Stage | None
+    line: str
+    checklist: Checklist
+
+
+def status(case: Case) -> list[ContestStatus]:
+    """Every contest's checklist state, for ``recount-desk status`` and the overview."""
+    out = []
+    for sc in repo.contests(case.conn):
+        st = recount_state(case, sc.id)
+        out.append(ContestStatus(sc.id, st.title, st.checklist.stage, st.status_line,
+                                 st.checklist))
+    return out

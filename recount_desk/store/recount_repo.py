@@ -1,0 +1,656 @@
+"""Reading and writing the recount's tables (schema V2); callers wrap writes in ``transaction``.
+
+Values go in and come out as ``core.recount`` types. Re-entered values are appended and the
+earlier rows marked superseded, so what an officer typed is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from recount_desk.core.recount import (
+    BoardKind,
+    BoardMember,
+    BoardRole,
+    CostItem,
+    CostKind,
+    EntryMode,
+    EnvelopeCheck,
+    EnvelopeOutcome,
+    EnvelopeRecord,
+    EnvelopeVotes,
+    Lot,
+    RecountMethod,
+    RecountUnit,
+    RejectionReason,
+    Resolution,
+    ResolutionKind,
+    TallyEntry,
+    TallySheet,
+    UnitKind,
+)
+
+# --------------------------------------------------------------------------------------
+# Lookups
+# --------------------------------------------------------------------------------------
+
+
+def choice_ids(conn: sqlite3.Connection, contest_id: int) -> dict[str, int]:
+    """Choice name → id for one contest, in ballot order."""
+    return {n: i for i, n in conn.execute(
+        "SELECT id, name FROM choice WHERE contest_id=? ORDER BY position", (contest_id,))}
+
+
+def contest_precincts(conn: sqlite3.Connection, contest_id: int) -> list[str]:
+    """The precincts with canvass votes in this contest, in canvass order."""
+    return [r[0] for r in conn.execute(
+        "SELECT p.name FROM precinct p WHERE p.id IN (SELECT v.precinct_id FROM canvass_vote v "
+        "JOIN choice c ON c.id = v.choice_id WHERE c.contest_id=?) ORDER BY p.id",
+        (contest_id,))]
+
+
+def precinct_ids(conn: sqlite3.Connection) -> dict[str, int]:
+    return {n: i for i, n in conn.execute("SELECT id, name FROM precinct")}
+
+
+def canvass_by_precinct(conn: sqlite3.Connection, contest_id: int) -> dict[str, dict[str, int]]:
+    """precinct → choice → canvass votes, for one contest."""
+    out: dict[str, dict[str, int]] = {}
+    for pname, cname, votes in conn.execute(
+            "SELECT p.name, c.name, v.votes FROM canvass_vote v JOIN choice c ON "
+            "c.id = v.choice_id JOIN precinct p ON p.id = v.precinct_id WHERE c.contest_id=?",
+            (contest_id,)):
+        out.setdefault(pname, {})[cname] = votes
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Settings and units
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredRecount:
+    contest_id: int
+    method: RecountMethod
+    entry_mode: EntryMode
+    unit_kind: UnitKind
+    started_at: str
+    started_by: str
+    no_envelopes_confirmed: bool
+    no_envelopes_note: str
+
+
+def get_recount(conn: sqlite3.Connection, contest_id: int) -> StoredRecount | None:
+    row = conn.execute("SELECT contest_id, method, entry_mode, unit_kind, started_at, "
+                       "started_by, no_envelopes_confirmed, no_envelopes_note FROM recount "
+                       "WHERE contest_id=?", (contest_id,)).fetchone()
+    if row is None:
+        return None
+    return StoredRecount(row[0], RecountMethod(row[1]), EntryMode(row[2]), UnitKind(row[3]),
+                         row[4], row[5], bool(row[6]), row[7])
+
+
+def recount_contest_ids(conn: sqlite3.Connection) -> list[int]:
+    return [r[0] for r in conn.execute("SELECT contest_id FROM recount ORDER BY contest_id")]
+
+
+def save_recount(conn: sqlite3.Connection, contest_id: int, *, method: RecountMethod,
+                 entry_mode: EntryMode, unit_kind: UnitKind, units: Sequence[RecountUnit],
+                 started_at: str, started_by: str) -> list[int]:
+    """Create (or, before any entry, replace) a contest's recount settings and units."""
+    conn.execute("DELETE FROM recount_unit WHERE contest_id=?", (contest_id,))
+    conn.execute(
+        "INSERT INTO recount(contest_id, method, entry_mode, unit_kind, started_at, started_by) "
+        "VALUES (?,?,?,?,?,?) ON CONFLICT(contest_id) DO UPDATE SET method=excluded.method, "
+        "entry_mode=excluded.entry_mode, unit_kind=excluded.unit_kind, "
+        "started_at=excluded.started_at, started_by=excluded.started_by",
+        (contest_id, method.value, entry_mode.value, unit_kind.value, started_at, started_by))
+    pids = precinct_ids(conn)
+    ids = []
+    for pos, u in enumerate(units):
+        cur = conn.execute("INSERT INTO recount_unit(contest_id, position, name) VALUES (?,?,?)",
+                           (contest_id, pos, u.name.strip()))
+        uid = int(cur.lastrowid or 0)
+        ids.append(uid)
+        conn.executemany("INSERT INTO unit_precinct(unit_id, precinct_id, contest_id) "
+                         "VALUES (?,?,?)", ((uid, pids[p], contest_id) for p in u.precincts))
+    return ids
+
+
+def set_no_envelopes(conn: sqlite3.Connection, contest_id: int, confirmed: bool,
+                     note: str) -> None:
+    conn.execute("UPDATE recount SET no_envelopes_confirmed=?, no_envelopes_note=? "
+                 "WHERE contest_id=?", (int(confirmed), note, contest_id))
+
+
+@dataclass(frozen=True)
+class StoredUnit:
+    id: int
+    position: int
+    unit: RecountUnit
+    variance_note: str
+
+
+def units(conn: sqlite3.Connection, contest_id: int) -> list[StoredUnit]:
+    prec: dict[int, list[str]] = {}
+    for uid, pname in conn.execute(
+            "SELECT up.unit_id, p.name FROM unit_precinct up JOIN precinct p ON "
+            "p.id = up.precinct_id WHERE up.contest_id=? ORDER BY p.id", (contest_id,)):
+        prec.setdefault(uid, []).append(pname)
+    return [StoredUnit(uid, pos, RecountUnit(name, tuple(prec.get(uid, []))), note)
+            for uid, pos, name, note in conn.execute(
+                "SELECT id, position, name, variance_note FROM recount_unit WHERE "
+                "contest_id=? ORDER BY position", (contest_id,))]
+
+
+def set_variance_note(conn: sqlite3.Connection, unit_id: int, note: str) -> None:
+    conn.execute("UPDATE recount_unit SET variance_note=? WHERE id=?", (note, unit_id))
+
+
+# --------------------------------------------------------------------------------------
+# Tally entries and resolutions
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredEntry:
+    id: int
+    unit_id: int
+    entry: TallyEntry
+    entered_at: str
+    entered_by: str
+
+
+def _votes_of(conn: sqlite3.Connection, table: str, key: str, row_id: int
+              ) -> dict[str, int | None]:
+    return {n: v for n, v in conn.execute(
+        f"SELECT c.name, t.votes FROM {table} t JOIN choice c ON c.id = t.choice_id "
+        f"WHERE t.{key}=? ORDER BY c.position", (row_id,))}
+
+
+def add_entry(conn: sqlite3.Connection, unit_id: int, entry: TallyEntry,
+              choice_id_of: Mapping[str, int], entered_at: str, entered_by: str) -> int:
+    """Append an entry; the unit's earlier entry with the same number is superseded."""
+    conn.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND entry_no=? "
+                 "AND superseded=0", (unit_id, entry.number))
+    s = entry.sheet
+    cur = conn.execute(
+        "INSERT INTO tally_entry(unit_id, entry_no, officer, ballots, write_ins, over_votes, "
+        "under_votes, warning_note, entered_at, entered_by) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (unit_id, entry.number, entry.officer, s.ballots, s.write_ins, s.over, s.under,
+         entry.warning_note, entered_at, entered_by))
+    eid = int(cur.lastrowid or 0)
+    conn.executemany("INSERT INTO tally_vote(entry_id, choice_id, votes) VALUES (?,?,?)",
+                     ((eid, choice_id_of[n], v) for n, v in s.votes.items()))
+    return eid
+
+
+def current_entries(conn: sqlite3.Connection, contest_id: int
+                    ) -> dict[int, dict[int, StoredEntry]]:
+    """unit id → entry number → the current (not superseded) entry."""
+    out: dict[int, dict[int, StoredEntry]] = {}
+    for (eid, uid, no, officer, ballots, wi, over, under, note, at, by) in conn.execute(
+            "SELECT e.id, e.unit_id, e.entry_no, e.officer, e.ballots, e.write_ins, "
+            "e.over_votes, e.under_votes, e.warning_note, e.entered_at, e.entered_by "
+            "FROM tally_entry e JOIN recount_unit u ON u.id = e.unit_id "
+            "WHERE u.contest_id=? AND e.superseded=0", (contest_id,)).fetchall():
+        sheet = TallySheet(ballots, _votes_of(conn, "tally_vote", "entry_id", eid), wi, over,
+                           under)
+        out.setdefault(uid, {})[no] = StoredEntry(eid, uid, TallyEntry(no, officer, sheet, note),
+                                                  at, by)
+    return out
+
+
+def entry_count(conn: sqlite3.Connection, contest_id: int) -> int:
+    return int(conn.execute("SELECT count(*) FROM tally_entry e JOIN recount_unit u ON "
+                            "u.id = e.unit_id WHERE u.contest_id=?", (contest_id,)).fetchone()[0])
+
+
+@dataclass(frozen=True)
+class StoredResolution:
+    id: int
+    unit_id: int
+    first_entry_id: int
+    second_entry_id: int
+    resolution: Resolution
+    resolved_at: str
+
+
+def add_resolution(conn: sqlite3.Connection, unit_id: int, first_entry_id: int,
+                   second_entry_id: int, resolution: Resolution,
+                   choice_id_of: Mapping[str, int], resolved_at: str) -> int:
+    s = resolution.sheet
+    cur = conn.execute(
+        "INSERT INTO tally_resolution(unit_id, first_entry_id, second_entry_id, kind, ballots, "
+        "write_ins, over_votes, under_votes, note, resolved_by, resolved_at) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        (unit_id, first_entry_id, second_entry_id, resolution.kind.value, s.ballots,
+         s.write_ins, s.over, s.under, resolution.note, resolution.by, resolved_at))
+    rid = int(cur.lastrowid or 0)
+    conn.executemany("INSERT INTO resolution_vote(resolution_id, choice_id, votes) "
+                     "VALUES (?,?,?)", ((rid, choice_id_of[n], v) for n, v in s.votes.items()))
+    return rid
+
+
+def current_resolutions(conn: sqlite3.Connection, contest_id: int,
+                        entries: Mapping[int, Mapping[int, StoredEntry]]
+                        ) -> dict[int, StoredResolution]:
+    """unit id → its latest resolution, if that resolution settled the current entries (a
+    re-entered sheet makes an earlier resolution stale)."""
+    out: dict[int, StoredResolution] = {}
+    for (rid, uid, e1, e2, kind, ballots, wi, over, under, note, by, at) in conn.execute(
+            "SELECT r.id, r.unit_id, r.first_entry_id, r.second_entry_id, r.kind, r.ballots, "
+            "r.write_ins, r.over_votes, r.under_votes, r.note, r.resolved_by, r.resolved_at "
+            "FROM tally_resolution r JOIN recount_unit u ON u.id = r.unit_id "
+            "WHERE u.contest_id=? ORDER BY r.id", (contest_id,)).fetchall():
+        cur = entries.get(uid, {})
+        if 1 not in cur or 2 not in cur or cur[1].id != e1 or cur[2].id != e2:
+            continue
+        sheet = TallySheet(ballots, _votes_of(conn, "resolution_vote", "resolution_id", rid),
+                           wi, over, under)
+        out[uid] = StoredResolution(rid, uid, e1, e2,
+                                    Resolution(ResolutionKind(kind), sheet, by, note), at)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Witnesses
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A representative who watched the recount ((2)(e), or designated by a candidate)."""
+
+    id: int
+    name: str
+    designated_by: str
+    side: str
+    designated_at: datetime | None
+    attended_from: datetime | None
+    attended_to: datetime | None
+
+
+def _dt(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def _iso(dt: datetime | None) -> str | None:
+    return dt.isoformat(timespec="minutes") if dt else None
+
+
+def add_witness(conn: sqlite3.Connection, contest_id: int, *, name: str, designated_by: str,
+                side: str, designated_at: datetime | None, attended_from: datetime | None,
+                attended_to: datetime | None, recorded_by: str, recorded_at: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO witness(contest_id, name, designated_by, side, designated_at, "
+        "attended_from, attended_to, recorded_by, recorded_at) VALUES (?,?,?,?,?,?,?,?,?)",
+        (contest_id, name, designated_by, side, _iso(designated_at), _iso(attended_from),
+         _iso(attended_to), recorded_by, recorded_at))
+    return int(cur.lastrowid or 0)
+
+
+def set_witness_attendance(conn: sqlite3.Connection, witness_id: int,
+                           attended_from: datetime | None, attended_to: datetime | None) -> None:
+    conn.execute("UPDATE witness SET attended_from=?, attended_to=? WHERE id=?",
+                 (_iso(attended_from), _iso(attended_to), witness_id))
+
+
+def witnesses(conn: sqlite3.Connection, contest_id: int) -> list[Witness]:
+    return [Witness(i, n, d, s, _dt(da), _dt(af), _dt(at)) for i, n, d, s, da, af, at in
+            conn.execute("SELECT id, name, designated_by, side, designated_at, attended_from, "
+                         "attended_to FROM witness WHERE contest_id=? ORDER BY id",
+                         (contest_id,))]
+
+
+# --------------------------------------------------------------------------------------
+# Envelopes
+# --------------------------------------------------------------------------------------
+
+_CHECK_COLUMNS = tuple(c.value for c in EnvelopeCheck)
+
+
+@dataclass(frozen=True)
+class StoredEnvelope:
+    id: int
+    record: EnvelopeRecord
+    postmarked: date | None
+    received_at: datetime | None
+    check_note: str
+    checked_by: str
+    source: str
+
+
+def add_envelopes(conn: sqlite3.Connection, contest_id: int,
+                  rows: Sequence[tuple[str, str, str]], source: str, added_at: str,
+                  added_by: str) -> list[int]:
+    """Insert (envelope id, precinct name, original reason) rows; precincts must exist."""
+    pids = precinct_ids(conn)
+    ids = []
+    for no, precinct, reason in rows:
+        cur = conn.execute(
+            "INSERT INTO envelope(contest_id, envelope_no, precinct_id, original_reason, "
+            "source, added_at, added_by) VALUES (?,?,?,?,?,?,?)",
+            (contest_id, no, pids[precinct], reason, source, added_at, added_by))
+        ids.append(int(cur.lastrowid or 0))
+    return ids
+
+
+def envelope_numbers(conn: sqlite3.Connection, contest_id: int) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT envelope_no FROM envelope WHERE contest_id=?",
+                                       (contest_id,))}
+
+
+def add_envelope_check(conn: sqlite3.Connection, envelope_id: int,
+                       checks: Mapping[EnvelopeCheck, bool | None], postmarked: date | None,
+                       received_at: datetime | None, note: str, checked_by: str,
+                       checked_at: str) -> int:
+    vals = [None if checks.get(c) is None else int(bool(checks.get(c))) for c in EnvelopeCheck]
+    cur = conn.execute(
+        f"INSERT INTO envelope_check(envelope_id, {', '.join(_CHECK_COLUMNS)}, postmarked, "
+        "received_at, note, checked_by, checked_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        (envelope_id, *vals, postmarked.isoformat() if postmarked else None,
+         _iso(received_at), note, checked_by, checked_at))
+    return int(cur.lastrowid or 0)
+
+
+def add_envelope_decision(conn: sqlite3.Connection, envelope_id: int,
+                          outcome: EnvelopeOutcome, reason: RejectionReason | None,
+                          reason_text: str, votes: EnvelopeVotes | None,
+                          choice_id_of: Mapping[str, int], decided_by: str,
+                          decided_at: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO envelope_decision(envelope_id, outcome, reason, reason_text, write_ins, "
+        "over_votes, under_votes, decided_by, decided_at) VALUES (?,?,?,?,?,?,?,?,?)",
+        (envelope_id, outcome.value, reason.value if reason else None, reason_text,
+         votes.write_ins if votes else 0, votes.over if votes else 0,
+         votes.under if votes else 0, decided_by, decided_at))
+    did = int(cur.lastrowid or 0)
+    if votes is not None:
+        conn.executemany("INSERT INTO envelope_vote(decision_id, choice_id, votes) "
+                         "VALUES (?,?,?)",
+                         ((did, choice_id_of[n], v) for n, v in votes.votes.items()))
+    return did
+
+
+def envelopes(conn: sqlite3.Connection, contest_id: int) -> list[StoredEnvelope]:
+    """Every envelope of a contest with its latest checks and latest decision."""
+    out = []
+    for eid, no, pname, reason, source in conn.execute(
+            "SELECT e.id, e.envelope_no, p.name, e.original_reason, e.source FROM envelope e "
+            "JOIN precinct p ON p.id = e.precinct_id WHERE e.contest_id=? ORDER BY e.id",
+            (contest_id,)).fetchall():
+        chk = conn.execute(
+            f"SELECT {', '.join(_CHECK_COLUMNS)}, postmarked, received_at, note, checked_by "
+            "FROM envelope_check WHERE envelope_id=? ORDER BY id DESC LIMIT 1",
+            (eid,)).fetchone()
+        checks: dict[EnvelopeCheck, bool | None] = {}
+        postmarked = received = None
+        note = checked_by = ""
+        if chk is not None:
+            for c, v in zip(EnvelopeCheck, chk[:len(_CHECK_COLUMNS)], strict=True):
+                checks[c] = None if v is None else bool(v)
+            pm, ra, note, checked_by = chk[len(_CHECK_COLUMNS):]
+            postmarked = date.fromisoformat(pm) if pm else None
+            received = _dt(ra)
+        dec = conn.execute(
+            "SELECT id, outcome, reason, reason_text, write_ins, over_votes, under_votes, "
+            "decided_by, decided_at FROM envelope_decision WHERE envelope_id=? "
+            "ORDER BY id DESC LIMIT 1", (eid,)).fetchone()
+        outcome = EnvelopeOutcome.PENDING
+        rej: RejectionReason | None = None
+        rtext = by = at = ""
+        votes: EnvelopeVotes | None = None
+        if dec is not None:
+            did, oc, rr, rtext, wi, ov, un, by, at = dec
+            outcome = EnvelopeOutcome(oc)
+            rej = RejectionReason(rr) if rr else None
+            if outcome is EnvelopeOutcome.ACCEPTED:
+                v = {n: int(x or 0) for n, x in _votes_of(conn, "envelope_vote", "decision_id",
+                                                           did).items()}
+                votes = EnvelopeVotes(v, wi, ov, un)
+        rec = EnvelopeRecord(no, pname, reason, checks, outcome, rej, rtext, votes, by, at)
+        out.append(StoredEnvelope(eid, rec, postmarked, received, note, checked_by, source))
+    return out
+
+
+def envelope_id(conn: sqlite3.Connection, contest_id: int, envelope_no: str) -> int | None:
+    row = conn.execute("SELECT id FROM envelope WHERE contest_id=? AND envelope_no=?",
+                       (contest_id, envelope_no)).fetchone()
+    return int(row[0]) if row else None
+
+
+# --------------------------------------------------------------------------------------
+# Declaration and lot
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredDeclaration:
+    id: int
+    contest_id: int
+    result: str
+    elected: tuple[str, ...]
+    tied: tuple[str, ...]
+    totals: dict[str, int]
+    text: str
+    basis: str
+    complete: bool
+    override_reason: str | None
+    declared_by: str
+    declared_at: str
+    lot: Lot | None
+    lot_deadline: date | None
+    lot_late: bool
+
+
+def add_declaration(conn: sqlite3.Connection, contest_id: int, *, result: str,
+                    elected: Sequence[str], tied: Sequence[str], totals: Mapping[str, int],
+                    text: str, basis: str, complete: bool, override_reason: str | None,
+                    declared_by: str, declared_at: str) -> int:
+    """Append a declaration; an earlier one for the contest is superseded."""
+    conn.execute("UPDATE declaration SET superseded=1 WHERE contest_id=? AND superseded=0",
+                 (contest_id,))
+    cur = conn.execute(
+        "INSERT INTO declaration(contest_id, result, elected, tied, totals, text, basis, "
+        "complete, override_reason, declared_by, declared_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        (contest_id, result, json.dumps(list(elected), ensure_ascii=False),
+         json.dumps(list(tied), ensure_ascii=False),
+         json.dumps(dict(totals), ensure_ascii=False), text, basis, int(complete),
+         override_reason, declared_by, declared_at))
+    return int(cur.lastrowid or 0)
+
+
+def add_lot(conn: sqlite3.Connection, declaration_id: int, lot: Lot, deadline: date | None,
+            late: bool, basis: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO lot(declaration_id, drawn_by, drawn_at, place, method, witnesses, chosen, "
+        "deadline, late, basis) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (declaration_id, lot.drawn_by, _iso(lot.drawn_at), lot.place, lot.method,
+         json.dumps(list(lot.witnesses), ensure_ascii=False),
+         json.dumps(list(lot.chosen), ensure_ascii=False),
+         deadline.isoformat() if deadline else None, int(late), basis))
+    return int(cur.lastrowid or 0)
+
+
+def withdraw_declaration(conn: sqlite3.Connection, contest_id: int) -> None:
+    conn.execute("UPDATE declaration SET superseded=1 WHERE contest_id=? AND superseded=0",
+                 (contest_id,))
+
+
+def current_declaration(conn: sqlite3.Connection, contest_id: int) -> StoredDeclaration | None:
+    row = conn.execute(
+        "SELECT id, contest_id, result, elected, tied, totals, text, basis, complete, "
+        "override_reason, declared_by, declared_at FROM declaration WHERE contest_id=? AND "
+        "superseded=0 ORDER BY id DESC LIMIT 1", (contest_id,)).fetchone()
+    if row is None:
+        return None
+    lot_row = conn.execute("SELECT drawn_by, drawn_at, place, method, witnesses, chosen, "
+                           "deadline, late FROM lot WHERE declaration_id=?",
+                           (row[0],)).fetchone()
+    lot = None
+    deadline = None
+    late = False
+    if lot_row is not None:
+        lot = Lot(lot_row[0], datetime.fromisoformat(lot_row[1]), lot_row[2], lot_row[3],
+                  tuple(json.loads(lot_row[4])), tuple(json.loads(lot_row[5])))
+        deadline = date.fromisoformat(lot_row[6]) if lot_row[6] else None
+        late = bool(lot_row[7])
+    return StoredDeclaration(row[0], row[1], row[2], tuple(json.loads(row[3])),
+                             tuple(json.loads(row[4])), json.loads(row[5]), row[6], row[7],
+                             bool(row[8]), row[9], row[10], row[11], lot, deadline, late)
+
+
+# --------------------------------------------------------------------------------------
+# Costs
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredCost:
+    id: int
+    item: CostItem
+    added_by: str
+    added_at: str
+
+
+def add_cost(conn: sqlite3.Connection, contest_id: int, item: CostItem, added_by: str,
+             added_at: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO cost_item(contest_id, kind, description, hours_hundredths, rate_cents, "
+        "amount_cents, added_by, added_at) VALUES (?,?,?,?,?,?,?,?)",
+        (contest_id, item.kind.value, item.description, item.hours_hundredths,
+         item.rate_cents, item.amount_cents, added_by, added_at))
+    return int(cur.lastrowid or 0)
+
+
+def remove_cost(conn: sqlite3.Connection, contest_id: int, cost_id: int) -> bool:
+    cur = conn.execute("UPDATE cost_item SET removed=1 WHERE id=? AND contest_id=? AND "
+                       "removed=0", (cost_id, contest_id))
+    return cur.rowcount == 1
+
+
+def costs(conn: sqlite3.Connection, contest_id: int) -> list[StoredCost]:
+    return [StoredCost(i, CostItem(CostKind(k), d, amt, h, r), by, at)
+            for i, k, d, h, r, amt, by, at in conn.execute(
+                "SELECT id, kind, description, hours_hundredths, rate_cents, amount_cents, "
+                "added_by, added_at FROM cost_item WHERE contest_id=? AND removed=0 "
+                "ORDER BY id", (contest_id,))]
+
+
+# --------------------------------------------------------------------------------------
+# The board
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredConvening:
+    board_kind: BoardKind
+    body_size: int
+    convened_at: datetime
+    place: str
+    recorded_by: str
+
+
+def set_board_members(conn: sqlite3.Connection, contest_id: int,
+                      members: Sequence[BoardMember]) -> None:
+    """Replace the member list (earlier rows are kept, marked removed)."""
+    conn.execute("UPDATE board_member SET removed=1 WHERE contest_id=? AND removed=0",
+                 (contest_id,))
+    conn.executemany(
+        "INSERT INTO board_member(contest_id, position, name, title, role, present) "
+        "VALUES (?,?,?,?,?,?)",
+        ((contest_id, i, m.name, m.title, m.role.value, int(m.present))
+         for i, m in enumerate(members)))
+
+
+def board_members(conn: sqlite3.Connection, contest_id: int) -> list[BoardMember]:
+    return [BoardMember(n, t, BoardRole(r), bool(p)) for n, t, r, p in conn.execute(
+        "SELECT name, title, role, present FROM board_member WHERE contest_id=? AND removed=0 "
+        "ORDER BY position", (contest_id,))]
+
+
+def set_convening(conn: sqlite3.Connection, contest_id: int, *, board_kind: BoardKind,
+                  body_size: int, convened_at: datetime, place: str, recorded_by: str,
+                  recorded_at: str) -> None:
+    conn.execute(
+        "INSERT INTO board_convening(contest_id, board_kind, body_size, convened_at, place, "
+        "recorded_by, recorded_at) VALUES (?,?,?,?,?,?,?) ON CONFLICT(contest_id) DO UPDATE "
+        "SET board_kind=excluded.board_kind, body_size=excluded.body_size, "
+        "convened_at=excluded.convened_at, place=excluded.place, "
+        "recorded_by=excluded.recorded_by, recorded_at=excluded.recorded_at",
+        (contest_id, board_kind.value, body_size, _iso(convened_at), place, recorded_by,
+         recorded_at))
+
+
+def convening(conn: sqlite3.Connection, contest_id: int) -> StoredConvening | None:
+    row = conn.execute("SELECT board_kind, body_size, convened_at, place, recorded_by FROM "
+                       "board_convening WHERE contest_id=?", (contest_id,)).fetchone()
+    if row is None:
+        return None
+    return StoredConvening(BoardKind(row[0]), row[1], datetime.fromisoformat(row[2]), row[3],
+                           row[4])
+
+
+# --------------------------------------------------------------------------------------
+# Signing, locking and reopening
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredSigning:
+    id: int
+    signed_at: datetime
+    signers: tuple[str, ...]
+    state_digest: str
+    recorded_by: str
+    active: bool
+
+
+@dataclass(frozen=True)
+class StoredReopen:
+    id: int
+    signing_id: int
+    reason: str
+    reopened_by: str
+    reopened_at: str
+
+
+def add_signing(conn: sqlite3.Connection, contest_id: int, signed_at: datetime,
+                signers: Sequence[str], digest: str, recorded_by: str, recorded_at: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO recount_signing(contest_id, signed_at, signers, state_digest, "
+        "recorded_by, recorded_at) VALUES (?,?,?,?,?,?)",
+        (contest_id, _iso(signed_at), json.dumps(list(signers), ensure_ascii=False), digest,
+         recorded_by, recorded_at))
+    return int(cur.lastrowid or 0)
+
+
+def active_signing(conn: sqlite3.Connection, contest_id: int) -> StoredSigning | None:
+    row = conn.execute("SELECT id, signed_at, signers, state_digest, recorded_by, active FROM "
+                       "recount_signing WHERE contest_id=? AND active=1 ORDER BY id DESC "
+                       "LIMIT 1", (contest_id,)).fetchone()
+    if row is None:
+        return None
+    return StoredSigning(row[0], datetime.fromisoformat(row[1]), tuple(json.loads(row[2])),
+                         row[3], row[4], bool(row[5]))
+
+
+def reopen(conn: sqlite3.Connection, contest_id: int, signing_id: int, reason: str,
+           reopened_by: str, reopened_at: str) -> int:
+    conn.execute("UPDATE recount_signing SET active=0 WHERE id=?", (signing_id,))
+    cur = conn.execute("INSERT INTO recount_reopen(contest_id, signing_id, reason, reopened_by, "
+                       "reopened_at) VALUES (?,?,?,?,?)",
+                       (contest_id, signing_id, reason, reopened_by, reopened_at))
+    return int(cur.lastrowid or 0)
+
+
+def reopen_log(conn: sqlite3.Connection, contest_id: int) -> list[StoredReopen]:
+    return [StoredReopen(*r) for r in conn.execute(
+        "SELECT id, signing_id, reason, reopened_by, reopened_at FROM recount_reopen WHERE "
+        "contest_id=? ORDER BY id", (contest_id,))]
