@@ -245,6 +245,40 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_status(args: argparse.Namespace) -> int:
+    """Each contest's recount checklist: one line each, the steps with --steps."""
+    from recount_desk.actions import recount as recount_actions
+
+    if not args.demo and not args.case:
+        print("status: give a case file, or --demo", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        case = (demo_actions.open_demo_case() if args.demo
+                else case_actions.open_case(args.case, readonly=True))
+    except case_actions.store.CaseFileError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_FAIL
+    with case:
+        rows = recount_actions.status(case)
+    if args.json:
+        print(json.dumps([{
+            "contest_id": r.contest_id, "contest": r.title,
+            "stage": r.stage.value if r.stage else None, "line": r.line,
+            "steps": [{"step": s.stage.value, "label": s.stage.label, "done": s.done,
+                       "detail": s.detail, "basis": s.basis, "blocker": s.blocker}
+                      for s in r.checklist.steps]} for r in rows],
+            indent=2, ensure_ascii=False))
+        return EXIT_OK
+    for r in rows:
+        print(f"[{r.contest_id}] {r.line}")
+        if args.steps:
+            for s in r.checklist.steps:
+                mark = "x" if s.done else " "
+                tail = f" — {s.blocker}" if s.blocker and not s.done else ""
+                print(f"      [{mark}] {s.stage.label}: {s.detail} ({s.basis}){tail}")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="recount-desk",
@@ -298,6 +332,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("case")
     r.add_argument("--backup", help="the backup file to restore")
     r.set_defaults(func=cmd_restore)
+    st = sub.add_parser("status", help="where each contest's recount stands (its checklist)")
+    st.add_argument("case", nargs="?")
+    st.add_argument("--demo", action="store_true", help="the demo case")
+    st.add_argument("--steps", action="store_true", help="every checklist step, with its basis")
+    st.add_argument("--json", action="store_true", help="machine-readable output")
+    st.set_defaults(func=cmd_status)
     return p
 
 
