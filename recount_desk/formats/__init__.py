@@ -13,7 +13,7 @@ from types import ModuleType
 
 from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .canvass import ParsedCanvass, build, file_sha256
-from .tabular import sniff
+from .tabular import read_sheet_text, sniff
 
 # Module names under recount_desk.formats, most specific first. A family whose module is not
 # there (yet) is skipped.
@@ -73,6 +73,9 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     if family is None:
         found = detect(path)
         if not found:
+            if sniff(path) in ("xlsx", "xls", "ods"):
+                # Readers skip a workbook they cannot open; say it is damaged, not unknown.
+                read_sheet_text(path, 0, nrows=2)
             raise fail(path, "Recount Desk does not recognise this layout. Use the column "
                        "mapping (the import wizard's mapping page, or check --mapping) to say "
                        "which columns hold the precinct, contest, choice and votes.")

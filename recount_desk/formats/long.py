@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
+from ._workbook_checks import excel_error_cells, first_visible_sheet
 from .base import Detection, RawCanvass, ReadOptions, fail
 from .tabular import read_csv_text, sniff
 
@@ -32,6 +33,14 @@ _ALIASES = {
     "district": ("district",),
     "party": ("party", "party_name", "party_code"),
 }
+
+
+# UTF-8 read as Windows-1252 ("JosÃ©", "â€™") and the replacement character.
+_GARBLED = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178"
+                      "\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]|"
+                      "\u00e2\u20ac|\ufffd")
+# Control characters and bidirectional overrides that make a name display as another.
+_HIDDEN_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
 def _norm(col: str) -> str:
@@ -91,6 +100,16 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         first_row = 2
     elif kind in ("xlsx", "xls", "ods"):
         sheet = options.sheet
+        if sheet is None:
+            # Excel shows the first visible sheet; a hidden one before it is often a draft.
+            sheet, hidden = first_visible_sheet(path)
+            if hidden:
+                issues.append(Issue(name, "Hidden sheet(s) " + ", ".join(map(repr, hidden))
+                                    + f" were not read; the canvass was read from {sheet!r}.",
+                                    sheet, severity=Severity.WARNING))
+            if sheet is None:
+                raise fail(path, "Every sheet of this workbook is hidden; unhide the canvass "
+                           "sheet in Excel, or choose the sheet to read.")
         df = _read_excel_text(path, sheet)
         first_row = 2
     else:
@@ -129,6 +148,20 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     offices_u = office.unique()
     stat = {o: (o == "" or vocab.is_non_contest_office(o)) for o in offices_u}
     keep = ~office.map(stat).astype(bool)
+    # A choice without a contest (a merged or blanked office cell) cannot be placed: an error,
+    # never a silent drop.
+    orphan = (office == "") & (cand != "") & (votes_txt != "")
+    if orphan.any():
+        idx = orphan[orphan].index
+        ocol = cols["office"]
+        for i in idx[:10]:
+            issues.append(Issue(name, f"The row for {cand[i][:80]!r} names no contest (the "
+                                "office cell is empty; merged cells leave all but the first "
+                                "cell empty). Fill in the office on every row.", sheet,
+                                int(rownum[i]), ocol, Severity.ERROR))
+        if len(idx) > 10:
+            issues.append(Issue(name, f"… {len(idx) - 10} more rows name no contest.", sheet,
+                                None, ocol, Severity.ERROR))
     keep &= ~(cand == "") | (office == "")
     empty_cand = keep & (cand == "")
     keep &= ~empty_cand
@@ -143,6 +176,18 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     kinds = {c: vocab.choice_kind(c) for c in cand_u}
     kind_s = cand.map(kinds)
     invalid_u = {c for c in cand_u if vocab.is_invalid_write_in(c)}
+    odd = [c for c in cand_u if _GARBLED.search(c)]
+    if odd:
+        issues.append(Issue(name, f"{len(odd)} name(s) look garbled (e.g. {odd[0][:60]!r}): "
+                            "the text was probably saved in one encoding and read in another. "
+                            "Check the names against the election system.", sheet,
+                            severity=Severity.WARNING))
+    hidden_ch = [c for c in cand_u if _HIDDEN_CHARS.search(c)]
+    if hidden_ch:
+        issues.append(Issue(name, f"{len(hidden_ch)} name(s) hold invisible control or "
+                            f"text-direction characters (e.g. {hidden_ch[0][:60]!r}); they "
+                            "may display differently from what they are.", sheet,
+                            severity=Severity.WARNING))
     invalid = cand.isin(invalid_u) if invalid_u else pd.Series(False, index=df.index)
     options.on_progress(2, 4)
 
@@ -155,7 +200,27 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         num = num.where(~nan, pd.to_numeric(vt[nan], errors="coerce"))
     suppressed = vt.isin(["*", "**", "***", "****", "Suppressed", "suppressed"])
     blank = vt == ""
-    bad = keep & num.isna() & ~suppressed & ~blank
+    xl_error = pd.Series(False, index=df.index)
+    if kind == "xlsx" and (keep & blank).any():
+        # calamine reads #DIV/0!, #N/A … as empty cells; find them so they are not 0 votes.
+        errs = excel_error_cells(path, sheet)
+        vpos = list(df.columns).index(cols["votes"]) + 1
+        for i in (keep & blank)[keep & blank].index:
+            err = errs.get((int(rownum[i]), vpos))
+            if err:
+                issues.append(Issue(name, f"The vote count is the Excel error value {err} "
+                                    "(a broken formula). Fix the formula in Excel.", sheet,
+                                    int(rownum[i]), cols["votes"], Severity.ERROR))
+                blank[i] = False
+                xl_error[i] = True
+    bad = keep & num.isna() & ~suppressed & ~blank & ~xl_error
+    huge = keep & num.notna() & (num.abs() >= 1e9)
+    if huge.any():
+        for i in huge[huge].index[:10]:
+            issues.append(Issue(name, f"The vote count {votes_txt[i][:40]!r} is too large to be "
+                                "a vote count.", sheet, int(rownum[i]), cols["votes"],
+                                Severity.ERROR))
+        num = num.where(~huge, 0)
     frac = keep & num.notna() & ((num % 1) != 0)
     neg = keep & num.notna() & (num < 0)
     vcol = cols["votes"]
@@ -176,7 +241,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                             f"row {first}); they are read as 0.", sheet, first, vcol,
                             Severity.WARNING))
     votes = num.fillna(0)
-    votes = votes.where(~(bad | frac | neg), 0).astype("int64")
+    votes = votes.where(~(bad | frac | neg | xl_error), 0).astype("int64")
 
     if invalid.any():
         n = int(votes[invalid & keep].sum())
@@ -242,16 +307,25 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
 
 
 def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:
-    from .tabular import cell_text, read_sheet_text
-
-    rows = read_sheet_text(path, sheet if sheet is not None else 0)
-    if not rows:
-        raise fail(path, "The sheet is empty.", sheet=sheet)
+    """A sheet as a frame of text columns; each distinct value is converted once."""
+    import numpy as np
     import pandas as pd
 
+    from .tabular import cell_text, read_sheet_raw
+
+    rows = read_sheet_raw(path, sheet if sheet is not None else 0)
+    if not rows:
+        raise fail(path, "The sheet is empty.", sheet=sheet)
     header = [cell_text(h) for h in rows[0]]
     width = len(header)
-    cols = list(zip(*[(r + [""] * (width - len(r)))[:width] for r in rows[1:]], strict=True)) \
-        if len(rows) > 1 else [() for _ in header]
-    return pd.DataFrame({h or f"column {i + 1}": list(c) for i, (h, c) in
-                         enumerate(zip(header, cols, strict=True))}, dtype=object)
+    body = rows[1:]
+    if body and any(len(r) != width for r in body):
+        body = [(list(r) + [None] * (width - len(r)))[:width] for r in body]
+    cols = list(zip(*body, strict=True)) if body else [() for _ in header]
+    out = {}
+    for i, (h, c) in enumerate(zip(header, cols, strict=True)):
+        arr = np.array(c, dtype=object)
+        codes, uniques = pd.factorize(arr, use_na_sentinel=False)
+        text = np.array([cell_text(u) for u in uniques], dtype=object)
+        out[h or f"column {i + 1}"] = text[codes] if len(arr) else arr
+    return pd.DataFrame(out, dtype=object)

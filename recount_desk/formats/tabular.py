@@ -39,6 +39,9 @@ def sniff(path: Path) -> str:
             b"GIF8", b"II*\x00", b"MM\x00*"):
         raise fail(path, "This is a picture, not a spreadsheet. Export the canvass as CSV or "
                    "Excel (XLSX) from the election system.")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise fail(path, "This text file is saved as UTF-16 (Excel's 'Unicode Text'). Save it "
+                   "again as 'CSV UTF-8 (Comma delimited)' and import that copy.")
     if head.startswith(b"\xd0\xcf\x11\xe0"):
         if b"E\x00n\x00c\x00r\x00y\x00p\x00t\x00e\x00d\x00P\x00a\x00c\x00k\x00a\x00g\x00e" in \
                 _read_all(path, 1 << 16):
