@@ -142,18 +142,40 @@ def _workbook_error(path: Path, e: Exception) -> Exception:
                 " Open it in Excel, save it again as XLSX, and import that copy.")
 
 
-def read_sheet_text(path: Path, sheet: str | int = 0, *, nrows: int | None = None
-                    ) -> list[list[str]]:
-    """One sheet as rows of text cells (numbers without a trailing '.0')."""
+_RAW_CACHE: dict[tuple[str, int, int, str | int], list[list[object]]] = {}
+
+
+def read_sheet_raw(path: Path, sheet: str | int = 0) -> list[list[object]]:
+    """One sheet's cells as calamine gives them (str, float, int, bool, date, None).
+
+    calamine parses a whole sheet even for one row, so the last two sheets read are kept:
+    every family's detect() and then the chosen reader share one parse.
+    """
     from python_calamine import CalamineWorkbook
 
+    st = path.stat()
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size, sheet)
+    if key in _RAW_CACHE:
+        return _RAW_CACHE[key]
     try:
         wb = CalamineWorkbook.from_path(str(path))
         ws = wb.get_sheet_by_index(sheet) if isinstance(sheet, int) else \
             wb.get_sheet_by_name(sheet)
-        rows = ws.to_python(skip_empty_area=False, nrows=nrows)
-    except Exception as e:
+        rows = ws.to_python(skip_empty_area=False)
+    except Exception as e:  # calamine raises its own error types for damaged files
         raise _workbook_error(path, e) from e
+    while len(_RAW_CACHE) >= 2:
+        _RAW_CACHE.pop(next(iter(_RAW_CACHE)))
+    _RAW_CACHE[key] = rows
+    return rows
+
+
+def read_sheet_text(path: Path, sheet: str | int = 0, *, nrows: int | None = None
+                    ) -> list[list[str]]:
+    """One sheet as rows of text cells (numbers without a trailing '.0')."""
+    rows = read_sheet_raw(path, sheet)
+    if nrows is not None:
+        rows = rows[:nrows]
     return [[cell_text(v) for v in r] for r in rows]
 
 
