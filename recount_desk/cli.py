@@ -222,7 +222,46 @@ def cmd_verify(args: argparse.Namespace) -> int:
         path = Path(args.case)
     result = verify_actions.verify_case(path)
     print(result.summary())
+    if getattr(args, "report", None):
+        from recount_desk.actions import report as report_actions
+
+        with case_actions.open_case(path, readonly=True) as case:
+            check = report_actions.verify_report(case, args.report)
+        print(check.summary())
+        return EXIT_OK if result.ok and check.ok else EXIT_FAIL
     return EXIT_OK if result.ok else EXIT_FAIL
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from recount_desk.actions import report as report_actions
+
+    try:
+        if args.demo:
+            case = demo_actions.open_demo_case()
+        elif args.case:
+            case = case_actions.open_case(args.case)
+        else:
+            print("report: give a case file, or --demo", file=sys.stderr)
+            return EXIT_USAGE
+    except case_actions.store.CaseFileError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_FAIL
+    with case:
+        contest = args.contest
+        if contest is None:
+            contest = report_actions.default_contest(case, demo=args.demo)
+        if contest is None:
+            print("report: give --contest ID (see `recount-desk status`)", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            res = report_actions.make_report(case, contest, args.output,
+                                             appendix=args.appendix, reprint=args.reprint)
+        except report_actions.ReportNotReady as err:
+            print(str(err), file=sys.stderr)
+            return EXIT_FAIL
+    label = f" (reprint {res.reprint})" if res.reprint else ""
+    print(f"Wrote {res.path}{label}: fingerprint {res.code} (SHA-256 {res.fingerprint})")
+    return EXIT_OK
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
@@ -326,7 +365,17 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="integrity and audit chain of a case file")
     v.add_argument("case", nargs="?")
     v.add_argument("--demo", action="store_true")
+    v.add_argument("--report", metavar="PDF", help="also prove this report PDF matches the case")
     v.set_defaults(func=cmd_verify)
+
+    rp = sub.add_parser("report", help="the board of canvassers' recount report (PDF)")
+    rp.add_argument("case", nargs="?")
+    rp.add_argument("--demo", action="store_true", help="the demo's finished recount")
+    rp.add_argument("--contest", type=int, help="contest id (the only recounted one if omitted)")
+    rp.add_argument("-o", "--output", required=True, help="the PDF to write")
+    rp.add_argument("--appendix", action="store_true", help="add the contest's audit log")
+    rp.add_argument("--reprint", action="store_true", help="a reprint after signing")
+    rp.set_defaults(func=cmd_report)
 
     r = sub.add_parser("restore", help="list a case's automatic backups, or restore one")
     r.add_argument("case")

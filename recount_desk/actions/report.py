@@ -49,13 +49,12 @@ from recount_desk.core.report_model import (
 )
 from recount_desk.core.rules import decide
 from recount_desk.paths import resource
-from recount_desk.report import pdf
 from recount_desk.store import recount_repo, repo
 
+from . import recount as recount_actions
 from .case import Case
 
 GENERATED = "report generated"
-SIGNED = "sign report"
 
 
 class ReportNotReady(Exception):
@@ -88,6 +87,13 @@ def font_dir() -> Path:
     return resource("fonts")
 
 
+def render(report: RecountReport) -> bytes:
+    """The PDF bytes of ``report`` (reportlab is imported here, not when the window opens)."""
+    from recount_desk.report import pdf
+
+    return pdf.render(report, font_dir())
+
+
 # --- reading the recount out of the case -----------------------------------------------
 
 def build_report_data(case: Case, contest_id: int) -> RecountReport:
@@ -105,21 +111,12 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     if rec is None:
         raise ReportNotReady(f"No recount of {contest.key.label()} has been started.")
     layout = rc.SheetLayout.for_contest(totals)
+    table = recount_actions.variance(case, contest_id)
     stored_units = recount_repo.units(conn, contest_id)
+    covers = {su.unit.name: su.unit.precincts for su in stored_units}
     entries = recount_repo.current_entries(conn, contest_id)
     resolutions = recount_repo.current_resolutions(conn, contest_id, entries)
-    states = []
-    for su in stored_units:
-        e = entries.get(su.id, {})
-        first, second = e.get(1), e.get(2)
-        res = resolutions.get(su.id)
-        states.append(rc.unit_state(su.unit, layout, rec.entry_mode,
-                                    first.entry if first else None,
-                                    second.entry if second else None,
-                                    res.resolution if res else None))
     envelopes = [s.record for s in recount_repo.envelopes(conn, contest_id)]
-    table = rc.variance_table(layout, states, recount_repo.canvass_by_precinct(conn, contest_id),
-                              envelopes)
     missing = [r.unit for r in table.rows if r.recount is None]
     if missing:
         raise ReportNotReady(f"{len(missing)} of {len(table.rows)} units are not reconciled "
@@ -135,8 +132,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     batches = rec.unit_kind is rc.UnitKind.BATCHES
     units = tuple(Unit(r.unit, tuple(r.canvass[c] for c in choices),
                        tuple((r.recount or {})[c] for c in choices),
-                       next((s.unit.precincts for s in states if s.unit.name == r.unit), ())
-                       if batches else ())
+                       covers.get(r.unit, ()) if batches else ())
                   for r in table.rows)
     party = {c.choice.name: c.choice.party for c in totals.choices}
 
@@ -164,9 +160,10 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
                       if w.attended_from is not None)
 
     requests = tuple(
-        RecountRequestInfo(q.requester, q.filed_at, q.filed_with,
-                           "; ".join(f"{f.get('text')} ({f.get('basis')})" for f in q.findings
-                                     if f.get("ok")) or "Accepted by the election officer"
+        RecountRequestInfo(_requester(q), q.filed_at, _OFFICES.get(q.filed_with, q.filed_with),
+                           "; ".join(f"{str(f.get('text')).rstrip('.')} ({f.get('basis')})"
+                                     for f in q.findings if f.get("ok"))
+                           or "Accepted by the election officer"
                            + (f": {q.override_reason}" if q.override_reason else ""),
                            tuple(n for n, _ in q.voters))
         for q in repo.requests(conn, contest_id) if q.accepted)
@@ -217,6 +214,19 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
         witnesses=witnesses,
         costs=cost,
     )
+
+
+_OFFICES = {"municipal_clerk": "the municipal clerk", "district_clerk": "the district clerk",
+            "county_clerk": "the county clerk",
+            "lieutenant_governor": "the lieutenant governor"}
+
+
+def _requester(q: repo.StoredRequest) -> str:
+    if q.requester == "candidate" and q.candidate:
+        return f"{q.candidate}, candidate"
+    if q.requester == "voters":
+        return f"{len(q.voters)} voters who voted in the election"
+    return q.candidate or q.requester
 
 
 def _board_title(kind: rc.BoardKind, jurisdiction: str) -> str:
@@ -312,7 +322,7 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     report = replace(base, printing=_printing(case, contest_id, data))
     if on_progress:
         on_progress(0, 1)
-    blob = pdf.render(report, font_dir())
+    blob = render(report)
     fp = fingerprint(report)
     data.update({"fingerprint": fp, "code": short_code(fp), "file": out_path.name,
                  "pdf_sha256": hashlib.sha256(blob).hexdigest()})
@@ -362,7 +372,7 @@ def verify_report(case: Case, pdf_path: Path | str) -> ReportCheck:
         if data.get("pdf_sha256") not in (None, sha):
             continue  # the same data and settings would give the recorded bytes, not these
         report = replace(base, printing=_printing(case, cid, data))
-        if pdf.render(report, font_dir()) == blob:
+        if render(report) == blob:
             what = f"reprint {data['reprint']}" if data.get("reprint") else "the report"
             return ReportCheck(True, pdf_path.name,
                                f"matches {what} generated in audit entry {entry.seq} "
@@ -379,7 +389,7 @@ def verify_report(case: Case, pdf_path: Path | str) -> ReportCheck:
         except ReportNotReady as e:
             current[cid] = e
             continue
-        if fingerprint(base) == m.group(1).decode() and pdf.render(base, font_dir()) == blob:
+        if fingerprint(base) == m.group(1).decode() and render(base) == blob:
             return ReportCheck(True, pdf_path.name, "matches the report the case gives now "
                                "(made from a copy of this case; not recorded in its log)",
                                cid, fingerprint(base))
@@ -427,20 +437,9 @@ def record_signing(case: Case, contest_id: int, signed_at: datetime,
     if _signing(case, contest_id) is not None:
         raise ReportNotReady("This contest's report is already signed; reopen the contest "
                              "first to record a new signing.")
-    try:
-        from recount_desk.actions import recount as recount_actions
-    except ImportError:
-        recount_actions = None  # type: ignore[assignment]
-    sign = getattr(recount_actions, "record_signing", None) or getattr(
-        recount_actions, "sign_report", None)
-    if sign is not None:
-        sign(case, contest_id, signed_at, list(signers))
-        return fp
-    with store.transaction(case.conn, case.actor, SIGNED) as payload:
-        recount_repo.add_signing(case.conn, contest_id, signed_at, list(signers), fp,
-                                 case.actor, store.utc_now())
-        payload.update({"contest_id": contest_id, "signed_at": signed_at.isoformat(),
-                        "signers": list(signers), "fingerprint": fp})
+    # One way to sign and lock a contest: the recount workflow's own action (its audit
+    # entry is "sign report"); the data fingerprint is recorded beside it.
+    recount_actions.sign_report(case, contest_id, signed_at=signed_at, signers=list(signers))
     return fp
 
 
