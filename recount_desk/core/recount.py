@@ -1234,10 +1234,16 @@ class Checklist:
 
     @property
     def stage(self) -> Stage | None:
-        """The last step done in order, or None when nothing is done."""
+        """The last step done in order, or None when nothing is done.
+
+        A missing request does not hide the later steps (a recount may run without one on
+        record, e.g. an automatic recount); the request step still shows its blocker.
+        """
         last: Stage | None = None
         for s in self.steps:
             if not s.done:
+                if s.stage is Stage.REQUESTED:
+                    continue
                 break
             last = s.stage
         return last
@@ -1291,8 +1297,9 @@ def checklist(i: ChecklistInput) -> Checklist:
                       if i.declared else "Not declared",
                       "20A-4-401(1)(e)(iv)-(v)" if race else "20A-4-401(2)(d)(iv)",
                       None if i.declared else
-                      ("Declare the result." if r.complete else
-                       "Declaring now needs an override reason: " + " ".join(r.blockers))))
+                      "Start the recount first." if not i.started else
+                      "Declare the result." if r.complete else
+                      "Declaring now needs an override reason: " + " ".join(r.blockers)))
     board_ok = i.board_convened and i.quorum_ok
     steps.append(Step(Stage.BOARD_CONVENED, board_ok,
                       ("Convened with a quorum" if board_ok else "Convened without a quorum")
