@@ -95,7 +95,6 @@ def _step_verdicts(st: _State) -> str:
     if not close:
         raise StepFailed(f"{len(rows)} contests, none inside the recount margin (the demo has "
                          "one)")
-    # The demo's recounted contest: the one with a request if any, else the first close one.
     chosen = next((r for r in close if r.requests), close[0])
     st.contest_id = chosen.id
     st.contest_label = chosen.check.totals.contest.key.label()
@@ -107,25 +106,34 @@ def _step_verdicts(st: _State) -> str:
 def _step_report(st: _State) -> str:
     report = _report_actions()
     out = st.folder / "self-test report.pdf"
-    made = report.make_report(_need(st.case_path), _need(st.contest_id), out)
-    st.report_path = Path(made or out)
+    with case_actions.open_case(_need(st.case_path)) as case:
+        # The demo's recounted contest; the close contest found above if there is none.
+        recounted = report.reportable_contests(case)
+        if recounted:
+            st.contest_id = recounted[0]
+            st.contest_label = _label(case, recounted[0])
+        made = report.make_report(case, _need(st.contest_id), out)
+    st.report_path = Path(made.path)
     if not st.report_path.is_file() or st.report_path.stat().st_size == 0:
         raise StepFailed(f"no PDF was written to {st.report_path}")
     with st.report_path.open("rb") as f:
         if f.read(5) != b"%PDF-":
             raise StepFailed(f"{st.report_path.name} is not a PDF")
-    size = st.report_path.stat().st_size
-    return f"wrote {st.report_path.name} ({size:,} bytes) for {st.contest_label}"
+    return (f"wrote {st.report_path.name} ({made.size:,} bytes) for {st.contest_label}, "
+            f"fingerprint {made.code}")
+
+
+def _label(case: case_actions.Case, contest_id: int) -> str:
+    return contest_actions.contest_check(case, contest_id).check.totals.contest.key.label()
 
 
 def _step_verify_report(st: _State) -> str:
     report = _report_actions()
-    result = report.verify_report(_need(st.report_path), _need(st.case_path))
-    ok = getattr(result, "ok", result)
-    text = result.summary() if hasattr(result, "summary") else str(result)
-    if not ok:
-        raise StepFailed(text)
-    return text
+    with case_actions.open_case(_need(st.case_path), readonly=True) as case:
+        check = report.verify_report(case, _need(st.report_path))
+    if not check.ok:
+        raise StepFailed(check.summary())
+    return check.summary()
 
 
 def _step_verify_case(st: _State) -> str:
