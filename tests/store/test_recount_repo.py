@@ -1,0 +1,248 @@
+"""store.recount_repo and schema V2: migration from V1, and the recount tables' round trips."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, datetime
+from pathlib import Path
+
+import pytest
+
+from recount_desk import store
+from recount_desk.actions.verify import verify_case
+from recount_desk.core.model import (
+    Choice,
+    ChoiceTotal,
+    Contest,
+    ContestKey,
+    ContestTotals,
+    Election,
+    ElectionKind,
+)
+from recount_desk.core.recount import (
+    BoardKind,
+    BoardMember,
+    BoardRole,
+    CostItem,
+    CostKind,
+    EntryMode,
+    EnvelopeCheck,
+    EnvelopeOutcome,
+    EnvelopeVotes,
+    Lot,
+    RecountMethod,
+    RecountUnit,
+    RejectionReason,
+    Resolution,
+    ResolutionKind,
+    TallyEntry,
+    TallySheet,
+    UnitKind,
+)
+from recount_desk.store import recount_repo as rr
+from recount_desk.store import repo
+from recount_desk.store.db import _statements
+from recount_desk.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+
+V2_TABLES = {"recount", "recount_unit", "unit_precinct", "tally_entry", "tally_vote",
+             "tally_resolution", "resolution_vote", "witness", "envelope", "envelope_check",
+             "envelope_decision", "envelope_vote", "declaration", "lot", "cost_item",
+             "board_member", "board_convening", "recount_signing", "recount_reopen"}
+
+
+def tables(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def make_v1_file(path: Path) -> None:
+    """A case file as version 1 wrote it: the V1 schema, one audited election."""
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    conn.execute("BEGIN IMMEDIATE")
+    for stmt in _statements(MIGRATIONS[0]):
+        conn.execute(stmt)
+    conn.execute("PRAGMA user_version=1")
+    conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', '2024-01-01T00:00:00')")
+    conn.execute("COMMIT")
+    with store.transaction(conn, "v1", "create case") as payload:
+        repo.set_election(conn, Election("Old", date(2022, 11, 8), ElectionKind.GENERAL,
+                                         "Old County"))
+        payload["name"] = "Old"
+    conn.close()
+
+
+def test_schema_version_is_two() -> None:
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 2
+
+
+def test_v1_file_migrates_to_v2_with_a_backup(tmp_path: Path) -> None:
+    path = tmp_path / "old.recount"
+    make_v1_file(path)
+    conn = store.open_case(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert tables(conn) >= V2_TABLES
+        assert repo.get_election(conn) is not None
+        last = store.last_entry(conn)
+        assert last is not None
+        assert last.action == "migrate case file"
+    finally:
+        conn.close()
+    backups = [p for p in tmp_path.iterdir() if "v1" in p.name and "backup" in p.name]
+    assert backups
+    old = sqlite3.connect(str(backups[0]))
+    assert old.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert not V2_TABLES & tables(old)
+    old.close()
+    assert verify_case(path).ok
+
+
+@pytest.fixture
+def conn(tmp_path: Path) -> sqlite3.Connection:
+    c = store.create(tmp_path / "r.recount")
+    race = ContestTotals(Contest(ContestKey("Mayor")),
+                         (ChoiceTotal(Choice("Ada"), 3), ChoiceTotal(Choice("Ben"), 2)), {}, 2)
+    with store.transaction(c, "t", "import canvass"):
+        repo.set_election(c, Election("E", date(2024, 11, 5), ElectionKind.GENERAL, "C"))
+        repo.insert_canvass(c, file="f", sha256="0", family="t", imported_at="now",
+                            primary=False, precincts=["P1", "P2"], totals=[race],
+                            vote_precinct=[0, 1, 0, 1], vote_contest=[0, 0, 0, 0],
+                            vote_choice=[0, 0, 1, 1], vote_count=[2, 1, 1, 1], extras=[],
+                            issues=[])
+    yield c  # type: ignore[misc]
+    c.close()
+
+
+def write(conn: sqlite3.Connection, fn):  # type: ignore[no-untyped-def]
+    with store.transaction(conn, "t", "test write"):
+        return fn()
+
+
+def test_contest_precincts_and_canvass(conn: sqlite3.Connection) -> None:
+    assert rr.contest_precincts(conn, 1) == ["P1", "P2"]
+    assert rr.canvass_by_precinct(conn, 1) == {"P1": {"Ada": 2, "Ben": 1},
+                                               "P2": {"Ada": 1, "Ben": 1}}
+    assert rr.choice_ids(conn, 1) == {"Ada": 1, "Ben": 2}
+
+
+def _start(conn: sqlite3.Connection) -> list[int]:
+    return write(conn, lambda: rr.save_recount(  # type: ignore[no-any-return]
+        conn, 1, method=RecountMethod.HAND_COUNT, entry_mode=EntryMode.DOUBLE,
+        unit_kind=UnitKind.BATCHES, units=[RecountUnit("All", ("P1", "P2"))],
+        started_at="now", started_by="t"))
+
+
+def test_units_and_settings_round_trip(conn: sqlite3.Connection) -> None:
+    (uid,) = _start(conn)
+    got = rr.get_recount(conn, 1)
+    assert got is not None
+    assert (got.method, got.entry_mode, got.unit_kind) == (
+        RecountMethod.HAND_COUNT, EntryMode.DOUBLE, UnitKind.BATCHES)
+    assert [(u.id, u.unit) for u in rr.units(conn, 1)] == [(uid, RecountUnit("All",
+                                                                           ("P1", "P2")))]
+    with pytest.raises(sqlite3.IntegrityError):
+        write(conn, lambda: rr.save_recount(
+            conn, 1, method=RecountMethod.HAND_COUNT, entry_mode=EntryMode.DOUBLE,
+            unit_kind=UnitKind.BATCHES,
+            units=[RecountUnit("A", ("P1",)), RecountUnit("B", ("P1",))],
+            started_at="now", started_by="t"))
+
+
+def test_entries_supersede_and_keep_none(conn: sqlite3.Connection) -> None:
+    (uid,) = _start(conn)
+    cids = rr.choice_ids(conn, 1)
+    first = TallySheet(5, {"Ada": 3, "Ben": None}, 0, 0, 0)
+    write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(1, "D", first), cids, "t1", "t"))
+    again = TallySheet(5, {"Ada": 3, "Ben": 2}, 0, 0, 0)
+    e1 = write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(1, "D", again), cids, "t2",
+                                          "t"))
+    cur = rr.current_entries(conn, 1)
+    assert cur[uid][1].id == e1
+    assert cur[uid][1].entry.sheet == again
+    history = conn.execute("SELECT count(*) FROM tally_entry").fetchone()[0]
+    assert history == 2
+    stored_none = conn.execute("SELECT votes FROM tally_vote WHERE entry_id=1 AND "
+                               "choice_id=2").fetchone()[0]
+    assert stored_none is None
+
+
+def test_resolution_is_stale_after_a_new_entry(conn: sqlite3.Connection) -> None:
+    (uid,) = _start(conn)
+    cids = rr.choice_ids(conn, 1)
+    a = TallySheet(5, {"Ada": 3, "Ben": 2}, 0, 0, 0)
+    b = TallySheet(5, {"Ada": 2, "Ben": 3}, 0, 0, 0)
+    e1 = write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(1, "D", a), cids, "t", "t"))
+    e2 = write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(2, "M", b), cids, "t", "t"))
+    write(conn, lambda: rr.add_resolution(
+        conn, uid, e1, e2, Resolution(ResolutionKind.KEEP_FIRST, a, "S", "n"), cids, "t"))
+    res = rr.current_resolutions(conn, 1, rr.current_entries(conn, 1))
+    assert res[uid].resolution.sheet == a
+    write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(2, "M", a), cids, "t", "t"))
+    assert rr.current_resolutions(conn, 1, rr.current_entries(conn, 1)) == {}
+
+
+def test_envelopes_keep_the_latest_check_and_decision(conn: sqlite3.Connection) -> None:
+    _start(conn)
+    (eid,) = write(conn, lambda: rr.add_envelopes(conn, 1, [("E1", "P2", "Signature")],
+                                                  "csv", "t", "t"))
+    write(conn, lambda: rr.add_envelope_check(conn, eid, {EnvelopeCheck.SIGNATURE: False},
+                                              None, None, "", "S", "t"))
+    write(conn, lambda: rr.add_envelope_check(
+        conn, eid, dict.fromkeys(EnvelopeCheck, True), date(2024, 11, 4),
+        datetime(2024, 11, 5, 9), "ok", "S", "t"))
+    cids = rr.choice_ids(conn, 1)
+    write(conn, lambda: rr.add_envelope_decision(
+        conn, eid, EnvelopeOutcome.REJECTED, RejectionReason.DEFECTIVE, "", None, cids, "S",
+        "t"))
+    write(conn, lambda: rr.add_envelope_decision(
+        conn, eid, EnvelopeOutcome.ACCEPTED, None, "", EnvelopeVotes({"Ben": 1}), cids, "S",
+        "t"))
+    (env,) = rr.envelopes(conn, 1)
+    assert env.record.checks[EnvelopeCheck.SIGNATURE] is True
+    assert env.postmarked == date(2024, 11, 4)
+    assert env.record.outcome is EnvelopeOutcome.ACCEPTED
+    assert env.record.votes == EnvelopeVotes({"Ben": 1})
+    with pytest.raises(sqlite3.IntegrityError):
+        write(conn, lambda: rr.add_envelopes(conn, 1, [("E1", "P1", "again")], "hand", "t",
+                                             "t"))
+
+
+def test_declaration_lot_costs_board_signing(conn: sqlite3.Connection) -> None:
+    did = write(conn, lambda: rr.add_declaration(
+        conn, 1, result="tie", elected=(), tied=("Ada", "Ben"), totals={"Ada": 2, "Ben": 2},
+        text="tie", basis="20A-1-304", complete=True, override_reason=None, declared_by="t",
+        declared_at="t"))
+    lot = Lot("Clerk", datetime(2024, 11, 25, 10), "Room", "Hat", ("W",), ("Ada",))
+    write(conn, lambda: rr.add_lot(conn, did, lot, date(2024, 11, 25), False, "20A-1-304"))
+    d = rr.current_declaration(conn, 1)
+    assert d is not None
+    assert d.lot == lot
+    assert d.tied == ("Ada", "Ben")
+    write(conn, lambda: rr.withdraw_declaration(conn, 1))
+    assert rr.current_declaration(conn, 1) is None
+
+    cid = write(conn, lambda: rr.add_cost(conn, 1, CostItem(CostKind.STAFF, "x", 250, 100,
+                                                            250), "t", "t"))
+    assert rr.costs(conn, 1)[0].item.amount_cents == 250
+    assert write(conn, lambda: rr.remove_cost(conn, 1, cid))
+    assert rr.costs(conn, 1) == []
+
+    members = [BoardMember("A", "Chair"), BoardMember("K", "Clerk", BoardRole.CLERK, True)]
+    write(conn, lambda: rr.set_board_members(conn, 1, members))
+    write(conn, lambda: rr.set_board_members(conn, 1, members[:1]))
+    assert rr.board_members(conn, 1) == members[:1]
+    write(conn, lambda: rr.set_convening(conn, 1, board_kind=BoardKind.COUNTY, body_size=3,
+                                         convened_at=datetime(2024, 11, 26, 10), place="R",
+                                         recorded_by="t", recorded_at="t"))
+    conv = rr.convening(conn, 1)
+    assert conv is not None
+    assert conv.body_size == 3
+
+    sid = write(conn, lambda: rr.add_signing(conn, 1, datetime(2024, 11, 26, 11), ["A"], "d",
+                                             "t", "t"))
+    signing = rr.active_signing(conn, 1)
+    assert signing is not None
+    assert signing.id == sid
+    write(conn, lambda: rr.reopen(conn, 1, sid, "typo", "t", "t"))
+    assert rr.active_signing(conn, 1) is None
+    assert rr.reopen_log(conn, 1)[0].reason == "typo"
