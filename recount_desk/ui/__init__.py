@@ -1,0 +1,1 @@
+"""The window: PySide6 widgets and models over ``recount_desk.actions``."""

@@ -1,0 +1,1 @@
+"""Dialogs: new case, import wizard, recount request, help texts."""

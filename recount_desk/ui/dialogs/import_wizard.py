@@ -1,0 +1,692 @@
+"""The import wizard: file → format → (mapping) → preview → issues → settings → import.
+
+Reading and importing run in workers; nothing is written until the officer confirms on the
+last page, and then in one transaction (actions.canvass.import_canvass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+    QWizardPage,
+)
+
+from recount_desk.actions import canvass as canvass_actions
+from recount_desk.actions import wizard as wizard_actions
+from recount_desk.actions.canvass import (
+    Detection,
+    ImportFailed,
+    ImportRefused,
+    ParsedCanvass,
+    ReadOptions,
+)
+from recount_desk.actions.case import open_case
+from recount_desk.core.model import ContestKind
+
+from .. import workers
+from ..models import (
+    ISSUE_HEADER,
+    METHOD_COL,
+    METHOD_TEXT,
+    PASS_COL,
+    PASS_TEXT,
+    SCOPE_COL,
+    SCOPE_TEXT,
+    SEATS_COL,
+    ContestSettingsModel,
+    TextTableModel,
+    issue_rows,
+)
+from .messages import show_message
+
+FILE_PAGE, FORMAT_PAGE, MAPPING_PAGE, PREVIEW_PAGE, ISSUES_PAGE, SETTINGS_PAGE, CONFIRM_PAGE = \
+    range(7)
+MAP_MYSELF = "__mapping__"
+FILE_FILTER = "Canvass files (*.csv *.xlsx *.xls *.ods *.xml *.zip *.txt);;All files (*)"
+
+
+@dataclass(frozen=True)
+class TargetCase:
+    """What the wizard knows of the case it imports into."""
+
+    path: Path
+    primary: bool
+    existing_source: str | None
+    existing_requests: int
+
+
+def _table(name: str) -> QTableView:
+    t = QTableView()
+    t.setAccessibleName(name)
+    t.setAlternatingRowColors(True)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.verticalHeader().setVisible(False)
+    t.horizontalHeader().setStretchLastSection(True)
+    return t
+
+
+class FilePage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Choose the canvass file")
+        self.setSubTitle("The official canvass exported from the election system: CSV, Excel "
+                         "(XLSX, XLS), ODS, or a Clarity detail file. You can also drag the "
+                         "file onto this window.")
+        self.setAcceptDrops(True)
+        self.path = QLineEdit()
+        self.path.setAccessibleName("Canvass file")
+        self.path.setPlaceholderText("Type a path, choose Browse, or drop the file here")
+        self.browse = QPushButton("&Browse…")
+        self.browse.setAccessibleName("Browse for the canvass file")
+        self.browse.clicked.connect(self._browse)
+        self.drop = QLabel("Drop a canvass file here")
+        self.drop.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.drop.setMinimumHeight(140)
+        self.drop.setStyleSheet("border: 2px dashed #8a8a8a; border-radius: 8px; color: #444;"
+                                "font-size: 14pt;")
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #b3261e;")
+        self.message.setAccessibleName("Problem with the file")
+        row = QHBoxLayout()
+        lab = QLabel("&File:")
+        lab.setBuddy(self.path)
+        row.addWidget(lab)
+        row.addWidget(self.path, 1)
+        row.addWidget(self.browse)
+        lay = QVBoxLayout(self)
+        lay.addLayout(row)
+        lay.addWidget(self.drop)
+        lay.addWidget(self.message)
+        lay.addStretch(1)
+        self.path.textChanged.connect(self.completeChanged)
+        self.path.textChanged.connect(lambda _t: self.message.clear())
+        self.path.returnPressed.connect(lambda: self.wizard().next())
+
+    def _browse(self) -> None:
+        got, _ = QFileDialog.getOpenFileName(self, "Choose the canvass file", self.path.text(),
+                                             FILE_FILTER)
+        if got:
+            self.path.setText(got)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = [u for u in event.mimeData().urls() if u.isLocalFile()]
+        if urls:
+            self.path.setText(urls[0].toLocalFile())
+            event.acceptProposedAction()
+
+    def isComplete(self) -> bool:
+        return bool(self.path.text().strip())
+
+    def validatePage(self) -> bool:
+        return self.wizard().detect_then_read(Path(self.path.text().strip()), self)
+
+    def nextId(self) -> int:
+        return FORMAT_PAGE
+
+
+class FormatPage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("What kind of file this is")
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setAccessibleName("Detected format")
+        self.options_box = QVBoxLayout()
+        self.buttons: list[QRadioButton] = []
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.summary)
+        lay.addLayout(self.options_box)
+        lay.addStretch(1)
+
+    def initializePage(self) -> None:
+        for b in self.buttons:
+            b.deleteLater()
+        self.buttons = []
+        wiz = self.wizard()
+        found = wiz.detections
+        if found:
+            best = found[0]
+            self.summary.setText(
+                f"<b>{wiz.source.name}</b> looks like a <b>{best.label}</b> "
+                f"(confidence {best.confidence} %: {best.reason}).<br>"
+                "If that is wrong, pick another reading below or map the columns yourself.")
+        else:
+            self.summary.setText(
+                f"Recount Desk does not recognise the layout of <b>{wiz.source.name}</b>. "
+                "On the next page, say which columns hold the precinct, the contest, the "
+                "choice and the votes.")
+        for d in found:
+            b = QRadioButton(f"{d.label} — {d.confidence} %")
+            b.setProperty("family", d.family)
+            b.setAccessibleName(f"Read as {d.label}")
+            self.buttons.append(b)
+        b = QRadioButton("None of these: I will map the columns myself")
+        b.setProperty("family", MAP_MYSELF)
+        b.setAccessibleName("Map the columns myself")
+        self.buttons.append(b)
+        for b in self.buttons:
+            self.options_box.addWidget(b)
+        chosen = wiz.family or MAP_MYSELF
+        for b in self.buttons:
+            b.setChecked(b.property("family") == chosen)
+
+    def chosen(self) -> str:
+        return next((b.property("family") for b in self.buttons if b.isChecked()), MAP_MYSELF)
+
+    def validatePage(self) -> bool:
+        family = self.chosen()
+        wiz = self.wizard()
+        if family == MAP_MYSELF:
+            return True
+        if wiz.parsed is not None and wiz.family == family and wiz.mapping is None:
+            return True
+        return wiz.read(family=family, mapping=None, page=self)
+
+    def nextId(self) -> int:
+        return MAPPING_PAGE if self.chosen() == MAP_MYSELF else PREVIEW_PAGE
+
+
+class MappingPage(QWizardPage):
+    preview_loaded = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Map the columns")
+        self.setSubTitle("Pick the sheet and the row that holds the column names, then say "
+                         "which column holds each item. One row per precinct, contest and "
+                         "choice.")
+        self.sheet = QComboBox()
+        self.sheet.setAccessibleName("Sheet")
+        self.header_row = QSpinBox()
+        self.header_row.setRange(1, 500)
+        self.header_row.setAccessibleName("Header row")
+        self.roles: dict[str, QComboBox] = {}
+        form = QFormLayout()
+        form.addRow("S&heet:", self.sheet)
+        form.addRow("Header &row:", self.header_row)
+        for role in (*wizard_actions.REQUIRED_ROLES, *wizard_actions.OPTIONAL_ROLES):
+            box = QComboBox()
+            box.setAccessibleName(wizard_actions.ROLE_LABELS[role])
+            box.currentIndexChanged.connect(self.completeChanged)
+            self.roles[role] = box
+            form.addRow(wizard_actions.ROLE_LABELS[role] + ":", box)
+        self.missing = QLabel()
+        self.missing.setStyleSheet("color: #b3261e;")
+        self.preview_model = TextTableModel()
+        self.preview = _table("Preview of the sheet")
+        self.preview.setModel(self.preview_model)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addLayout(form)
+        ll.addWidget(self.missing)
+        ll.addStretch(1)
+        lay = QHBoxLayout(self)
+        lay.addWidget(left)
+        lay.addWidget(self.preview, 1)
+        self.sheet.currentIndexChanged.connect(self._reload)
+        self.header_row.valueChanged.connect(self._reload)
+        self._loading = False
+
+    def initializePage(self) -> None:
+        self._load(None, None)
+
+    def _reload(self) -> None:
+        if not self._loading:
+            self._load(self.sheet.currentText() or None, self.header_row.value())
+
+    def _load(self, sheet: str | None, header_row: int | None) -> None:
+        wiz = self.wizard()
+        try:
+            pv = wizard_actions.preview_table(wiz.source, sheet=sheet, header_row=header_row)
+        except ImportFailed as e:
+            self.missing.setText(str(e.issue))
+            return
+        self._loading = True
+        self.sheet.clear()
+        self.sheet.addItems(pv.sheets)
+        self.sheet.setEnabled(bool(pv.sheets))
+        if pv.sheet:
+            self.sheet.setCurrentText(pv.sheet)
+        self.header_row.setValue(pv.header_row)
+        for role, box in self.roles.items():
+            keep = box.currentText()
+            box.clear()
+            box.addItem("— none —" if role in wizard_actions.OPTIONAL_ROLES
+                        else "— choose a column —", None)
+            for h in pv.header:
+                if h:
+                    box.addItem(h, h)
+            i = box.findText(keep) if keep else -1
+            if i < 0:
+                i = next((n for n in range(box.count()) if box.itemData(n) and
+                          _guess(role, box.itemData(n))), 0)
+            box.setCurrentIndex(i)
+        self._loading = False
+        self.preview_model.set_table(pv.header, pv.rows)
+        self.completeChanged.emit()
+        self.preview_loaded.emit()
+
+    def columns(self) -> dict[str, str | None]:
+        return {role: box.currentData() for role, box in self.roles.items()}
+
+    def isComplete(self) -> bool:
+        missing = wizard_actions.missing_roles(self.columns())
+        self.missing.setText(("Still to choose: " + ", ".join(missing)) if missing else "")
+        return not missing
+
+    def validatePage(self) -> bool:
+        mapping = wizard_actions.make_mapping(
+            sheet=self.sheet.currentText() or None, header_row=self.header_row.value(),
+            columns=self.columns())
+        problems = wizard_actions.mapping_problems(mapping)
+        if problems:
+            self.missing.setText(" ".join(problems))
+            return False
+        return self.wizard().read(family=None, mapping=mapping, page=self)
+
+    def nextId(self) -> int:
+        return PREVIEW_PAGE
+
+
+def _guess(role: str, header: str) -> bool:
+    h = header.strip().lower()
+    words = {"precinct": ("precinct", "ward", "unit"), "contest": ("contest", "office", "race"),
+             "choice": ("candidate", "choice", "name"), "votes": ("votes", "count", "total"),
+             "district": ("district",), "party": ("party",)}[role]
+    return any(w in h for w in words)
+
+
+class PreviewPage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("What was read")
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setAccessibleName("What was read")
+        self.model = TextTableModel()
+        self.table = _table("Contests read from the file")
+        self.table.setModel(self.model)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.table, 1)
+
+    def initializePage(self) -> None:
+        p = self.wizard().parsed
+        assert p is not None
+        rows: list[list[Any]] = []
+        for t in p.totals:
+            c = t.contest
+            ranked = sorted(t.choices, key=lambda ch: -ch.votes)
+            rows.append([c.key.label(), "Proposition" if c.kind is ContestKind.PROPOSITION
+                         else "Race", len(t.choices), t.precincts, t.total,
+                         ", ".join(f"{ch.choice.name} {ch.votes:,}" for ch in ranked)])
+        self.model.set_table(["Contest", "Kind", "Choices", "Precincts", "Votes",
+                              "Choices and votes"], rows, numeric=(2, 3, 4))
+        self.table.resizeColumnsToContents()
+        self.table.setColumnWidth(0, min(self.table.columnWidth(0), 360))
+        self.summary.setText(
+            f"<b>{p.file}</b> ({self.wizard().family_label()}): {len(p.totals)} contests, "
+            f"{len(p.precincts):,} precincts, {p.rows:,} vote rows"
+            + (", a primary election (each party's race is a contest of its own)"
+               if p.primary else "") + ".")
+
+
+class IssuesPage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Problems found in the file")
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setAccessibleName("Can the canvass be imported")
+        self.model = TextTableModel()
+        self.table = _table("Problems found in the file")
+        self.table.setModel(self.model)
+        self.table.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.banner)
+        lay.addWidget(self.table, 1)
+
+    def initializePage(self) -> None:
+        p = self.wizard().parsed
+        assert p is not None
+        rows, brushes = issue_rows(p.issues)
+        self.model.set_table(ISSUE_HEADER, rows, numeric=(3,), row_brushes=brushes)
+        self.table.resizeColumnsToContents()
+        for c in range(1, 5):
+            self.table.setColumnWidth(c, min(self.table.columnWidth(c), 220))
+        self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        self.table.resizeRowsToContents()
+        n_err = len(p.errors)
+        if n_err:
+            self.banner.setText(
+                f"<span style='color:#b3261e'><b>✘ This canvass cannot be imported:</b></span> "
+                f"{n_err} error(s), listed first, must be fixed in the file (or in the column "
+                "mapping) and the file read again. Nothing has been written to the case. "
+                "Use Back to choose another file or mapping.")
+        elif p.issues:
+            self.banner.setText(f"<b>✔ The canvass can be imported.</b> {len(p.issues)} "
+                                "warning(s) and note(s) to read; they are kept with the "
+                                "import.")
+        else:
+            self.banner.setText("<b>✔ No problems found.</b>")
+        self.completeChanged.emit()
+
+    def isComplete(self) -> bool:
+        p = self.wizard().parsed
+        return p is not None and not p.errors
+
+
+class SettingsDelegate(QStyledItemDelegate):
+    """Spin box for seats, lists for scope, voting method and pass rule."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Any) -> QWidget:
+        col = index.column()
+        if col == SEATS_COL:
+            spin = QSpinBox(parent)
+            spin.setRange(1, 99)
+            spin.setAccessibleName("Seats")
+            return spin
+        box = QComboBox(parent)
+        items = {SCOPE_COL: SCOPE_TEXT, METHOD_COL: METHOD_TEXT, PASS_COL: PASS_TEXT}[col]
+        for value, label in items.items():
+            box.addItem(label, value.value)
+        box.setAccessibleName({SCOPE_COL: "Scope", METHOD_COL: "Voting method",
+                               PASS_COL: "Pass rule"}[col])
+        return box
+
+    def setEditorData(self, editor: QWidget, index: Any) -> None:
+        value = index.data(Qt.ItemDataRole.EditRole)
+        if isinstance(editor, QSpinBox):
+            editor.setValue(int(value))
+        elif isinstance(editor, QComboBox):
+            editor.setCurrentIndex(max(0, editor.findData(str(value))))
+
+    def setModelData(self, editor: QWidget, model: Any, index: Any) -> None:
+        if isinstance(editor, QSpinBox):
+            model.setData(index, editor.value())
+        elif isinstance(editor, QComboBox):
+            model.setData(index, editor.currentData())
+
+
+class SettingsPage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Seats, scope and voting method")
+        self.setSubTitle("The file rarely says these. Seats decide who the lowest winner is; "
+                         "the scope decides where requests are filed; instant-runoff races "
+                         "are outside 20A-4-401. Double-click or press F2 to change a cell.")
+        self.model = ContestSettingsModel()
+        self.table = _table("Contest settings")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                   | QAbstractItemView.EditTrigger.EditKeyPressed
+                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.delegate = SettingsDelegate(self.table)
+        self.table.setItemDelegate(self.delegate)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.note)
+
+    def initializePage(self) -> None:
+        p = self.wizard().parsed
+        assert p is not None
+        self.model.set_contests([t.contest.key.label() for t in p.totals],
+                                [t.contest.kind for t in p.totals],
+                                [wizard_actions.settings_of(t.contest) for t in p.totals])
+        self.table.resizeColumnsToContents()
+        self.table.setColumnWidth(0, min(max(self.table.columnWidth(0), 260), 420))
+        for c in range(2, 6):
+            self.table.setColumnWidth(c, max(self.table.columnWidth(c), 150))
+        assumed = [t.contest.key.label() for t in p.totals
+                   if t.contest.kind is ContestKind.RACE and not t.contest.seats_from_file]
+        self.note.setText(f"The file does not state the seats of {len(assumed)} race(s); one "
+                          "seat each is assumed until you change it." if assumed else "")
+        self.table.setCurrentIndex(self.model.index(0, SEATS_COL))
+
+
+class ConfirmPage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Import the canvass")
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setAccessibleName("What will be imported")
+        self.replace = QCheckBox()
+        self.replace.setAccessibleName("Replace the canvass the case holds")
+        self.replace.toggled.connect(self.completeChanged)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.replace)
+        lay.addStretch(1)
+
+    def initializePage(self) -> None:
+        wiz = self.wizard()
+        p = wiz.parsed
+        assert p is not None
+        changed = len(wiz.settings_page.model.changed())
+        self.summary.setText(
+            f"Import <b>{p.file}</b> into <b>{wiz.target.path.name}</b>: {len(p.totals)} "
+            f"contests, {len(p.precincts):,} precincts, {p.rows:,} vote rows"
+            + (f", with your settings for {changed} contest(s)" if changed else "")
+            + ".<br><br>The import is written in one step and recorded in the audit log; "
+            "if anything fails, nothing is written.")
+        t = wiz.target
+        self.replace.setVisible(t.existing_source is not None)
+        self.replace.setChecked(False)
+        if t.existing_source is not None:
+            self.replace.setText(
+                f"&Replace the canvass from {t.existing_source} that this case holds"
+                + (f" (this also removes the {t.existing_requests} recount request(s) "
+                   "recorded against it)" if t.existing_requests else ""))
+
+    def isComplete(self) -> bool:
+        return self.wizard().target.existing_source is None or self.replace.isChecked()
+
+    def validatePage(self) -> bool:
+        return self.wizard().run_import(self)
+
+
+class ImportWizard(QWizard):
+    """The whole import, page by page; ``imported`` fires once the case holds the canvass."""
+
+    read_finished = Signal()
+    read_failed = Signal(str)
+    imported = Signal(int)
+    import_failed = Signal(str)
+
+    def __init__(self, target: TargetCase, parent: QWidget | None = None,
+                 source: Path | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Import canvass")
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.setOption(QWizard.WizardOption.HaveHelpButton, False)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.target = target
+        self.source = Path()
+        self.detections: list[Detection] = []
+        self.family: str | None = None
+        self.mapping: dict[str, Any] | None = None
+        self.parsed: ParsedCanvass | None = None
+        self.busy = False
+        self._advance = False
+        self.file_page = FilePage()
+        self.format_page = FormatPage()
+        self.mapping_page = MappingPage()
+        self.preview_page = PreviewPage()
+        self.issues_page = IssuesPage()
+        self.settings_page = SettingsPage()
+        self.confirm_page = ConfirmPage()
+        for pid, page in ((FILE_PAGE, self.file_page), (FORMAT_PAGE, self.format_page),
+                          (MAPPING_PAGE, self.mapping_page), (PREVIEW_PAGE, self.preview_page),
+                          (ISSUES_PAGE, self.issues_page), (SETTINGS_PAGE, self.settings_page),
+                          (CONFIRM_PAGE, self.confirm_page)):
+            self.setPage(pid, page)
+        self.setButtonText(QWizard.WizardButton.FinishButton, "&Import")
+        self.resize(1000, 640)
+        if source is not None:
+            self.file_page.path.setText(str(source))
+
+    def family_label(self) -> str:
+        if self.mapping is not None:
+            return "read through your column mapping"
+        d = next((d for d in self.detections if d.family == self.family), None)
+        return d.label if d else (self.family or "")
+
+    # -- the background steps -------------------------------------------------------------
+    def _passed(self) -> bool:
+        """validatePage is called again by next() once a worker is done: let it pass once."""
+        if self._advance:
+            self._advance = False
+            return True
+        return False
+
+    def _go_on(self) -> None:
+        self._advance = True
+        self.next()
+
+    def detect_then_read(self, path: Path, page: FilePage) -> bool:
+        if self._passed():
+            return True
+        if self.busy:
+            return False
+        if not path.is_file():
+            page.message.setText(f"{path.name or path} does not exist or is not a file.")
+            return False
+        self.busy = True
+        primary = self.target.primary
+
+        def job(progress: workers.Progress, cancelled: Any) -> tuple[list[Detection],
+                                                                       ParsedCanvass | None]:
+            found = canvass_actions.detect_file(path)
+            if not found:
+                return found, None
+            parsed = canvass_actions.read_file(
+                path, family=found[0].family, primary=primary,
+                options=ReadOptions(on_progress=progress, cancelled=cancelled))
+            return found, parsed
+
+        def done(result: tuple[list[Detection], ParsedCanvass | None]) -> None:
+            self.busy = False
+            self.source = path
+            self.detections, self.parsed = result
+            self.family = self.detections[0].family if self.detections else None
+            self.mapping = None
+            self.read_finished.emit()
+            self._go_on()
+
+        def failed(e: BaseException) -> None:
+            self.busy = False
+            text = str(e.issue) if isinstance(e, ImportFailed) else f"The file could not be " \
+                f"read: {e}"
+            page.message.setText(text)
+            self.read_failed.emit(text)
+
+        workers.start(job, on_done=done, on_failed=failed, on_cancelled=self._cancelled,
+                      parent=self, title="Reading the canvass",
+                      label=f"Reading {path.name}…")
+        return False
+
+    def _cancelled(self) -> None:
+        self.busy = False
+        self.read_failed.emit("Cancelled.")
+
+    def read(self, *, family: str | None, mapping: dict[str, Any] | None,
+             page: QWizardPage) -> bool:
+        if self._passed():
+            return True
+        if self.busy:
+            return False
+        self.busy = True
+        path, primary = self.source, self.target.primary
+
+        def job(progress: workers.Progress, cancelled: Any) -> ParsedCanvass:
+            return canvass_actions.read_file(
+                path, family=family, primary=primary,
+                options=ReadOptions(mapping=mapping, on_progress=progress, cancelled=cancelled))
+
+        def done(parsed: ParsedCanvass) -> None:
+            self.busy = False
+            self.parsed, self.family, self.mapping = parsed, family or "mapping", mapping
+            self.read_finished.emit()
+            self._go_on()
+
+        def failed(e: BaseException) -> None:
+            self.busy = False
+            text = str(e.issue) if isinstance(e, ImportFailed) else f"The file could not be " \
+                f"read: {e}"
+            show_message(self, "The file could not be read", text)
+            self.read_failed.emit(text)
+
+        workers.start(job, on_done=done, on_failed=failed, on_cancelled=self._cancelled,
+                      parent=self, title="Reading the canvass", label=f"Reading {path.name}…")
+        return False
+
+    def run_import(self, page: ConfirmPage) -> bool:
+        if self._passed():
+            return True
+        if self.busy or self.parsed is None:
+            return False
+        self.busy = True
+        parsed = wizard_actions.with_contest_settings(self.parsed,
+                                                      self.settings_page.model.changed())
+        case_path = self.target.path
+        replace = page.replace.isChecked()
+
+        def job(progress: workers.Progress, cancelled: Any) -> int:
+            with open_case(case_path) as case:
+                return canvass_actions.import_canvass(case, parsed, replace=replace)
+
+        def done(import_id: int) -> None:
+            self.busy = False
+            self.imported.emit(import_id)
+            self._advance = True
+            self.accept()
+
+        def failed(e: BaseException) -> None:
+            self.busy = False
+            text = str(e)
+            if isinstance(e, ImportRefused) and e.issues:
+                text += "\n\n" + "\n".join(str(i) for i in e.issues[:20])
+            show_message(self, "The canvass was not imported", text)
+            self.import_failed.emit(text)
+
+        workers.start(job, on_done=done, on_failed=failed, parent=self,
+                      title="Importing the canvass", label=f"Writing {parsed.file} into the "
+                      "case…")
+        return False
+
+
+__all__ = ["ImportWizard", "TargetCase"]

@@ -1,0 +1,566 @@
+"""The main window: menus, the pages (Contests, Requests, and those added later), status bar.
+
+The window holds one case connection for quick reads and small writes on the GUI thread;
+opening, creating, importing, copying and recomputing run in workers that open their own
+connection (actions.case.open_case), as SQLite wants one connection per thread.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, QUrl, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QPageLayout,
+    QTextDocument,
+    QUndoCommand,
+    QUndoStack,
+)
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+
+from recount_desk import __version__
+from recount_desk.actions import case as case_actions
+from recount_desk.actions import contests as contest_actions
+from recount_desk.actions import demo as demo_actions
+from recount_desk.actions.case import Case, CaseFileError
+from recount_desk.actions.contests import ContestRow
+from recount_desk.actions.wizard import ContestSettings
+from recount_desk.paths import resource
+
+from . import workers
+from .dialogs.import_wizard import ImportWizard, TargetCase
+from .dialogs.messages import LawTextDialog, show_message
+from .dialogs.new_case import NewCaseDialog
+from .dialogs.request import RequestDialog
+from .models import CONTEST_COLUMNS
+from .pages.contests import ContestsPage
+from .pages.requests import RequestsPage
+
+MAX_RECENT = 8
+CASE_FILTER = "Recount Desk case (*.recount);;All files (*)"
+
+
+class ContestSettingsCommand(QUndoCommand):
+    """One change of a contest's settings; undoing it is itself a recorded change."""
+
+    def __init__(self, window: MainWindow, contest_id: int, label: str,
+                 before: ContestSettings, after: ContestSettings) -> None:
+        super().__init__(f"settings of {label}")
+        self.window, self.contest_id = window, contest_id
+        self.before, self.after = before, after
+
+    def redo(self) -> None:
+        self.window.apply_settings(self.contest_id, self.after)
+
+    def undo(self) -> None:
+        self.window.apply_settings(self.contest_id, self.before)
+
+
+class MainWindow(QMainWindow):
+    case_opened = Signal(str)
+    case_open_failed = Signal(str)
+    settings_applied = Signal(int)
+    request_recorded = Signal(int)
+    canvass_imported = Signal()
+    copy_saved = Signal(str)
+
+    def __init__(self, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.settings = settings or QSettings()
+        self.case: Case | None = None
+        self.rows: list[ContestRow] = []
+        self.undo_stack = QUndoStack(self)
+        self.last_message: QMessageBox | None = None
+        self.setWindowTitle("Recount Desk")
+        self.setAcceptDrops(True)
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.setAccessibleName("Pages")
+        self.contests_page = ContestsPage()
+        self.requests_page = RequestsPage()
+        self.add_page("&Contests", self.contests_page)
+        self.add_page("&Requests", self.requests_page)
+        self.setCentralWidget(self.tabs)
+
+        self.contests_page.contest_selected.connect(self._contest_selected)
+        self.contests_page.detail.settings_requested.connect(self._settings_requested)
+        self.contests_page.detail.request_wanted.connect(self.record_request)
+        self.requests_page.request_wanted.connect(lambda: self.record_request(None))
+
+        self.status_case = QLabel("No case open")
+        self.status_case.setAccessibleName("What the case holds")
+        self.status_margin = QLabel()
+        self.statusBar().addWidget(self.status_case, 1)
+        self.statusBar().addPermanentWidget(self.status_margin)
+
+        self._build_menus()
+        self._update_actions()
+        self.resize(1280, 800)
+        self._restore_layout()
+
+    # -- pages -------------------------------------------------------------------------------
+    def add_page(self, title: str, widget: QWidget) -> int:
+        """Add a page (tab); the recount workflow adds its own pages here."""
+        i = self.tabs.addTab(widget, title)
+        widget.setAccessibleName(title.replace("&", ""))
+        return i
+
+    # -- menus ---------------------------------------------------------------------------------
+    def _action(self, text: str, slot: Callable[[], Any], shortcut: Any = None,
+                tip: str = "") -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        if tip:
+            a.setStatusTip(tip)
+            a.setToolTip(tip)
+        a.triggered.connect(lambda _checked=False: slot())
+        self.addAction(a)
+        return a
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        self.act_new = self._action("&New case…", self.new_case, QKeySequence.StandardKey.New,
+                                    "Create a case file for an election")
+        self.act_open = self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open,
+                                     "Open a case file")
+        self.recent_menu = f.addMenu("Open &Recent")
+        self.act_demo = self._action("Open the &demo election", self.open_demo, "Ctrl+Shift+D",
+                                     "Open your copy of the 2018 Grand County demo election")
+        self.act_import = self._action("&Import canvass…", self.import_canvass, "Ctrl+I",
+                                       "Import the official canvass from a file")
+        self.act_copy = self._action("Save a &copy…", self.save_copy, "Ctrl+Shift+S",
+                                     "Write a copy of the case file, e.g. to a USB stick")
+        self.act_print = self._action("&Print…", self.print_overview,
+                                      QKeySequence.StandardKey.Print,
+                                      "Print the contests overview as shown")
+        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        f.insertAction(self.recent_menu.menuAction(), self.act_new)
+        f.insertAction(self.recent_menu.menuAction(), self.act_open)
+        f.addAction(self.act_demo)
+        f.addSeparator()
+        f.addAction(self.act_import)
+        f.addAction(self.act_copy)
+        f.addAction(self.act_print)
+        f.addSeparator()
+        f.addAction(self.act_quit)
+        self._rebuild_recent()
+
+        e = mb.addMenu("&Edit")
+        self.act_undo = self.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.act_redo = self.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Redo),
+                                    QKeySequence("Ctrl+Y")])
+        e.addAction(self.act_undo)
+        e.addAction(self.act_redo)
+        e.addSeparator()
+        self.act_request = self._action("Record a recount &request…",
+                                        lambda: self.record_request(None), "Ctrl+R",
+                                        "Record a recount request for the selected contest")
+        e.addAction(self.act_request)
+
+        v = mb.addMenu("&View")
+        self.act_contests = self._action("&Contests", lambda: self.tabs.setCurrentIndex(0),
+                                         "Ctrl+1")
+        self.act_requests = self._action("&Requests", lambda: self.tabs.setCurrentIndex(1),
+                                         "Ctrl+2")
+        self.act_within = self._action("Within the &margin only",
+                                       lambda: None, "Ctrl+M")
+        self.act_within.setCheckable(True)
+        self.act_within.toggled.connect(self.contests_page.within.setChecked)
+        self.contests_page.within.toggled.connect(self.act_within.setChecked)
+        self.act_find = self._action("&Find…", self._focus_search, QKeySequence.StandardKey.Find)
+        self.act_detail = self._action("&Decision text", self._focus_detail, "F6",
+                                       "Move to the decision text of the selected contest")
+        self.act_refresh = self._action("Re&fresh", self.refresh, QKeySequence.StandardKey.Refresh)
+        for a in (self.act_contests, self.act_requests, None, self.act_within, self.act_find,
+                  self.act_detail, None, self.act_refresh):
+            v.addSeparator() if a is None else v.addAction(a)
+
+        h = mb.addMenu("&Help")
+        self.act_statute = self._action("The &statute (Utah Code 20A-4-401)", self.show_statute,
+                                        QKeySequence.StandardKey.HelpContents)
+        self.act_notes = self._action("The law in &plain words", self.show_plain_words,
+                                      "Shift+F1")
+        self.act_about = self._action("&About Recount Desk", self.show_about)
+        for a in (self.act_statute, self.act_notes, None, self.act_about):
+            h.addSeparator() if a is None else h.addAction(a)
+
+    def _update_actions(self) -> None:
+        has_case = self.case is not None
+        for a in (self.act_import, self.act_copy, self.act_print, self.act_request):
+            a.setEnabled(has_case)
+        self.act_request.setEnabled(has_case and bool(self.rows))
+        self.act_print.setEnabled(has_case and bool(self.rows))
+
+    def _focus_search(self) -> None:
+        self.tabs.setCurrentIndex(0)
+        self.contests_page.search.setFocus()
+        self.contests_page.search.selectAll()
+
+    def _focus_detail(self) -> None:
+        self.tabs.setCurrentIndex(0)
+        self.contests_page.detail.explanation.setFocus()
+
+    # -- messages ------------------------------------------------------------------------------
+    def tell(self, title: str, text: str, icon: QMessageBox.Icon = QMessageBox.Icon.Warning,
+             details: str | None = None) -> QMessageBox:
+        self.last_message = show_message(self, title, text, icon, details)
+        return self.last_message
+
+    # -- opening ---------------------------------------------------------------------------------
+    def open_dialog(self) -> None:
+        start = str(Path(self.settings.value("lastFolder", str(Path.home()))))
+        got, _ = QFileDialog.getOpenFileName(self, "Open a case", start, CASE_FILTER)
+        if got:
+            self.open_path(Path(got))
+
+    def open_path(self, path: Path) -> None:
+        """Open (and, for an older file, migrate) in a worker; then attach here."""
+        path = Path(path)
+
+        def job(progress: workers.Progress, cancelled: Any) -> Path:
+            with case_actions.open_case(path):
+                return path
+
+        workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
+                      title="Opening the case", label=f"Opening {path.name}…")
+
+    def open_demo(self, fresh: bool = False) -> None:
+        def job(progress: workers.Progress, cancelled: Any) -> Path:
+            with demo_actions.open_demo_case(fresh=fresh) as case:
+                return case.path
+
+        workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
+                      title="Opening the demo election", label="Preparing the demo election…")
+
+    def open_initial(self, path: Path | None = None, demo: bool = False) -> None:
+        """At start-up: the given file, the demo, the last case, or on first run the demo."""
+        if path is not None:
+            self.open_path(path)
+            return
+        last = self.settings.value("lastCase", "")
+        if not demo and last and Path(str(last)).exists():
+            self.open_path(Path(str(last)))
+        else:
+            self.open_demo()
+
+    def _open_failed(self, error: BaseException) -> None:
+        if isinstance(error, CaseFileError):
+            text = str(error)
+        else:
+            text = f"The case could not be opened: {error}"
+        self.tell("The case could not be opened", text)
+        self.case_open_failed.emit(text)
+
+    def _attach(self, path: Path) -> None:
+        try:
+            case = case_actions.open_case(path)
+        except CaseFileError as e:
+            self._open_failed(e)
+            return
+        if self.case is not None:
+            self.case.close()
+        self.case = case
+        self.undo_stack.clear()
+        self.settings.setValue("lastCase", str(path))
+        self.settings.setValue("lastFolder", str(path.parent))
+        self._remember_recent(path)
+        self.refresh()
+        if self.contests_page.model.rowCount():
+            self.contests_page.table.setFocus()
+        self.case_opened.emit(str(path))
+
+    def close_case(self) -> None:
+        if self.case is not None:
+            self.case.close()
+            self.case = None
+
+    # -- recent files ---------------------------------------------------------------------------
+    def recent(self) -> list[str]:
+        value = self.settings.value("recentCases", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _remember_recent(self, path: Path) -> None:
+        items = [str(path)] + [p for p in self.recent() if p != str(path)]
+        self.settings.setValue("recentCases", items[:MAX_RECENT])
+        self._rebuild_recent()
+
+    def _rebuild_recent(self) -> None:
+        self.recent_menu.clear()
+        items = self.recent()
+        for n, p in enumerate(items, start=1):
+            a = self.recent_menu.addAction(f"&{n} {Path(p).name}")
+            a.setStatusTip(p)
+            a.triggered.connect(lambda _c=False, p=p: self.open_path(Path(p)))
+        self.recent_menu.setEnabled(bool(items))
+
+    # -- new case --------------------------------------------------------------------------------
+    def new_case(self) -> NewCaseDialog:
+        folder = Path(str(self.settings.value("lastFolder", str(Path.home()))))
+        dlg = NewCaseDialog(folder, self)
+        dlg.accepted.connect(lambda: self._create(dlg))
+        dlg.open()
+        return dlg
+
+    def _create(self, dlg: NewCaseDialog) -> None:
+        election, path = dlg.election(), dlg.path()
+
+        def job(progress: workers.Progress, cancelled: Any) -> Path:
+            with case_actions.create_case(path, election):
+                return path
+
+        workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
+                      title="Creating the case")
+
+    # -- import ----------------------------------------------------------------------------------
+    def import_canvass(self, source: Path | None = None) -> ImportWizard | None:
+        if self.case is None:
+            self.tell("No case is open", "Open or create a case first (File › New case…).")
+            return None
+        s = case_actions.summary(self.case)
+        target = TargetCase(self.case.path, s.election.kind.is_primary, s.source, s.requests)
+        wiz = ImportWizard(target, self, source)
+        wiz.imported.connect(self._imported)
+        wiz.open()
+        return wiz
+
+    def _imported(self, _import_id: int) -> None:
+        self.undo_stack.clear()
+        self.refresh()
+        self.canvass_imported.emit()
+
+    # -- overview ---------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Re-read the overview, the requests and the status bar from the case."""
+        if self.case is None:
+            self.rows = []
+            self.contests_page.set_rows([])
+            self.status_case.setText("No case open — File › New case… or Open…")
+            self._update_actions()
+            return
+        self.rows = contest_actions.overview(self.case)
+        self.contests_page.set_rows(self.rows)
+        if not self.rows:
+            self.contests_page.detail.title.setText(
+                "This case holds no canvass yet. Choose File › Import canvass… (Ctrl+I).")
+        self._refresh_requests()
+        self._refresh_status()
+        self._update_actions()
+
+    def _refresh_requests(self) -> None:
+        if self.case is None:
+            return
+        labels = {r.id: r.check.totals.contest.key.label() for r in self.rows}
+        self.requests_page.set_requests(contest_actions.requests(self.case), labels)
+
+    def _refresh_status(self) -> None:
+        if self.case is None:
+            return
+        s = case_actions.summary(self.case)
+        e = s.election
+        self.setWindowTitle(f"{e.name} — {e.jurisdiction} — Recount Desk")
+        held = (f"{s.contests} contests · {s.precincts:,} precincts · {s.rows:,} vote rows"
+                if s.source else "no canvass imported yet")
+        self.status_case.setText(
+            f"{e.name}, {e.jurisdiction} · {held} · {s.requests} request"
+            f"{'s' if s.requests != 1 else ''} · law of {s.edition.value}"
+            + (" · READ-ONLY" if self.case.readonly else ""))
+        self.status_case.setToolTip(
+            f"Case file {self.case.path}\n{e.kind.label}\nCanvass from {s.source or '—'}\n"
+            f"{s.edition.label}")
+        n = sum(1 for r in self.rows if r.check.decision.within_margin)
+        self.status_margin.setText(f"{n} contest(s) within the recount margin")
+
+    def _contest_selected(self, contest_id: int) -> None:
+        if self.case is None:
+            return
+        row = next((r for r in self.rows if r.id == contest_id), None)
+        table = contest_actions.precinct_table(self.case, contest_id)
+        self.contests_page.detail.show_row(row, table)
+
+    # -- contest settings (undoable) ----------------------------------------------------------
+    def _settings_requested(self, contest_id: int, before: ContestSettings,
+                            after: ContestSettings) -> None:
+        row = next((r for r in self.rows if r.id == contest_id), None)
+        label = row.check.totals.contest.key.label() if row else str(contest_id)
+        self.undo_stack.push(ContestSettingsCommand(self, contest_id, label, before, after))
+
+    def apply_settings(self, contest_id: int, s: ContestSettings) -> None:
+        """Write the settings in a worker (its own connection), then show the new verdict."""
+        if self.case is None:
+            return
+        path = self.case.path
+
+        def job(progress: workers.Progress, cancelled: Any) -> ContestRow:
+            with case_actions.open_case(path) as case:
+                return contest_actions.set_contest_settings(
+                    case, contest_id, seats=s.seats, scope=s.scope,
+                    voting_method=s.voting_method, pass_rule=s.pass_rule)
+
+        def done(_row: ContestRow) -> None:
+            self.refresh()
+            self.contests_page.select_contest(contest_id)
+            self.settings_applied.emit(contest_id)
+
+        def failed(e: BaseException) -> None:
+            self.tell("The settings were not changed", str(e))
+            self.refresh()
+
+        workers.start(job, on_done=done, on_failed=failed)
+
+    # -- requests -----------------------------------------------------------------------------
+    def record_request(self, contest_id: int | None) -> RequestDialog | None:
+        if self.case is None or not self.rows:
+            self.tell("Nothing to request", "Open a case that holds a canvass first.")
+            return None
+        if contest_id is None:
+            contest_id = self.contests_page.current_contest_id()
+        dlg = RequestDialog(self.case, self.rows, contest_id, self)
+        dlg.recorded.connect(self._request_recorded)
+        dlg.open()
+        return dlg
+
+    def _request_recorded(self, rid: int) -> None:
+        keep = self.contests_page.current_contest_id()
+        self.refresh()
+        if keep is not None:
+            self.contests_page.select_contest(keep)
+        self.request_recorded.emit(rid)
+
+    # -- copy, print --------------------------------------------------------------------------
+    def save_copy(self, dest: Path | None = None) -> None:
+        if self.case is None:
+            return
+        if dest is None:
+            start = str(self.case.path.with_name(self.case.path.stem + " (copy).recount"))
+            got, _ = QFileDialog.getSaveFileName(self, "Save a copy of the case", start,
+                                                 CASE_FILTER)
+            if not got:
+                return
+            dest = Path(got)
+        path = self.case.path
+        target = dest
+
+        def job(progress: workers.Progress, cancelled: Any) -> Path:
+            with case_actions.open_case(path, readonly=True) as case:
+                return case_actions.save_copy(case, target)
+
+        def done(p: Path) -> None:
+            self.statusBar().showMessage(f"A copy was saved to {p}", 8000)
+            self.copy_saved.emit(str(p))
+
+        workers.start(job, on_done=done,
+                      on_failed=lambda e: self.tell("The copy was not saved", str(e)),
+                      parent=self, title="Saving a copy")
+
+    def overview_html(self) -> str:
+        """The overview as shown (filters applied), as an HTML table for printing."""
+        rows = self.contests_page.shown_rows()
+        title = self.windowTitle().replace(" — Recount Desk", "")
+        head = "".join(f"<th>{html.escape(c.title)}</th>" for c in CONTEST_COLUMNS)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(c.text(r))}</td>" for c in CONTEST_COLUMNS)
+            + "</tr>" for r in rows)
+        notes = "".join(f"<p><b>{html.escape(r.check.totals.contest.key.label())}:</b> "
+                        f"{html.escape(r.check.decision.explanation)}</p>"
+                        for r in rows if r.check.decision.within_margin)
+        return (f"<h2>{html.escape(title)}</h2><p>{html.escape(self.status_case.text())}</p>"
+                "<table border='1' cellspacing='0' cellpadding='3' style='font-size:8pt'>"
+                f"<tr>{head}</tr>{body}</table>{notes}")
+
+    def print_overview(self) -> None:
+        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        printer.setPageOrientation(QPageLayout.Orientation.Landscape)
+        dlg = QPrintDialog(printer, self)
+        if dlg.exec() != QPrintDialog.DialogCode.Accepted:
+            return
+        doc = QTextDocument()
+        doc.setHtml(self.overview_html())
+        doc.print_(printer)
+
+    # -- help ------------------------------------------------------------------------------------
+    def show_statute(self) -> LawTextDialog:
+        dlg = LawTextDialog("Utah Code 20A-4-401 — Recounts",
+                            resource("law", "statute-20A-4-401.txt"), self)
+        dlg.show()
+        return dlg
+
+    def show_plain_words(self) -> LawTextDialog:
+        dlg = LawTextDialog("Recounts in Utah, in plain words",
+                            resource("law", "plain-words.md"), self)
+        dlg.show()
+        return dlg
+
+    def show_about(self) -> QMessageBox:
+        return self.tell(
+            "About Recount Desk",
+            f"<b>Recount Desk {__version__}</b><br>Recounts under Utah Code 20A-4-401, from "
+            "the canvass to the board of canvassers' report.<br><br>Every change is written to "
+            "the case file at once and to its audit log.", QMessageBox.Icon.Information)
+
+    # -- drag and drop: a case opens, a canvass starts the import ------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls: list[QUrl] = [u for u in event.mimeData().urls() if u.isLocalFile()]
+        if not urls:
+            return
+        p = Path(urls[0].toLocalFile())
+        event.acceptProposedAction()
+        if p.suffix.lower() == ".recount":
+            self.open_path(p)
+        else:
+            self.import_canvass(p)
+
+    # -- layout --------------------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        s = self.settings
+        geo = s.value("window/geometry")
+        if isinstance(geo, QByteArray):
+            self.restoreGeometry(geo)
+        state = s.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        for key, splitter in (("window/contestsSplitter", self.contests_page.splitter),
+                              ("window/detailSplitter", self.contests_page.detail.splitter)):
+            v = s.value(key)
+            if isinstance(v, QByteArray):
+                splitter.restoreState(v)
+        tab = s.value("window/tab", 0)
+        self.tabs.setCurrentIndex(int(tab) if str(tab).isdigit() else 0)
+
+    def save_layout(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/contestsSplitter", self.contests_page.splitter.saveState())
+        s.setValue("window/detailSplitter", self.contests_page.detail.splitter.saveState())
+        s.setValue("window/tab", self.tabs.currentIndex())
+        s.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_layout()
+        workers.wait_all()
+        self.close_case()
+        event.accept()
+
+
+__all__ = ["ContestSettingsCommand", "MainWindow"]

@@ -1,0 +1,1 @@
+"""The main window's pages (tabs): contests, requests, and those added later."""

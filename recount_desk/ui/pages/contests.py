@@ -1,0 +1,423 @@
+"""The contests overview: every contest with its verdict, filters, and the detail pane."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from recount_desk.actions.contests import ContestRow
+from recount_desk.actions.wizard import ContestSettings
+from recount_desk.core.model import ContestKind, PassRule, Scope, VotingMethod
+from recount_desk.core.rules import Verdict
+
+from ..models import (
+    VERDICT_INK,
+    ContestsTableModel,
+    TextTableModel,
+    countdown,
+    format_deadline,
+    verdict_icon,
+)
+
+SCOPE_LABELS = [(s, s.label) for s in Scope]
+METHOD_LABELS = [(VotingMethod.PLURALITY, "Plurality (most votes win)"),
+                 (VotingMethod.IRV, "Instant runoff (ranked choice)")]
+PASS_LABELS = [(PassRule.MAJORITY, "Majority"), (PassRule.TWO_THIRDS, "Two-thirds")]
+
+SHOW_ALL, SHOW_RACES, SHOW_PROPOSITIONS = 0, 1, 2
+
+
+def filter_rows(rows: Sequence[ContestRow], *, within_only: bool, show: int,
+                text: str) -> list[ContestRow]:
+    """The rows a filter keeps (done on the list, not by a proxy model)."""
+    needle = text.strip().casefold()
+    out = []
+    for r in rows:
+        d = r.check.decision
+        c = r.check.totals.contest
+        if within_only and not d.within_margin:
+            continue
+        if show == SHOW_RACES and c.kind is not ContestKind.RACE:
+            continue
+        if show == SHOW_PROPOSITIONS and c.kind is not ContestKind.PROPOSITION:
+            continue
+        if needle:
+            hay = " ".join([c.key.label(), c.key.district, c.key.party,
+                            *(ch.choice.name for ch in r.check.totals.choices)]).casefold()
+            if needle not in hay:
+                continue
+        out.append(r)
+    return out
+
+
+def _combo(items: Sequence[tuple[object, str]], name: str) -> QComboBox:
+    box = QComboBox()
+    for value, label in items:
+        box.addItem(label, str(value))  # Qt hands enums back as plain text
+    box.setAccessibleName(name)
+    return box
+
+
+def _select(box: QComboBox, value: object) -> None:
+    i = box.findData(str(value))
+    if i >= 0:
+        box.setCurrentIndex(i)
+
+
+class ContestDetailPane(QWidget):
+    """The selected contest: its decision in words, deadline, settings, precinct table."""
+
+    settings_requested = Signal(int, object, object)  # contest id, before, after
+    request_wanted = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._row: ContestRow | None = None
+        self.now = datetime.now  # replaced in tests, so countdowns are reproducible
+
+        self.title = QLabel("Select a contest above to see its verdict and why.")
+        f = self.title.font()
+        f.setPointSizeF(f.pointSizeF() * 1.3)
+        f.setBold(True)
+        self.title.setFont(f)
+        self.title.setWordWrap(True)
+        self.verdict = QLabel()
+        self.verdict.setAccessibleName("Verdict")
+        self.verdict_icon = QLabel()
+        self.explanation = QLabel()
+        self.explanation.setAccessibleName("Decision")
+        self.explanation.setWordWrap(True)
+        self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                                 | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        ef = self.explanation.font()
+        ef.setPointSizeF(ef.pointSizeF() * 1.08)
+        self.explanation.setFont(ef)
+
+        self.who = self._value("Who may request")
+        self.office = self._value("File with")
+        self.deadline = self._value("Request deadline")
+        self.edition = self._value("Law applied")
+        self.assumptions = self._value("Assumptions")
+        self.assumptions.setStyleSheet("color: #5a4500;")
+
+        facts = QFormLayout()
+        facts.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        facts.addRow("Who may request:", self.who)
+        facts.addRow("File with:", self.office)
+        facts.addRow("Deadline:", self.deadline)
+        facts.addRow("Law applied:", self.edition)
+        facts.addRow("Assumptions:", self.assumptions)
+
+        self.seats = QSpinBox()
+        self.seats.setRange(1, 99)
+        self.seats.setAccessibleName("Seats")
+        self.scope = _combo(SCOPE_LABELS, "Scope")
+        self.method = _combo(METHOD_LABELS, "Voting method")
+        self.pass_rule = _combo(PASS_LABELS, "Pass rule")
+        self.apply = QPushButton("&Apply settings")
+        self.apply.setAccessibleName("Apply contest settings")
+        self.apply.setToolTip("Recompute the verdict with these settings (recorded in the "
+                              "audit log; Ctrl+Z undoes it)")
+        self.apply.clicked.connect(self._apply)
+        for w in (self.seats, self.scope, self.method, self.pass_rule):
+            sig = w.valueChanged if isinstance(w, QSpinBox) else w.currentIndexChanged
+            sig.connect(self._settings_edited)
+        for w in (self.seats, self.scope, self.method, self.pass_rule):
+            w.setMaximumWidth(340)
+        self.seats.setMaximumWidth(90)
+        settings = QGroupBox("Contest settings")
+        sf = QFormLayout(settings)
+        sf.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+        sf.addRow("&Seats:", self.seats)
+        sf.addRow("Sc&ope:", self.scope)
+        sf.addRow("&Voting method:", self.method)
+        sf.addRow("Pass &rule:", self.pass_rule)
+        sf.addRow("", self.apply)
+        self.request = QPushButton("Record a recount &request…")
+        self.request.setAccessibleName("Record a recount request for this contest")
+        self.request.clicked.connect(lambda: self._row and self.request_wanted.emit(self._row.id))
+
+        head = QHBoxLayout()
+        head.addWidget(self.verdict_icon)
+        head.addWidget(self.verdict, 1)
+
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.addWidget(self.title)
+        lv.addLayout(head)
+        lv.addWidget(self.explanation)
+        lv.addLayout(facts)
+        lv.addWidget(settings)
+        lv.addWidget(self.request, 0, Qt.AlignmentFlag.AlignLeft)
+        lv.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(left)
+
+        self.precinct_model = TextTableModel()
+        self.precincts = QTableView()
+        self.precincts.setModel(self.precinct_model)
+        self.precincts.setAccessibleName("Canvass by precinct")
+        self.precincts.setAlternatingRowColors(True)
+        self.precincts.verticalHeader().setVisible(False)
+        self.precincts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.precincts.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.precinct_caption = QLabel("Canvass by precinct")
+        right = QWidget()
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addWidget(self.precinct_caption)
+        rv.addWidget(self.precincts)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(scroll)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.splitter)
+        self.show_row(None)
+
+    def _value(self, name: str) -> QLabel:
+        lab = QLabel()
+        lab.setWordWrap(True)
+        lab.setAccessibleName(name)
+        lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        return lab
+
+    @property
+    def row(self) -> ContestRow | None:
+        return self._row
+
+    def show_row(self, row: ContestRow | None,
+                 table: tuple[list[str], list[str], list[list[int]]] | None = None) -> None:
+        self._row = row
+        enabled = row is not None
+        for w in (self.seats, self.scope, self.method, self.pass_rule, self.request):
+            w.setEnabled(enabled)
+        self.apply.setEnabled(False)
+        if row is None:
+            self.title.setText("Select a contest above to see its verdict and why.")
+            for lab in (self.verdict, self.explanation, self.who, self.office, self.deadline,
+                        self.edition, self.assumptions):
+                lab.clear()
+            self.verdict_icon.clear()
+            self.precinct_model.set_table([], [])
+            return
+        d = row.check.decision
+        c = row.check.totals.contest
+        self.title.setText(c.key.label())
+        self.verdict.setText(f"<b>{d.verdict.label}</b>")
+        self.verdict.setStyleSheet(f"color: {VERDICT_INK[d.verdict].name()};")
+        self.verdict_icon.setPixmap(verdict_icon(d.verdict).pixmap(24, 24))
+        self.explanation.setText(d.explanation)
+        self.who.setText(d.who_may_request)
+        self.office.setText(f"{row.check.office[:1].upper()}{row.check.office[1:]} "
+                            f"(Utah Code {row.check.office_basis})")
+        if row.check.deadline:
+            due = datetime.fromisoformat(row.check.deadline)
+            self.deadline.setText(f"Before {format_deadline(row.check.deadline)} — "
+                                  f"<b>{countdown(due, self.now())}</b><br>"
+                                  f"<small>{row.check.deadline_explained or ''}</small>")
+        else:
+            self.deadline.setText("Not known: enter the date the canvass was completed "
+                                  "(File › Election details).")
+        self.edition.setText(d.edition.label)
+        self.assumptions.setText("<br>".join(f"Assumption: {a}" for a in d.assumptions)
+                                 if d.assumptions else "None")
+        for w in (self.seats, self.scope, self.method, self.pass_rule):
+            w.blockSignals(True)
+        self.seats.setValue(c.seats)
+        _select(self.scope, c.scope)
+        _select(self.method, c.voting_method)
+        _select(self.pass_rule, c.pass_rule)
+        for w in (self.seats, self.scope, self.method, self.pass_rule):
+            w.blockSignals(False)
+        self.seats.setEnabled(c.kind is ContestKind.RACE)
+        self.pass_rule.setEnabled(c.kind is ContestKind.PROPOSITION)
+        self.method.setEnabled(c.kind is ContestKind.RACE)
+        self.request.setEnabled(d.verdict is not Verdict.EXCLUDED_IRV)
+        if table is not None:
+            names, choices, votes = table
+            totals = [sum(v[i] for v in votes) for i in range(len(choices))]
+            rows: list[list[object]] = [[n, *v] for n, v in zip(names, votes, strict=True)]
+            rows.append(["Total", *totals])
+            self.precinct_model.set_table(["Precinct", *choices], rows,
+                                          numeric=range(1, len(choices) + 1), bold_last=True)
+            self.precinct_caption.setText(f"Canvass by precinct — {len(names):,} precincts")
+
+    def current_settings(self) -> ContestSettings:
+        return ContestSettings(self.seats.value(), Scope(self.scope.currentData()),
+                               VotingMethod(self.method.currentData()),
+                               PassRule(self.pass_rule.currentData()))
+
+    def _before(self) -> ContestSettings | None:
+        if self._row is None:
+            return None
+        c = self._row.check.totals.contest
+        return ContestSettings(c.seats, c.scope, c.voting_method, c.pass_rule)
+
+    def _settings_edited(self) -> None:
+        self.apply.setEnabled(self._row is not None and self.current_settings() != self._before())
+
+    def _apply(self) -> None:
+        before = self._before()
+        if self._row is None or before is None:
+            return
+        after = self.current_settings()
+        if after != before:
+            self.apply.setEnabled(False)
+            self.settings_requested.emit(self._row.id, before, after)
+
+
+class ContestsPage(QWidget):
+    """Filters over the contests table, and the detail pane below it."""
+
+    contest_selected = Signal(int)
+    filtered = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._all: list[ContestRow] = []
+        self.within = QCheckBox("&Within the recount margin only")
+        self.within.setAccessibleName("Show only contests within the recount margin")
+        self.show_kind = QComboBox()
+        self.show_kind.addItems(["All contests", "Races only", "Propositions only"])
+        self.show_kind.setAccessibleName("Which contests to show")
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search contests and candidates (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("Search contests")
+        self.count = QLabel()
+        self.count.setAccessibleName("Contests shown")
+        show_label = QLabel("&Show:")
+        show_label.setBuddy(self.show_kind)
+        bar = QHBoxLayout()
+        bar.addWidget(self.within)
+        bar.addSpacing(12)
+        bar.addWidget(show_label)
+        bar.addWidget(self.show_kind)
+        bar.addSpacing(12)
+        bar.addWidget(self.search, 1)
+        bar.addWidget(self.count)
+
+        self.model = ContestsTableModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setAccessibleName("Contests")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicatorShown(True)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self.table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.Interactive)
+        bold = QFont(self.table.horizontalHeader().font())
+        bold.setBold(True)
+        self.table.horizontalHeader().setFont(bold)
+        self.table.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.table.activated.connect(lambda _i: self.detail.explanation.setFocus())
+
+        self.detail = ContestDetailPane()
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+
+        lay = QVBoxLayout(self)
+        lay.addLayout(bar)
+        lay.addWidget(self.splitter, 1)
+
+        self.within.toggled.connect(self.apply_filter)
+        self.show_kind.currentIndexChanged.connect(self.apply_filter)
+        self.search.textChanged.connect(self.apply_filter)
+        self.setTabOrder(self.within, self.show_kind)
+        self.setTabOrder(self.show_kind, self.search)
+        self.setTabOrder(self.search, self.table)
+        self.setTabOrder(self.table, self.detail.seats)
+
+    def set_rows(self, rows: Sequence[ContestRow]) -> None:
+        self._all = list(rows)
+        self.apply_filter()
+
+    def all_rows(self) -> list[ContestRow]:
+        return list(self._all)
+
+    def shown_rows(self) -> list[ContestRow]:
+        return self.model.rows()
+
+    def apply_filter(self) -> None:
+        keep = self.current_contest_id()
+        rows = filter_rows(self._all, within_only=self.within.isChecked(),
+                           show=self.show_kind.currentIndex(), text=self.search.text())
+        self.model.set_rows(rows)
+        n_within = sum(1 for r in self._all if r.check.decision.within_margin)
+        self.count.setText(f"{len(rows)} of {len(self._all)} shown · {n_within} within the "
+                           "margin")
+        for c in range(self.model.columnCount()):
+            self.table.resizeColumnToContents(c)
+            if self.table.columnWidth(c) > 320:
+                self.table.setColumnWidth(c, 320)
+        target = self.model.row_of(keep) if keep is not None else -1
+        if target < 0 and rows:
+            target = 0
+        if target >= 0:
+            self.select_row(target)
+        else:
+            self.detail.show_row(None)
+        self.filtered.emit()
+
+    def select_row(self, i: int) -> None:
+        idx = self.model.index(i, 0)
+        self.table.selectionModel().setCurrentIndex(
+            idx, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(idx)
+
+    def select_contest(self, contest_id: int) -> None:
+        i = self.model.row_of(contest_id)
+        if i >= 0:
+            self.select_row(i)
+
+    def current_contest_id(self) -> int | None:
+        row = self.model.row_at(self.table.currentIndex().row())
+        return row.id if row else None
+
+    def _current_changed(self, current: object, _previous: object) -> None:
+        row = self.model.row_at(self.table.currentIndex().row())
+        if row is None:
+            self.detail.show_row(None)
+            return
+        self.contest_selected.emit(row.id)

@@ -1,0 +1,169 @@
+"""The import wizard, driven page by page with real files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSpinBox, QWizard
+from pytestqt.qtbot import QtBot
+
+from recount_desk.core.rules import Verdict
+from recount_desk.ui.dialogs.import_wizard import (
+    CONFIRM_PAGE,
+    FORMAT_PAGE,
+    ISSUES_PAGE,
+    MAPPING_PAGE,
+    PREVIEW_PAGE,
+    SETTINGS_PAGE,
+    ImportWizard,
+)
+from recount_desk.ui.main_window import MainWindow
+from recount_desk.ui.models import SEATS_COL
+
+from .conftest import SIGNAL_MS
+
+
+def _next(wiz: ImportWizard) -> None:
+    wiz.button(QWizard.WizardButton.NextButton).click()
+
+
+def _read_file(wiz: ImportWizard, qtbot: QtBot, path: Path) -> None:
+    wiz.file_page.path.setText(str(path))
+    with qtbot.waitSignal(wiz.read_finished, timeout=SIGNAL_MS):
+        _next(wiz)
+    qtbot.waitUntil(lambda: wiz.currentId() == FORMAT_PAGE)
+
+
+def test_import_a_real_canvass_through_every_page(empty_case: MainWindow, qtbot: QtBot,
+                                                  ui_data: Path) -> None:
+    window = empty_case
+    wiz = window.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, ui_data / "20221108__ut__general__beaver__precinct.csv")
+    assert "Long table" in wiz.format_page.summary.text()
+    assert "95 %" in wiz.format_page.summary.text()
+    _next(wiz)
+    assert wiz.currentId() == PREVIEW_PAGE
+    assert "5 contests" in wiz.preview_page.summary.text()
+    labels = [wiz.preview_page.model.cell(r, 0) for r in range(wiz.preview_page.model.rowCount())]
+    assert "U.S. Senate" in labels
+    _next(wiz)
+    assert wiz.currentId() == ISSUES_PAGE
+    assert "can be imported" in wiz.issues_page.banner.text()
+    assert wiz.button(QWizard.WizardButton.NextButton).isEnabled()
+    _next(wiz)
+    assert wiz.currentId() == SETTINGS_PAGE
+    # Seats for the first contest through the table's editor: F2, type, Enter.
+    table = wiz.settings_page.table
+    table.setCurrentIndex(wiz.settings_page.model.index(0, SEATS_COL))
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    editor = table.viewport().findChild(QSpinBox)
+    assert editor is not None
+    editor.selectAll()
+    qtbot.keyClicks(editor, "2")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    # The delegate commits on the next turn of the event loop.
+    qtbot.waitUntil(lambda: wiz.settings_page.model.value(0).seats == 2)
+    _next(wiz)
+    assert wiz.currentId() == CONFIRM_PAGE
+    assert not wiz.confirm_page.replace.isVisible()
+    with qtbot.waitSignal(window.canvass_imported, timeout=SIGNAL_MS):
+        wiz.button(QWizard.WizardButton.FinishButton).click()
+    assert not wiz.isVisible()
+    rows = window.contests_page.all_rows()
+    assert len(rows) == 5
+    first = min(rows, key=lambda r: r.id)
+    assert first.check.totals.contest.seats == 2
+    assert "5 contests" in window.status_case.text()
+
+
+def test_a_canvass_with_errors_cannot_be_imported_and_says_why(
+        empty_case: MainWindow, qtbot: QtBot, ui_data: Path) -> None:
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, ui_data / "grand_2018_bad_vote.csv")
+    _next(wiz)
+    _next(wiz)
+    assert wiz.currentId() == ISSUES_PAGE
+    assert "cannot be imported" in wiz.issues_page.banner.text()
+    model = wiz.issues_page.model
+    first = [model.cell(0, c) for c in range(model.columnCount())]
+    assert first[0] == "Error"
+    assert first[1] == "grand_2018_bad_vote.csv"
+    assert first[3] == 10
+    assert first[4] == "votes"
+    assert "'1O3' is not a number" in first[5]
+    assert not wiz.button(QWizard.WizardButton.NextButton).isEnabled()
+    wiz.reject()
+    assert empty_case.contests_page.all_rows() == []
+
+
+def test_an_unknown_layout_is_read_through_the_mapping_page(
+        empty_case: MainWindow, qtbot: QtBot, ui_data: Path) -> None:
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, ui_data / "town_mapping_layout.csv")
+    assert "does not recognise" in wiz.format_page.summary.text()
+    _next(wiz)
+    assert wiz.currentId() == MAPPING_PAGE
+    page = wiz.mapping_page
+    # The guesses from the header: Ward, Race, Name, Count.
+    assert page.columns()["precinct"] == "Ward"
+    assert page.columns()["contest"] == "Race"
+    assert page.columns()["choice"] == "Name"
+    assert page.columns()["votes"] == "Count"
+    page.roles["votes"].setCurrentIndex(0)
+    assert not wiz.button(QWizard.WizardButton.NextButton).isEnabled()
+    assert "Votes" in page.missing.text()
+    page.roles["votes"].setCurrentIndex(page.roles["votes"].findText("Count"))
+    with qtbot.waitSignal(wiz.read_finished, timeout=SIGNAL_MS):
+        _next(wiz)
+    qtbot.waitUntil(lambda: wiz.currentId() == PREVIEW_PAGE)
+    assert "2 contests" in wiz.preview_page.summary.text()
+    _next(wiz)
+    _next(wiz)
+    council = next(r for r in range(wiz.settings_page.model.rowCount())
+                   if wiz.settings_page.model.data(wiz.settings_page.model.index(r, 0))
+                   == "Council")
+    wiz.settings_page.model.setData(wiz.settings_page.model.index(council, SEATS_COL), 2)
+    _next(wiz)
+    with qtbot.waitSignal(empty_case.canvass_imported, timeout=SIGNAL_MS):
+        wiz.button(QWizard.WizardButton.FinishButton).click()
+    rows = {r.check.totals.contest.key.title: r for r in empty_case.contests_page.all_rows()}
+    assert rows["Mayor"].check.decision.verdict is Verdict.WITHIN_MARGIN
+    assert rows["Council"].check.totals.contest.seats == 2
+
+
+def test_replacing_a_canvass_must_be_confirmed(demo: MainWindow, qtbot: QtBot,
+                                               ui_data: Path) -> None:
+    wiz = demo.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, ui_data / "tie_2024.csv")
+    for _ in range(4):
+        _next(wiz)
+    assert wiz.currentId() == CONFIRM_PAGE
+    assert wiz.confirm_page.replace.isVisible()
+    assert "1 recount request" in wiz.confirm_page.replace.text()
+    assert not wiz.button(QWizard.WizardButton.FinishButton).isEnabled()
+    wiz.confirm_page.replace.setChecked(True)
+    with qtbot.waitSignal(demo.canvass_imported, timeout=SIGNAL_MS):
+        wiz.button(QWizard.WizardButton.FinishButton).click()
+    assert len(demo.contests_page.all_rows()) == 2
+    assert "0 requests" in demo.status_case.text()
+
+
+def test_a_file_dropped_on_the_window_starts_the_wizard_with_it(
+        empty_case: MainWindow, ui_data: Path) -> None:
+    from PySide6.QtCore import QMimeData, QPoint, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(ui_data / "tie_2024.csv"))])
+    event = QDropEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    empty_case.dropEvent(event)
+    wiz = empty_case.findChild(ImportWizard)
+    assert wiz is not None
+    assert wiz.file_page.path.text().endswith("tie_2024.csv")
+    wiz.reject()

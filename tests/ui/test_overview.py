@@ -1,0 +1,122 @@
+"""The contests overview: filters on the row list, the decision text, settings with undo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from recount_desk.core.rules import Verdict
+from recount_desk.ui.main_window import MainWindow
+from recount_desk.ui.models import VERDICT_COLUMN
+
+from .conftest import SIGNAL_MS
+
+
+def test_filter_to_the_contests_within_the_margin_and_read_the_decision(
+        demo: MainWindow, qtbot: QtBot) -> None:
+    page = demo.contests_page
+    assert page.model.rowCount() == 4
+    with qtbot.waitSignal(page.filtered, timeout=SIGNAL_MS):
+        qtbot.keyClick(demo, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
+    assert page.within.isChecked()
+    assert page.model.rowCount() == 1
+    label = page.model.data(page.model.index(0, 0))
+    assert label == "State House — District 69"
+    verdict_idx = page.model.index(0, VERDICT_COLUMN)
+    assert page.model.data(verdict_idx) == "Within the recount margin"
+    assert page.model.data(verdict_idx, Qt.ItemDataRole.DecorationRole) is not None
+    text = page.detail.explanation.text()
+    assert text.startswith("Christine Watkins may request a recount")
+    assert "difference of 2 votes" in text
+    assert "within 4 votes, 0.25 % of the 1,684 votes cast" in text
+    assert "Utah Code 20A-4-401(1)(b)" in text
+    assert "lieutenant governor" in page.detail.office.text().lower()
+    assert "Nov 27, 2018" in page.detail.deadline.text()
+    assert "passed" in page.detail.deadline.text()
+    assert "before 2024 H.B. 515" in page.detail.edition.text()
+    # the canvass by precinct, with the total row last
+    pm = page.detail.precinct_model
+    assert pm.cell(pm.rowCount() - 1, 0) == "Total"
+    assert {pm.cell(pm.rowCount() - 1, 1), pm.cell(pm.rowCount() - 1, 2)} == {841, 843}
+
+
+def test_races_propositions_and_text_search(demo: MainWindow, qtbot: QtBot) -> None:
+    page = demo.contests_page
+    page.show_kind.setCurrentIndex(2)
+    assert page.model.rowCount() == 0
+    page.show_kind.setCurrentIndex(1)
+    assert page.model.rowCount() == 4
+    qtbot.keyClick(demo, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert page.search.hasFocus()
+    qtbot.keyClicks(page.search, "romney")
+    assert page.model.rowCount() == 1
+    assert page.detail.title.text() == "U.S. Senate"
+
+
+def test_sorting_happens_on_the_row_list(demo: MainWindow) -> None:
+    page = demo.contests_page
+    page.table.sortByColumn(7, Qt.SortOrder.AscendingOrder)  # margin
+    margins = [r.check.decision.margin for r in page.shown_rows()]
+    assert margins == sorted(margins)
+
+
+def test_changing_seats_recomputes_and_undo_is_recorded_too(demo: MainWindow,
+                                                            qtbot: QtBot) -> None:
+    page = demo.contests_page
+    page.select_contest(3)
+    detail = page.detail
+    assert detail.row is not None
+    assert detail.row.check.decision.verdict is Verdict.WITHIN_MARGIN
+    detail.seats.setValue(2)
+    assert detail.apply.isEnabled()
+    with qtbot.waitSignal(demo.settings_applied, timeout=SIGNAL_MS):
+        qtbot.mouseClick(detail.apply, Qt.MouseButton.LeftButton)
+    assert detail.row.check.totals.contest.seats == 2
+    assert detail.row.check.decision.verdict is Verdict.UNCONTESTED
+    assert demo.act_undo.isEnabled()
+    with qtbot.waitSignal(demo.settings_applied, timeout=SIGNAL_MS):
+        qtbot.keyClick(demo, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert detail.row.check.totals.contest.seats == 1
+    assert detail.row.check.decision.verdict is Verdict.WITHIN_MARGIN
+    assert demo.case is not None
+    actions = [r[0] for r in demo.case.conn.execute(
+        "SELECT action FROM audit ORDER BY seq")]
+    assert actions.count("change contest settings") >= 2
+
+
+def test_print_html_holds_the_table_as_shown(demo: MainWindow) -> None:
+    demo.contests_page.within.setChecked(True)
+    html = demo.overview_html()
+    assert "State House — District 69" in html
+    assert "U.S. Senate" not in html
+    assert "20A-4-401(1)(b)" in html
+
+
+def test_help_shows_the_statute_and_the_plain_words(window: MainWindow,
+                                                    qtbot: QtBot) -> None:
+    statute = window.show_statute()
+    assert "400 or less" in statute.browser.toPlainText()
+    notes = window.show_plain_words()
+    assert "0.25 %" in notes.browser.toPlainText()
+    about = window.show_about()
+    assert "0.1" in about.text()
+    for w in (statute, notes, about):
+        w.close()
+
+
+def test_a_tie_under_the_2024_edition_is_an_automatic_recount(
+        empty_case: MainWindow, qtbot: QtBot, ui_data: Path) -> None:
+    from recount_desk.actions.canvass import import_canvass, read_file
+
+    window = empty_case
+    assert window.case is not None
+    import_canvass(window.case, read_file(ui_data / "tie_2024.csv"))
+    window.refresh()
+    rows = {r.check.totals.contest.key.title: r for r in window.contests_page.all_rows()}
+    tie = rows["Town Council Seat A"]
+    assert tie.check.decision.verdict is Verdict.AUTOMATIC
+    window.contests_page.select_contest(tie.id)
+    assert "without a request" in window.contests_page.detail.explanation.text()
+    assert window.contests_page.detail.who.text().startswith("Nobody needs to")
