@@ -45,6 +45,12 @@ def _verify(conn: sqlite3.Connection, name: str) -> VerifyResult:
     integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
     if integrity != "ok":
         problems.append(f"SQLite integrity check failed: {integrity}")
+    # The append-only triggers are part of the case: without them the log can be rewritten.
+    triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
+    missing = sorted({"audit_no_update", "audit_no_delete"} - triggers)
+    if missing:
+        problems.append("the audit log's append-only guard was removed outside Recount Desk "
+                        f"(trigger {', '.join(missing)} is missing)")
     entries = list(store.audit_entries(conn))
     brk = verify_chain(entries)
     first_break = None
