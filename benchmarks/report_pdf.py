@@ -17,13 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "report"))
 
-from report_fixtures import house_69  # noqa: E402
-from reportlab.lib.pagesizes import LETTER  # noqa: E402
-from reportlab.platypus import SimpleDocTemplate, Table  # noqa: E402
+from report_fixtures import house_69
+from reportlab.lib.pagesizes import LETTER
+from reportlab.platypus import SimpleDocTemplate, Table
 
-from recount_desk.core.report_model import RecountReport, ReportChoice, Unit  # noqa: E402
-from recount_desk.paths import resource  # noqa: E402
-from recount_desk.report.pdf import register_fonts, render  # noqa: E402
+from recount_desk.core.report_model import RecountReport, ReportChoice, Unit
+from recount_desk.paths import resource
+from recount_desk.report.pdf import register_fonts, render
 
 UNITS, CHOICES = 3000, 8
 
