@@ -62,6 +62,10 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
             f"This case already holds the canvass from {existing.file}"
             + (" (the very same file)" if same else "")
             + ". Choose “Replace” to import the new file instead; nothing was changed.")
+    if existing is not None and _has_recount(case):
+        raise ImportRefused(
+            "A recount has been started in this case; replacing its canvass would discard the "
+            "recount's records. Start a new case file for the new canvass; nothing was changed.")
     with store.transaction(case.conn, case.actor, "import canvass") as payload:
         if existing is not None:
             repo.clear_canvass(case.conn)
@@ -76,6 +80,12 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
                         "rows": parsed.rows, "canvass_digest": digest,
                         "replaced": existing.file if existing else None})
     return import_id
+
+
+def _has_recount(case: Case) -> bool:
+    tables = {r[0] for r in case.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    return "recount" in tables and bool(
+        case.conn.execute("SELECT count(*) FROM recount").fetchone()[0])
 
 
 @dataclass(frozen=True)

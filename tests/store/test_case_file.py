@@ -153,3 +153,10 @@ def test_newer_version_is_refused(case_path: Path) -> None:
     conn.close()
     with pytest.raises(store.CaseFileError, match="newer version"):
         open_case(case_path)
+
+
+def test_replacing_canvass_is_refused_once_a_recount_started() -> None:
+    from recount_desk.actions.demo import open_demo_case
+
+    with open_demo_case() as case, pytest.raises(ImportRefused, match="recount has been started"):
+        import_canvass(case, read_file(GRAND), replace=True)
