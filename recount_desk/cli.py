@@ -318,6 +318,25 @@ def cmd_status(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """The contests overview as CSV or XLSX, safe against formula injection."""
+    from recount_desk.actions import export as export_actions
+
+    try:
+        case = case_actions.open_case(args.case, readonly=True)
+    except case_actions.store.CaseFileError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_FAIL
+    with case:
+        try:
+            out = export_actions.export_results(case, args.output)
+        except export_actions.ExportError as err:
+            print(str(err), file=sys.stderr)
+            return EXIT_FAIL
+    print(f"Wrote the results of {case.path.name} to {out}.")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="recount-desk",
@@ -387,6 +406,11 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--steps", action="store_true", help="every checklist step, with its basis")
     st.add_argument("--json", action="store_true", help="machine-readable output")
     st.set_defaults(func=cmd_status)
+
+    ex = sub.add_parser("export", help="the contests overview as CSV or XLSX (by the suffix)")
+    ex.add_argument("case")
+    ex.add_argument("-o", "--output", required=True, help="results.csv or results.xlsx")
+    ex.set_defaults(func=cmd_export)
     return p
 
 

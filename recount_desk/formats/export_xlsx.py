@@ -1,0 +1,31 @@
+"""Writing a results table to an XLSX workbook, every text cell as text (never a formula)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def write_table(path: Path, sheet: str, header: Sequence[str],
+                rows: Sequence[Sequence[str | int | None]]) -> None:
+    """One sheet: a bold header row, then the rows. Strings are stored as strings even when
+    they begin with '=', so a name like '=HYPERLINK(…)' can never run as a formula."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = sheet[:31]
+    for r, values in enumerate([list(header), *map(list, rows)], start=1):
+        for c, v in enumerate(values, start=1):
+            cell = ws.cell(row=r, column=c)
+            if isinstance(v, str):
+                cell.value = v
+                cell.data_type = "s"  # openpyxl would take a leading '=' as a formula
+                cell.quotePrefix = True
+            else:
+                cell.value = v
+            if r == 1:
+                cell.font = Font(bold=True)
+    ws.freeze_panes = "A2"
+    wb.save(path)
