@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
@@ -58,7 +58,7 @@ def create_window(args: argparse.Namespace | None = None, *,
         path = Path(args.case) if args and args.case else None
         demo = bool(args and args.demo)
         # After the first paint: the window appears at once, the case follows.
-        QTimer.singleShot(0, lambda: window.open_initial(path, demo=demo))
+        window.after_first_paint(lambda: window.open_initial(path, demo=demo))
     return window
 
 

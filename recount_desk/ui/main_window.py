@@ -10,9 +10,9 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, QUrl, Signal
+from PySide6.QtCore import QByteArray, QSettings, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QDropEvent,
     QKeySequence,
     QPageLayout,
+    QPaintEvent,
     QTextDocument,
     QUndoCommand,
     QUndoStack,
@@ -27,22 +28,21 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
 from recount_desk import __version__
-from recount_desk.actions import case as case_actions
-from recount_desk.actions import contests as contest_actions
-from recount_desk.actions import demo as demo_actions
-from recount_desk.actions.case import Case, CaseFileError
-from recount_desk.actions.contests import ContestRow
-from recount_desk.actions.wizard import ContestSettings
 from recount_desk.paths import resource
 
-from . import workers
-from .dialogs.import_wizard import ImportWizard, TargetCase
-from .dialogs.messages import LawTextDialog, show_message
-from .dialogs.new_case import NewCaseDialog
-from .dialogs.request import RequestDialog
-from .models import CONTEST_COLUMNS
-from .pages.contests import ContestsPage
-from .pages.requests import RequestsPage
+# The actions, pages and dialogs are imported when first needed, after the window's first
+# paint, so that the window appears as fast as a bare one (benchmarks/gui_open.py).
+if TYPE_CHECKING:
+    from recount_desk.actions.case import Case
+    from recount_desk.actions.contests import ContestRow
+    from recount_desk.actions.wizard import ContestSettings
+
+    from .dialogs.import_wizard import ImportWizard
+    from .dialogs.messages import LawTextDialog
+    from .dialogs.new_case import NewCaseDialog
+    from .dialogs.request import RequestDialog
+    from .pages.contests import ContestsPage
+    from .pages.requests import RequestsPage
 
 MAX_RECENT = 8
 CASE_FILTER = "Recount Desk case (*.recount);;All files (*)"
@@ -85,16 +85,11 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setAccessibleName("Pages")
-        self.contests_page = ContestsPage()
-        self.requests_page = RequestsPage()
-        self.add_page("&Contests", self.contests_page)
-        self.add_page("&Requests", self.requests_page)
         self.setCentralWidget(self.tabs)
-
-        self.contests_page.contest_selected.connect(self._contest_selected)
-        self.contests_page.detail.settings_requested.connect(self._settings_requested)
-        self.contests_page.detail.request_wanted.connect(self.record_request)
-        self.requests_page.request_wanted.connect(lambda: self.record_request(None))
+        self._contests_page: ContestsPage | None = None
+        self._requests_page: RequestsPage | None = None
+        self._painted = False
+        self._after_paint: list[Callable[[], Any]] = []
 
         self.status_case = QLabel("No case open")
         self.status_case.setAccessibleName("What the case holds")
@@ -105,9 +100,58 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._update_actions()
         self.resize(1280, 800)
-        self._restore_layout()
+        self._restore_geometry()
 
     # -- pages -------------------------------------------------------------------------------
+    @property
+    def contests_page(self) -> ContestsPage:
+        self._ensure_pages()
+        assert self._contests_page is not None
+        return self._contests_page
+
+    @property
+    def requests_page(self) -> RequestsPage:
+        self._ensure_pages()
+        assert self._requests_page is not None
+        return self._requests_page
+
+    def _ensure_pages(self) -> None:
+        if self._contests_page is not None:
+            return
+        from .pages.contests import ContestsPage
+        from .pages.requests import RequestsPage
+
+        self._contests_page = contests = ContestsPage()
+        self._requests_page = requests = RequestsPage()
+        self.add_page("&Contests", contests)
+        self.add_page("&Requests", requests)
+        contests.contest_selected.connect(self._contest_selected)
+        contests.detail.settings_requested.connect(self._settings_requested)
+        contests.detail.request_wanted.connect(self.record_request)
+        requests.request_wanted.connect(lambda: self.record_request(None))
+        self.act_within.toggled.connect(contests.within.setChecked)
+        contests.within.toggled.connect(self.act_within.setChecked)
+        self._restore_pages()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            QTimer.singleShot(0, self._first_painted)
+
+    def _first_painted(self) -> None:
+        self._ensure_pages()
+        todo, self._after_paint = self._after_paint, []
+        for fn in todo:
+            fn()
+
+    def after_first_paint(self, fn: Callable[[], Any]) -> None:
+        """Run ``fn`` once the window has been painted (start-up work that can wait)."""
+        if self._painted and not self._after_paint:
+            QTimer.singleShot(0, fn)
+        else:
+            self._after_paint.append(fn)
+
     def add_page(self, title: str, widget: QWidget) -> int:
         """Add a page (tab); the recount workflow adds its own pages here."""
         i = self.tabs.addTab(widget, title)
@@ -176,10 +220,8 @@ class MainWindow(QMainWindow):
         self.act_requests = self._action("&Requests", lambda: self.tabs.setCurrentIndex(1),
                                          "Ctrl+2")
         self.act_within = self._action("Within the &margin only",
-                                       lambda: None, "Ctrl+M")
+                                       self._ensure_pages, "Ctrl+M")
         self.act_within.setCheckable(True)
-        self.act_within.toggled.connect(self.contests_page.within.setChecked)
-        self.contests_page.within.toggled.connect(self.act_within.setChecked)
         self.act_find = self._action("&Find…", self._focus_search, QKeySequence.StandardKey.Find)
         self.act_detail = self._action("&Decision text", self._focus_detail, "F6",
                                        "Move to the decision text of the selected contest")
@@ -216,6 +258,8 @@ class MainWindow(QMainWindow):
     # -- messages ------------------------------------------------------------------------------
     def tell(self, title: str, text: str, icon: QMessageBox.Icon = QMessageBox.Icon.Warning,
              details: str | None = None) -> QMessageBox:
+        from .dialogs.messages import show_message
+
         self.last_message = show_message(self, title, text, icon, details)
         return self.last_message
 
@@ -228,6 +272,10 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: Path) -> None:
         """Open (and, for an older file, migrate) in a worker; then attach here."""
+        from recount_desk.actions import case as case_actions
+
+        from . import workers
+
         path = Path(path)
 
         def job(progress: workers.Progress, cancelled: Any) -> Path:
@@ -238,6 +286,10 @@ class MainWindow(QMainWindow):
                       title="Opening the case", label=f"Opening {path.name}…")
 
     def open_demo(self, fresh: bool = False) -> None:
+        from recount_desk.actions import demo as demo_actions
+
+        from . import workers
+
         def job(progress: workers.Progress, cancelled: Any) -> Path:
             with demo_actions.open_demo_case(fresh=fresh) as case:
                 return case.path
@@ -257,6 +309,8 @@ class MainWindow(QMainWindow):
             self.open_demo()
 
     def _open_failed(self, error: BaseException) -> None:
+        from recount_desk.actions.case import CaseFileError
+
         if isinstance(error, CaseFileError):
             text = str(error)
         else:
@@ -265,6 +319,9 @@ class MainWindow(QMainWindow):
         self.case_open_failed.emit(text)
 
     def _attach(self, path: Path) -> None:
+        from recount_desk.actions import case as case_actions
+        from recount_desk.actions.case import CaseFileError
+
         try:
             case = case_actions.open_case(path)
         except CaseFileError as e:
@@ -310,6 +367,8 @@ class MainWindow(QMainWindow):
 
     # -- new case --------------------------------------------------------------------------------
     def new_case(self) -> NewCaseDialog:
+        from .dialogs.new_case import NewCaseDialog
+
         folder = Path(str(self.settings.value("lastFolder", str(Path.home()))))
         dlg = NewCaseDialog(folder, self)
         dlg.accepted.connect(lambda: self._create(dlg))
@@ -317,6 +376,10 @@ class MainWindow(QMainWindow):
         return dlg
 
     def _create(self, dlg: NewCaseDialog) -> None:
+        from recount_desk.actions import case as case_actions
+
+        from . import workers
+
         election, path = dlg.election(), dlg.path()
 
         def job(progress: workers.Progress, cancelled: Any) -> Path:
@@ -328,6 +391,10 @@ class MainWindow(QMainWindow):
 
     # -- import ----------------------------------------------------------------------------------
     def import_canvass(self, source: Path | None = None) -> ImportWizard | None:
+        from recount_desk.actions import case as case_actions
+
+        from .dialogs.import_wizard import ImportWizard, TargetCase
+
         if self.case is None:
             self.tell("No case is open", "Open or create a case first (File › New case…).")
             return None
@@ -346,6 +413,8 @@ class MainWindow(QMainWindow):
     # -- overview ---------------------------------------------------------------------------------
     def refresh(self) -> None:
         """Re-read the overview, the requests and the status bar from the case."""
+        from recount_desk.actions import contests as contest_actions
+
         if self.case is None:
             self.rows = []
             self.contests_page.set_rows([])
@@ -362,12 +431,16 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _refresh_requests(self) -> None:
+        from recount_desk.actions import contests as contest_actions
+
         if self.case is None:
             return
         labels = {r.id: r.check.totals.contest.key.label() for r in self.rows}
         self.requests_page.set_requests(contest_actions.requests(self.case), labels)
 
     def _refresh_status(self) -> None:
+        from recount_desk.actions import case as case_actions
+
         if self.case is None:
             return
         s = case_actions.summary(self.case)
@@ -386,6 +459,8 @@ class MainWindow(QMainWindow):
         self.status_margin.setText(f"{n} contest(s) within the recount margin")
 
     def _contest_selected(self, contest_id: int) -> None:
+        from recount_desk.actions import contests as contest_actions
+
         if self.case is None:
             return
         row = next((r for r in self.rows if r.id == contest_id), None)
@@ -401,6 +476,11 @@ class MainWindow(QMainWindow):
 
     def apply_settings(self, contest_id: int, s: ContestSettings) -> None:
         """Write the settings in a worker (its own connection), then show the new verdict."""
+        from recount_desk.actions import case as case_actions
+        from recount_desk.actions import contests as contest_actions
+
+        from . import workers
+
         if self.case is None:
             return
         path = self.case.path
@@ -424,6 +504,8 @@ class MainWindow(QMainWindow):
 
     # -- requests -----------------------------------------------------------------------------
     def record_request(self, contest_id: int | None) -> RequestDialog | None:
+        from .dialogs.request import RequestDialog
+
         if self.case is None or not self.rows:
             self.tell("Nothing to request", "Open a case that holds a canvass first.")
             return None
@@ -443,6 +525,10 @@ class MainWindow(QMainWindow):
 
     # -- copy, print --------------------------------------------------------------------------
     def save_copy(self, dest: Path | None = None) -> None:
+        from recount_desk.actions import case as case_actions
+
+        from . import workers
+
         if self.case is None:
             return
         if dest is None:
@@ -469,6 +555,8 @@ class MainWindow(QMainWindow):
 
     def overview_html(self) -> str:
         """The overview as shown (filters applied), as an HTML table for printing."""
+        from .models import CONTEST_COLUMNS
+
         rows = self.contests_page.shown_rows()
         title = self.windowTitle().replace(" — Recount Desk", "")
         head = "".join(f"<th>{html.escape(c.title)}</th>" for c in CONTEST_COLUMNS)
@@ -496,12 +584,16 @@ class MainWindow(QMainWindow):
 
     # -- help ------------------------------------------------------------------------------------
     def show_statute(self) -> LawTextDialog:
+        from .dialogs.messages import LawTextDialog
+
         dlg = LawTextDialog("Utah Code 20A-4-401 — Recounts",
                             resource("law", "statute-20A-4-401.txt"), self)
         dlg.show()
         return dlg
 
     def show_plain_words(self) -> LawTextDialog:
+        from .dialogs.messages import LawTextDialog
+
         dlg = LawTextDialog("Recounts in Utah, in plain words",
                             resource("law", "plain-words.md"), self)
         dlg.show()
@@ -531,7 +623,7 @@ class MainWindow(QMainWindow):
             self.import_canvass(p)
 
     # -- layout --------------------------------------------------------------------------------
-    def _restore_layout(self) -> None:
+    def _restore_geometry(self) -> None:
         s = self.settings
         geo = s.value("window/geometry")
         if isinstance(geo, QByteArray):
@@ -539,6 +631,9 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+
+    def _restore_pages(self) -> None:
+        s = self.settings
         for key, splitter in (("window/contestsSplitter", self.contests_page.splitter),
                               ("window/detailSplitter", self.contests_page.detail.splitter)):
             v = s.value(key)
@@ -551,12 +646,17 @@ class MainWindow(QMainWindow):
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
+        if self._contests_page is None:
+            s.sync()
+            return
         s.setValue("window/contestsSplitter", self.contests_page.splitter.saveState())
         s.setValue("window/detailSplitter", self.contests_page.detail.splitter.saveState())
         s.setValue("window/tab", self.tabs.currentIndex())
         s.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        from . import workers
+
         self.save_layout()
         workers.wait_all()
         self.close_case()

@@ -14,8 +14,6 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from recount_desk.actions.canvass import Cancelled
-
 Progress = Callable[[int, int], None]
 Job = Callable[[Progress, Callable[[], bool]], Any]
 
@@ -43,6 +41,8 @@ class Worker(QRunnable):
         return self._cancel.is_set()
 
     def run(self) -> None:
+        from recount_desk.actions.canvass import Cancelled
+
         try:
             result = self.job(self.signals.progressed.emit, self.is_cancelled)
         except Cancelled:

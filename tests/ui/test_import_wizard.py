@@ -135,22 +135,44 @@ def test_an_unknown_layout_is_read_through_the_mapping_page(
     assert rows["Council"].check.totals.contest.seats == 2
 
 
-def test_replacing_a_canvass_must_be_confirmed(demo: MainWindow, qtbot: QtBot,
+def test_replacing_a_canvass_must_be_confirmed(empty_case: MainWindow, qtbot: QtBot,
                                                ui_data: Path) -> None:
+    from recount_desk.actions.canvass import import_canvass, read_file
+
+    window = empty_case
+    assert window.case is not None
+    import_canvass(window.case, read_file(ui_data / "tie_2024.csv"))
+    window.refresh()
+    wiz = window.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, ui_data / "20221108__ut__general__beaver__precinct.csv")
+    for _ in range(4):
+        _next(wiz)
+    assert wiz.currentId() == CONFIRM_PAGE
+    assert wiz.confirm_page.replace.isVisible()
+    assert "tie_2024.csv" in wiz.confirm_page.replace.text()
+    assert not wiz.button(QWizard.WizardButton.FinishButton).isEnabled()
+    wiz.confirm_page.replace.setChecked(True)
+    with qtbot.waitSignal(window.canvass_imported, timeout=SIGNAL_MS):
+        wiz.button(QWizard.WizardButton.FinishButton).click()
+    assert len(window.contests_page.all_rows()) == 5
+
+
+def test_a_refused_import_says_why_and_writes_nothing(demo: MainWindow, qtbot: QtBot,
+                                                     ui_data: Path) -> None:
+    """The demo case has a recount under way: its canvass may not be replaced."""
     wiz = demo.import_canvass()
     assert wiz is not None
     _read_file(wiz, qtbot, ui_data / "tie_2024.csv")
     for _ in range(4):
         _next(wiz)
-    assert wiz.currentId() == CONFIRM_PAGE
-    assert wiz.confirm_page.replace.isVisible()
-    assert "1 recount request" in wiz.confirm_page.replace.text()
-    assert not wiz.button(QWizard.WizardButton.FinishButton).isEnabled()
     wiz.confirm_page.replace.setChecked(True)
-    with qtbot.waitSignal(demo.canvass_imported, timeout=SIGNAL_MS):
+    with qtbot.waitSignal(wiz.import_failed, timeout=SIGNAL_MS) as failed:
         wiz.button(QWizard.WizardButton.FinishButton).click()
-    assert len(demo.contests_page.all_rows()) == 2
-    assert "0 requests" in demo.status_case.text()
+    assert "nothing was changed" in failed.args[0]
+    assert wiz.isVisible()
+    wiz.reject()
+    assert len(demo.contests_page.all_rows()) == 4
 
 
 def test_a_file_dropped_on_the_window_starts_the_wizard_with_it(

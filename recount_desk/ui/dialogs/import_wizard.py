@@ -93,9 +93,9 @@ class FilePage(QWizardPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Choose the canvass file")
-        self.setSubTitle("The official canvass exported from the election system: CSV, Excel "
-                         "(XLSX, XLS), ODS, or a Clarity detail file. You can also drag the "
-                         "file onto this window.")
+        self.setSubTitle("Step 1. The official canvass exported from the election system: "
+                         "CSV, Excel (XLSX, XLS), ODS, or a Clarity detail file. You can also "
+                         "drag the file onto this window.")
         self.setAcceptDrops(True)
         self.path = QLineEdit()
         self.path.setAccessibleName("Canvass file")
@@ -157,6 +157,8 @@ class FormatPage(QWizardPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("What kind of file this is")
+        self.setSubTitle("Step 2. Recount Desk recognises the common canvass exports by their "
+                         "layout; anything else is read through a column mapping.")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setAccessibleName("Detected format")
@@ -221,7 +223,7 @@ class MappingPage(QWizardPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Map the columns")
-        self.setSubTitle("Pick the sheet and the row that holds the column names, then say "
+        self.setSubTitle("Step 3. Pick the sheet and the row that holds the column names, then say "
                          "which column holds each item. One row per precinct, contest and "
                          "choice.")
         self.sheet = QComboBox()
@@ -330,6 +332,8 @@ class PreviewPage(QWizardPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("What was read")
+        self.setSubTitle("Step 4. Check the contests, choices and precinct counts against the "
+                         "canvass you certified. Nothing has been written yet.")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setAccessibleName("What was read")
@@ -365,6 +369,8 @@ class IssuesPage(QWizardPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Problems found in the file")
+        self.setSubTitle("Step 5. Each problem with where it is: file, sheet, row and column. "
+                         "Errors must be fixed before the canvass can be imported.")
         self.banner = QLabel()
         self.banner.setWordWrap(True)
         self.banner.setAccessibleName("Can the canvass be imported")
@@ -442,9 +448,10 @@ class SettingsPage(QWizardPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Seats, scope and voting method")
-        self.setSubTitle("The file rarely says these. Seats decide who the lowest winner is; "
-                         "the scope decides where requests are filed; instant-runoff races "
-                         "are outside 20A-4-401. Double-click or press F2 to change a cell.")
+        self.setSubTitle("Step 6. The file rarely says these. Seats decide who the lowest "
+                         "winner is; the scope decides where requests are filed; instant-runoff "
+                         "races are outside 20A-4-401. Double-click or press F2 to change a "
+                         "cell.")
         self.model = ContestSettingsModel()
         self.table = _table("Contest settings")
         self.table.setModel(self.model)
@@ -481,6 +488,7 @@ class ConfirmPage(QWizardPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Import the canvass")
+        self.setSubTitle("Step 7. Nothing is written to the case until you choose Import.")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setAccessibleName("What will be imported")

@@ -184,8 +184,9 @@ class ContestDetailPane(QWidget):
         self.precincts.setAlternatingRowColors(True)
         self.precincts.verticalHeader().setVisible(False)
         self.precincts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.precincts.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
+        # Columns are sized from the first rows only: measuring thousands of precincts
+        # on every selection would take a second.
+        self.precincts.horizontalHeader().setResizeContentsPrecision(60)
         self.precinct_caption = QLabel("Canvass by precinct")
         right = QWidget()
         rv = QVBoxLayout(right)
@@ -270,6 +271,7 @@ class ContestDetailPane(QWidget):
             self.precinct_model.set_table(["Precinct", *choices], rows,
                                           numeric=range(1, len(choices) + 1), bold_last=True)
             self.precinct_caption.setText(f"Canvass by precinct — {len(names):,} precincts")
+            self.precincts.resizeColumnsToContents()
 
     def current_settings(self) -> ContestSettings:
         return ContestSettings(self.seats.value(), Scope(self.scope.currentData()),
@@ -342,6 +344,7 @@ class ContestsPage(QWidget):
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setResizeContentsPrecision(200)
         bold = QFont(self.table.horizontalHeader().font())
         bold.setBold(True)
         self.table.horizontalHeader().setFont(bold)
@@ -355,6 +358,7 @@ class ContestsPage(QWidget):
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([240, 520])
 
         lay = QVBoxLayout(self)
         lay.addLayout(bar)

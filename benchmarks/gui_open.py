@@ -1,0 +1,185 @@
+"""Times the window: start-up to first paint against a bare PySide6 window, and the overview
+of a case holding a 1,000,000-row canvass.
+
+    python benchmarks/gui_open.py [--rows 1000000] [--runs 5]
+
+Prints figures; asserts nothing. Goals (issue 4): first paint at most 2x a bare window; the
+overview of a 1,000,000-row case shown in under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") \
+        and sys.platform.startswith("linux"):
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# The child prints "painted" at the window's first paint event and quits.
+PAINT_FILTER = """
+from PySide6.QtCore import QEvent, QObject, QTimer
+class FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint:
+            print("painted", flush=True)
+            QTimer.singleShot(0, app.quit)
+            obj.removeEventFilter(self)
+        return False
+"""
+
+BARE = PAINT_FILTER.replace("from PySide6.QtCore", "import sys\nfrom PySide6.QtWidgets import "
+                            "QApplication, QMainWindow\napp = QApplication(sys.argv)\n"
+                            "from PySide6.QtCore") + """
+w = QMainWindow()
+w.resize(1280, 800)
+f = FirstPaint()
+w.installEventFilter(f)
+w.show()
+app.exec()
+"""
+
+APP = """
+import sys
+from recount_desk.app import application, create_window, parse_args
+app = application(sys.argv)
+""" + PAINT_FILTER + """
+w = create_window(parse_args(["--demo"]))
+f = FirstPaint()
+w.installEventFilter(f)
+w.show()
+app.exec()
+"""
+
+
+def time_child(code: str, env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("painted"):
+            t1 = time.perf_counter()
+            break
+    else:
+        proc.wait()
+        raise SystemExit("the child never painted")
+    proc.wait(timeout=30)
+    return t1 - t0
+
+
+def first_paint(runs: int, data_dir: Path) -> None:
+    env = dict(os.environ, RECOUNT_DESK_DATA=str(data_dir), PYTHONPATH=str(ROOT))
+    # Build the demo case once, so every run starts as on a second day of use.
+    subprocess.run([sys.executable, "-c", "from recount_desk.actions.demo import "
+                    "open_demo_case; open_demo_case().close()"], env=env, cwd=ROOT, check=True)
+    time_child(BARE, env)  # warm the file cache
+    time_child(APP, env)
+    bare = [time_child(BARE, env) for _ in range(runs)]
+    app = [time_child(APP, env) for _ in range(runs)]
+    b, a = statistics.median(bare), statistics.median(app)
+    print(f"first paint, bare PySide6 window : {b * 1000:7.0f} ms (median of {runs})")
+    print(f"first paint, Recount Desk window : {a * 1000:7.0f} ms (median of {runs})")
+    print(f"ratio                            : {a / b:7.2f}x   (goal <= 2x)")
+
+
+def write_canvass(path: Path, rows: int) -> None:
+    choices, precincts = 5, 2000
+    contests = max(1, rows // (choices * precincts))
+    rnd = random.Random(20261103)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["county", "precinct", "office", "district", "party", "candidate", "votes"])
+        for c in range(contests):
+            for p in range(precincts):
+                for k in range(choices):
+                    w.writerow(["Synthetic", f"P{p:04d}", f"Contest {c:03d}", "", "",
+                                f"Candidate {c}-{k}", rnd.randint(0, 400)])
+
+
+def big_overview(rows: int, folder: Path) -> None:
+    from recount_desk.actions.canvass import import_canvass, read_file
+    from recount_desk.actions.case import create_case
+    from recount_desk.core.model import Election, ElectionKind
+
+    src = folder / "synthetic_long.csv"
+    t = time.perf_counter()
+    write_canvass(src, rows)
+    case_path = folder / "big.recount"
+    election = Election("Synthetic 2026 General", date(2026, 11, 3), ElectionKind.GENERAL,
+                        "Synthetic County", datetime(2026, 11, 17, 10), "Benchmark")
+    with create_case(case_path, election) as case:
+        parsed = read_file(src)
+        import_canvass(case, parsed)
+    print(f"setup: {parsed.rows:,}-row canvass written and imported with actions in "
+          f"{time.perf_counter() - t:.1f} s")
+
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from recount_desk.app import application
+    from recount_desk.ui.main_window import MainWindow
+
+    app = application(["bench"])
+    w = MainWindow(QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat))
+    w.resize(1280, 800)
+    w.show()
+    QApplication.processEvents()
+
+    loop = QEventLoop()
+    w.case_opened.connect(loop.quit)
+    QTimer.singleShot(60000, loop.quit)
+    t0 = time.perf_counter()
+    w.open_path(case_path)
+    loop.exec()
+    w.contests_page.table.viewport().repaint()
+    t1 = time.perf_counter()
+    n = w.contests_page.model.rowCount()
+    print(f"open case + overview shown ({n} contests, {parsed.rows:,} rows): "
+          f"{(t1 - t0) * 1000:.0f} ms   (goal < 1000 ms)")
+    t0 = time.perf_counter()
+    w.refresh()
+    w.contests_page.table.viewport().repaint()
+    print(f"overview refresh alone (re-read and repaint): {(time.perf_counter() - t0) * 1000:.0f} ms")
+    t0 = time.perf_counter()
+    w.contests_page.within.setChecked(True)
+    w.contests_page.search.setText("Contest 05")
+    print(f"two filters applied on the row list: {(time.perf_counter() - t0) * 1000:.0f} ms")
+    w.contests_page.within.setChecked(False)
+    w.contests_page.search.clear()
+    t0 = time.perf_counter()
+    w.contests_page.select_row(min(50, n - 1))
+    w.contests_page.detail.precincts.viewport().repaint()
+    print(f"select a contest (detail + 2,000-precinct table): "
+          f"{(time.perf_counter() - t0) * 1000:.0f} ms")
+    w.close()
+    app.processEvents()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="rd-gui-bench-") as tmp:
+        folder = Path(tmp)
+        os.environ["RECOUNT_DESK_DATA"] = str(folder / "data")
+        print(f"Python {sys.version.split()[0]}, QT_QPA_PLATFORM="
+              f"{os.environ.get('QT_QPA_PLATFORM', '(default)')}")
+        first_paint(args.runs, folder / "data")
+        big_overview(args.rows, folder)
+
+
+if __name__ == "__main__":
+    main()

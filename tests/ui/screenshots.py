@@ -1,0 +1,124 @@
+"""Screenshots of every screen at 1280×800 into a folder (default /tmp/shots), for review.
+
+Run: QT_QPA_PLATFORM=offscreen python -m tests.ui.screenshots [folder]
+Not a test: it writes PNG files for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
+from PySide6.QtWidgets import QApplication, QWidget, QWizard
+
+DATA = Path(__file__).parent.parent / "data" / "ui"
+
+
+def wait(signal: object, ms: int = 20000) -> None:
+    loop = QEventLoop()
+    signal.connect(loop.quit)  # type: ignore[attr-defined]
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def settle() -> None:
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def shot(w: QWidget, folder: Path, name: str) -> None:
+    settle()
+    w.grab().save(str(folder / f"{name}.png"))
+    print(folder / f"{name}.png")
+
+
+def main(folder: Path) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="rd-shots-"))
+    os.environ["RECOUNT_DESK_DATA"] = str(tmp / "data")
+    from recount_desk.app import application
+
+    app = application(["shots"])
+    from recount_desk.ui.main_window import MainWindow
+
+    folder.mkdir(parents=True, exist_ok=True)
+    w = MainWindow(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
+    w.resize(1280, 800)
+    w.show()
+    w.open_demo(fresh=True)
+    wait(w.case_opened)
+    w.contests_page.select_contest(3)
+    shot(w, folder, "01_main_demo")
+    shot(w.contests_page.detail, folder, "02_detail_pane")
+    w.contests_page.within.setChecked(True)
+    shot(w, folder, "03_main_within_margin")
+    w.contests_page.within.setChecked(False)
+
+    dlg = w.record_request(3)
+    assert dlg is not None
+    dlg.set_filed_at(datetime(2018, 11, 27, 17, 5))
+    shot(dlg, folder, "04_request_dialog_late")
+    dlg.reason.setPlainText("Clerk's office door was locked at 4:55 p.m.; affidavit on file.")
+    dlg.record_button.click()
+    settle()
+    w.tabs.setCurrentIndex(1)
+    shot(w, folder, "05_requests_page")
+    w.tabs.setCurrentIndex(0)
+
+    nd = w.new_case()
+    nd.name.setText("2026 General Election")
+    nd._touched.update({"name", "jurisdiction"})
+    nd.validate(True)
+    shot(nd, folder, "06_new_case_dialog")
+    nd.reject()
+
+    wiz = w.import_canvass()
+    assert wiz is not None
+    shot(wiz, folder, "07_wizard_1_file")
+    wiz.file_page.path.setText(str(DATA / "town_mapping_layout.csv"))
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    wait(wiz.read_finished)
+    settle()
+    shot(wiz, folder, "08_wizard_2_format_unknown")
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    shot(wiz, folder, "09_wizard_3_mapping")
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    wait(wiz.read_finished)
+    settle()
+    shot(wiz, folder, "10_wizard_4_preview")
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    shot(wiz, folder, "11_wizard_5_issues")
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    shot(wiz, folder, "12_wizard_6_settings")
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    shot(wiz, folder, "13_wizard_7_confirm_replace")
+    wiz.reject()
+
+    wiz = w.import_canvass()
+    assert wiz is not None
+    wiz.file_page.path.setText(str(DATA / "grand_2018_bad_vote.csv"))
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    wait(wiz.read_finished)
+    settle()
+    shot(wiz, folder, "14_wizard_2_format_detected")
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    shot(wiz, folder, "15_wizard_5_issues_with_error")
+    wiz.reject()
+
+    shot(w.show_statute(), folder, "16_help_statute")
+    shot(w.show_plain_words(), folder, "17_help_plain_words")
+    about = w.show_about()
+    shot(about, folder, "18_about")
+    about.close()
+    w.close()
+    app.quit()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("/tmp/shots"))
