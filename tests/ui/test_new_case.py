@@ -26,6 +26,9 @@ def test_new_case_shows_reasons_beside_fields_then_creates_the_case(
 
     qtbot.keyClicks(dlg.name, "2026 General Election")
     assert dlg.errors["name"].text() == ""
+    qtbot.keyClick(dlg.name, Qt.Key.Key_Return)  # Enter moves on, it does not create
+    assert dlg.isVisible()
+    assert dlg.focusWidget() is not dlg.name
     dlg.date.setDate(QDate(2026, 11, 3))
     qtbot.keyClicks(dlg.jurisdiction, "Grand County")
     dlg.canvass_known.setChecked(True)

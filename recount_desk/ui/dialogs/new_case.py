@@ -101,7 +101,11 @@ class NewCaseDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.create = self.buttons.addButton("C&reate case",
                                              QDialogButtonBox.ButtonRole.AcceptRole)
-        self.create.setDefault(True)
+        # Enter moves from field to field (the officer types the form like a paper one);
+        # on the last field it creates the case. So no button takes Enter by default.
+        for b in self.buttons.buttons():
+            b.setAutoDefault(False)
+            b.setDefault(False)
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
@@ -120,6 +124,7 @@ class NewCaseDialog(QDialog):
         # Enter moves on to the next field; on the last one it creates the case.
         for w in (self.name, self.jurisdiction, self.officer):
             w.returnPressed.connect(self.focusNextChild)
+        self.file.returnPressed.connect(self._accept)
         self._touched: set[str] = set()
         self.name.textEdited.connect(lambda _t: self._touched.add("name"))
         self.jurisdiction.textEdited.connect(lambda _t: self._touched.add("jurisdiction"))
