@@ -161,21 +161,27 @@ class Column:
     tip: str = ""
 
 
+def _title(r: ContestRow) -> str:
+    key = r.check.totals.contest.key
+    return f"{key.title} ({key.party})" if key.party else key.title
+
+
 def _margin_key(r: ContestRow) -> int:
     m = r.check.decision.margin
     return -1 if m is None else m
 
 
 CONTEST_COLUMNS: tuple[Column, ...] = (
-    Column("Contest", lambda r: r.check.totals.contest.key.label(),
-           lambda r: r.check.totals.contest.key.label().casefold()),
+    # The district has its own column, so the contest column shows the title (and party).
+    Column("Contest", lambda r: _title(r), lambda r: r.check.totals.contest.key.label().casefold(),
+           tip="The contest's title; the full label is in the detail pane"),
     Column("District", lambda r: r.check.totals.contest.key.district or "—",
            lambda r: r.check.totals.contest.key.district),
     Column("Kind", lambda r: "Proposition" if r.check.totals.contest.kind is
            ContestKind.PROPOSITION else "Race", lambda r: r.check.totals.contest.kind.value),
     Column("Seats", lambda r: str(r.check.totals.contest.seats),
            lambda r: r.check.totals.contest.seats, True),
-    Column("Total votes", lambda r: f"{r.check.decision.total:,}",
+    Column("Total", lambda r: f"{r.check.decision.total:,}",
            lambda r: r.check.decision.total, True),
     Column("Winner(s) / result", result_text, lambda r: result_text(r).casefold()),
     Column("Closest loser", lambda r: r.check.decision.closest_loser or "—",
@@ -192,7 +198,8 @@ CONTEST_COLUMNS: tuple[Column, ...] = (
            lambda r: list(Verdict).index(r.check.decision.verdict)),
     Column("Request deadline", lambda r: short_deadline(r.check.deadline),
            lambda r: r.check.deadline or ""),
-    Column("File with", lambda r: r.check.office, lambda r: r.check.office),
+    Column("File with", lambda r: r.check.office.removeprefix("the ").capitalize(),
+           lambda r: r.check.office),
     Column("Requests", lambda r: str(r.requests), lambda r: r.requests, True),
 )
 VERDICT_COLUMN = 10

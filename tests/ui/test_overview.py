@@ -22,8 +22,9 @@ def test_filter_to_the_contests_within_the_margin_and_read_the_decision(
         qtbot.keyClick(demo, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
     assert page.within.isChecked()
     assert page.model.rowCount() == 1
-    label = page.model.data(page.model.index(0, 0))
-    assert label == "State House — District 69"
+    assert page.model.data(page.model.index(0, 0)) == "State House"
+    assert page.model.data(page.model.index(0, 1)) == "69"
+    assert page.detail.title.text() == "State House — District 69"
     verdict_idx = page.model.index(0, VERDICT_COLUMN)
     assert page.model.data(verdict_idx) == "Within the recount margin"
     assert page.model.data(verdict_idx, Qt.ItemDataRole.DecorationRole) is not None

@@ -392,8 +392,8 @@ class ContestsPage(QWidget):
                            "margin")
         for c in range(self.model.columnCount()):
             self.table.resizeColumnToContents(c)
-            if self.table.columnWidth(c) > 320:
-                self.table.setColumnWidth(c, 320)
+            if self.table.columnWidth(c) > 240:
+                self.table.setColumnWidth(c, 240)
         target = self.model.row_of(keep) if keep is not None else -1
         if target < 0 and rows:
             target = 0
