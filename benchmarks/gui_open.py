@@ -86,7 +86,9 @@ def time_child(code: str, env: dict[str, str]) -> tuple[float, float | None]:
 
 
 def first_paint(runs: int, data_dir: Path) -> None:
-    env = dict(os.environ, RECOUNT_DESK_DATA=str(data_dir), PYTHONPATH=str(ROOT))
+    # A private data folder and settings folder: the runs must not touch the user's own.
+    env = dict(os.environ, RECOUNT_DESK_DATA=str(data_dir), PYTHONPATH=str(ROOT),
+               XDG_CONFIG_HOME=str(data_dir / "config"))
     # Build the demo case once, so every run starts as on a second day of use.
     subprocess.run([sys.executable, "-c", "from recount_desk.actions.demo import "
                     "open_demo_case; open_demo_case().close()"], env=env, cwd=ROOT, check=True)
