@@ -490,9 +490,9 @@ def evaluate_request(
         if filed_at < datetime.combine(canvass_completed, datetime.min.time()):
             timely = Finding(False, "Filed before the canvass was completed.", dl.basis)
         elif filed_at < dl.due:
-            timely = Finding(True, f"Filed on time: the deadline is {_when(dl.due)}.", dl.basis)
+            timely = Finding(True, f"Filed on time: the deadline is {_when(dl.due)}", dl.basis)
         else:
-            timely = Finding(False, f"Late: the deadline was {_when(dl.due)}.", dl.basis)
+            timely = Finding(False, f"Late: the deadline was {_when(dl.due)}", dl.basis)
 
     if decision.verdict is Verdict.AUTOMATIC:
         eligible = Finding(True, "No request is needed: the recount is automatic (tie).",
