@@ -21,7 +21,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .tabular import read_sheet_text, sheet_names, sniff
+from .tabular import col_letter, read_sheet_text, sheet_names, sniff
 
 FAMILY = "ess_custom"
 LABEL = "Electionware Statement of Votes Cast (custom table XLSX)"
@@ -33,15 +33,6 @@ _VOTE_FOR_WORD = re.compile(r"vote\s+for\s+(one|two|three|four|five|six|seven|ei
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
           "eight": 8, "nine": 9}
 _NOT_ON_BALLOT = {"", "-", "--", "—", "n/a", "N/A"}
-
-
-def _col_letter(i: int) -> str:
-    s = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        s = chr(65 + r) + s
-    return s
 
 
 def _seats(text: str) -> int | None:
@@ -246,7 +237,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             issues.append(Issue(name, f"The precinct name {p!r} appears on more than one row; "
                                 f"this row is read as a precinct of its own, {p + ' (2)'!r} or "
                                 "later number. Check the precinct names in the export.", sheet,
-                                r + 1, _col_letter(prec_col), Severity.WARNING))
+                                r + 1, col_letter(prec_col), Severity.WARNING))
 
     recs: list[tuple[str, str, str, str, str, str, int]] = []
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
@@ -288,7 +279,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                     if bad <= 10:
                         issues.append(Issue(name, f"The vote count {raw!r} for {lab!r} in "
                                             f"{title!r} is not a whole number; it is left out.",
-                                            sheet, r + 1, _col_letter(c), Severity.ERROR))
+                                            sheet, r + 1, col_letter(c), Severity.ERROR))
                     continue
                 if void:
                     if not vocab.is_total_precinct(p) and p.lower() != "election total":

@@ -13,7 +13,6 @@ running mates sit in a column of their own with no votes; they are joined to the
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .tabular import read_sheet_text, sheet_names
+from .tabular import col_letter, read_csv_rows, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
 LABEL = "ES&S Electionware SOVC export (three header rows)"
@@ -34,44 +33,16 @@ _RUNNING_MATE_TITLE = re.compile(r"president|governor", re.IGNORECASE)
 _NO_PARTY = {"", "NON", "NP", ".", "NONPARTISAN"}
 
 
-def _col_letter(i: int) -> str:
-    s = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        s = chr(65 + r) + s
-    return s
-
-
 def _is_header(row: list[str]) -> bool:
     head = [vocab.clean_name(c).upper() for c in row[:3]]
     return len(head) == 3 and head[0] == "COUNTY NUMBER" and head[1] == "PRECINCT CODE" \
         and head[2] == "PRECINCT NAME"
 
 
-def _read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]], str | None]:
-    for enc in ("utf-8-sig", "cp1252"):
-        try:
-            with open(path, encoding=enc, newline="") as f:
-                rows = []
-                for i, r in enumerate(csv.reader(f)):
-                    if limit is not None and i >= limit:
-                        break
-                    rows.append([c.strip() for c in r])
-            note = None if enc == "utf-8-sig" else (
-                "The file is not UTF-8; it was read as Windows-1252. Check accented names.")
-            return rows, note
-        except UnicodeDecodeError:
-            continue
-        except csv.Error as e:
-            raise fail(path, f"The CSV file is malformed ({e}).") from e
-    raise fail(path, "The file's text cannot be decoded.")
-
-
 def detect(path: Path, kind: str) -> Detection | None:
     try:
         if kind == "csv":
-            rows, _ = _read_csv_rows(path, 3)
+            rows, _ = read_csv_rows(path, 3)
         elif kind in ("xlsx", "xls", "ods"):
             rows = read_sheet_text(path, 0, nrows=3)
         else:
@@ -107,7 +78,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     issues: list[Issue] = []
     sheet: str | None = None
     if kind == "csv":
-        rows, note = _read_csv_rows(path)
+        rows, note = read_csv_rows(path)
         if note:
             issues.append(Issue(name, note, severity=Severity.WARNING))
     elif kind in ("xlsx", "xls", "ods"):
@@ -206,7 +177,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         for ri, ci in where[:10]:
             issues.append(Issue(name, f"The vote count {text.iat[ri, ci]!r} is not a whole "
                                 "number; it is read as 0.", sheet, body_idx[ri] + 1,
-                                _col_letter(contest_cols[ci]), Severity.ERROR))
+                                col_letter(contest_cols[ci]), Severity.ERROR))
         if len(where) > 10:
             issues.append(Issue(name, f"… and {len(where) - 10} more cells that are not whole "
                                 "numbers.", sheet, severity=Severity.ERROR))
@@ -289,7 +260,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 issues.append(Issue(
                     name, f"{seg.title}: the running mate {seg.names[j]!r} has a column of its "
                     f"own with no votes; it is joined to {seg.names[j - 1]!r}.", sheet, 3,
-                    _col_letter(c), Severity.NOTE))
+                    col_letter(c), Severity.NOTE))
                 seg.names[j - 1] = f"{seg.names[j - 1]}, {seg.names[j]}"
                 for lst in (seg.cols, seg.names, seg.kinds, prefixed):
                     del lst[j]
@@ -315,10 +286,10 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             skipped_stats.append(title)
             continue
         if not seg.title:
-            issues.append(Issue(name, f"Columns {_col_letter(seg.cols[0])}–"
-                                f"{_col_letter(seg.cols[-1])} have no contest title in row 1; "
+            issues.append(Issue(name, f"Columns {col_letter(seg.cols[0])}–"
+                                f"{col_letter(seg.cols[-1])} have no contest title in row 1; "
                                 "they are read as an untitled contest. Check the export.",
-                                sheet, 1, _col_letter(seg.cols[0]), Severity.WARNING))
+                                sheet, 1, col_letter(seg.cols[0]), Severity.WARNING))
         district = ""
         if count[seg.title] > 1:
             nth[seg.title] = nth.get(seg.title, 0) + 1
@@ -339,7 +310,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 invalid_wi += int(values[:, pos[c]].sum())
                 continue
             choice, pfx = vocab.split_party_prefix_any_case(lab) if ck == "candidate" else (lab, "")
-            choice = choice or lab or f"(column {_col_letter(c)})"
+            choice = choice or lab or f"(column {col_letter(c)})"
             chp = pfx
             if not chp and not cparty and parties[c] not in _NO_PARTY:
                 chp = parties[c]

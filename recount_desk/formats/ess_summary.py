@@ -14,7 +14,6 @@ A report without precinct names (county summary) is read as one unit; a ``Cumula
 
 from __future__ import annotations
 
-import csv
 import re
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .tabular import read_csv_rows
 
 FAMILY = "ess_summary"
 LABEL = "Electionware Summary Results Report (CSV)"
@@ -36,30 +36,11 @@ _MODE_WORD = re.compile(r"^(total|election\s+day|early(\s+voting)?|by\s+mail|mai
                         re.IGNORECASE)
 
 
-def _read_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]], str | None]:
-    for enc in ("utf-8-sig", "cp1252"):
-        try:
-            with open(path, encoding=enc, newline="") as f:
-                out = []
-                for i, r in enumerate(csv.reader(f)):
-                    if limit is not None and i >= limit:
-                        break
-                    out.append([c.strip() for c in r])
-            return out, (None if enc == "utf-8-sig" else
-                         "The file is not UTF-8; it was read as Windows-1252. Check accented "
-                         "names.")
-        except UnicodeDecodeError:
-            continue
-        except csv.Error as e:
-            raise fail(path, f"The CSV file is malformed ({e}).") from e
-    raise fail(path, "The file's text cannot be decoded.")
-
-
 def detect(path: Path, kind: str) -> Detection | None:
     if kind != "csv":
         return None
     try:
-        rows, _ = _read_rows(path, 60)
+        rows, _ = read_csv_rows(path, 60)
     except Exception:
         return None
     if not rows or not rows[0] or not rows[0][0].lower().startswith("summary results report"):
@@ -98,7 +79,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
 
     options = options or ReadOptions()
     name = path.name
-    rows, note = _read_rows(path)
+    rows, note = read_csv_rows(path)
     issues: list[Issue] = []
     if note:
         issues.append(Issue(name, note, severity=Severity.WARNING))

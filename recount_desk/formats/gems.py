@@ -25,6 +25,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .tabular import NOT_UTF8_NOTE
 
 FAMILY = "gems"
 LABEL = "GEMS text export (ten fields, no header)"
@@ -40,8 +41,7 @@ def _text(path: Path, limit: int | None = None) -> tuple[str, str | None]:
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace"), (
-            "The file is not UTF-8; it was read as Windows-1252. Check accented names.")
+        return data.decode("cp1252", errors="replace"), NOT_UTF8_NOTE
 
 
 def _looks_like_gems(row: list[str]) -> bool:

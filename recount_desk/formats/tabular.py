@@ -7,6 +7,7 @@ as text ("" for empty) so that readers decide what a number is and report what i
 
 from __future__ import annotations
 
+import csv
 import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +17,8 @@ from .base import fail
 if TYPE_CHECKING:
     import pandas as pd
 
+NOT_UTF8_NOTE = ("The file is not UTF-8; it was read as Windows-1252 (Latin-1). Check accented "
+                 "names.")
 MAX_UNZIPPED = 2 * 1024**3  # a canvass xlsx this large is a zip bomb, not a canvass
 
 
@@ -103,8 +106,7 @@ def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = Non
                              encoding=enc, nrows=nrows, sep=sep, skip_blank_lines=False,
                              on_bad_lines="error", engine="c" if sep else "python")
             if enc != "utf-8-sig":
-                note = ("The file is not UTF-8; it was read as Windows-1252 (Latin-1). Check "
-                        "accented names.")
+                note = NOT_UTF8_NOTE
             return df, note
         except UnicodeDecodeError:
             continue
@@ -121,6 +123,36 @@ def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = Non
             raise fail(path, "The CSV file is malformed: a row has more fields than the "
                        "header.", row=row) from e
     raise fail(path, "The file's text cannot be decoded.")
+
+
+def read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]], str | None]:
+    """A CSV as rows of stripped text cells (ragged rows kept as they are), and a note when
+    the encoding was not UTF-8. For layouts that are not one table (stacked blocks, several
+    header rows)."""
+    for enc in ("utf-8-sig", "cp1252"):
+        try:
+            with open(path, encoding=enc, newline="") as f:
+                rows = []
+                for i, r in enumerate(csv.reader(f)):
+                    if limit is not None and i >= limit:
+                        break
+                    rows.append([c.strip() for c in r])
+            return rows, (None if enc == "utf-8-sig" else NOT_UTF8_NOTE)
+        except UnicodeDecodeError:
+            continue
+        except csv.Error as e:
+            raise fail(path, f"The CSV file is malformed ({e}).") from e
+    raise fail(path, "The file's text cannot be decoded.")
+
+
+def col_letter(i: int) -> str:
+    """Spreadsheet column name of 0-based column ``i``: 0 -> A, 26 -> AA."""
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return s
 
 
 def sheet_names(path: Path, kind: str) -> list[str]:
