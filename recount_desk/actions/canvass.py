@@ -62,7 +62,7 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
             f"This case already holds the canvass from {existing.file}"
             + (" (the very same file)" if same else "")
             + ". Choose “Replace” to import the new file instead; nothing was changed.")
-    if existing is not None and _has_recount(case):
+    if existing is not None and recount_started(case):
         raise ImportRefused(
             "A recount has been started in this case; replacing its canvass would discard the "
             "recount's records. Start a new case file for the new canvass; nothing was changed.")
@@ -82,10 +82,9 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
     return import_id
 
 
-def _has_recount(case: Case) -> bool:
-    tables = {r[0] for r in case.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    return "recount" in tables and bool(
-        case.conn.execute("SELECT count(*) FROM recount").fetchone()[0])
+def recount_started(case: Case) -> bool:
+    """Whether a recount has begun in this case (then its canvass can no longer be replaced)."""
+    return repo.has_recount(case.conn)
 
 
 @dataclass(frozen=True)

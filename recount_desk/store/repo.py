@@ -157,19 +157,21 @@ class StoredContest:
     totals: ContestTotals
 
 
-def contests(conn: sqlite3.Connection) -> list[StoredContest]:
-    """Every contest with its canvass totals (read from the choice table: no big scan)."""
+def contests(conn: sqlite3.Connection, contest_id: int | None = None) -> list[StoredContest]:
+    """Every contest (or just ``contest_id``) with its canvass totals, read from the choice
+    table: no scan of the canvass votes."""
+    where, args = ("WHERE contest_id=?", (contest_id,)) if contest_id is not None else ("", ())
     choices: dict[int, list[ChoiceTotal]] = {}
     for cid, name, party, kind, total in conn.execute(
             "SELECT contest_id, name, party, kind, canvass_total FROM choice "
-            "ORDER BY contest_id, position"):
+            f"{where} ORDER BY contest_id, position", args):
         choices.setdefault(cid, []).append(ChoiceTotal(Choice(name, party, ChoiceKind(kind)),
                                                        total))
     out = []
     for row in conn.execute(
             "SELECT id, title, district, party, kind, seats, seats_from_file, scope, "
             "voting_method, pass_rule, precincts, over_votes, under_votes, blank_votes "
-            "FROM contest ORDER BY position"):
+            f"FROM contest {where.replace('contest_id', 'id')} ORDER BY position", args):
         (cid, title, district, party, kind, seats, sff, scope, vm, pr, nprec,
          over, under, blank) = row
         extras = {k: v for k, v in ((ExtraKind.OVER, over), (ExtraKind.UNDER, under),
@@ -182,10 +184,15 @@ def contests(conn: sqlite3.Connection) -> list[StoredContest]:
 
 
 def contest_by_id(conn: sqlite3.Connection, contest_id: int) -> StoredContest:
-    for c in contests(conn):
-        if c.id == contest_id:
-            return c
-    raise KeyError(contest_id)
+    found = contests(conn, contest_id)
+    if not found:
+        raise KeyError(contest_id)
+    return found[0]
+
+
+def has_recount(conn: sqlite3.Connection) -> bool:
+    """True once a recount has been started for any contest."""
+    return conn.execute("SELECT EXISTS (SELECT 1 FROM recount)").fetchone()[0] == 1
 
 
 def update_contest(conn: sqlite3.Connection, contest_id: int, *, seats: int, scope: Scope,
