@@ -53,6 +53,7 @@ from recount_desk.store import recount_repo, repo
 
 from . import recount as recount_actions
 from .case import Case
+from .verify import verify_open
 
 GENERATED = "report generated"
 
@@ -304,6 +305,12 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     …" (n counts this contest's reprints); ``reprint=True`` before signing is refused.
     """
     out_path = Path(out_path)
+    check = verify_open(case.conn, case.path.name)
+    if not check.ok:
+        raise ReportNotReady("The case file does not match its audit log ("
+                             + "; ".join(check.problems) + "), so no official report can be "
+                             "made from it. Restore a backup (recount-desk restore) or find out "
+                             "who changed the file.")
     base = build_report_data(case, contest_id)
     signing = _signing(case, contest_id)
     if reprint and signing is None:

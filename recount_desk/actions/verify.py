@@ -40,6 +40,11 @@ def verify_case(path: Path | str) -> VerifyResult:
         conn.close()
 
 
+def verify_open(conn: sqlite3.Connection, name: str) -> VerifyResult:
+    """The same checks on a case that is already open (the report runs them first)."""
+    return _verify(conn, name)
+
+
 def _verify(conn: sqlite3.Connection, name: str) -> VerifyResult:
     problems: list[str] = []
     integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]

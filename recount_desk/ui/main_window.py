@@ -25,7 +25,15 @@ from PySide6.QtGui import (
     QUndoCommand,
     QUndoStack,
 )
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from recount_desk import __version__
 from recount_desk.paths import resource
@@ -85,7 +93,21 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setAccessibleName("Pages")
-        self.setCentralWidget(self.tabs)
+        # A banner above the pages for what the officer must know about the open file:
+        # read-only (second instance, read-only media) or changed outside the program.
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setAccessibleName("Warning about the case file")
+        self.banner.setStyleSheet("QLabel { background: #fff4ce; color: #3d2e00; "
+                                  "border: 1px solid #c9a400; padding: 6px; }")
+        self.banner.hide()
+        central = QWidget()
+        box = QVBoxLayout(central)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        box.addWidget(self.banner)
+        box.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
         self._contests_page: ContestsPage | None = None
         self._requests_page: RequestsPage | None = None
         self._painted = False
@@ -185,6 +207,8 @@ class MainWindow(QMainWindow):
                                        "Import the official canvass from a file")
         self.act_copy = self._action("Save a &copy…", self.save_copy, "Ctrl+Shift+S",
                                      "Write a copy of the case file, e.g. to a USB stick")
+        self.act_restore = self._action("&Restore a backup…", self.restore_backup, None,
+                                        "Put an automatic backup copy in place of this case")
         self.act_print = self._action("&Print…", self.print_overview,
                                       QKeySequence.StandardKey.Print,
                                       "Print the contests overview as shown")
@@ -195,6 +219,7 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         f.addAction(self.act_import)
         f.addAction(self.act_copy)
+        f.addAction(self.act_restore)
         f.addAction(self.act_print)
         f.addSeparator()
         f.addAction(self.act_quit)
@@ -278,9 +303,10 @@ class MainWindow(QMainWindow):
 
         path = Path(path)
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
-            with case_actions.open_case(path):
-                return path
+        def job(progress: workers.Progress, cancelled: Any) -> tuple[Path, list[str]]:
+            with case_actions.open_case(path, backup=True):
+                pass
+            return _checked(path)
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the case", label=f"Opening {path.name}…")
@@ -290,9 +316,10 @@ class MainWindow(QMainWindow):
 
         from . import workers
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
+        def job(progress: workers.Progress, cancelled: Any) -> tuple[Path, list[str]]:
             with demo_actions.open_demo_case(fresh=fresh) as case:
-                return case.path
+                path = case.path
+            return _checked(path)
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the demo election", label="Preparing the demo election…")
@@ -318,15 +345,28 @@ class MainWindow(QMainWindow):
         self.tell("The case could not be opened", text)
         self.case_open_failed.emit(text)
 
-    def _attach(self, path: Path) -> None:
+    def _attach(self, opened: Path | tuple[Path, list[str]]) -> None:
+        """Take over a case a worker opened (and verified, when it gives its problems)."""
         from recount_desk.actions import case as case_actions
         from recount_desk.actions.case import CaseFileError
 
+        path, problems = opened if isinstance(opened, tuple) else (opened, [])
         try:
             case = case_actions.open_case(path)
         except CaseFileError as e:
             self._open_failed(e)
             return
+        warnings = []
+        if problems:
+            warnings.append("<b>This case file does not match its audit log</b>: "
+                            + html.escape("; ".join(problems))
+                            + ". It was changed outside Recount Desk; no official report "
+                            "can be made from it. Use File › Restore a backup… to go back "
+                            "to a copy made when it was opened earlier.")
+        if case.readonly_reason:
+            warnings.append(html.escape(case.readonly_reason))
+        self.banner.setText("<br>".join(warnings))
+        self.banner.setVisible(bool(warnings))
         if self.case is not None:
             self.case.close()
         self.case = case
@@ -524,6 +564,36 @@ class MainWindow(QMainWindow):
         self.request_recorded.emit(rid)
 
     # -- copy, print --------------------------------------------------------------------------
+    def restore_backup(self, backup: Path | None = None) -> None:
+        """Replace the open case with one of its automatic backups (verified first)."""
+        from recount_desk.actions import case as case_actions
+
+        if self.case is None:
+            return
+        path = self.case.path
+        if backup is None:
+            found = case_actions.backups(path)
+            if not found:
+                self.tell("No backups", f"There are no automatic backups of {path.name} yet; "
+                          "one is made each time the case is opened.",
+                          QMessageBox.Icon.Information)
+                return
+            got, _ = QFileDialog.getOpenFileName(self, "Restore a backup copy",
+                                                 str(found[0].parent), CASE_FILTER)
+            if not got:
+                return
+            backup = Path(got)
+        self.close_case()
+        try:
+            aside = case_actions.restore_backup(path, backup)
+        except case_actions.CaseFileError as e:
+            self.tell("The backup was not restored", str(e))
+            self.open_path(path)
+            return
+        self.statusBar().showMessage(f"Restored from {backup.name}; the replaced file was kept "
+                                     f"as {aside.name}.", 10000)
+        self.open_path(path)
+
     def save_copy(self, dest: Path | None = None) -> None:
         from recount_desk.actions import case as case_actions
 
@@ -664,3 +734,11 @@ class MainWindow(QMainWindow):
 
 
 __all__ = ["ContestSettingsCommand", "MainWindow"]
+
+
+def _checked(path: Path) -> tuple[Path, list[str]]:
+    """Verify a case in the worker that opened it: what does not match, if anything."""
+    from recount_desk.actions import verify as verify_actions
+
+    result = verify_actions.verify_case(path)
+    return path, ([] if result.ok else result.problems)

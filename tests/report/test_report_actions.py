@@ -152,3 +152,22 @@ def test_cli_report_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert cli.main(["report", "--demo", "-o", str(out)]) == 0
     assert cli.main(["verify", "--demo", "--report", str(out)]) == 0
     assert capsys.readouterr().out.count("OK") >= 2
+
+
+def test_a_tampered_case_gives_no_official_report(tmp_path: Path) -> None:
+    import sqlite3
+
+    from recount_desk.actions.case import open_case
+    from recount_desk.actions.demo import open_demo_case
+    from recount_desk.actions.report import ReportNotReady, make_report
+
+    with open_demo_case() as case:
+        path = case.path
+        cid = next(r[0] for r in case.conn.execute("SELECT contest_id FROM recount"))
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE choice SET canvass_total = canvass_total + 5 WHERE id = 1")
+    conn.commit()
+    conn.close()
+    with open_case(path) as case, pytest.raises(ReportNotReady, match="does not match"):
+        make_report(case, cid, tmp_path / "r.pdf")
+    assert not (tmp_path / "r.pdf").exists()
