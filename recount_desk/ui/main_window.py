@@ -360,9 +360,8 @@ class MainWindow(QMainWindow):
         if problems:
             warnings.append("<b>This case file does not match its audit log</b>: "
                             + html.escape("; ".join(problems))
-                            + ". It was changed outside Recount Desk; no official report "
-                            "can be made from it. Use File › Restore a backup… to go back "
-                            "to a copy made when it was opened earlier.")
+                            + ". No official report can be made from it. Use File › Restore "
+                            "a backup… to go back to a copy made when it was opened earlier.")
         if case.readonly_reason:
             warnings.append(html.escape(case.readonly_reason))
         self.banner.setText("<br>".join(warnings))

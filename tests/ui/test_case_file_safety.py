@@ -31,7 +31,7 @@ def test_a_case_changed_outside_shows_a_banner(window: MainWindow, qtbot: QtBot,
     open_in(window, qtbot, path)
     assert window.banner.isVisible()
     assert "does not match its audit log" in window.banner.text()
-    assert "changed outside Recount Desk" in window.banner.text()
+    assert "No official report" in window.banner.text()
 
 
 def test_a_sound_case_shows_no_banner_and_is_backed_up(window: MainWindow, qtbot: QtBot,
