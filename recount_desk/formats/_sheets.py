@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .base import RAW_COLUMNS, Cancelled, ReadOptions, fail
-from .tabular import _workbook_error, cell_text
+from .tabular import cell_text, read_sheet_raw, sheet_names
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -25,35 +25,22 @@ def iter_sheets(path: Path, names: list[str] | None = None, *,
                 ) -> Iterator[tuple[str, list[list[str]]]]:
     """(sheet name, rows of text cells) for each sheet (or each of ``names``), opening the
     workbook once. Progress is reported per sheet; a cancel raises :class:`Cancelled`."""
-    from python_calamine import CalamineWorkbook
-
-    try:
-        wb = CalamineWorkbook.from_path(str(path))
-    except Exception as e:  # calamine has its own error types for damaged files
-        raise _workbook_error(path, e) from e
-    wanted = list(wb.sheet_names) if names is None else names
+    wanted = sheet_names(path) if names is None else names
     for i, name in enumerate(wanted):
         if options is not None:
             if options.cancelled():
                 raise Cancelled()
             options.on_progress(i, len(wanted))
-        try:
-            ws = wb.get_sheet_by_name(name)
-            rows = ws.to_python(skip_empty_area=False, nrows=nrows)
-        except Exception as e:
-            raise _workbook_error(path, e) from e
+        rows = read_sheet_raw(path, name)
+        if nrows is not None:
+            rows = rows[:nrows]
         yield name, [[cell_text(v) for v in r] for r in rows]
     if options is not None:
         options.on_progress(len(wanted), len(wanted))
 
 
 def workbook_sheet_names(path: Path) -> list[str]:
-    from python_calamine import CalamineWorkbook
-
-    try:
-        return list(CalamineWorkbook.from_path(str(path)).sheet_names)
-    except Exception as e:
-        raise _workbook_error(path, e) from e
+    return sheet_names(path)
 
 
 def to_int(text: str) -> int | None:

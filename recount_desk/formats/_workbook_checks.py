@@ -6,19 +6,12 @@ import re
 import zipfile
 from pathlib import Path
 
-from .base import fail
+from .tabular import workbook
 
 
 def first_visible_sheet(path: Path) -> tuple[str | None, list[str]]:
     """The first sheet a user sees in Excel, and the names of the hidden sheets before it."""
-    from python_calamine import CalamineWorkbook
-
-    try:
-        meta = CalamineWorkbook.from_path(str(path)).sheets_metadata
-    except Exception as e:  # calamine raises its own error types for damaged files
-        raise fail(path, "The workbook is damaged and cannot be read "
-                   f"({str(e).splitlines()[0][:160] if str(e) else type(e).__name__}). Open it "
-                   "in Excel, save it again as XLSX, and import that copy.") from e
+    meta = workbook(path).sheets_metadata
     hidden: list[str] = []
     for m in meta:
         if str(m.visible).rsplit(".", 1)[-1].lower() == "visible":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .base import fail
 
@@ -155,14 +155,8 @@ def col_letter(i: int) -> str:
     return s
 
 
-def sheet_names(path: Path, kind: str) -> list[str]:
-    from python_calamine import CalamineWorkbook
-
-    try:
-        wb = CalamineWorkbook.from_path(str(path))
-    except Exception as e:  # calamine raises its own error types for damaged files
-        raise _workbook_error(path, e) from e
-    return list(wb.sheet_names)
+def sheet_names(path: Path, kind: str = "xlsx") -> list[str]:
+    return list(workbook(path).sheet_names)
 
 
 def _workbook_error(path: Path, e: Exception) -> Exception:
@@ -174,29 +168,51 @@ def _workbook_error(path: Path, e: Exception) -> Exception:
                 " Open it in Excel, save it again as XLSX, and import that copy.")
 
 
-_RAW_CACHE: dict[tuple[str, int, int, str | int], list[list[object]]] = {}
+# calamine parses a whole sheet even for one row, and opening a big workbook costs too, so
+# the last workbook and its last few sheets are kept: every family's detect() and then the
+# chosen reader share one parse of each sheet.
+_WB_CACHE: dict[tuple[str, int, int], Any] = {}
+_RAW_CACHE: dict[tuple[tuple[str, int, int], str], list[list[object]]] = {}
+_KEEP_SHEETS = 4
+
+
+def _file_key(path: Path) -> tuple[str, int, int]:
+    st = path.stat()
+    return (str(path.resolve()), st.st_mtime_ns, st.st_size)
+
+
+def workbook(path: Path) -> Any:
+    """The calamine workbook of ``path`` (the last one opened is kept)."""
+    from python_calamine import CalamineWorkbook
+
+    key = _file_key(path)
+    wb = _WB_CACHE.get(key)
+    if wb is None:
+        try:
+            wb = CalamineWorkbook.from_path(str(path))
+        except Exception as e:  # calamine raises its own error types for damaged files
+            raise _workbook_error(path, e) from e
+        _WB_CACHE.clear()
+        _WB_CACHE[key] = wb
+    return wb
 
 
 def read_sheet_raw(path: Path, sheet: str | int = 0) -> list[list[object]]:
-    """One sheet's cells as calamine gives them (str, float, int, bool, date, None).
-
-    calamine parses a whole sheet even for one row, so the last two sheets read are kept:
-    every family's detect() and then the chosen reader share one parse.
-    """
-    from python_calamine import CalamineWorkbook
-
-    st = path.stat()
-    key = (str(path.resolve()), st.st_mtime_ns, st.st_size, sheet)
+    """One sheet's cells as calamine gives them (str, float, int, bool, date, None)."""
+    wb = workbook(path)
+    if isinstance(sheet, int):
+        names = list(wb.sheet_names)
+        if not 0 <= sheet < len(names):
+            raise fail(path, f"The workbook has no sheet number {sheet + 1}.")
+        sheet = names[sheet]
+    key = (_file_key(path), sheet)
     if key in _RAW_CACHE:
         return _RAW_CACHE[key]
     try:
-        wb = CalamineWorkbook.from_path(str(path))
-        ws = wb.get_sheet_by_index(sheet) if isinstance(sheet, int) else \
-            wb.get_sheet_by_name(sheet)
-        rows = ws.to_python(skip_empty_area=False)
+        rows = wb.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
     except Exception as e:  # calamine raises its own error types for damaged files
         raise _workbook_error(path, e) from e
-    while len(_RAW_CACHE) >= 2:
+    while len(_RAW_CACHE) >= _KEEP_SHEETS:
         _RAW_CACHE.pop(next(iter(_RAW_CACHE)))
     _RAW_CACHE[key] = rows
     return rows
