@@ -16,7 +16,7 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from ._workbook_checks import excel_error_cells, first_visible_sheet
 from .base import Detection, RawCanvass, ReadOptions, fail
-from .tabular import read_csv_text, sniff
+from .tabular import cell_text, read_csv_text, sniff
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -129,7 +129,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         # Text work on the distinct values only: a canvass repeats the same few names.
         if key in cols:
             codes, uniques = pd.factorize(df[cols[key]], use_na_sentinel=False)
-            clean = np.array([str(u).strip() for u in uniques], dtype=object)
+            clean = np.array([cell_text(u) for u in uniques], dtype=object)
             return pd.Series(clean[codes], index=df.index, dtype=object)
         return pd.Series("", index=df.index, dtype=object)
 
@@ -307,11 +307,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
 
 
 def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:
-    """A sheet as a frame of text columns; each distinct value is converted once."""
-    import numpy as np
+    """A sheet as a frame of its raw cells (text conversion happens per distinct value, in
+    ``read``), with the first row as the header."""
     import pandas as pd
 
-    from .tabular import cell_text, read_sheet_raw
+    from .tabular import read_sheet_raw
 
     rows = read_sheet_raw(path, sheet if sheet is not None else 0)
     if not rows:
@@ -321,11 +321,6 @@ def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:
     body = rows[1:]
     if body and any(len(r) != width for r in body):
         body = [(list(r) + [None] * (width - len(r)))[:width] for r in body]
-    cols = list(zip(*body, strict=True)) if body else [() for _ in header]
-    out = {}
-    for i, (h, c) in enumerate(zip(header, cols, strict=True)):
-        arr = np.array(c, dtype=object)
-        codes, uniques = pd.factorize(arr, use_na_sentinel=False)
-        text = np.array([cell_text(u) for u in uniques], dtype=object)
-        out[h or f"column {i + 1}"] = text[codes] if len(arr) else arr
-    return pd.DataFrame(out, dtype=object)
+    names = [h or f"column {i + 1}" for i, h in enumerate(header)]
+    return pd.DataFrame.from_records(body, columns=names) if body else \
+        pd.DataFrame(columns=names, dtype=object)

@@ -231,6 +231,8 @@ def cell_text(v: object) -> str:
     if v is None:
         return ""
     if isinstance(v, float):
+        if v != v:  # NaN: an empty cell in a numeric column
+            return ""
         if v.is_integer():
             return str(int(v))
         return repr(v)
