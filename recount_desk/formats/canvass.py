@@ -125,7 +125,10 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
 
     # Duplicates: identical rows are dropped with a warning; disagreeing ones are errors.
     keycols = ["p", "c", "q", "k"]
-    dup = df.duplicated(keycols, keep=False)
+    # One int64 key per row (precinct, contest, choice, kind) makes the check cheap.
+    rowkey = ((df["p"].to_numpy(np.int64) * (int(contest_codes.max()) + 1) + df["c"].to_numpy())
+              * (int(choice_codes.max()) + 1) + df["q"].to_numpy()) * 8 + df["k"].to_numpy()
+    dup = pd.Series(rowkey, index=df.index).duplicated(keep=False)
     if dup.any():
         d = df[dup]
         exact = d.duplicated([*keycols, "votes"], keep="first")
@@ -212,9 +215,9 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     vote_count = cand["votes"].to_numpy()[order].tolist()
 
     # Totals per contest and choice.
-    sums = cand.groupby(["c", "choice"], sort=False)["votes"].sum()
-    nprec = cand.groupby("c")["p"].nunique()
-    ext = extra.groupby(["c", "kind"], sort=False)["votes"].sum()
+    sums = cand.groupby(["c", "choice"], sort=False)["votes"].sum().to_dict()
+    nprec = cand.groupby("c")["p"].nunique().to_dict()
+    ext = extra.groupby(["c", "kind"], sort=False)["votes"].sum().to_dict()
     totals: list[ContestTotals] = []
     for ci, contest in enumerate(contests):
         tup = (contest.key.title, contest.key.district, contest.key.party)
@@ -239,8 +242,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                         raw.file, f"{contest.key.label()}: the precincts do not add up to the "
                         f"file's own totals row ({names}).", raw.sheet,
                         severity=Severity.WARNING))
-        extras_tot = {ExtraKind(k): int(ext.get((ci, k), 0)) for k in ("over", "under", "blank")
-                      if (ci, k) in ext.index}
+        extras_tot = {ExtraKind(k): int(ext[(ci, k)]) for k in ("over", "under", "blank")
+                      if (ci, k) in ext}
         totals.append(ContestTotals(
             contest,
             tuple(ChoiceTotal(ch, use[ch.name]) for ch in choices[ci]),
