@@ -37,25 +37,25 @@ class Case:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @property
-    def election(self) -> Election:
+    def _election_row(self) -> tuple[Election, str | None]:
         got = repo.get_election(self.conn)
         if got is None:
             raise store.CaseFileError(f"{self.path.name} holds no election.")
-        return got[0]
+        return got
+
+    @property
+    def election(self) -> Election:
+        return self._election_row()[0]
 
     @property
     def edition(self) -> Edition:
-        got = repo.get_election(self.conn)
-        if got is None:
-            raise store.CaseFileError(f"{self.path.name} holds no election.")
-        election, override = got
+        """The edition of 20A-4-401 applied: the case's override, else by election date."""
+        election, override = self._election_row()
         return Edition(override) if override else edition_for(election.date)
 
     @property
     def edition_overridden(self) -> bool:
-        got = repo.get_election(self.conn)
-        return bool(got and got[1])
+        return self._election_row()[1] is not None
 
 
 @dataclass(frozen=True)

@@ -147,10 +147,9 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sq
                 conn.execute(stmt)
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")
-        entry_conn_payload = {"from_version": version, "to_version": SCHEMA_VERSION,
-                              "backup": backup.name}
         with transaction(conn, "recount-desk", "migrate case file") as payload:
-            payload.update(entry_conn_payload)
+            payload.update({"from_version": version, "to_version": SCHEMA_VERSION,
+                            "backup": backup.name})
     return conn
 
 
