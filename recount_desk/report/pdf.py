@@ -16,8 +16,10 @@ any other text and never widen a column.
 from __future__ import annotations
 
 import io
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -394,11 +396,14 @@ def _recount_section(r: RecountReport, st: _Styles) -> list[Flowable]:
         s.append(Paragraph("No units are recorded.", st.body))
         return s
     chunks = _chunks(len(r.choices))
+    # measured once per unit, not once per group of choices
+    name_widths = [stringWidth(u.name, UNIT_FONT, UNIT_SIZE) for u in r.units]
     for k, (lo, hi) in enumerate(chunks):
         if len(chunks) > 1:
             s.append(CondPageBreak(1.5 * inch))
             s.append(Paragraph(esc(f"Choices {lo + 1}–{hi} of {len(r.choices)}"), st.small))
-        s.append(_unit_table(r, st, lo, hi, "Batch" if batches else "Precinct"))
+        s.append(_unit_table(r, st, lo, hi, "Batch" if batches else "Precinct",
+                              name_widths))
         if k < len(chunks) - 1:
             s.append(Spacer(1, 8))
     return s
@@ -444,11 +449,105 @@ def _totals_table(r: RecountReport, st: _Styles) -> Table:
     return t
 
 
-def _unit_table(r: RecountReport, st: _Styles, lo: int, hi: int, unit_head: str) -> Table:
+UNIT_FONT, UNIT_SIZE = "RDCond", 7.5
+KEEP_WITH_TOTAL = 3  # the total never stands alone at the top of a page: 3 units go with it
+MIN_ROWS_ON_PAGE = 3  # fewer rows than this under a header at the foot of a page: next page
+
+
+@dataclass(frozen=True)
+class _RowSet:
+    """One unit table, cut into rows whose heights are all known before layout."""
+
+    head: list[list[Any]]
+    head_heights: list[float]
+    body: list[list[Any]]
+    body_heights: list[float]
+    prefix: list[float]  # prefix[i] = height of body rows [0, i)
+    bold: list[tuple[int, ...]]  # per body row, the columns set in bold (a changed count)
+    total: list[Any]
+    total_height: float
+    col_widths: list[float]
+    style: list[tuple[Any, ...]]  # commands valid for every piece (whole rows or columns)
+
+    def piece(self, a: int, b: int, with_total: bool) -> Table:
+        """A Table of the header, body rows [a, b) and, if asked, the total."""
+        nh = len(self.head)
+        data = [*self.head, *self.body[a:b]]
+        heights = [*self.head_heights, *self.body_heights[a:b]]
+        style = list(self.style)
+        if b > a:
+            # the stripes keep their phase from piece to piece
+            order = [colors.white, ZEBRA] if a % 2 == 0 else [ZEBRA, colors.white]
+            style.append(("ROWBACKGROUNDS", (0, nh), (-1, nh + b - a - 1), order))
+        for i in range(a, b):
+            for col in self.bold[i]:
+                style.append(("FONT", (col, nh + i - a), (col, nh + i - a), "RDCond-Bold",
+                              UNIT_SIZE))
+        if with_total:
+            data.append(self.total)
+            heights.append(self.total_height)
+            style += [("FONT", (0, -1), (-1, -1), "RDCond-Bold", UNIT_SIZE),
+                      ("LINEABOVE", (0, -1), (-1, -1), 0.9, colors.black)]
+        t = Table(data, colWidths=self.col_widths, rowHeights=heights, hAlign="LEFT")
+        t.setStyle(TableStyle(style))
+        return t
+
+
+class _PagedTable(Flowable):
+    """A long table that cuts itself at page boundaries, one page's rows at a time.
+
+    reportlab's Table measures and splits the whole remaining table again on every page,
+    which is quadratic in the number of rows (a 3,000-precinct recount spent most of its
+    time there). Here every row height is known in advance, so the rows that fit on a page
+    are found by bisecting the running heights, and only those rows ever become a Table.
+    """
+
+    def __init__(self, rows: _RowSet, start: int = 0) -> None:
+        super().__init__()
+        self._rows = rows
+        self._start = start
+        self._table: Table | None = None
+
+    def _height(self) -> float:
+        rs = self._rows
+        return (sum(rs.head_heights) + rs.prefix[-1] - rs.prefix[self._start]
+                + rs.total_height)
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.width, self.height = sum(self._rows.col_widths), self._height()
+        return self.width, self.height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        rs, a = self._rows, self._start
+        left = len(rs.body) - a
+        room = availHeight - sum(rs.head_heights) + 1e-6
+        fit = bisect_right(rs.prefix, rs.prefix[a] + room) - 1 - a
+        fit = min(fit, left - KEEP_WITH_TOTAL)
+        if fit < MIN_ROWS_ON_PAGE:
+            return []
+        return [rs.piece(a, a + fit, with_total=False), _PagedTable(rs, a + fit)]
+
+    def draw(self) -> None:
+        t = self._rows.piece(self._start, len(self._rows.body), with_total=True)
+        t.wrapOn(self.canv, self.width, self.height)
+        t.drawOn(self.canv, 0, 0)
+
+
+def _row_heights(rows: list[list[Any]], widths: list[float],
+                 style: list[tuple[Any, ...]]) -> list[float]:
+    """The heights reportlab gives these rows (measured by reportlab itself)."""
+    t = Table(rows, colWidths=widths)
+    t.setStyle(TableStyle(style))
+    t.wrap(sum(widths), 1e9)
+    return list(t._rowHeights)
+
+
+def _unit_table(r: RecountReport, st: _Styles, lo: int, hi: int, unit_head: str,
+                name_widths: list[float]) -> _PagedTable:
     n = hi - lo
     num_w = 40.0 if n == 3 else 48.0
     name_w = BODY_W - 3 * n * num_w
-    font, size = "RDCond", 7.5
+    widths = [name_w] + [num_w] * (3 * n)
     room = name_w - 6
     head0: list[Any] = [Paragraph(unit_head, st.cell_bold)]
     head1: list[Any] = [""]
@@ -457,9 +556,10 @@ def _unit_table(r: RecountReport, st: _Styles, lo: int, hi: int, unit_head: str)
                                 else "")
         head0 += [Paragraph(label, st.head), "", ""]
         head1 += ["Canvass", "Recount", "Change"]
-    data: list[list[Any]] = [head0, head1]
+    # Whole-table, whole-row and whole-column commands only: they cost the same for
+    # 30 rows as for 3,000.
     style: list[tuple[Any, ...]] = [
-        ("FONT", (0, 0), (-1, -1), font, size),
+        ("FONT", (0, 0), (-1, -1), UNIT_FONT, UNIT_SIZE),
         ("FONT", (0, 1), (-1, 1), "RDCond-Bold", 7),
         ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -469,39 +569,39 @@ def _unit_table(r: RecountReport, st: _Styles, lo: int, hi: int, unit_head: str)
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
         ("LEFTPADDING", (0, 0), (-1, -1), 3),
         ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-        ("ROWBACKGROUNDS", (0, 2), (-1, -2), [colors.white, ZEBRA]),
     ]
     for k in range(n):
         c0 = 1 + 3 * k
         style.append(("SPAN", (c0, 0), (c0 + 2, 0)))
         style.append(("LINEBEFORE", (c0, 0), (c0, -1), 0.9, colors.black))
-    for i, u in enumerate(r.units):
-        row = 2 + i
-        data.append(_unit_row(u, lo, hi, font, size, room, st))
-        diffs = u.difference[lo:hi]
-        for k, d in enumerate(diffs):
-            if d:
-                col = 3 + 3 * k
-                style.append(("FONT", (col, row), (col, row), "RDCond-Bold", size))
+    body: list[list[Any]] = []
+    bold: list[tuple[int, ...]] = []
+    wrapped: list[int] = []
+    for i, (u, width) in enumerate(zip(r.units, name_widths, strict=True)):
+        row = _unit_row(u, lo, hi, st, wraps=bool(u.covers) or width > room)
+        if not isinstance(row[0], str):
+            wrapped.append(i)
+        body.append(row)
+        bold.append(tuple(3 + 3 * k for k, d in enumerate(u.difference[lo:hi]) if d))
     canvass, recount = r.canvass_totals(), r.recount_totals()
     total: list[Any] = ["Total"]
     for j in range(lo, hi):
         total += [_n(canvass[j]), _n(recount[j]), _d(recount[j] - canvass[j])]
-    data.append(total)
-    style += [("FONT", (0, -1), (-1, -1), "RDCond-Bold", size),
-              ("LINEABOVE", (0, -1), (-1, -1), 0.9, colors.black),
-              # never leave the total alone at the top of a page
-              ("NOSPLIT", (0, max(2, len(data) - 4)), (-1, -1))]
-    t = Table(data, colWidths=[name_w] + [num_w] * (3 * n), repeatRows=2, hAlign="LEFT")
-    t.setStyle(TableStyle(style))
-    return t
+    # One-line rows all have the height of the total row; only wrapped names are measured.
+    measured = _row_heights([head0, head1, total, *(body[i] for i in wrapped)], widths, style)
+    head_heights, line_h = measured[:2], measured[2]
+    heights = [line_h] * len(body)
+    for i, h in zip(wrapped, measured[3:], strict=True):
+        heights[i] = h
+    prefix = [0.0, *accumulate(heights)]
+    return _PagedTable(_RowSet([head0, head1], head_heights, body, heights, prefix, bold,
+                               total, line_h, widths, style))
 
 
-def _unit_row(u: Unit, lo: int, hi: int, font: str, size: float, room: float,
-              st: _Styles) -> list[Any]:
+def _unit_row(u: Unit, lo: int, hi: int, st: _Styles, wraps: bool) -> list[Any]:
     # Plain strings are far cheaper than Paragraphs; wrap only the names that need it.
     name: Any = u.name
-    if u.covers or stringWidth(u.name, font, size) > room:
+    if wraps:
         text = esc(u.name)
         if u.covers:
             text += "<br/><font size=6.5>" + esc("Covers " + ", ".join(u.covers)) + "</font>"
