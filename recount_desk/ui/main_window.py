@@ -147,6 +147,10 @@ class MainWindow(QMainWindow):
         self._requests_page = requests = RequestsPage()
         self.add_page("&Contests", contests)
         self.add_page("&Requests", requests)
+        from .pages.recount import RecountPage
+
+        self.recount_page = RecountPage(self)
+        self.add_page("Recou&nt", self.recount_page)
         contests.contest_selected.connect(self._contest_selected)
         contests.detail.settings_requested.connect(self._settings_requested)
         contests.detail.request_wanted.connect(self.record_request)
@@ -244,6 +248,9 @@ class MainWindow(QMainWindow):
                                          "Ctrl+1")
         self.act_requests = self._action("&Requests", lambda: self.tabs.setCurrentIndex(1),
                                          "Ctrl+2")
+        self.act_recount = self._action(
+            "Recou&nt", lambda: (self._ensure_pages(),
+                                 self.tabs.setCurrentWidget(self.recount_page)), "Ctrl+3")
         self.act_within = self._action("Within the &margin only",
                                        self._ensure_pages, "Ctrl+M")
         self.act_within.setCheckable(True)
@@ -251,8 +258,8 @@ class MainWindow(QMainWindow):
         self.act_detail = self._action("&Decision text", self._focus_detail, "F6",
                                        "Move to the decision text of the selected contest")
         self.act_refresh = self._action("Re&fresh", self.refresh, QKeySequence.StandardKey.Refresh)
-        for a in (self.act_contests, self.act_requests, None, self.act_within, self.act_find,
-                  self.act_detail, None, self.act_refresh):
+        for a in (self.act_contests, self.act_requests, self.act_recount, None,
+                  self.act_within, self.act_find, self.act_detail, None, self.act_refresh):
             v.addSeparator() if a is None else v.addAction(a)
 
         h = mb.addMenu("&Help")

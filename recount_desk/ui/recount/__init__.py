@@ -1,0 +1,1 @@
+"""The recount's panels (tally entry, differences, envelopes, board …) for its page."""
