@@ -121,6 +121,8 @@ def stamp_text(iso: str | None) -> str:
     if not iso:
         return "—"
     try:
-        return when_text(datetime.fromisoformat(iso).replace(tzinfo=None))
+        dt = datetime.fromisoformat(iso)
+        # Stored stamps are UTC; the clerk reads local time.
+        return when_text(dt.astimezone().replace(tzinfo=None) if dt.tzinfo else dt)
     except ValueError:
         return iso

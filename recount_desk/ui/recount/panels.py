@@ -1120,6 +1120,8 @@ class DeclarePanel(Panel):
                     self.chosen_layout.addWidget(cb)
                     self.chosen[t] = cb
         dec = st.declaration
+        self.declare_button.setText("&Declare the result" if dec is None else
+                                    "&Declare again (replaces the declaration above)")
         if dec is None:
             self.current.setText("Not declared yet.")
         else:
