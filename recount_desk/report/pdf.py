@@ -128,7 +128,9 @@ def _styles() -> _Styles:
                             alignment=TA_CENTER),
         banner=ParagraphStyle("banner", parent=body, fontName="RDSans-Bold", fontSize=10,
                               leading=13, borderColor=colors.black, borderWidth=1,
-                              borderPadding=5, spaceBefore=4, spaceAfter=10),
+                              borderPadding=5, spaceBefore=4, spaceAfter=10,
+                              # the border stays inside the text width, as the tables do
+                              leftIndent=5, rightIndent=5),
         blank=ParagraphStyle("blank", parent=body, fontSize=11, alignment=TA_CENTER,
                              textColor=colors.Color(0.35, 0.35, 0.35)),
     )
@@ -200,6 +202,11 @@ def _canvas_class(report: RecountReport, fp: str, code: str) -> type[Canvas]:
             self.restoreState()
 
     return FooterCanvas
+
+
+def _sentence(text: str) -> str:
+    """End with one full stop ("10:00 a.m." already has it)."""
+    return text if text.endswith(".") else text + "."
 
 
 def _fit(text: str, font: str, size: float, room: float) -> str:
@@ -324,8 +331,8 @@ def _title_block(r: RecountReport, st: _Styles) -> list[Flowable]:
             signed += "."
         s.append(Paragraph(esc(
             f"Reprint {r.printing.reprint} — generated at "
-            f"{format_datetime(r.printing.generated_at)}. This copy is made from the same "
-            f"data as the signed report: its fingerprint must match the signed copy's."
+            f"{_sentence(format_datetime(r.printing.generated_at))} This copy is made from "
+            f"the same data as the signed report: its fingerprint must match the signed copy's."
             + signed), st.banner))
     if c.kind is ContestKind.PROPOSITION:
         kind = "Ballot proposition"

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .dialogs.import_wizard import ImportWizard
     from .dialogs.messages import LawTextDialog
     from .dialogs.new_case import NewCaseDialog
+    from .dialogs.report import ReportDialog
     from .dialogs.request import RequestDialog
     from .pages.contests import ContestsPage
     from .pages.requests import RequestsPage
@@ -216,6 +217,9 @@ class MainWindow(QMainWindow):
         self.act_print = self._action("&Print…", self.print_overview,
                                       QKeySequence.StandardKey.Print,
                                       "Print the contests overview as shown")
+        self.act_report = self._action("Recount re&port…", self.open_report, "Ctrl+Shift+P",
+                                       "Make, preview, print, sign and verify the official "
+                                       "recount report")
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         f.insertAction(self.recent_menu.menuAction(), self.act_new)
         f.insertAction(self.recent_menu.menuAction(), self.act_open)
@@ -225,6 +229,7 @@ class MainWindow(QMainWindow):
         f.addAction(self.act_copy)
         f.addAction(self.act_restore)
         f.addAction(self.act_print)
+        f.addAction(self.act_report)
         f.addSeparator()
         f.addAction(self.act_quit)
         self._rebuild_recent()
@@ -657,6 +662,20 @@ class MainWindow(QMainWindow):
         doc = QTextDocument()
         doc.setHtml(self.overview_html())
         doc.print_(printer)
+
+    def open_report(self) -> ReportDialog | None:
+        """The official recount report: generate, preview, print, sign, verify."""
+        from .dialogs.report import ReportDialog
+
+        if self.case is None:
+            self.tell("No case open", "Open a case first: the report is made from its recount.",
+                      QMessageBox.Icon.Information)
+            return None
+        current = self.contests_page.current_contest_id() if self._contests_page else None
+        dlg = ReportDialog(self.case, self.rows, current, self)
+        dlg.signing_recorded.connect(lambda _cid: self.refresh())
+        dlg.open()
+        return dlg
 
     # -- help ------------------------------------------------------------------------------------
     def show_statute(self) -> LawTextDialog:
