@@ -898,14 +898,16 @@ class BoardPanel(Panel):
         self.convening = wrap_label("", "Convening")
 
         add = QGroupBox("Add a member")
-        al = QHBoxLayout(add)
-        for text, w in (("&Name:", self.name), ("&Title:", self.title), ("R&ole:", self.role)):
+        al = QGridLayout(add)
+        for n, (text, w) in enumerate((("&Name:", self.name), ("&Title:", self.title),
+                                       ("R&ole:", self.role))):
             lab = QLabel(text)
             lab.setBuddy(w)
-            al.addWidget(lab)
-            al.addWidget(w, 1)
-        al.addWidget(self.present)
-        al.addWidget(self.add_button)
+            al.addWidget(lab, n, 0)
+            al.addWidget(w, n, 1)
+        al.addWidget(self.present, 2, 2)
+        al.addWidget(self.add_button, 2, 3)
+        al.setColumnStretch(1, 1)
         conv = QGroupBox("Convening (20A-4-401(4)(a); 20A-4-301)")
         cl = QVBoxLayout(conv)
         cl.addLayout(form(("Boar&d:", self.kind),
@@ -946,6 +948,8 @@ class BoardPanel(Panel):
             c = b.convening
             self.kind.select(c.board_kind)
             self.body_size.setValue(c.body_size)
+            self.convened_at.setDateTime(c.convened_at)
+            self.place.setText(c.place)
             self.convening.setText(f"<b>Convened</b> {when_text(c.convened_at)} at {c.place} "
                                    f"({c.board_kind.label}).")
         if b.quorum is not None:
