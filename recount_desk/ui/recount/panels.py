@@ -451,14 +451,18 @@ class EnvelopesPanel(Panel):
         self.add_button.clicked.connect(self.add)
         self.reason.returnPressed.connect(self.add)
         add = QGroupBox("Add an envelope by hand")
-        al = QHBoxLayout(add)
-        for text, w in (("Envelope:", self.env_id), ("Precinct:", self.precinct),
-                        ("Reason:", self.reason)):
+        # Two rows, so that each field keeps a readable width in the narrow left column.
+        al = QGridLayout(add)
+        for i, (text, w) in enumerate((("Envelope:", self.env_id), ("Precinct:", self.precinct),
+                                       ("Reason:", self.reason))):
             lab = QLabel(text)
             lab.setBuddy(w)
-            al.addWidget(lab)
-            al.addWidget(w, 1)
-        al.addWidget(self.add_button)
+            row, col = (0, 2 * i) if i < 2 else (1, 0)
+            al.addWidget(lab, row, col)
+            al.addWidget(w, row, col + 1, 1, 3 if i == 2 else 1)
+        al.setColumnStretch(1, 1)
+        al.setColumnStretch(3, 1)
+        al.addWidget(self.add_button, 1, 4)
 
         # Checks and decision of the selected envelope.
         self.which = heading("Select an envelope")
