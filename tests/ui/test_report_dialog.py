@@ -162,3 +162,13 @@ def test_a_case_without_a_recount_says_so(empty_case: MainWindow) -> None:
     assert not dlg.generate_button.isEnabled()
     assert "No contest in this case has a recount yet" in dlg.status.text()
     assert dlg.verify_button.isEnabled()
+
+
+def test_closing_the_dialog_removes_its_temporary_report(qtbot: QtBot,
+                                                         dialog: ReportDialog) -> None:
+    g = generate(qtbot, dialog)
+    pdf = g.result.path  # type: ignore[attr-defined]
+    assert pdf.exists()
+    with qtbot.waitSignal(dialog.finished, timeout=SIGNAL_MS):
+        dialog.reject()
+    assert not pdf.exists()

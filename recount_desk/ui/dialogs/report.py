@@ -211,6 +211,7 @@ class ReportDialog(QDialog):
         self.last_message: QMessageBox | None = None
         self.last_check: ReportCheck | None = None
         self._busy = False
+        self._closed = False
         self._printer: Any = None
         self._tmp = tempfile.TemporaryDirectory(prefix="recount-desk-report-")
 
@@ -284,7 +285,9 @@ class ReportDialog(QDialog):
 
         self.contest.currentIndexChanged.connect(lambda _i: self._forget())
         self.appendix.toggled.connect(lambda _on: self._forget())
-        if not recounted:
+        if recounted:
+            self._say("Press Generate to make the report of this contest from the case file.")
+        else:
             self._say("No contest in this case has a recount yet. Start the recount of a "
                       "contest first; its report can be made once its result is declared "
                       "and the board has met.")
@@ -334,16 +337,25 @@ class ReportDialog(QDialog):
 
         def finished(result: Any) -> None:
             self._busy = False
+            if self._closed:
+                self._dispose()
+                return
             self._update_buttons()
             done(result)
 
         def failed(error: BaseException) -> None:
             self._busy = False
+            if self._closed:
+                self._dispose()
+                return
             self._update_buttons()
             self._failed(what, error)
 
         def cancelled() -> None:
             self._busy = False
+            if self._closed:
+                self._dispose()
+                return
             self._update_buttons()
 
         workers.start(job, on_done=finished, on_failed=failed, on_cancelled=cancelled,
@@ -552,10 +564,18 @@ class ReportDialog(QDialog):
 
         self._start(job, done, "The report could not be checked", title="Checking the report")
 
-    def done(self, r: int) -> None:  # closing: drop the temporary copy
+    def done(self, r: int) -> None:
+        """Closing: the dialog, its page images and its temporary PDF go away (once the
+        work in flight, if any, has finished)."""
         super().done(r)
+        self._closed = True
         if not self._busy:
-            self._tmp.cleanup()
+            self._dispose()
+
+    def _dispose(self) -> None:
+        self.pages.show_note("")
+        self._tmp.cleanup()
+        self.deleteLater()
 
 
 def _fit(width: int, height: int, img: QImage) -> QRectF:
