@@ -172,3 +172,13 @@ def test_closing_the_dialog_removes_its_temporary_report(qtbot: QtBot,
     with qtbot.waitSignal(dialog.finished, timeout=SIGNAL_MS):
         dialog.reject()
     assert not pdf.exists()
+
+
+def test_the_audit_appendix_is_included_when_asked(qtbot: QtBot, dialog: ReportDialog) -> None:
+    plain = generate(qtbot, dialog)
+    dialog.appendix.setChecked(True)
+    assert not dialog.save_button.isEnabled()  # the pages shown were made without it
+    with_log = generate(qtbot, dialog)
+    assert len(with_log.pages) > len(plain.pages)  # type: ignore[attr-defined]
+    text = pdf_text(with_log.result.path)  # type: ignore[attr-defined]
+    assert "Appendix — audit log of this contest" in text

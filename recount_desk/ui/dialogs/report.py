@@ -167,15 +167,15 @@ class PagesView(QScrollArea):
         self.page_labels = []
         self.setWidget(desk)
 
-    def show_pages(self, images: Sequence[QImage]) -> None:
+    def show_pages(self, images: Sequence[QImage], ratio: float = 1.0) -> None:
+        """Show page images rendered at ``ratio`` device pixels per logical pixel."""
         desk, lay = self._desk()
         self.page_labels = []
-        ratio = self.devicePixelRatioF()
         n = len(images)
         for i, img in enumerate(images, start=1):
             page = QLabel()
             pix = QPixmap.fromImage(img)
-            pix.setDevicePixelRatio(max(ratio, 1.0))
+            pix.setDevicePixelRatio(ratio)
             page.setPixmap(pix)
             page.setStyleSheet("background: white; border: 1px solid #55585c;")
             page.setAccessibleName(f"Page {i} of {n}")
@@ -212,6 +212,7 @@ class ReportDialog(QDialog):
         self.last_check: ReportCheck | None = None
         self._busy = False
         self._closed = False
+        self._ratio = 1.0
         self._printer: Any = None
         self._tmp = tempfile.TemporaryDirectory(prefix="recount-desk-report-")
 
@@ -387,13 +388,16 @@ class ReportDialog(QDialog):
             return
         out = Path(self._tmp.name) / _file_name(self.contest.currentText())
         path, actor, appendix = self.path, self.actor, self.appendix.isChecked()
+        # sharp on a high-density screen: as many pixels as the screen shows
+        self._ratio = ratio = max(self.devicePixelRatioF(), 1.0)
 
         def job(progress: workers.Progress, cancelled: Callable[[], bool]) -> Generated:
             with case_actions.open_case(path, actor=actor) as case:
                 result = report_actions.make_report(case, cid, out, appendix=appendix)
                 report = report_actions.build_report_data(case, cid)
                 signing = recount_actions.recount_state(case, cid).signing
-            pages = report_preview.render_pages(out, PREVIEW_SCALE, cancelled=cancelled)
+            pages = report_preview.render_pages(out, PREVIEW_SCALE * ratio,
+                                                cancelled=cancelled)
             return Generated(result, report, signing.signed_at.date() if signing else None,
                              tuple(signing.signers) if signing else (), pages)
 
@@ -404,7 +408,7 @@ class ReportDialog(QDialog):
     def _generated(self, g: Generated) -> None:
         self.generated = g
         self.pdf_path = g.result.path
-        self.pages.show_pages([_qimage(p) for p in g.pages])
+        self.pages.show_pages([_qimage(p) for p in g.pages], self._ratio)
         r = g.result
         lines = [f"<b>{_html(self.contest.currentText())}</b>",
                  f"{len(g.pages)} pages · fingerprint <b>{r.code}</b>"]
