@@ -11,11 +11,13 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
+from recount_desk import store
 from recount_desk.core.model import Election, ElectionKind, Scope
 from recount_desk.paths import resource
+from recount_desk.store import repo
 
 from .canvass import ParsedCanvass, import_canvass, read_file
 from .case import Case, create_case, open_case
@@ -68,27 +70,30 @@ def apply_demo_scopes(parsed: ParsedCanvass) -> ParsedCanvass:
     return parsed
 
 
+# Utah in November keeps Mountain Standard Time.
+MST = timezone(timedelta(hours=-7))
+
+
 def build_demo_case(path: Path) -> Case:
-    """Create the demo case at ``path`` from the bundled canvass."""
+    """Create the demo case at ``path`` from the bundled canvass, with its finished recount.
+
+    The records are dated as the 2018 events would have been (a replayed clock), so that the
+    audit log, the recount dates and the report agree with the election.
+    """
     spec = demo_spec()
-    case = create_case(path, spec.election, actor=DEMO_ACTOR)
-    parsed = read_file(spec.canvass)
-    import_canvass(case, parsed)
-    for row in _contests(case):
-        scope = spec.scopes.get(row[1])
-        if scope is not None:
-            set_contest_settings(case, row[0], seats=row[2], scope=scope,
-                                 voting_method=row[3], pass_rule=row[4])
-    complete_demo_recount(case)
+    with store.replayed_clock() as set_clock:
+        if spec.election.canvass_completed is not None:
+            set_clock(spec.election.canvass_completed.replace(tzinfo=MST))
+        case = create_case(path, spec.election, actor=DEMO_ACTOR)
+        import_canvass(case, read_file(spec.canvass))
+        for sc in repo.contests(case.conn):
+            c = sc.totals.contest
+            scope = spec.scopes.get(c.key.title)
+            if scope is not None:
+                set_contest_settings(case, sc.id, seats=c.seats, scope=scope,
+                                     voting_method=c.voting_method, pass_rule=c.pass_rule)
+        complete_demo_recount(case, set_clock=lambda at: set_clock(at.replace(tzinfo=MST)))
     return case
-
-
-def _contests(case: Case) -> list[tuple[int, str, int, object, object]]:
-    from recount_desk.store import repo
-
-    return [(c.id, c.totals.contest.key.title, c.totals.contest.seats,
-             c.totals.contest.voting_method, c.totals.contest.pass_rule)
-            for c in repo.contests(case.conn)]
 
 
 def demo_case_path() -> Path:

@@ -9,6 +9,7 @@ County 2018), the recount numbers are illustrative.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 
 from recount_desk.core.recount import (
@@ -66,12 +67,20 @@ def demo_contest_id(case: Case) -> int:
     raise LookupError("The demo canvass has no State House District 69 race.")
 
 
-def complete_demo_recount(case: Case) -> int:
+def complete_demo_recount(case: Case, *,
+                          set_clock: Callable[[datetime], None] | None = None) -> int:
     """Run the whole recount of State House District 69 in the demo case; returns its id."""
     cid = demo_contest_id(case)
+
+    def at(when: datetime) -> None:  # the local time the next records are made
+        if set_clock is not None:
+            set_clock(when)
+
+    at(datetime(2018, 11, 21, 14, 35))
     record_request(case, cid, requester=Requester.CANDIDATE, candidate=WATKINS, voters=[],
                    filed_at=datetime(2018, 11, 21, 14, 30),
                    filed_with=Office.LIEUTENANT_GOVERNOR)
+    at(datetime(2018, 11, 26, 8, 30))
     rc.start_recount(case, cid, method=RecountMethod.RETABULATION,
                      entry_mode=EntryMode.DOUBLE)
     rc.add_witness(case, cid, name="Ruth Kessler", designated_by=WATKINS, side=WATKINS,
@@ -85,6 +94,7 @@ def complete_demo_recount(case: Case) -> int:
 
     for unit, row in RECOUNT.items():
         rc.enter_tally(case, cid, unit, entry=1, officer=FIRST_OFFICER, sheet=_sheet(row))
+    at(datetime(2018, 11, 26, 13, 0))
     for unit, row in RECOUNT.items():
         sheet = _sheet(row)
         if unit == MISMATCH_UNIT:
@@ -102,6 +112,7 @@ def complete_demo_recount(case: Case) -> int:
                          "Tabulator count of the recount batch is one higher for Glenn; "
                          "batch sheet re-checked, no further explanation found.")
 
+    at(datetime(2018, 11, 27, 9, 0))
     rc.add_envelope(case, cid, envelope_id="GR-2018-0417", precinct="02 Moab 2:69",
                     original_reason="Signature did not appear to match the registration "
                                     "record")
@@ -121,6 +132,7 @@ def complete_demo_recount(case: Case) -> int:
     rc.decide_envelope(case, cid, "GR-2018-0522", outcome=EnvelopeOutcome.REJECTED,
                        decided_by=SUPERVISOR, reason=RejectionReason.LATE)
 
+    at(datetime(2018, 11, 28, 15, 0))
     rc.add_cost(case, cid, kind=CostKind.STAFF,
                 description="Tally entry and double entry, 2 deputies × 6.5 h",
                 hours_hundredths=1300, rate_cents=2450)
@@ -133,7 +145,9 @@ def complete_demo_recount(case: Case) -> int:
                 description="Courier of the report to the lieutenant governor",
                 amount_cents=3500)
 
+    at(datetime(2018, 11, 29, 10, 0))
     rc.declare(case, cid, on=date(2018, 11, 29))
+    at(datetime(2018, 11, 30, 9, 30))
     rc.set_board_members(case, cid, [
         BoardMember("Evelyn Marsh", "Council Chair"),
         BoardMember("Priya Castillo", "Council Vice Chair"),

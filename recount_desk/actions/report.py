@@ -162,7 +162,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
 
     requests = tuple(
         RecountRequestInfo(_requester(q), q.filed_at, _OFFICES.get(q.filed_with, q.filed_with),
-                           "; ".join(f"{str(f.get('text')).rstrip('.')} ({f.get('basis')})"
+                           "; ".join(f"{_sentence_body(str(f.get('text')))} ({f.get('basis')})"
                                      for f in q.findings if f.get("ok"))
                            or "Accepted by the election officer"
                            + (f": {q.override_reason}" if q.override_reason else ""),
@@ -294,6 +294,11 @@ def _printing(case: Case, contest_id: int, data: dict[str, Any]) -> Printing:
     return Printing(int(data.get("reprint", 0)), datetime.fromisoformat(gen) if gen else None,
                     appendix, date.fromisoformat(signed) if signed else None,
                     tuple(data.get("signed_by", ())))
+
+
+def _sentence_body(text: str) -> str:
+    """A finding without its closing full stop (but "5:00 p.m." keeps its own)."""
+    return re.sub(r"(?<![ap]\.m)\.$", "", text)
 
 
 def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: bool = False,

@@ -8,6 +8,7 @@ from .db import (
     create,
     last_entry,
     open_case,
+    replayed_clock,
     state_digest,
     stored_canvass_digest,
     transaction,
@@ -15,5 +16,5 @@ from .db import (
 )
 
 __all__ = ["CaseFileError", "ReadOnlyCase", "actor_name", "audit_entries", "create",
-           "last_entry", "open_case", "state_digest", "stored_canvass_digest", "transaction",
-           "utc_now"]
+           "last_entry", "open_case", "replayed_clock", "state_digest", "stored_canvass_digest",
+           "transaction", "utc_now"]

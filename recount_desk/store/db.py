@@ -13,9 +13,9 @@ import hashlib
 import shutil
 import sqlite3
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +44,40 @@ def actor_name() -> str:
         return "unknown"
 
 
+class _Clock:
+    """Where record times come from: the real clock, or a replayed one for the demo."""
+
+    def __init__(self) -> None:
+        self.at: datetime | None = None
+
+    def now(self) -> datetime:
+        if self.at is None:
+            return datetime.now(UTC)
+        self.at += timedelta(minutes=2)  # a replayed clock moves on with each action
+        return self.at
+
+
+_clock = _Clock()
+
+
 def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
+    return _clock.now().isoformat(timespec="microseconds")
+
+
+@contextmanager
+def replayed_clock() -> Iterator[Callable[[datetime], None]]:
+    """Record times from a replayed clock (the demo election, built today, is dated 2018).
+
+    The yielded function sets the clock to a UTC time; every later record time moves on two
+    minutes from there. Leaving the block restores the real clock.
+    """
+    def set_to(at: datetime) -> None:
+        _clock.at = at.astimezone(UTC)
+
+    try:
+        yield set_to
+    finally:
+        _clock.at = None
 
 
 def _connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
