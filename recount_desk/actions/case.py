@@ -155,6 +155,28 @@ def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = N
     return case
 
 
+def check_after_open(path: Path | str) -> list[str]:
+    """What the window runs in the background once a case is shown: verify it, and if it is
+    sound keep a rotating backup copy (a tampered file must not push good copies out).
+    Returns the problems verification found (empty when the file is sound)."""
+    from .demo import user_data_dir
+    from .verify import verify_case
+
+    path = Path(path)
+    result = verify_case(path)
+    if not result.ok:
+        return result.problems
+    try:
+        conn = store.open_case(path, readonly=True)
+        try:
+            make_backup(conn, path, user_data_dir())
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error, store.CaseFileError):
+        pass  # a failed backup must not stop the work; the next open tries again
+    return []
+
+
 def backups(path: Path | str) -> list[Path]:
     """The automatic backups of a case, newest first."""
     from .demo import user_data_dir

@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
     request_recorded = Signal(int)
     canvass_imported = Signal()
     copy_saved = Signal(str)
+    case_checked = Signal(str)  # verification and backup after opening have finished
 
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
@@ -315,10 +316,9 @@ class MainWindow(QMainWindow):
 
         path = Path(path)
 
-        def job(progress: workers.Progress, cancelled: Any) -> tuple[Path, list[str]]:
-            with case_actions.open_case(path, backup=True):
-                pass
-            return _checked(path)
+        def job(progress: workers.Progress, cancelled: Any) -> Path:
+            with case_actions.open_case(path):
+                return path
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the case", label=f"Opening {path.name}…")
@@ -328,10 +328,9 @@ class MainWindow(QMainWindow):
 
         from . import workers
 
-        def job(progress: workers.Progress, cancelled: Any) -> tuple[Path, list[str]]:
+        def job(progress: workers.Progress, cancelled: Any) -> Path:
             with demo_actions.open_demo_case(fresh=fresh) as case:
-                path = case.path
-            return _checked(path)
+                return case.path
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the demo election", label="Preparing the demo election…")
@@ -357,27 +356,31 @@ class MainWindow(QMainWindow):
         self.tell("The case could not be opened", text)
         self.case_open_failed.emit(text)
 
-    def _attach(self, opened: Path | tuple[Path, list[str]]) -> None:
-        """Take over a case a worker opened (and verified, when it gives its problems)."""
+    def _attach(self, path: Path) -> None:
+        """Take over a case a worker opened; verification and the backup follow in the
+        background (a statewide case is shown at once, not after checking every vote)."""
         from recount_desk.actions import case as case_actions
         from recount_desk.actions.case import CaseFileError
 
-        path, problems = opened if isinstance(opened, tuple) else (opened, [])
+        from . import workers
+
         try:
             case = case_actions.open_case(path)
         except CaseFileError as e:
             self._open_failed(e)
             return
-        warnings = []
-        if problems:
-            warnings.append("<b>This case file does not match its audit log</b>: "
-                            + html.escape("; ".join(problems))
-                            + ". No official report can be made from it. Use File › Restore "
-                            "a backup… to go back to a copy made when it was opened earlier.")
-        if case.readonly_reason:
-            warnings.append(html.escape(case.readonly_reason))
-        self.banner.setText("<br>".join(warnings))
-        self.banner.setVisible(bool(warnings))
+        self._show_banner(case.readonly_reason, [])
+
+        def check(progress: workers.Progress, cancelled: Any) -> list[str]:
+            return case_actions.check_after_open(path)
+
+        def checked(problems: list[str]) -> None:
+            if self.case is not None and self.case.path == path:
+                self._show_banner(self.case.readonly_reason, problems)
+            self.case_checked.emit(str(path))
+
+        workers.start(check, on_done=checked, on_failed=lambda e: checked([str(e)]),
+                      parent=self)
         if self.case is not None:
             self.case.close()
         self.case = case
@@ -389,6 +392,18 @@ class MainWindow(QMainWindow):
         if self.contests_page.model.rowCount():
             self.contests_page.table.setFocus()
         self.case_opened.emit(str(path))
+
+    def _show_banner(self, readonly_reason: str | None, problems: list[str]) -> None:
+        warnings = []
+        if problems:
+            warnings.append("<b>This case file does not match its audit log</b>: "
+                            + html.escape("; ".join(problems))
+                            + ". No official report can be made from it. Use File › Restore "
+                            "a backup… to go back to a copy made when it was opened earlier.")
+        if readonly_reason:
+            warnings.append(html.escape(readonly_reason))
+        self.banner.setText("<br>".join(warnings))
+        self.banner.setVisible(bool(warnings))
 
     def close_case(self) -> None:
         if self.case is not None:
@@ -759,11 +774,3 @@ class MainWindow(QMainWindow):
 
 
 __all__ = ["ContestSettingsCommand", "MainWindow"]
-
-
-def _checked(path: Path) -> tuple[Path, list[str]]:
-    """Verify a case in the worker that opened it: what does not match, if anything."""
-    from recount_desk.actions import verify as verify_actions
-
-    result = verify_actions.verify_case(path)
-    return path, ([] if result.ok else result.problems)

@@ -17,7 +17,8 @@ from .conftest import SIGNAL_MS, make_case
 
 
 def open_in(window: MainWindow, qtbot: QtBot, path: Path) -> None:
-    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+    """Open a case and wait for the background check (verification, backup) too."""
+    with qtbot.waitSignals([window.case_opened, window.case_checked], timeout=SIGNAL_MS):
         window.open_path(path)
 
 
@@ -74,7 +75,7 @@ def test_restore_a_backup_from_the_window(window: MainWindow, qtbot: QtBot,
     conn.close()
     open_in(window, qtbot, path)
     assert window.banner.isVisible()
-    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+    with qtbot.waitSignals([window.case_opened, window.case_checked], timeout=SIGNAL_MS):
         window.restore_backup(good)
     assert not window.banner.isVisible()
     assert window.case is not None
