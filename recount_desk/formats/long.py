@@ -125,20 +125,26 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     if df.empty:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
 
-    def col(key: str) -> pd.Series:
-        # Text work on the distinct values only: a canvass repeats the same few names.
-        if key in cols:
-            codes, uniques = pd.factorize(df[cols[key]], use_na_sentinel=False)
-            clean = np.array([cell_text(u) for u in uniques], dtype=object)
+    def col(key: str, categorical: bool = True) -> pd.Series:
+        # Text work on the distinct values only: a canvass repeats the same few names, so
+        # names stay categorical (comparisons and look-ups then work on small integer codes).
+        if key not in cols:
+            return pd.Series("", index=df.index, dtype="category" if categorical else object)
+        codes, uniques = pd.factorize(df[cols[key]], use_na_sentinel=False)
+        clean = np.array([cell_text(u) for u in uniques], dtype=object)
+        if not categorical:
             return pd.Series(clean[codes], index=df.index, dtype=object)
-        return pd.Series("", index=df.index, dtype=object)
+        # Two raw values may clean to the same text ("A " and "A"): merge their codes.
+        remap, cats = pd.factorize(clean, use_na_sentinel=False)
+        return pd.Series(pd.Categorical.from_codes(remap[codes], categories=cats),
+                         index=df.index)
 
-    office, cand, votes_txt = col("office"), col("candidate"), col("votes")
+    office, cand, votes_txt = col("office"), col("candidate"), col("votes", categorical=False)
     precinct, county = col("precinct"), col("county")
     if "precinct" not in cols:
         precinct = county
     elif county.nunique() > 1:
-        precinct = county + " / " + precinct
+        precinct = (county.astype(object) + " / " + precinct.astype(object)).astype("category")
     district, party = col("district"), col("party")
     district = district.map({d: re.sub(r"\.0$", "", d) for d in district.unique()})
 
@@ -174,7 +180,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     # Choice kinds, classified once per distinct name.
     cand_u = cand.unique()
     kinds = {c: vocab.choice_kind(c) for c in cand_u}
-    kind_s = cand.map(kinds)
+    kind_s = cand.map(kinds).astype(object)
     invalid_u = {c for c in cand_u if vocab.is_invalid_write_in(c)}
     odd = [c for c in cand_u if _GARBLED.search(c)]
     if odd:
@@ -287,15 +293,18 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     elif "general" in low:
         is_primary = False
 
+    def part(s: pd.Series) -> pd.Series:
+        return s[body].reset_index(drop=True)
+
     rows = pd.DataFrame({
-        "precinct": precinct[body].to_numpy(),
-        "contest": office[body].to_numpy(),
-        "district": district[body].to_numpy(),
+        "precinct": part(precinct),
+        "contest": part(office),
+        "district": part(district),
         "party": "",
-        "choice": cand[body].to_numpy(),
-        "choice_party": party[body].to_numpy(),
-        "kind": kind_s[body].to_numpy(),
-        "votes": votes[body].to_numpy(),
+        "choice": part(cand),
+        "choice_party": part(party).astype(object),
+        "kind": part(kind_s).astype("category"),
+        "votes": part(votes),
     })
     m = re.match(r"(\d{4})(\d{2})(\d{2})__", name)
     options.on_progress(4, 4)
