@@ -26,6 +26,7 @@ FAMILY_MODULES: tuple[str, ...] = (
     "slco_sovc",        # Salt Lake County SOVC 2016-2018 and the 2024 printed SOVC
     "gems",             # GEMS text export (headerless ten fields)
     "dominion",         # Dominion Statement / Summary of Votes (CSV/XLSX)
+    "sideways",         # county workbooks with precincts across, contests stacked down
     "handbuilt",        # hand-built county workbooks
     "long",             # long table, OpenElections style
     "mapping",          # anything else through a user mapping

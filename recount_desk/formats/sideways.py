@@ -1,0 +1,585 @@
+"""County workbooks laid out sideways: precincts across, contests stacked down.
+
+Some small counties (Garfield 2020) publish the canvass as one sheet whose **columns are the
+precincts** and whose **rows are the choices**, contest after contest::
+
+                                          Total   %       AN 1   BO 2   …
+      Registered Voters                   3157            93     288
+      US President & Vice President
+      Joseph R. Biden, Kamala D. Harris (DEM)  514  0.1875   9     137
+      Donald J. Trump, Michael R. Pence (REP) 2158  0.7873  67      94
+      (blank row)
+      US HOUSE DISTRICT 2
+      …
+
+What the family shares, and what this reader takes from it:
+
+* a header row naming the precincts over their columns (the first row whose value cells are
+  mostly text), optionally below a title block; the label column is the first used column;
+* a contest is a **title row** (a label and nothing else), optionally followed by a
+  ``Vote for N`` row (the seats), then one row per choice with a count under each precinct
+  where the contest was on the ballot (an empty cell means it was not);
+* blank rows between contests, or none;
+* a total column (headed ``Total``, or unheaded and equal to the sum of the precincts)
+  gives the file's own totals; percent columns (``%`` or unheaded fractions) are ignored;
+* a ``Party`` column, or the party in the name (``Chris Stewart (REP)``, ``REP MIKE LEE``);
+* statistics rows (registered voters, ballots cast, turnout, precincts counted) are left
+  out, as are sum rows (``Total Votes``); over/under/blank rows are kept apart;
+* a printed report whose precincts run on over several pages repeats the header row with
+  the next precincts and the contests again: a title seen before with other precincts is
+  the same contest continued.
+
+A list of ballot records (``Cast Vote Record, Batch, Tabulator CVR``, Emery 2020) is also
+recognised here, only to say what it is: it holds no vote counts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from recount_desk.core.model import Issue, Severity
+
+from . import vocab
+from ._sheets import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
+from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .tabular import col_letter, read_csv_rows, sniff
+
+FAMILY = "sideways"
+LABEL = "County workbook with precincts across and contests stacked down"
+BALLOT_LIST_LABEL = "List of ballot records (not a canvass)"
+
+_SCAN_ROWS = 40          # where the precinct header may be
+_DETECT_ROWS = 250       # rows looked at by detect()
+_MAX_BAD_SHOWN = 10
+
+_HEADER_WORD = re.compile(r"^(precincts?|contests?|candidates?|choices?|offices?|races?|"
+                          r"names?|contest\s*/\s*candidate|candidate\s*/\s*precinct)\s*:?$",
+                          re.IGNORECASE)
+_PARTY_HEAD = re.compile(r"^(party|pty|party\s+code|affiliation)$", re.IGNORECASE)
+_PERCENT_HEAD = re.compile(r"^(%|pct\.?|percent(age)?|%\s*of\s*votes|vote\s*%)$", re.IGNORECASE)
+_TOTAL_HEAD = re.compile(r"^(total\s+votes|votes|county|county\s+wide|countywide)$",
+                         re.IGNORECASE)
+# Columns of vote modes, not precincts: another family's layout (summary reports).
+_MODE_HEAD = re.compile(r"^(election\s+day|early(\s+voting)?|(vote\s+)?by\s+mail|mail(-?in)?|"
+                        r"absentee|provisional|in\s+person|polling|polls|vote\s+centers?|"
+                        r"one\s+stop|total)$", re.IGNORECASE)
+_PARTY_CODE = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|GOP|"
+                         r"NP|NPA|WRI)\s*\)?$", re.IGNORECASE)
+_PARTY_SUFFIX = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA)"
+                           r"\s*\)\s*$", re.IGNORECASE)
+_VOTE_FOR_ROW = re.compile(r"^\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?\(?\s*\d+\s*\)?\s*\)?$",
+                           re.IGNORECASE)
+_VOTE_FOR_IN_TITLE = re.compile(r"\s*[-–,]?\s*\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?"
+                                r"\(?\s*\d+\s*\)?\s*\)?\s*$", re.IGNORECASE)
+_MORE_STATS = re.compile(r"^(precincts?\s+(counted|reported|reporting)(\s+total)?|"
+                         r"(total\s+)?(reg\.?|registered)\s+voters?(\s*-\s*total)?|"
+                         r"ballots?\s+(cast|counted)(\s*-\s*(total|blank))?|"
+                         r"(voter\s+)?turn\s*-?\s*out(\s*%)?(\s*-\s*total)?|%\s*turnout)$",
+                         re.IGNORECASE)
+_SUPPRESSED = {"suppressed", "*", "**", "***", "****"}
+_BALLOT_LIST_HEAD = re.compile(r"^(cast\s+vote\s+records?|cvr(\s+(id|number))?|ballot\s+id)$",
+                               re.IGNORECASE)
+_BALLOT_LIST_OTHER = re.compile(r"^(batch(\s+id)?|tabulator(\s+cvr)?|tabulator\s+id|"
+                                r"imprinted\s+id|ballot\s+type|precinct\s+portion)$",
+                                re.IGNORECASE)
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _is_stat(label: str) -> bool:
+    return vocab.is_non_contest_office(label) or bool(_MORE_STATS.match(label))
+
+
+def _is_fraction(text: str) -> bool:
+    """A percentage as a spreadsheet stores it (0.8736) or prints it ('87.4%')."""
+    t = text.strip()
+    if t.endswith("%"):
+        try:
+            float(t[:-1].replace(",", ""))
+        except ValueError:
+            return False
+        return True
+    try:
+        f = float(t)
+    except ValueError:
+        return False
+    return 0.0 <= f <= 1.0
+
+
+# --- The layout -------------------------------------------------------------------------
+
+
+@dataclass
+class _Header:
+    row: int                       # 0-based sheet row
+    label_col: int
+    precincts: dict[int, str]      # column -> precinct name
+    total_cols: list[int]          # headed 'Total'
+    party_col: int | None
+    unheaded: list[int]            # to be told apart by their contents
+    ignored: list[int]             # percent columns
+
+
+@dataclass
+class _Block:
+    title: str
+    title_row: int                 # 0-based
+    header: _Header
+    seats: int | None = None
+    choices: list[int] = field(default_factory=list)   # 0-based rows
+
+
+@dataclass
+class _Layout:
+    headers: list[_Header]
+    blocks: list[_Block]
+    stats_rows: list[int]          # statistics rows left out
+    orphan_rows: list[int]         # rows with counts that belong to no contest
+    title_rows: list[str]          # the title block above the first header, row by row
+
+
+def _label_col(rows: list[list[str]]) -> int:
+    for j in range(max((len(r) for r in rows), default=0)):
+        if any(j < len(r) and r[j].strip() for r in rows[:_SCAN_ROWS * 2]):
+            return j
+    return 0
+
+
+def _as_header(row: list[str], lc: int, width: int) -> _Header | None:
+    """The row as a precinct header, or None when it is not one."""
+    label = _clean(row[lc]) if lc < len(row) else ""
+    if label and not _HEADER_WORD.match(label):
+        return None
+    cells = [(j, _clean(row[j])) for j in range(lc + 1, len(row)) if row[j].strip()]
+    if len(cells) < 2:
+        return None
+    texts = [(j, c) for j, c in cells if to_int(c) is None and not _is_fraction(c)]
+    if len(texts) < 2 or len(texts) < 0.6 * len(cells):
+        return None
+    if any(c.lower() in _SUPPRESSED for _, c in cells):
+        return None
+    precincts: dict[int, str] = {}
+    totals: list[int] = []
+    party: int | None = None
+    ignored: list[int] = []
+    modes = 0
+    for j, c in texts:
+        if _MODE_HEAD.match(c) and not vocab.is_total_precinct(c):
+            modes += 1
+        if vocab.is_total_precinct(c) or _TOTAL_HEAD.match(c):
+            totals.append(j)
+        elif _PARTY_HEAD.match(c):
+            party = j
+        elif _PERCENT_HEAD.match(c) or c.endswith("%") or _is_stat(c):
+            ignored.append(j)
+        else:
+            precincts[j] = c
+    if len(precincts) < 2 or modes * 2 >= len(texts):
+        return None
+    # Numbers in a header row are not precincts; unheaded columns are decided by contents.
+    named = set(precincts) | set(totals) | set(ignored) | ({party} if party is not None else set())
+    unheaded = [j for j in range(lc + 1, width) if j not in named]
+    return _Header(0, lc, precincts, totals, party, unheaded, ignored)
+
+
+def _value_cells(row: list[str], h: _Header) -> list[str]:
+    return [row[j].strip() for j in h.precincts if j < len(row)]
+
+
+def _has_counts(row: list[str], h: _Header) -> bool:
+    cols = list(h.precincts) + h.total_cols + h.unheaded
+    return any(j < len(row) and row[j].strip() and (to_int(row[j]) is not None or
+               row[j].strip().lower() in _SUPPRESSED) for j in cols)
+
+
+def _only_label(row: list[str], lc: int) -> bool:
+    """A title row: the label and nothing else (but perhaps 'Vote for N')."""
+    return all(not c.strip() or vocab.seats_in(c) is not None
+               for j, c in enumerate(row) if j != lc)
+
+
+def _plausible(rows: list[list[str]], lay: _Layout | None, min_blocks: int) -> bool:
+    """Enough contests, counts that are counts, and few rows with counts outside contests."""
+    if lay is None or len(lay.blocks) < min_blocks:
+        return False
+    filled = numbers = choice_rows = 0
+    for b in lay.blocks:
+        for i in b.choices:
+            choice_rows += 1
+            for c in _value_cells(rows[i], b.header):
+                if c:
+                    filled += 1
+                    numbers += to_int(c) is not None or c.lower() in _SUPPRESSED
+    return filled > 0 and numbers >= 0.9 * filled and len(lay.orphan_rows) <= choice_rows
+
+
+def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layout | None:
+    """Find the header(s), the contest blocks and their choice rows; None if not this layout."""
+    lc = _label_col(rows)
+    width = max((len(r) for r in rows), default=0)
+    first: _Header | None = None
+    for i, r in enumerate(rows[:_SCAN_ROWS]):
+        h = _as_header(r, lc, width)
+        if h is not None:
+            h.row = i
+            first = h
+            break
+    if first is None:
+        return None
+    title_rows = [t for t in (" ".join(_clean(c) for c in r if c.strip())
+                              for r in rows[:first.row]) if t]
+    headers = [first]
+    h = first
+    blocks: list[_Block] = []
+    stats_rows: list[int] = []
+    orphan_rows: list[int] = []
+    current: _Block | None = None
+    pending: tuple[str, int] | None = None   # a title row not yet followed by choices
+    stat_section = False
+    for i in range(first.row + 1, len(rows)):
+        if options is not None and i % 5000 == 0 and options.cancelled():
+            raise Cancelled()
+        r = rows[i]
+        label = _clean(r[lc]) if lc < len(r) else ""
+        if not any(c.strip() for c in r):
+            continue   # a separator; a title row, not a blank one, starts the next contest
+        nh = _as_header(r, lc, width)
+        if nh is not None:
+            # The header again: per contest, or a new page with the next precincts.
+            nh.row = i
+            if nh.precincts != h.precincts:
+                headers.append(nh)
+                h = nh
+            current = None
+            continue
+        if label and not _has_counts(r, h) and _only_label(r, lc):
+            if current is not None and current.choices and \
+                    vocab.choice_kind(label) in ("write_in", "over", "under", "blank"):
+                continue   # a choice row left empty, not a title
+            n = next((vocab.seats_in(c) for c in r if c.strip() and vocab.seats_in(c)), None)
+            if _VOTE_FOR_ROW.match(label):
+                if pending is not None and "\x00" not in pending[0]:
+                    pending = (pending[0] + "\x00" + str(n), pending[1])
+                continue
+            if _is_stat(label) or label.lower() in ("statistics", "summary"):
+                stat_section = True
+                pending, current = None, None
+                continue
+            stat_section = False
+            pending, current = (label if n is None or vocab.seats_in(label) else
+                                f"{label}\x00{n}", i), None
+            continue
+        if not _has_counts(r, h):
+            continue   # text across the precinct columns without a label: nothing to count
+        if not label:
+            if not all(_is_fraction(c) for c in _value_cells(r, h) if c):
+                orphan_rows.append(i)
+            continue
+        if _is_stat(label):
+            stats_rows.append(i)
+            continue
+        if pending is not None:
+            title, seats = pending[0], None
+            if "\x00" in title:
+                title, n = title.split("\x00", 1)
+                seats = int(n)
+            current = _Block(title, pending[1], h, seats)
+            blocks.append(current)
+            pending = None
+        if current is None:
+            if stat_section:
+                stats_rows.append(i)
+            else:
+                orphan_rows.append(i)
+            continue
+        current.choices.append(i)
+    blocks = [b for b in blocks if b.choices]
+    return _Layout(headers, blocks, stats_rows, orphan_rows, title_rows)
+
+
+def _classify_unheaded(rows: list[list[str]], lay: _Layout) -> dict[int, dict[int, str]]:
+    """Per header row: unheaded column -> 'total' | 'percent' | 'party' | 'unknown'."""
+    out: dict[int, dict[int, str]] = {}
+    for h in lay.headers:
+        choice_rows = [i for b in lay.blocks if b.header is h for i in b.choices]
+        kinds: dict[int, str] = {}
+        for j in h.unheaded:
+            vals = [(i, rows[i][j].strip()) for i in choice_rows
+                    if j < len(rows[i]) and rows[i][j].strip()]
+            if not vals:
+                continue
+            if all(_PARTY_CODE.match(v) for _, v in vals):
+                kinds[j] = "party"
+                continue
+            if all(_is_fraction(v) for _, v in vals) and any(
+                    "%" in v or to_int(v) is None for _, v in vals):
+                kinds[j] = "percent"
+                continue
+            agree = 0
+            for i, v in vals:
+                total = to_int(v)
+                counts = [to_int(rows[i][p]) for p in h.precincts if p < len(rows[i])]
+                if total is not None and total == sum(c for c in counts if c is not None):
+                    agree += 1
+            kinds[j] = "total" if agree >= max(1, 0.8 * len(vals)) else "unknown"
+        out[h.row] = kinds
+    return out
+
+
+# --- Ballot-record lists (not a canvass) -------------------------------------------------
+
+
+def _ballot_list(rows: list[list[str]]) -> tuple[int, int] | None:
+    """(header row, number of ballot records) when the sheet lists ballots, not counts."""
+    for i, r in enumerate(rows[:_SCAN_ROWS]):
+        cells = [_clean(c) for c in r if c.strip()]
+        if not cells or not _BALLOT_LIST_HEAD.match(cells[0]):
+            continue
+        if not any(_BALLOT_LIST_OTHER.match(c) for c in cells[1:]):
+            continue
+        n = 0
+        for r2 in rows[i + 1:]:
+            first = _clean(r2[0]) if r2 else ""
+            if first and not first.lower().startswith("total"):
+                n += 1
+        return i, n
+    return None
+
+
+def _ballot_list_failure(path: Path, sheet: str | None, where: tuple[int, int]):
+    row, n = where
+    return fail(path, "Recount Desk does not recognise this layout as a canvass: it is a list of "
+                f"{n:,} ballot records (cast vote record numbers with their batch and tabulator) "
+                "and holds no vote counts, so export the precinct-level results (the Statement "
+                "of Votes Cast) from the election system as XLSX or CSV instead.",
+                sheet=sheet or None, row=row + 1)
+
+
+# --- detect / read -----------------------------------------------------------------------
+
+
+def _sheets(path: Path, kind: str, *, names: list[str] | None = None, limit: int | None = None,
+            nrows: int | None = None, options: ReadOptions | None = None
+            ) -> Iterator[tuple[str, list[list[str]]]]:
+    if kind == "csv":
+        rows, _note = read_csv_rows(path, limit=nrows)
+        yield "", rows
+        return
+    all_names = names if names is not None else workbook_sheet_names(path)
+    if limit is not None:
+        all_names = all_names[:limit]
+    yield from iter_sheets(path, all_names, nrows=nrows, options=options)
+
+
+def detect(path: Path, kind: str) -> Detection | None:
+    if kind not in ("xlsx", "xls", "ods", "csv"):
+        return None
+    try:
+        ballot_list: Detection | None = None
+        for sheet, rows in _sheets(path, kind, limit=4, nrows=_DETECT_ROWS):
+            where = f"sheet {sheet!r}, " if sheet else ""
+            lay = _layout(rows)
+            if lay is not None and _plausible(rows, lay, 2):
+                h = lay.headers[0]
+                names = list(h.precincts.values())
+                titles = [b.title for b in lay.blocks[:3]]
+                conf = 75 if len(lay.blocks) >= 3 and len(names) >= 3 else 60
+                return Detection(
+                    FAMILY, LABEL, conf,
+                    f"{where}row {h.row + 1}: {len(names)} precinct columns ({names[0]} … "
+                    f"{names[-1]}) and contests stacked down ({', '.join(titles)}, …)")
+            bl = _ballot_list(rows)
+            if bl is not None and ballot_list is None:
+                ballot_list = Detection(
+                    FAMILY, BALLOT_LIST_LABEL, 10,
+                    f"{where}row {bl[0] + 1}: a list of {bl[1]:,} ballot records (cast vote "
+                    "record, batch, tabulator) with no vote counts")
+        return ballot_list
+    except Exception:  # never raise for a file that is not ours
+        return None
+
+
+def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+    """Read one sheet of a sideways county workbook (precincts across, contests down)."""
+    options = options or ReadOptions()
+    kind = sniff(path)
+    if kind not in ("xlsx", "xls", "ods", "csv"):
+        raise fail(path, "This is not a spreadsheet, so it is not a county results workbook. "
+                   "Export it as XLSX or CSV.")
+    names: list[str] | None = None
+    if kind != "csv":
+        all_names = workbook_sheet_names(path)
+        if options.sheet is not None:
+            if options.sheet not in all_names:
+                raise fail(path, f"The workbook has no sheet {options.sheet!r}; its sheets are "
+                           + ", ".join(repr(n) for n in all_names) + ".")
+            names = [options.sheet]
+        else:
+            names = all_names
+    result: RawCanvass | None = None
+    read_from = ""
+    readable: list[str] = []
+    ballot_list: tuple[str, tuple[int, int]] | None = None
+    for sheet, rows in _sheets(path, kind, names=names, options=options):
+        lay = _layout(rows, options)
+        if lay is None or not _plausible(rows, lay, 1):
+            bl = _ballot_list(rows)
+            if bl is not None and ballot_list is None:
+                ballot_list = (sheet, bl)
+            continue
+        readable.append(sheet)
+        if result is None:
+            result, read_from = _read_sheet(path, sheet, rows, lay), sheet
+    if result is None:
+        if ballot_list is not None:
+            raise _ballot_list_failure(path, *ballot_list)
+        raise fail(path, "No sheet has precinct names across a header row with contests stacked "
+                   "below (a title row, then one row per choice), so this workbook cannot be "
+                   "read as a sideways canvass. Use the column mapping to say where the "
+                   "precincts, contests and choices are.", sheet=options.sheet)
+    others = [s for s in readable if s != read_from]
+    if others and options.sheet is None:
+        result.issues.insert(0, Issue(
+            path.name, f"This workbook holds several result sheets; sheet {result.sheet!r} was "
+            "read. Choose another sheet to import " + ", ".join(repr(s) for s in others)
+            + " instead.", result.sheet, severity=Severity.WARNING))
+    return result
+
+
+def _split_title(title: str) -> tuple[str, str, int | None]:
+    """(contest, party, seats) from a title row: 'REP U.S. SENATE (Vote for 1)'."""
+    seats = vocab.seats_in(title)
+    t = _VOTE_FOR_IN_TITLE.sub("", title).strip() if seats is not None else title
+    party = vocab.contest_party(t)
+    if party:
+        if t.upper().startswith(party + " "):
+            t = t[len(party) + 1:].strip()
+        else:
+            t = re.sub(r"\s*\(\s*" + party + r"\s*\)\s*$", "", t, flags=re.IGNORECASE).strip()
+    return t or title, party, seats
+
+
+def _split_choice(label: str) -> tuple[str, str]:
+    m = _PARTY_SUFFIX.search(label)
+    if m and m.start() > 0:
+        return _clean(label[:m.start()]), m.group(1).upper()
+    name, prefix = vocab.split_party_prefix(label)
+    return _clean(name), prefix
+
+
+def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> RawCanvass:
+    name = path.name
+    sheet_name = sheet or None
+    issues: list[Issue] = []
+    unheaded = _classify_unheaded(rows, lay)
+
+    for h in lay.headers:
+        for j, k in unheaded.get(h.row, {}).items():
+            if k == "unknown":
+                issues.append(Issue(
+                    name, f"Column {col_letter(j)} holds counts but has no precinct name in the "
+                    f"header row {h.row + 1}, and it is not the sum of the precincts; it was "
+                    "left out.", sheet_name, h.row + 1, col_letter(j), Severity.WARNING))
+
+    out: list[RawRow] = []
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    seats: dict[tuple[str, str, str], int] = {}
+    suppressed: set[tuple[str, str, str]] = set()
+    # Contest key -> precincts already read, to tell a continued contest from a second one.
+    seen: dict[tuple[str, str, str], set[str]] = {}
+    bad = 0
+    n_sup = 0
+    for b in lay.blocks:
+        h = b.header
+        kinds = unheaded.get(h.row, {})
+        total_cols = h.total_cols + [j for j, k in kinds.items() if k == "total"]
+        party_cols = ([h.party_col] if h.party_col is not None else []) + \
+            [j for j, k in kinds.items() if k == "party"]
+        contest, cparty, title_seats = _split_title(b.title)
+        base = (contest, "", cparty)
+        precincts_here = set(h.precincts.values())
+        key = base
+        n = 1
+        while key in seen and seen[key] & precincts_here:
+            n += 1
+            key = (f"{contest} ({n})", "", cparty)
+        if n > 1 and key not in seen:
+            issues.append(Issue(
+                name, f"The contest title {contest!r} appears again at row {b.title_row + 1} "
+                f"for the same precincts; it is read as another contest {key[0]!r}.",
+                sheet_name, b.title_row + 1, col_letter(h.label_col), Severity.WARNING))
+        seen.setdefault(key, set()).update(precincts_here)
+        n_seats = b.seats or title_seats
+        if n_seats:
+            seats[key] = n_seats
+        title, _district, party = key
+        for i in b.choices:
+            r = rows[i]
+            label = _clean(r[h.label_col])
+            if vocab.is_non_contest_office(label) or _MORE_STATS.match(label):
+                continue
+            k = vocab.choice_kind(label)
+            if k is None:
+                continue  # a sum of other rows ('Total Votes')
+            choice, chparty = _split_choice(label)
+            if k in ("over", "under", "blank"):
+                chparty = ""
+            for pc in party_cols:
+                if pc < len(r) and r[pc].strip():
+                    m = _PARTY_CODE.match(r[pc].strip())
+                    if m:
+                        chparty = m.group(1).upper()
+            for j in total_cols:
+                v = to_int(r[j]) if j < len(r) else None
+                if v is not None:
+                    tot = file_totals.setdefault(key, {})
+                    tot[choice] = tot.get(choice, 0) + v
+            for j, precinct in h.precincts.items():
+                text = r[j].strip() if j < len(r) else ""
+                if not text:
+                    continue  # the contest was not on this precinct's ballot
+                if text.lower() in _SUPPRESSED:
+                    suppressed.add(key)
+                    n_sup += 1
+                    continue
+                v = to_int(text)
+                if v is None:
+                    bad += 1
+                    if bad <= _MAX_BAD_SHOWN:
+                        issues.append(Issue(
+                            name, f"The vote count {text!r} for {choice!r} in precinct "
+                            f"{precinct!r} is not a whole number; it is read as 0.",
+                            sheet_name, i + 1, col_letter(j), Severity.ERROR))
+                    v = 0
+                out.append((precinct, title, "", party, choice, chparty, k, v))
+    if bad > _MAX_BAD_SHOWN:
+        issues.append(Issue(name, f"… {bad - _MAX_BAD_SHOWN} more vote counts are not whole "
+                            "numbers.", sheet_name, severity=Severity.ERROR))
+    if n_sup:
+        issues.append(Issue(name, f"{n_sup} precinct count(s) are suppressed for voter privacy; "
+                            "the file's totals are used for those contests.", sheet_name,
+                            severity=Severity.NOTE))
+    for i in lay.orphan_rows[:5]:
+        lc = lay.headers[0].label_col
+        label = _clean(rows[i][lc]) if lc < len(rows[i]) else ""
+        what = f"{label!r} has counts" if label else "It has counts but no name"
+        issues.append(Issue(name, f"Row {i + 1}: {what} but no contest title above it; it was "
+                            "left out.", sheet_name, i + 1, col_letter(lc), Severity.WARNING))
+    if len(lay.orphan_rows) > 5:
+        issues.append(Issue(name, f"… {len(lay.orphan_rows) - 5} more rows with counts outside "
+                            "any contest were left out.", sheet_name, severity=Severity.WARNING))
+
+    low = " ".join(lay.title_rows).lower()
+    primary: bool | None = None
+    if "primary" in low or any(r[3] for r in out):
+        primary = True
+    elif "general" in low:
+        primary = False
+    return RawCanvass(name, FAMILY, frame(out), issues, seats, file_totals, suppressed, primary,
+                      election_name=lay.title_rows[0] if lay.title_rows else None,
+                      sheet=sheet_name)
