@@ -239,6 +239,16 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                     break
             if cut is None:
                 break
+            # Nothing in the file marks this boundary: say so loudly, one race read as two
+            # would get the wrong verdict.
+            issues.append(Issue(
+                name, f"{s.title!r}: the file does not mark where one contest ends and the next "
+                f"begins; the columns were split where the precincts with votes stop "
+                f"overlapping ({col_letter(s.cols[0])}–{col_letter(s.cols[cut - 1])}: "
+                + ", ".join(s.names[:cut]) + f" | {col_letter(s.cols[cut])}–"
+                f"{col_letter(s.cols[-1])}: " + ", ".join(s.names[cut:]) + "). If this is one "
+                "contest, read the file through the column mapping instead.", sheet, 1,
+                col_letter(s.cols[cut]), Severity.WARNING))
             parts[-1:] = [_Segment(s.title, s.cols[:cut], s.names[:cut], s.kinds[:cut]),
                           _Segment(s.title, s.cols[cut:], s.names[cut:], s.kinds[cut:])]
         split.extend(parts)

@@ -117,6 +117,16 @@ def test_two_adjacent_same_titled_contests_are_two_contests(tmp_path: Path) -> N
     assert mismatch(pc) == []
 
 
+def test_a_split_the_file_does_not_mark_is_a_warning_naming_the_columns(tmp_path: Path) -> None:
+    pc = read_canvass(_two_ut_house(tmp_path))
+    warned = [i for i in pc.issues if "does not mark where one contest ends" in i.message]
+    assert len(warned) == 1
+    assert warned[0].severity is Severity.WARNING
+    assert ("G–H: REP CARL ALBRECHT, DEM MARY ANN | I–J: REP CHRISTINE WATKINS, DEM TOM BOB"
+            in warned[0].message)
+    assert warned[0].column == "I"
+
+
 @pytest.mark.parametrize(
     ("damage", "expect_row", "expect_col", "severity", "words"),
     [
