@@ -95,7 +95,10 @@ def _connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
 
 
 def create(path: Path) -> sqlite3.Connection:
-    """A new, empty case file at ``path`` (which must not exist)."""
+    """A new case file at ``path`` (which must not exist), with its schema written in an
+    open transaction: the caller's first audited action commits it, so a crash before that
+    leaves a file that is refused as "not a case file", never a case without its first entry.
+    """
     path = Path(path)
     if path.exists():
         raise CaseFileError(f"{path.name} already exists; choose another name.")
@@ -103,14 +106,13 @@ def create(path: Path) -> sqlite3.Connection:
         conn = _connect(path)
     except sqlite3.Error as e:
         raise CaseFileError(f"Cannot create {path.name}: {e}.") from e
-    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     conn.execute("BEGIN IMMEDIATE")
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     for script in MIGRATIONS:
         for stmt in _statements(script):
             conn.execute(stmt)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', ?)", (utc_now(),))
-    conn.execute("COMMIT")
     return conn
 
 
@@ -252,7 +254,8 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str) -> Iterator[d
     The caller fills the yielded dict with what the action did; it becomes the audit payload.
     """
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        if not conn.in_transaction:  # a new file's schema is already in its first transaction
+            conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as e:
         if "readonly" in str(e) or "read-only" in str(e):
             raise ReadOnlyCase("The case file is read-only; nothing was changed.") from e

@@ -160,3 +160,13 @@ def test_replacing_canvass_is_refused_once_a_recount_started() -> None:
 
     with open_demo_case() as case, pytest.raises(ImportRefused, match="recount has been started"):
         import_canvass(case, read_file(GRAND), replace=True)
+
+
+def test_a_creation_cut_short_leaves_no_half_case(tmp_path: Path) -> None:
+    """A crash after the schema but before the first audited action (the election) commits
+    nothing: the file is refused plainly, never opened as a case without its first entry."""
+    p = tmp_path / "cut.recount"
+    conn = store.create(p)
+    conn.close()  # as if the program died here: the open transaction is lost
+    with pytest.raises(store.CaseFileError, match="not a Recount Desk case file"):
+        open_case(p)
