@@ -3,25 +3,32 @@
 Each printed page starts with ``Summary Results Report … OFFICIAL RESULTS``, the election
 name and the date/county line, then the precinct's name. A ``STATISTICS`` block (registered
 voters, ballots cast, turnout) is followed by contests: the title, ``Vote For N`` (the seats),
-a column header (``TOTAL`` and any vote-mode columns) and one line per choice, then the
-summary lines ``Write-In Totals``, ``Total Votes Cast``, ``Overvotes``, ``Undervotes``,
-``Contest Totals``. Page footers (``Precinct Summary - date … n of N``, ``Report generated
-with Electionware``) are skipped. The columns drift from page to page, so a count is the
-number under ``TOTAL`` when the line has one number per column, else the first number.
-A report without precinct names (county summary) is read as one unit; a ``Cumulative`` or
-``Total`` section is the file's own totals.
+a column header (``TOTAL`` and any vote-mode columns such as ``Election Day``, ``By Mail``)
+and one line per choice, then the summary lines ``Write-In Totals``, ``Total Votes Cast``,
+``Overvotes``, ``Undervotes``, ``Contest Totals``. Page footers (``Precinct Summary - date …
+n of N``, ``Report generated with Electionware``) are skipped. The columns drift from page to
+page, so a count is the number under ``TOTAL`` when the line has one number per column, else
+the first number (Electionware prints ``TOTAL`` first). Where the vote-mode columns are there
+they must add up to ``TOTAL``, and each contest's choices must add up to its ``Total Votes
+Cast`` line: both are checked. A report without precinct names (county summary) is read as
+one unit; a ``Cumulative`` or ``Total`` section is the file's own totals.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import read_csv_rows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FAMILY = "ess_summary"
 LABEL = "Electionware Summary Results Report (CSV)"
@@ -31,9 +38,39 @@ _PCT = re.compile(r"^-?\d+(\.\d+)?\s*%$")
 _FOOTER = re.compile(r"^(report generated with|(precinct\s+)?summary\s*-\s*\d|cumulative\s*-\s*\d|"
                      r"page\s+\d+)", re.IGNORECASE)
 _STATISTICS = re.compile(r"^statistics$", re.IGNORECASE)
-_MODE_WORD = re.compile(r"^(total|election\s+day|early(\s+voting)?|by\s+mail|mail|absentee|"
-                        r"provisional|polls?|in\s+person|vote\s+centers?|vot%|percent|%)$",
-                        re.IGNORECASE)
+_MODE_WORD = re.compile(r"^(total|election\s+day|early(\s+voting)?|by\s+mail(\s+ballots?)?|mail|"
+                        r"absentee|provisional|polls?|polling|in\s+person|vote\s+centers?|"
+                        r"vot%|vote\s*%|percent|%)$", re.IGNORECASE)
+_PCT_WORD = re.compile(r"^(vot(e|es)?\s*%|%|percent(age)?|pct)$", re.IGNORECASE)
+_TOTAL_VOTES = re.compile(r"^\s*total\s+votes(\s+cast)?\s*$", re.IGNORECASE)
+# Cells that are not data: the end-of-file mark some exports leave behind.
+_JUNK = re.compile(r"^(\x1a|_x001a_)+$", re.IGNORECASE)
+_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%m/%d/%Y", "%Y-%m-%d", "%d %B %Y", "%B %d %Y")
+
+
+def date_in(text: str) -> str | None:
+    """'November 6, 2018' / 'MARCH 3, 2020' / '2024-11-05' / 'Held June 28, 2016' -> ISO date."""
+    t = vocab.clean_name(text)
+    for cand in (t, *re.findall(r"[A-Za-z]+\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}/\d{1,2}/\d{4}|"
+                                 r"\d{4}-\d{2}-\d{2}", t)):
+        cand = cand.replace(".", "")
+        for fmt in _DATE_FORMATS:
+            try:
+                d = datetime.strptime(cand, fmt).date()
+            except ValueError:
+                continue
+            if 1990 <= d.year <= 2100:
+                return d.isoformat()
+    return None
+
+
+def _first_text(rows: list[list[str]]) -> str:
+    """The first non-empty cell of the first non-empty row."""
+    for r in rows:
+        for c in r:
+            if c:
+                return c
+    return ""
 
 
 def detect(path: Path, kind: str) -> Detection | None:
@@ -43,7 +80,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         rows, _ = read_csv_rows(path, 60)
     except Exception:
         return None
-    if not rows or not rows[0] or not rows[0][0].lower().startswith("summary results report"):
+    if not _first_text(rows).lower().startswith("summary results report"):
         return None
     vote_for = any(vocab.seats_in(c) for r in rows for c in r[:3] if c)
     return Detection(FAMILY, LABEL, 96 if vote_for else 80,
@@ -52,12 +89,12 @@ def detect(path: Path, kind: str) -> Detection | None:
 
 
 def _line(cells: list[str]) -> tuple[str, list[int], list[str]]:
-    """(label, numbers, other texts) of one line."""
+    """(label, numbers, other texts) of one line; percentages are left out."""
     label = ""
     nums: list[int] = []
     texts: list[str] = []
     for c in cells:
-        if not c:
+        if not c or _JUNK.match(c):
             continue
         if _NUM.match(c):
             if label or texts:
@@ -73,6 +110,12 @@ def _line(cells: list[str]) -> tuple[str, list[int], list[str]]:
     return label, nums, texts
 
 
+def _only_cell(cells: list[str]) -> str | None:
+    """The one non-empty cell of a line (a precinct name, which may be all digits), else None."""
+    ne = [c for c in cells if c and not _JUNK.match(c)]
+    return ne[0] if len(ne) == 1 and not _PCT.match(ne[0]) else None
+
+
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Walk the report's lines and collect every precinct × contest × choice count."""
     import pandas as pd
@@ -83,11 +126,13 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     issues: list[Issue] = []
     if note:
         issues.append(Issue(name, note, severity=Severity.WARNING))
-    if not rows or not rows[0] or not rows[0][0].lower().startswith("summary results report"):
+    if not _first_text(rows).lower().startswith("summary results report"):
         raise fail(path, "This is not an Electionware 'Summary Results Report' CSV (the first "
                    "line should start with 'Summary Results Report').", row=1)
-    lines = [(i + 1, r) for i, r in enumerate(rows) if any(r)]
+    lines = [(i + 1, r) for i, r in enumerate(rows)
+             if any(c and not _JUNK.match(c) for c in r)]
     election_name: str | None = None
+    election_date: str | None = None
     primary: bool | None = None
     county = ""
     precinct = ""
@@ -96,15 +141,26 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     skip_contest = False
     header: list[str] = []
     in_stats = False
-    recs: list[tuple[str, str, str, str, int, int]] = []   # precinct, contest, choice, kind, v, row
+    # precinct, contest, choice, kind, votes, row
+    recs: list[tuple[str, str, str, str, int, int]] = []
+    tvc: dict[tuple[str, str], tuple[int, int]] = {}   # (precinct, contest) -> (votes, row)
     seats: dict[str, int] = {}
     stray = 0
+    mode_bad: list[tuple[int, str, int, int]] = []
     n = len(lines)
     i = 0
 
-    def next_is_vote_for(j: int) -> bool:
-        return j + 1 < n and vocab.seats_in(_line(lines[j + 1][1])[0] or "") is not None and \
-            _line(lines[j + 1][1])[0].lower().startswith("vote for")
+    def is_vote_for(j: int) -> bool:
+        if not 0 <= j < n:
+            return False
+        lab = _line(lines[j][1])[0]
+        return lab.lower().startswith("vote for") and vocab.seats_in(lab) is not None
+
+    def text_only(j: int) -> bool:
+        if not 0 <= j < n:
+            return False
+        ne = [c for c in lines[j][1] if c and not _JUNK.match(c)]
+        return bool(ne) and not any(_NUM.match(c) or _PCT.match(c) for c in ne)
 
     while i < n:
         if i % 5000 == 0:
@@ -125,17 +181,20 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                         primary = False
             if i + 2 < n:
                 date_line = [c for c in lines[i + 2][1] if c]
+                if date_line and election_date is None:
+                    election_date = date_in(date_line[0])
                 if len(date_line) > 1:
                     county = date_line[-1]
             i += 3
             if i < n:
-                plabel, pnums, _ = _line(lines[i][1])
-                if plabel and not pnums and not _STATISTICS.match(plabel) and \
-                        not next_is_vote_for(i) and not _FOOTER.match(plabel):
-                    if plabel != precinct:
+                pname = _only_cell(lines[i][1])
+                if pname and not _STATISTICS.match(pname) and not is_vote_for(i + 1) and \
+                        not _FOOTER.match(pname) and not _MODE_WORD.match(pname):
+                    pname = vocab.clean_name(pname)
+                    if pname != precinct:
                         contest = None
                         in_stats = False
-                    precinct = plabel
+                    precinct = pname
                     saw_precinct = True
                     i += 1
             continue
@@ -149,19 +208,30 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         if low.startswith("vote for"):
             i += 1
             continue
-        if label and not nums and next_is_vote_for(i):
-            contest = vocab.clean_name(label)
+        title_lines = 0
+        if label and not nums and is_vote_for(i + 1):
+            title_lines = 1
+        elif text_only(i) and text_only(i + 1) and is_vote_for(i + 2) and \
+                vocab.choice_kind(label) == "candidate" and \
+                not vocab.is_non_contest_office(label) and \
+                not any(t.upper() == "TOTAL" for t in texts):
+            # A long title wrapped onto two lines.
+            title_lines = 2
+        if title_lines:
+            parts = [_line(lines[i + k][1]) for k in range(title_lines)]
+            contest = vocab.clean_name(" ".join(" ".join([p[0], *p[2]]) for p in parts))
             in_stats = False
             skip_contest = vocab.is_non_contest_office(contest)
-            s = vocab.seats_in(_line(lines[i + 1][1])[0])
+            s = vocab.seats_in(_line(lines[i + title_lines][1])[0])
             if s is not None and not skip_contest:
                 seats[contest] = s
             header = []
-            i += 2
+            i += title_lines + 1
             continue
-        if (not nums and label.upper() == "TOTAL") or (
-                not nums and label and all(_MODE_WORD.match(t) for t in [label, *texts])):
-            header = [t.upper() for t in [label, *texts]]
+        words = [label, *texts]
+        if not nums and label and (any(t.upper() == "TOTAL" for t in words) or
+                                   all(_MODE_WORD.match(t) for t in words)):
+            header = [vocab.clean_name(t).upper() for t in words if not _PCT_WORD.match(t)]
             i += 1
             continue
         if in_stats:
@@ -186,32 +256,55 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             i += 1
             continue
         if "TOTAL" in header and len(nums) == len(header):
-            v = nums[header.index("TOTAL")]
-        else:
+            at = header.index("TOTAL")
+            v = nums[at]
+            if len(nums) > 1 and sum(nums) - v != v:
+                mode_bad.append((rowno, label, v, sum(nums) - v))
+        elif len(nums) == 1 or not header or header[0] == "TOTAL":
             v = nums[0]
-        kind = vocab.choice_kind(vocab.clean_name(label))
+        else:
+            issues.append(Issue(name, f"In {contest!r} ({precinct or county}), the line "
+                                f"{label!r} has {len(nums)} numbers under the {len(header)} "
+                                f"columns {', '.join(header)}, so its TOTAL cannot be told; it "
+                                "is left out.", None, rowno, severity=Severity.ERROR))
+            i += 1
+            continue
+        clean = vocab.clean_name(label)
+        if _TOTAL_VOTES.match(clean):
+            tvc[(precinct, contest)] = (v, rowno)
+        kind = vocab.choice_kind(clean)
         if kind is None and re.search(r"write", label, re.IGNORECASE):
             kind = "write_in_total"
         if kind is not None:
-            recs.append((precinct, contest, vocab.clean_name(label), kind, v, rowno))
+            recs.append((precinct, contest, clean, kind, v, rowno))
         i += 1
     options.on_progress(n, n)
 
+    if mode_bad:
+        r0, lab0, tot0, parts0 = mode_bad[0]
+        issues.append(Issue(name, f"{len(mode_bad)} line(s) whose vote-mode columns do not add "
+                            f"up to their TOTAL (first: {lab0!r}, TOTAL {tot0:,}, the modes add "
+                            f"up to {parts0:,}); the TOTAL column is used.", None, r0,
+                            severity=Severity.WARNING))
     if not recs:
         raise fail(path, "No contest results were found in this Summary Results Report.")
     df = pd.DataFrame(recs, columns=["precinct", "contest", "choice", "kind", "votes", "row"])
     if not saw_precinct:
         unit = county or "County"
         df["precinct"] = unit
+        tvc = {(unit, c): v for (_p, c), v in tvc.items()}
         issues.append(Issue(name, "This report has no precinct breakdown (a county summary); "
                             f"the whole county is read as one unit ({unit!r}). Export the "
                             "precinct-level report for a recount.", severity=Severity.WARNING))
-    # 'Write-In Totals' are the write-ins only where no named write-in rows exist.
-    named = set(df.loc[df["kind"] == "write_in", "contest"])
-    wt = df["kind"] == "write_in_total"
-    df.loc[wt & ~df["contest"].isin(named), "kind"] = "write_in"
+    # 'Write-In Totals' are the write-ins only where the block has no named write-in rows.
+    block = list(zip(df["precinct"], df["contest"], strict=True))
+    named = {b for b, k in zip(block, df["kind"], strict=True) if k == "write_in"}
+    wt = (df["kind"] == "write_in_total").to_numpy()
+    has_named = [b in named for b in block]
+    df.loc[wt & ~pd.Series(has_named, index=df.index).to_numpy(), "kind"] = "write_in"
     df = df[df["kind"] != "write_in_total"]
-    void = df["choice"].map(vocab.is_void_write_in)
+    void = df["choice"].map(vocab.is_void_write_in).astype(bool)
+    _check_total_votes_cast(name, df, void, tvc, issues)
     if void.any():
         issues.append(Issue(name, f"{int(df.loc[void, 'votes'].sum()):,} invalid write-in "
                             "vote(s) are not counted for any candidate.", severity=Severity.NOTE))
@@ -222,6 +315,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             .groupby(["contest", "choice"], sort=False)["votes"].sum().items():
         file_totals.setdefault((c, "", vocab.contest_party(c)), {})[ch] = int(v)
     df = df[~is_tot]
+    if df.empty:
+        raise fail(path, "This Summary Results Report has only a totals section and no "
+                   "precinct results.")
     cparty = df["contest"].map({c: vocab.contest_party(c) for c in df["contest"].unique()})
     if primary is None and (cparty != "").any():
         primary = True
@@ -248,4 +344,29 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                             + ". A recount of the whole race involves the other counties.",
                             severity=Severity.NOTE))
     return RawCanvass(name, FAMILY, out.reset_index(drop=True), issues, seat_map, file_totals,
-                      set(), primary, election_name=election_name)
+                      set(), primary, election_name=election_name, election_date=election_date)
+
+
+def _check_total_votes_cast(name: str, df: pd.DataFrame, void: pd.Series,
+                            tvc: dict[tuple[str, str], tuple[int, int]],
+                            issues: list[Issue]) -> None:
+    """Each block's choices (with or without invalid write-ins) must add up to its 'Total Votes
+    Cast' line; a block that does not is a warning naming the line."""
+    if not tvc:
+        return
+    counted = df["kind"].isin(["candidate", "write_in"])
+    with_void = df[counted].groupby(["precinct", "contest"], sort=False)["votes"].sum()
+    without = df[counted & ~void].groupby(["precinct", "contest"], sort=False)["votes"].sum()
+    bad: list[tuple[str, str, int, int, int]] = []
+    for (p, c), (v, r) in tvc.items():
+        a = int(with_void.get((p, c), 0))
+        b = int(without.get((p, c), 0))
+        if v not in (a, b):
+            bad.append((p, c, b, v, r))
+    for p, c, got, want, r in bad[:5]:
+        issues.append(Issue(name, f"In {c!r} ({p}), the choices add up to {got:,} but the "
+                            f"'Total Votes Cast' line says {want:,}; a line may be missing or "
+                            "garbled.", None, r, severity=Severity.WARNING))
+    if len(bad) > 5:
+        issues.append(Issue(name, f"… and {len(bad) - 5} more contests whose choices do not add "
+                            "up to their 'Total Votes Cast'.", severity=Severity.WARNING))
