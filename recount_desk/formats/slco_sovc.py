@@ -38,6 +38,46 @@ _BLOCK_TOTAL = re.compile(r"^(.*\S)\s+-\s+total$", re.IGNORECASE)
 _PAGE = re.compile(r"^page:\s*\d+\s+of\s+\d+", re.IGNORECASE)
 _QUALIFIED_WI = re.compile(r"qualified\s+write[\s-]*in", re.IGNORECASE)
 _UNRESOLVED_WI = re.compile(r"unresolved\s+write[\s-]*in", re.IGNORECASE)
+# Statistics columns between 'Type' and the first candidate of the 2016-2018 layout.
+_STAT_HEADERS = {"reg. voters", "reg voters", "registered voters", "cards cast", "ballots cast",
+                 "times cast", "total votes", "voter turnout", "turnout", "total ballots"}
+_PERCENT_HEADER = re.compile(r"^(%|pct\.?|percent(age)?|% of votes)$", re.IGNORECASE)
+# Lines above the header that are not the contest title.
+_NOT_TITLE = re.compile(
+    r"^(statement of votes cast.*|table of contents|.*\b(general|primary|special|municipal|"
+    r"presidential)\s+election\b.*|.*\bcounty,?\s+(ut|utah)|salt lake county|"
+    r"(january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b.*\d{4}|\d{1,2}/\d{1,2}/\d{2,4}.*|page\b.*|vote\s+for\s+\d+|"
+    r"disclaimer.*|(official|unofficial|final)\s+results?)$", re.IGNORECASE)
+
+
+_ELECTION = re.compile(r"\b(general|primary|special|municipal)\b.*\belection\b", re.I)
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_DATE_WORDS = re.compile(r"^(?:\w+day,?\s+)?(" + "|".join(_MONTHS) + r")\s+(\d{1,2})"
+                         r"(?:st|nd|rd|th)?,?\s+(\d{4})$", re.IGNORECASE)
+_DATE_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\s+00:00:00)?$")
+_DATE_US = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+
+
+def _date(text: str) -> str | None:
+    """An ISO date from a line that is only a date: 'June 26th, 2018', '2024-11-05',
+    '11/8/2016'."""
+    import datetime as dt
+
+    y = mo = d = 0
+    if m := _DATE_WORDS.match(text):
+        y, mo, d = int(m.group(3)), _MONTHS.index(m.group(1).lower()) + 1, int(m.group(2))
+    elif m := _DATE_ISO.match(text):
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    elif m := _DATE_US.match(text):
+        y, mo, d = int(m.group(3)), int(m.group(1)), int(m.group(2))
+    else:
+        return None
+    try:
+        return dt.date(y, mo, d).isoformat()
+    except ValueError:
+        return None
 
 
 def _clean(text: str) -> str:
@@ -53,15 +93,19 @@ def detect(path: Path, kind: str) -> Detection | None:
         names = workbook_sheet_names(path)
         if not names:
             return None
-        first = next(iter_sheets(path, names[:1], nrows=15))[1]
-        cells = [c for r in first for c in r if c]
+        first = next(iter_sheets(path, names[:1], nrows=30))[1]
+        cells = [c for r in first[:15] for c in r if c]
         if names[0].strip().upper() == "TOC" and len(names) > 1 and any(
                 "statement of votes cast" in c.lower() for c in cells):
-            second = next(iter_sheets(path, names[1:2], nrows=14))[1]
+            second = next(iter_sheets(path, names[1:2], nrows=30))[1]
             if _find_header_2018(second) is not None:
                 return Detection(FAMILY, LABEL, 93, "TOC sheet and contest sheets with the "
                                  "header 'Precinct, Type, Reg. Voters, Cards Cast, Total Votes'")
             return Detection(FAMILY, LABEL, 60, "TOC sheet of a Statement of Votes Cast")
+        if _find_header_2018(first) is not None:
+            # A workbook of contest sheets without the TOC (one contest, e.g. a recount).
+            return Detection(FAMILY, LABEL, 88, "contest sheet with the header 'Precinct, Type, "
+                             "Reg. Voters, Cards Cast, Total Votes' (Salt Lake County SOVC)")
         if cells and _PAGE.match(cells[0]) and any(
                 "statement of votes cast" in c.lower() for c in cells):
             if len(names) > 1:
@@ -78,11 +122,13 @@ def detect(path: Path, kind: str) -> Detection | None:
 
 
 def _find_header_2018(rows: list[list[str]]) -> tuple[int, int] | None:
-    """(row index, column of 'Precinct') of the 2016-2018 header."""
+    """(row index, column of 'Precinct') of the 2016-2018 header: 'Precinct, Type' followed
+    by statistics columns ('Reg. Voters', 'Cards Cast', 'Total Votes')."""
     for i, r in enumerate(rows[:30]):
-        low = [c.strip().lower() for c in r]
+        low = [_clean(c).lower() for c in r]
         for j, c in enumerate(low[:4]):
-            if c == "precinct" and low[j + 1:j + 2] == ["type"] and "total votes" in low:
+            if c == "precinct" and low[j + 1:j + 2] == ["type"] and any(
+                    x in _STAT_HEADERS for x in low[j + 2:j + 6]):
                 return i, j
     return None
 
@@ -125,6 +171,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         found = _find_header_2024(rows)
         if found is not None:
             st.sheet_2024(sheet, _shift(rows, found[1]), found[0])
+            continue
+        st.meta(rows[:15])  # the cover sheet: election name and date
     if st.contests == 0:
         raise fail(path, "No contest sheet of a Salt Lake County Statement of Votes Cast was "
                    "found (no header 'Precinct, Type, …' or 'Precinct, Times Cast, …'). Export "
@@ -143,6 +191,7 @@ class _State:
         self.contests = 0
         self.any_party = False
         self.election_name: str | None = None
+        self.election_date: str | None = None
         self.unresolved = 0
         self.bad = 0
 
@@ -174,25 +223,56 @@ class _State:
             return 0
         return v
 
+    def meta(self, rows: list[list[str]]) -> None:
+        """The election's name and date from the lines above a table ('2018 Primary
+        Election', 'June 26th, 2018'; 'General Election', '2024-11-05')."""
+        for c in (_clean(c) for r in rows for c in r):
+            if not c or len(c) > 200:
+                continue
+            if self.election_name is None and _ELECTION.search(c):
+                self.election_name = c
+            if self.election_date is None:
+                self.election_date = _date(c)
+
     # -- 2016-2018 -------------------------------------------------------------------------
-    def sheet_2018(self, sheet: str, rows: list[list[str]], h: int) -> None:
+    def _title_2018(self, sheet: str, rows: list[list[str]], h: int) -> tuple[str, int | None]:
+        """The contest title above the header, and a 'Vote for n' line if there is one.
+
+        The title rows hold 'Statement of Votes Cast', the election, its date, the county and
+        the contest; the cell that the sheet name begins (sheet names are cut at 31
+        characters) is the title, else the last line that is none of the others."""
         above = [_clean(c) for r in rows[:h] for c in r[:8] if _clean(c)]
-        if len(above) >= 2 and self.election_name is None:
-            self.election_name = above[1]
-        titles = [c for c in above if c.lower() not in ("table of contents",)]
-        raw_title = titles[-1] if titles else _clean(sheet)
+        above = [c for c in above if len(c) <= 200]  # the disclaimer paragraph
+        self.meta([above])
+        seats = None
+        for c in above:
+            n = vocab.seats_in(c)
+            if n is not None:
+                seats = n
+                break
+        want = _clean(sheet).casefold()
+        for c in above:
+            if want and (c.casefold() == want or (len(want) >= 20 and
+                                                  c.casefold().startswith(want))):
+                return c, seats
+        titles = [c for c in above if not _NOT_TITLE.match(c)]
+        return (titles[-1] if titles else _clean(sheet)), seats
+
+    def sheet_2018(self, sheet: str, rows: list[list[str]], h: int) -> None:
+        raw_title, seats_line = self._title_2018(sheet, rows, h)
         title, party, seats = self._title(raw_title)
+        seats = seats if seats is not None else seats_line
         key = (title, "", party)
         if seats is not None:
             self.seats[key] = seats
         header = rows[h]
-        low = [c.strip().lower() for c in header]
-        start = low.index("total votes") + 1
+        low = [_clean(c).lower() for c in header]
+        start = max(j for j, c in enumerate(low[:12]) if c in _STAT_HEADERS or j == 1) + 1
         cols: list[tuple[int, str, str, str]] = []
         for j in range(start, len(header)):
             cname = _clean(header[j])
-            if not cname:
-                continue  # the unlabelled percent column beside each count
+            if not cname or _PERCENT_HEADER.match(cname):
+                continue  # the percent column beside each count
             k = vocab.choice_kind(cname)
             if k is None:
                 continue
@@ -202,26 +282,96 @@ class _State:
                 name, cparty = cname[:m.start()].strip(), m.group(1).upper()
             cols.append((j, name, cparty, k))
         if not cols:
+            self.issues.append(Issue(self.name, f"The contest {title!r} has no candidate "
+                                     "columns after the statistics columns; it was skipped.",
+                                     sheet, h + 1, severity=Severity.WARNING))
             return
         self.contests += 1
+        # Per precinct (in order of appearance): its 'Total' rows and the sum of its
+        # counting-group rows, so that a precinct without a 'Total' row is still counted and
+        # a 'Total' row that disagrees with its groups is reported.
+        totals: dict[str, list[tuple[int, list[int]]]] = {}
+        groups: dict[str, list[int]] = {}
+        first_row: dict[str, int] = {}
+        unknown: dict[str, tuple[int, int]] = {}  # type -> (rows, first row)
+        untyped: list[int] = []
+        hidden: set[str] = set()
+        sup = 0
         for i, r in enumerate(rows[h + 1:], start=h + 2):
             if len(r) < 2 or not r[0].strip():
                 continue
-            typ = r[1].strip().lower()
-            if typ != "total":
-                if typ and typ not in _GROUP_TYPES:
-                    self.issues.append(Issue(self.name, f"Unknown row type {r[1]!r}; only "
-                                             "'Total' rows are counted.", sheet, i, "Type",
-                                             Severity.WARNING))
+            precinct = _clean(r[0])
+            typ = _clean(r[1]).lower()
+            cells = [r[j] if j < len(r) else "" for j, *_ in cols]
+            if not typ:
+                if any(c.strip() for c in cells):
+                    untyped.append(i)
                 continue
-            precinct = r[0].strip()
-            is_total = vocab.is_total_precinct(precinct)
-            for j, name, cparty, k in cols:
-                v = self._count(r[j] if j < len(r) else "", sheet, i, header[j])
-                if is_total:
-                    self.file_totals.setdefault(key, {})[name] = v
-                else:
+            if typ != "total" and typ not in _GROUP_TYPES:
+                n, first = unknown.get(_clean(r[1]), (0, i))
+                unknown[_clean(r[1])] = (n + 1, first)
+                continue
+            if any(c.strip() == _SUPPRESSED for c in cells):
+                if typ == "total" and not vocab.is_total_precinct(precinct):
+                    sup += 1
+                    hidden.add(precinct)
+                continue
+            values = [self._count(c, sheet, i, header[j]) for c, (j, *_) in
+                      zip(cells, cols, strict=True)]
+            first_row.setdefault(precinct, i)
+            if typ == "total":
+                totals.setdefault(precinct, []).append((i, values))
+            else:
+                acc = groups.setdefault(precinct, [0] * len(cols))
+                for n, v in enumerate(values):
+                    acc[n] += v
+        no_total: list[str] = []
+        mismatch: list[tuple[str, int]] = []
+        for precinct in first_row:
+            if precinct in hidden:
+                continue
+            rows_tot = totals.get(precinct)
+            group = groups.get(precinct)
+            if rows_tot is None:
+                if group is None:
+                    continue
+                no_total.append(precinct)
+                rows_tot = [(first_row[precinct], group)]
+            elif group is not None and rows_tot[0][1] != group:
+                mismatch.append((precinct, rows_tot[0][0]))
+            if vocab.is_total_precinct(precinct):
+                self.file_totals[key] = {name: v for (_, name, _, _), v in
+                                         zip(cols, rows_tot[0][1], strict=True)}
+                continue
+            for _, values in rows_tot:
+                for (_, name, cparty, k), v in zip(cols, values, strict=True):
                     self.rows.append((precinct, title, "", party, name, cparty, k, v))
+        for typ, (n, first) in unknown.items():
+            self.issues.append(Issue(self.name, f"{title}: {n} row(s) have the unknown Type "
+                                     f"{typ!r}; only 'Total' rows are counted, so check that "
+                                     "these are not votes left out.", sheet, first, "Type",
+                                     Severity.WARNING))
+        if untyped:
+            self.issues.append(Issue(self.name, f"{title}: {len(untyped)} row(s) with counts "
+                                     "have no Type; they were not counted.", sheet, untyped[0],
+                                     "Type", Severity.WARNING))
+        if no_total:
+            self.issues.append(Issue(
+                self.name, f"{title}: {len(no_total)} precinct(s) have no 'Total' row (first "
+                f"{no_total[0]!r}); their counting-group rows were added up instead.", sheet,
+                first_row[no_total[0]], "Type", Severity.WARNING))
+        if mismatch:
+            self.issues.append(Issue(
+                self.name, f"{title}: in {len(mismatch)} precinct(s) the 'Total' row is not "
+                f"the sum of the counting-group rows above it (first {mismatch[0][0]!r}); the "
+                "'Total' row is counted. Check the file against the printed SOVC.", sheet,
+                mismatch[0][1], "Type", Severity.WARNING))
+        if sup:
+            self.suppressed.add(key)
+            self.issues.append(Issue(
+                self.name, f"{title}: {sup} precinct(s) are suppressed ('****'); their votes "
+                "are only in the Election Total, which is used for the contest total.", sheet,
+                severity=Severity.NOTE))
 
     # -- 2024 printed ------------------------------------------------------------------------
     def sheet_2024(self, sheet: str, rows: list[list[str]], h: int) -> None:
@@ -328,4 +478,4 @@ class _State:
             primary = False
         return RawCanvass(self.name, FAMILY, frame(self.rows), self.issues, self.seats,
                           self.file_totals, self.suppressed, primary,
-                          election_name=self.election_name)
+                          election_name=self.election_name, election_date=self.election_date)
