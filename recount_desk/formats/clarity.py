@@ -28,7 +28,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .tabular import MAX_UNZIPPED, read_sheet_text, sheet_names, sniff
+from .tabular import MAX_UNZIPPED, col_letter, read_sheet_text, sheet_names, sniff
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,11 +39,13 @@ LABEL = "Clarity ENR detail.xls / detail.xml (Salt Lake County results site)"
 SS_NS = "urn:schemas-microsoft-com:office:spreadsheet"
 _SS = "{" + SS_NS + "}"
 _TOC = "table of contents"
+_TOC_SHEET = "Table of Contents"
 _SEATS = re.compile(r"\s*\(\s*(\d+)\s*\)\s*$")
 # A party in brackets at the end of a title marks a primary race: "GOVERNOR (REP)".
 _PARTY_SUFFIX = re.compile(r"\s*\(\s*([A-Z]{2,5})\s*\)\s*$")
 _PARTY_WORD = re.compile(r"\s+-\s+(REPUBLICAN|DEMOCRATIC|DEMOCRAT|LIBERTARIAN|CONSTITUTION|"
-                         r"GREEN|NONPARTISAN|INDEPENDENT)\s*$", re.IGNORECASE)
+                         r"GREEN|NONPARTISAN|INDEPENDENT|REP|DEM|LIB|CON|GRN|UUP|IAP)\s*$",
+                         re.IGNORECASE)
 _PARTY_CODES = {"REPUBLICAN": "REP", "DEMOCRATIC": "DEM", "DEMOCRAT": "DEM",
                 "LIBERTARIAN": "LIB", "CONSTITUTION": "CON", "GREEN": "GRN",
                 "INDEPENDENT": "IND"}
@@ -75,10 +77,16 @@ def detect(path: Path, kind: str) -> Detection | None:
             return None
         if kind in ("xlsx", "xls", "ods"):
             names = sheet_names(path, kind)
-            if len(names) >= 3 and names[0].strip().lower() == _TOC and \
-                    names[1].strip().lower() == "registered voters":
-                return Detection(FAMILY, LABEL, 92, "sheets 'Table of Contents', 'Registered "
-                                 "Voters' then one per contest (re-saved Clarity detail.xls)")
+            if len(names) >= 2 and names[0].strip().lower() == _TOC:
+                if len(names) >= 3 and names[1].strip().lower() == "registered voters":
+                    return Detection(FAMILY, LABEL, 92, "sheets 'Table of Contents', "
+                                     "'Registered Voters' then one per contest (re-saved "
+                                     "Clarity detail.xls)")
+                toc = read_sheet_text(path, names[0])
+                if any([c.strip().lower() for c in r[:2]] == ["page", "contest"]
+                       for r in toc[:10]):
+                    return Detection(FAMILY, LABEL, 85, "a 'Table of Contents' sheet listing "
+                                     "'Page, Contest' (re-saved Clarity detail.xls)")
     except Exception:  # detect never raises for a file that is not ours
         return None
     return None
@@ -276,9 +284,12 @@ class _Workbook:
         self.seats: dict[tuple[str, str, str], int] = {}
         self.file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
         self.toc_total = 0
+        self.toc: dict[str, tuple[str, int]] = {}  # page (sheet name) -> (title, TOC row)
         self.done = 0
         self.saw_toc = False
         self.contests = 0
+        self.read_pages: set[str] = set()
+        self.titles: dict[tuple[str, str], str] = {}  # (title, party) -> first sheet
         self.any_party = False
         self.bad_cells = 0
 
@@ -288,55 +299,103 @@ class _Workbook:
         low = sheet.strip().lower()
         if low == _TOC:
             self.saw_toc = True
-            self.toc_total = sum(1 for r in rows if len(r) > 1 and _num(r[0]) is not None) + 1
+            for i, r in enumerate(rows, start=1):
+                if len(r) > 1 and _num(r[0]) is not None and r[1].strip():
+                    self.toc[str(_num(r[0]))] = (r[1], i)
+            self.toc_total = len(self.toc) + 1
             return
-        if low == "registered voters" or not rows:
+        if low == "registered voters" or not any(any(c for c in r) for r in rows):
             return
         self._contest(sheet, rows)
 
     def _contest(self, sheet: str, rows: list[list[str]]) -> None:
-        raw_title = next((c for c in rows[0] if c), "") if rows else ""
-        if not raw_title or len(rows) < 3:
-            self.issues.append(Issue(self.name, "This sheet is not a contest (no title and "
-                                     "candidate rows); it was skipped.", sheet, 1,
+        # Row 3 holds the vote types and 'Total Votes'; find it rather than trust its place.
+        t = next((i for i, r in enumerate(rows[:10])
+                  if any(c.strip().lower() == "total votes" for c in r)), None)
+        toc_title = self.toc.get(sheet.strip(), ("", 0))[0]
+        above = rows[:t - 1] if t else []
+        raw_title = next((c for r in above for c in r if c.strip()), "")
+        if t is None or t < 1:
+            what = raw_title or toc_title or (next((c for c in rows[0] if c), "") if rows
+                                              else "")
+            self.issues.append(Issue(
+                self.name, f"This sheet{' (' + what + ')' if what else ''} has no row of vote "
+                "types ending in 'Total Votes' under a row of candidate names, so it is not a "
+                "Clarity contest page; it was skipped.", sheet, 1, severity=Severity.WARNING))
+            return
+        self.read_pages.add(sheet.strip())
+        title, seats, party = _split_title(raw_title or toc_title)
+        if not title:
+            self.issues.append(Issue(self.name, "This contest sheet has no title above its "
+                                     "candidate names; it was skipped.", sheet, 1,
                                      severity=Severity.WARNING))
             return
-        title, seats, party = _split_title(raw_title)
+        if toc_title:
+            t_title, t_seats, t_party = _split_title(toc_title)
+            if seats is None:
+                seats = t_seats
+            elif t_seats is not None and t_seats != seats:
+                self.issues.append(Issue(
+                    self.name, f"{title}: the Table of Contents says ( {t_seats}) but the "
+                    f"contest sheet says ( {seats}); the contest sheet is used. Check the "
+                    "number of seats.", sheet, 1, severity=Severity.WARNING))
+            party = party or (t_party if t_title == title else "")
         if vocab.is_non_contest_office(title):
             return
-        names, types = rows[1], rows[2]
+        district = ""
+        seen = self.titles.get((title, party))
+        if seen is not None:
+            district = f"page {sheet.strip()}"
+            self.issues.append(Issue(
+                self.name, f"The contest title {title!r} appears on two pages ({seen} and "
+                f"{sheet.strip()}); they are kept apart as two contests, the second marked "
+                f"{district!r}. Check which race each is.", sheet, 1,
+                severity=Severity.WARNING))
+        else:
+            self.titles[(title, party)] = sheet.strip()
+        names, types = rows[t - 1], rows[t]
         # Each candidate's "Total Votes" column; the name sits at the start of its merge.
         cols: list[tuple[int, str]] = []
+        nameless: list[int] = []
         current = ""
-        for j, t in enumerate(types):
+        total_col = None
+        for j, ty in enumerate(types):
             if j < len(names) and names[j].strip():
-                current = names[j].strip()
-            if t.strip().lower() == "total votes" and current:
-                cols.append((j, html.unescape(current)))
+                current = " ".join(html.unescape(names[j]).split())
+            low = ty.strip().lower()
+            if low == "total votes":
+                if current:
+                    cols.append((j, current))
+                else:
+                    nameless.append(j)
                 current = ""
+            elif low == "total" and not current:
+                total_col = j
+        if nameless:
+            self.issues.append(Issue(
+                self.name, f"{title}: {len(nameless)} 'Total Votes' column(s) have no candidate "
+                "name above them; they were not counted. Check the file.", sheet, t + 1,
+                col_letter(nameless[0]), Severity.ERROR))
         if not cols:
             self.issues.append(Issue(self.name, f"The contest {title!r} has no 'Total Votes' "
-                                     "columns under its candidates; it was skipped.", sheet, 3,
-                                     severity=Severity.WARNING))
+                                     "columns under its candidates; it was skipped.", sheet,
+                                     t + 1, severity=Severity.WARNING))
             return
-        key = (title, "", party)
+        key = (title, district, party)
         if party:
             self.any_party = True
         if seats is not None:
             self.seats[key] = seats
         self.contests += 1
-        kinds = []
-        for _, cname in cols:
-            k = vocab.choice_kind(cname)
-            kinds.append(k)
-        for i, r in enumerate(rows[3:], start=4):
+        kinds = [vocab.choice_kind(cname) for _, cname in cols]
+        off_total: list[tuple[str, int]] = []
+        for i, r in enumerate(rows[t + 1:], start=t + 2):
             if not r or not r[0].strip():
                 continue
-            precinct = r[0].strip()
+            precinct = " ".join(html.unescape(r[0]).split())
             is_total = vocab.is_total_precinct(precinct)
+            row_sum = 0
             for (j, cname), k in zip(cols, kinds, strict=True):
-                if k is None:
-                    continue
                 text = r[j] if j < len(r) else ""
                 v = _num(text)
                 if v is None or v < 0:
@@ -347,11 +406,24 @@ class _Workbook:
                                 self.name, f"The vote count {text!r} is not a whole number; it "
                                 "is read as 0.", sheet, i, cname, Severity.ERROR))
                     v = 0
+                row_sum += v
+                if k is None:
+                    continue
                 choice = _WRITE_IN_SUFFIX.sub("", cname) if k == "write_in" else cname
                 if is_total:
                     self.file_totals.setdefault(key, {})[choice] = v
                 else:
-                    self.rows.append((precinct, title, "", party, choice, "", k, v))
+                    self.rows.append((precinct, title, district, party, choice, "", k, v))
+            if total_col is not None:
+                tv = _num(r[total_col]) if total_col < len(r) else None
+                if tv is not None and tv != row_sum:
+                    off_total.append((precinct, i))
+        if off_total:
+            self.issues.append(Issue(
+                self.name, f"{title}: in {len(off_total)} row(s) the candidates' 'Total Votes' "
+                f"do not add up to the 'Total' column (first {off_total[0][0]!r}); the columns "
+                "may be shifted. Check the file.", sheet, off_total[0][1],
+                col_letter(total_col or 0), Severity.WARNING))
 
     def finish(self) -> RawCanvass:
         if not self.saw_toc and not self.contests:
@@ -361,11 +433,22 @@ class _Workbook:
         if self.bad_cells > 10:
             self.issues.append(Issue(self.name, f"… {self.bad_cells - 10} more vote counts are "
                                      "not whole numbers.", severity=Severity.ERROR))
+        missing = [(page, title, row) for page, (title, row) in self.toc.items()
+                   if page != "1" and page not in self.read_pages
+                   and title.strip().lower() != "registered voters"]
+        if missing:
+            listed = ", ".join(f"{t.strip()!r} (page {p})" for p, t, _ in missing[:5])
+            more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+            self.issues.append(Issue(
+                self.name, f"The Table of Contents lists {len(missing)} contest(s) that have no "
+                f"contest sheet in this workbook: {listed}{more}. They are not imported; "
+                "download the complete detail.xls if you need them.", _TOC_SHEET,
+                missing[0][2], severity=Severity.WARNING))
         if self.seats:
             self.issues.append(Issue(
                 self.name, "Seats are read from the '( n)' after each contest title (Table of "
                 "Contents and contest sheets); Clarity does not label it, so it is presumed to "
-                "be the vote-for count. Check multi-seat races.", "Table of Contents",
+                "be the vote-for count. Check multi-seat races.", _TOC_SHEET,
                 severity=Severity.NOTE))
         low = self.name.lower()
         primary: bool | None = None
@@ -402,6 +485,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
     election_name = election_date = None
     any_party = False
     n_contests = 0
+    no_units: list[str] = []
     try:
         for _event, el in iterparse(source, events=("end",), forbid_dtd=True):
             tag = el.tag
@@ -417,10 +501,12 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                 text = " ".join((el.get("text") or "").split())
                 title, party = text, ""
                 m = _PARTY_WORD.search(text)
-                if m:
+                if m and m.group(1).upper() != "NONPARTISAN":
                     party = _PARTY_CODES.get(m.group(1).upper(), m.group(1).upper())
                     title = text[:m.start()].strip()
                     any_party = True
+                elif m:
+                    title = text[:m.start()].strip()
                 else:
                     title, _, party = _split_title(text)
                     any_party = any_party or bool(party)
@@ -450,6 +536,8 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                         for prec, v in per.items():
                             rows.append((prec, title, "", party, cname, cparty, k, v))
                         tv = child.get("totalVotes")
+                        if not per and _num(tv or "") and k in ("candidate", "write_in"):
+                            no_units.append(f"{title}: {cname}")
                         if tv is not None and _num(tv) is not None:
                             totals[cname] = int(_num(tv) or 0)
                 if totals:
@@ -459,6 +547,11 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
         raise fail(path, "This XML file cannot be read as a Clarity detail.xml "
                    f"({'forbidden DTD or entities' if isinstance(e, DefusedXmlException) else e})"
                    ". Download detail.xml again from the results site.") from e
+    if no_units:
+        issues.append(Issue(
+            name, f"{len(no_units)} choice(s) have a total but no per-precinct (or per-county) "
+            f"votes, so they cannot be counted by precinct (first: {no_units[0]}). Download "
+            "the detail.xml with precinct results.", severity=Severity.ERROR))
     if n_contests == 0:
         raise fail(path, "This XML file holds no <Contest> results; it is not a Clarity "
                    "detail.xml. Download detail.xml (or detail.xls) from the results site.")
