@@ -72,9 +72,8 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
         import_id, digest = repo.insert_canvass(
             case.conn, file=parsed.file, sha256=parsed.sha256, family=parsed.family,
             imported_at=store.utc_now(), primary=parsed.primary, precincts=parsed.precincts,
-            totals=parsed.totals, vote_precinct=parsed.vote_precinct,
-            vote_contest=parsed.vote_contest, vote_choice=parsed.vote_choice,
-            vote_count=parsed.vote_count, extras=parsed.extras, issues=parsed.issues)
+            totals=parsed.totals, columns=parsed.columns, extras=parsed.extras,
+            issues=parsed.issues)
         payload.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
                         "contests": len(parsed.contests), "precincts": len(parsed.precincts),
                         "rows": parsed.rows, "canvass_digest": digest,

@@ -7,7 +7,7 @@ an election has a kind (20A-1-102), a contest is a race between candidates
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
@@ -175,6 +175,21 @@ class Contest:
 class ChoiceTotal:
     choice: Choice
     votes: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoteColumn:
+    """One choice's canvass votes by precinct, as two parallel integer columns.
+
+    ``precincts`` holds precinct numbers (1-based positions in the canvass's precinct list),
+    ascending; ``votes`` the votes in each. ``contest`` and ``choice`` are 0-based positions
+    of the contest in the canvass and of the choice in its contest.
+    """
+
+    contest: int
+    choice: int
+    precincts: Sequence[int]
+    votes: Sequence[int]
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,12 @@ suppressed.
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from recount_desk.core.model import (
     Choice,
@@ -26,11 +29,16 @@ from recount_desk.core.model import (
     ExtraKind,
     Issue,
     Severity,
+    VoteColumn,
     looks_like_proposition,
     stance_of,
 )
 
 from .base import RawCanvass
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 
 @dataclass
@@ -43,11 +51,8 @@ class ParsedCanvass:
     precincts: list[str]
     contests: list[Contest]
     choices: list[list[Choice]]  # per contest
-    # Parallel integer columns: precinct index, contest index, choice index within contest.
-    vote_precinct: list[int]
-    vote_contest: list[int]
-    vote_choice: list[int]
-    vote_count: list[int]
+    # Per-precinct votes, one column per choice, in (contest, choice) order.
+    columns: list[VoteColumn]
     # Over/under/blank: precinct index, contest index, kind, count.
     extras: list[tuple[int, int, str, int]]
     totals: list[ContestTotals]
@@ -62,7 +67,14 @@ class ParsedCanvass:
 
     @property
     def rows(self) -> int:
-        return len(self.vote_count)
+        return sum(len(c.votes) for c in self.columns)
+
+    def vote_rows(self) -> Iterator[tuple[str, int, str, int]]:
+        """(precinct name, contest index, choice name, votes) for every stored count."""
+        for col in self.columns:
+            name = self.choices[col.contest][col.choice].name
+            for p, v in zip(col.precincts, col.votes, strict=True):
+                yield self.precincts[p - 1], col.contest, name, v
 
 
 def file_sha256(path: Path) -> str:
@@ -88,8 +100,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     if df.empty:
         issues.append(Issue(raw.file, "No contest results were found in this file.",
                             raw.sheet, severity=Severity.ERROR))
-        return ParsedCanvass(raw.file, raw.family, sha256, [], [], [], [], [], [], [], [], [],
-                             issues, is_primary, raw.election_name, raw.election_date)
+        return ParsedCanvass(raw.file, raw.family, sha256, [], [], [], [], [], [], issues,
+                             is_primary, raw.election_name, raw.election_date)
 
     df = df.reset_index(drop=True)
     party = df["party"]
@@ -107,69 +119,62 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                         strict=True)]
             df.loc[blank_party, "party"] = fill
 
-    # Contest identity, in order of first appearance, from integer codes (no string joins).
+    # Everything below works on integer codes (one per distinct text), never on the text of
+    # each row: a statewide canvass has a million rows but only a few thousand names.
     import numpy as np
 
+    n = len(df)
     t_codes, t_u = pd.factorize(df["contest"], sort=False)
     d_codes, d_u = pd.factorize(df["district"], sort=False)
     y_codes, y_u = pd.factorize(df["party"], sort=False)
-    combo = (t_codes.astype(np.int64) * len(d_u) + d_codes) * len(y_u) + y_codes
-    contest_codes, combo_u = pd.factorize(combo, sort=False)
     nd, ny = len(d_u), len(y_u)
-    contest_uniques = [f"{t_u[k // (nd * ny)]}\x1f{d_u[(k // ny) % nd]}\x1f{y_u[k % ny]}"
-                       for k in combo_u.tolist()]
+    combo = (t_codes.astype(np.int64) * nd + d_codes) * ny + y_codes
+    contest_codes, combo_u = pd.factorize(combo, sort=False)
+    titles, districts, parties = ([str(x) for x in u] for u in (t_u, d_u, y_u))
+    contest_keys = [(titles[k // (nd * ny)], districts[(k // ny) % nd], parties[k % ny])
+                    for k in combo_u.tolist()]
     precinct_codes, precinct_uniques = pd.factorize(df["precinct"], sort=False)
-    choice_codes, _ = pd.factorize(df["choice"], sort=False)
-    kind_codes, _ = pd.factorize(df["kind"], sort=False)
-    df = df.assign(c=contest_codes, p=precinct_codes, q=choice_codes, k=kind_codes)
+    choice_codes, choice_u = pd.factorize(df["choice"], sort=False)
+    kind_codes, kind_u = pd.factorize(df["kind"], sort=False)
+    votes_all = df["votes"].to_numpy(dtype=np.int64)
+    n_contests, n_prec, n_names = len(combo_u), len(precinct_uniques), len(choice_u)
 
     # Duplicates: identical rows are dropped with a warning; disagreeing ones are errors.
-    keycols = ["p", "c", "q", "k"]
-    # One int64 key per row (precinct, contest, choice, kind) makes the check cheap.
-    rowkey = ((df["p"].to_numpy(np.int64) * (int(contest_codes.max()) + 1) + df["c"].to_numpy())
-              * (int(choice_codes.max()) + 1) + df["q"].to_numpy()) * 8 + df["k"].to_numpy()
-    dup = pd.Series(rowkey, index=df.index).duplicated(keep=False)
-    if dup.any():
-        d = df[dup]
-        exact = d.duplicated([*keycols, "votes"], keep="first")
-        agree = d.groupby(keycols, sort=False)["votes"].nunique()
-        bad = agree[agree > 1]
-        if len(bad):
-            for (p, c, q, _kind) in bad.index[:20]:
-                title = contest_uniques[c].split("\x1f")[0]
-                choice = d[d.q == q]["choice"].iloc[0]
-                issues.append(Issue(
-                    raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
-                    f"{precinct_uniques[p]!r}: "
-                    + ", ".join(str(v) for v in d[(d.p == p) & (d.c == c) &
-                                                    (d.q == q)]["votes"]),
-                    raw.sheet, severity=Severity.ERROR))
-            if len(bad) > 20:
-                issues.append(Issue(raw.file, f"… and {len(bad) - 20} more disagreeing "
-                                    "duplicates.", raw.sheet, severity=Severity.ERROR))
-        n_exact = int(exact.sum())
-        if n_exact:
-            issues.append(Issue(raw.file, f"{n_exact} exact duplicate row(s) were counted once.",
-                                raw.sheet, severity=Severity.WARNING))
-            df = df.drop(index=d.index[exact.to_numpy()])
+    alive = np.ones(n, dtype=bool)
+    rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
+               + choice_codes) * len(kind_u) + kind_codes)
+    if not pd.Index(rowkey).is_unique:
+        alive = _duplicates(raw, df, rowkey, issues)
 
-    cand = df[df["kind"].isin(["candidate", "write_in"])]
-    extra = df[~df["kind"].isin(["candidate", "write_in"])]
+    kind_names = [str(k) for k in kind_u]
+    is_cand_kind = np.array([k in ("candidate", "write_in") for k in kind_names], dtype=bool)
+    cand = alive & is_cand_kind[kind_codes]
+    rows_c = np.flatnonzero(cand)
+    ci = contest_codes[rows_c].astype(np.int64)
+    pi = precinct_codes[rows_c].astype(np.int64)
+    vv = votes_all[rows_c]
+
+    # Choices: (contest, name) pairs, each contest's in order of first appearance.
+    pair_codes, pair_u = pd.factorize(ci * n_names + choice_codes[rows_c], sort=False)
+    first = rows_c[_first_occurrences(pair_codes)]
+    first_party = [str(x) for x in df["choice_party"].iloc[first]]
+    first_kind = [kind_names[k] for k in kind_codes[first].tolist()]
+    pair_contest = (pair_u // n_names).astype(np.int64)
+    pair_pos = np.empty(len(pair_u), dtype=np.int64)
+    by_contest: dict[int, list[tuple[str, str, str]]] = defaultdict(list)
+    for k, (c, q) in enumerate(zip(pair_contest.tolist(), (pair_u % n_names).tolist(),
+                                   strict=True)):
+        entries = by_contest[c]
+        pair_pos[k] = len(entries)
+        entries.append((str(choice_u[q]), first_party[k], first_kind[k]))
 
     seat_over = {k.casefold(): v for k, v in (seats or {}).items()}
     contests: list[Contest] = []
     choices: list[list[Choice]] = []
-    choice_index: list[dict[str, int]] = []
     assumed_seats = 0
-    # Choice order: first appearance within each contest.
-    first = cand.drop_duplicates(["c", "choice"])[["c", "choice", "choice_party", "kind"]]
-    by_contest: dict[int, list[tuple[str, str, str]]] = defaultdict(list)
-    for c, name, cparty, kind in first.itertuples(index=False, name=None):
-        by_contest[int(c)].append((name, cparty, kind))
-    for ci, key in enumerate(contest_uniques):
-        title, district, cparty = key.split("\x1f")
-        entries = by_contest.get(ci, [])
-        names = [n for n, _, _ in entries]
+    for ci_, (title, district, cparty) in enumerate(contest_keys):
+        entries = by_contest.get(ci_, [])
+        names = [nm for nm, _, _ in entries]
         is_prop = looks_like_proposition(names)
         chs: list[Choice] = []
         for name, chparty, kind in entries:
@@ -193,62 +198,77 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             seats=max(1, n_seats), seats_from_file=from_file,
         ))
         choices.append(chs)
-        choice_index.append({ch.name: i for i, ch in enumerate(chs)})
     if assumed_seats:
         issues.append(Issue(
             raw.file, f"The file does not say how many seats {assumed_seats} race(s) fill; one "
             "seat each is assumed. Change it in the contest settings (or with --seats "
             "\"TITLE=N\") for a multi-seat race.", raw.sheet, severity=Severity.NOTE))
 
-    # Integer columns for the store.
-    cc = cand["c"].to_numpy()
-    ch_idx = [choice_index[c][n] for c, n in zip(cc.tolist(), cand["choice"].tolist(),
-                                                 strict=True)]
-    # Sorted by (contest, choice, precinct): the store's key order, so its digest needs no sort.
+    # One column per choice, in (contest, choice) order, each sorted by precinct: the
+    # store's order, so neither the store nor its digest sorts again.
+    col_order = np.lexsort((pair_pos, pair_contest))
+    col_rank = np.empty(len(col_order), dtype=np.int64)
+    col_rank[col_order] = np.arange(len(col_order))
+    order = np.argsort(col_rank[pair_codes] * max(n_prec, 1) + pi, kind="stable")
+    col_of_row = col_rank[pair_codes][order]
+    starts = np.flatnonzero(np.r_[True, col_of_row[1:] != col_of_row[:-1]]) \
+        if len(order) else np.zeros(0, dtype=np.int64)
+    ends = np.r_[starts[1:], len(order)].astype(np.int64)
+    p_bytes = memoryview((pi[order] + 1).astype(np.int64).tobytes())
+    v_sorted = vv[order]
+    v_bytes = memoryview(v_sorted.astype(np.int64).tobytes())
+    sums = np.add.reduceat(v_sorted, starts) if len(starts) else np.zeros(0, np.int64)
+    columns: list[VoteColumn] = []
+    counted_by: list[dict[str, int]] = [{ch.name: 0 for ch in chs} for chs in choices]
+    for s_, e_, col, total in zip(starts.tolist(), ends.tolist(),
+                                  col_of_row[starts].tolist(), sums.tolist(), strict=True):
+        pair = int(col_order[col])
+        c, pos = int(pair_contest[pair]), int(pair_pos[pair])
+        pa, va = array("q"), array("q")
+        pa.frombytes(p_bytes[s_ * 8:e_ * 8])
+        va.frombytes(v_bytes[s_ * 8:e_ * 8])
+        columns.append(VoteColumn(c, pos, pa, va))
+        counted_by[c][choices[c][pos].name] = int(total)
+    prec_pairs = pd.unique(ci * max(n_prec, 1) + pi)
+    nprec = np.bincount(prec_pairs // max(n_prec, 1), minlength=n_contests).tolist()
 
-    pp = cand["p"].to_numpy()
-    ch_arr = np.asarray(ch_idx, dtype=np.int64)
-    order = np.lexsort((pp, ch_arr, cc))
-    vote_precinct = pp[order].tolist()
-    vote_contest = cc[order].tolist()
-    ch_idx = ch_arr[order].tolist()
-    vote_count = cand["votes"].to_numpy()[order].tolist()
-
-    # Totals per contest and choice.
-    sums = cand.groupby(["c", "choice"], sort=False)["votes"].sum().to_dict()
-    nprec = cand.groupby("c")["p"].nunique().to_dict()
+    # Over/under/blank rows: few, and summed per precinct (a file may split them by mode).
+    rows_x = np.flatnonzero(alive & ~is_cand_kind[kind_codes])
+    extra = pd.DataFrame({"p": precinct_codes[rows_x], "c": contest_codes[rows_x],
+                          "kind": [kind_names[k] for k in kind_codes[rows_x].tolist()],
+                          "votes": votes_all[rows_x]})
     ext = extra.groupby(["c", "kind"], sort=False)["votes"].sum().to_dict()
     totals: list[ContestTotals] = []
-    for ci, contest in enumerate(contests):
+    for ci_, contest in enumerate(contests):
         tup = (contest.key.title, contest.key.district, contest.key.party)
-        counted = {ch.name: int(sums.get((ci, ch.name), 0)) for ch in choices[ci]}
+        counted = counted_by[ci_]
         file_tot = raw.file_totals.get(tup)
         use = counted
         if file_tot:
-            diffs = [(n, counted.get(n, 0), v) for n, v in file_tot.items()
-                     if n in counted and counted[n] != v]
+            diffs = [(nm, counted.get(nm, 0), v) for nm, v in file_tot.items()
+                     if nm in counted and counted[nm] != v]
             if diffs:
-                names = "; ".join(f"{n}: precincts add up to {a:,}, the file's total says {b:,}"
-                                  for n, a, b in diffs[:4])
+                names = "; ".join(f"{nm}: precincts add up to {a:,}, the file's total says "
+                                  f"{b:,}" for nm, a, b in diffs[:4])
                 if tup in raw.suppressed:
                     issues.append(Issue(
                         raw.file, f"{contest.key.label()}: some precincts are suppressed for "
                         f"voter privacy, so the precincts do not add up to the file's totals "
                         f"({names}). The file's totals are used for the contest total.",
                         raw.sheet, severity=Severity.NOTE))
-                    use = {n: file_tot.get(n, counted[n]) for n in counted}
+                    use = {nm: file_tot.get(nm, counted[nm]) for nm in counted}
                 else:
                     issues.append(Issue(
                         raw.file, f"{contest.key.label()}: the precincts do not add up to the "
                         f"file's own totals row ({names}).", raw.sheet,
                         severity=Severity.WARNING))
-        extras_tot = {ExtraKind(k): int(ext[(ci, k)]) for k in ("over", "under", "blank")
-                      if (ci, k) in ext}
+        extras_tot = {ExtraKind(k): int(ext[(ci_, k)]) for k in ("over", "under", "blank")
+                      if (ci_, k) in ext}
         totals.append(ContestTotals(
             contest,
-            tuple(ChoiceTotal(ch, use[ch.name]) for ch in choices[ci]),
+            tuple(ChoiceTotal(ch, use[ch.name]) for ch in choices[ci_]),
             extras_tot,
-            int(nprec.get(ci, 0)),
+            int(nprec[ci_]) if ci_ < len(nprec) else 0,
         ))
 
     extras_rows = [
@@ -258,6 +278,52 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     ]
     return ParsedCanvass(
         raw.file, raw.family, sha256, [str(p) for p in precinct_uniques], contests, choices,
-        vote_precinct, vote_contest, ch_idx, vote_count, extras_rows, totals, issues,
-        is_primary, raw.election_name, raw.election_date,
+        columns, extras_rows, totals, issues, is_primary, raw.election_name,
+        raw.election_date,
     )
+
+
+def _first_occurrences(codes: np.ndarray) -> np.ndarray:
+    """Positions where each code first appears, for codes numbered in order of appearance."""
+    import numpy as np
+
+    if len(codes) == 0:
+        return np.zeros(0, dtype=np.int64)
+    seen = np.maximum.accumulate(codes)
+    return np.flatnonzero(np.r_[True, codes[1:] > seen[:-1]])
+
+
+def _duplicates(raw: RawCanvass, df: pd.DataFrame, rowkey: np.ndarray,
+                issues: list[Issue]) -> np.ndarray:
+    """Rows that repeat a (precinct, contest, choice, kind): identical repeats are counted
+    once with a warning; repeats that disagree are errors. Returns the rows to keep."""
+    import numpy as np
+    import pandas as pd
+
+    key = pd.Series(rowkey)
+    dup = key.duplicated(keep=False).to_numpy()
+    d = pd.DataFrame({"key": rowkey[dup], "votes": df["votes"].to_numpy()[dup]},
+                     index=np.flatnonzero(dup))
+    exact = d.duplicated(["key", "votes"], keep="first")
+    agree = d.groupby("key", sort=False)["votes"].nunique()
+    bad = agree[agree > 1]
+    for k in bad.index[:20]:
+        rows = d.index[d["key"] == k]
+        r0 = int(rows[0])
+        title = str(df["contest"].iloc[r0])
+        choice = str(df["choice"].iloc[r0])
+        precinct = str(df["precinct"].iloc[r0])
+        issues.append(Issue(
+            raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
+            f"{precinct!r}: " + ", ".join(str(v) for v in d.loc[rows, "votes"]),
+            raw.sheet, severity=Severity.ERROR))
+    if len(bad) > 20:
+        issues.append(Issue(raw.file, f"… and {len(bad) - 20} more disagreeing duplicates.",
+                            raw.sheet, severity=Severity.ERROR))
+    alive = np.ones(len(df), dtype=bool)
+    n_exact = int(exact.sum())
+    if n_exact:
+        issues.append(Issue(raw.file, f"{n_exact} exact duplicate row(s) were counted once.",
+                            raw.sheet, severity=Severity.WARNING))
+        alive[d.index[exact.to_numpy()]] = False
+    return alive

@@ -12,7 +12,6 @@ import getpass
 import hashlib
 import shutil
 import sqlite3
-from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -21,12 +20,14 @@ from typing import Any
 
 from recount_desk.core.audit import AuditEntry, canonical_json, make_entry
 
+from .blobs import int64_blob
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # Tables whose content is covered by the per-action state digest. The canvass votes are
 # covered by the import's own digest (they are large and change only on import).
-BULK_TABLES = ("canvass_vote", "canvass_extra")
+# ("canvass_vote" held the votes one row per count up to case format 2.)
+BULK_TABLES = ("canvass_column", "canvass_extra", "canvass_vote")
 
 
 class CaseFileError(Exception):
@@ -108,12 +109,21 @@ def create(path: Path) -> sqlite3.Connection:
         raise CaseFileError(f"Cannot create {path.name}: {e}.") from e
     conn.execute("BEGIN IMMEDIATE")
     conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-    for script in MIGRATIONS:
-        for stmt in _statements(script):
-            conn.execute(stmt)
+    for step in MIGRATIONS:
+        _apply(conn, step)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', ?)", (utc_now(),))
     return conn
+
+
+def _apply(conn: sqlite3.Connection, step: str | Callable[[sqlite3.Connection], None]
+           ) -> None:
+    """Run one migration: an SQL script, or a function for one that moves data."""
+    if callable(step):
+        step(conn)
+        return
+    for stmt in _statements(step):
+        conn.execute(stmt)
 
 
 def _statements(script: str) -> list[str]:
@@ -176,9 +186,8 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sq
         shutil.copy2(path, backup)
         conn = _connect(path)
         conn.execute("BEGIN IMMEDIATE")
-        for script in MIGRATIONS[version:]:
-            for stmt in _statements(script):
-                conn.execute(stmt)
+        for step in MIGRATIONS[version:]:
+            _apply(conn, step)
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")
         with transaction(conn, "recount-desk", "migrate case file") as payload:
@@ -217,34 +226,33 @@ def state_digest(conn: sqlite3.Connection) -> str:
     return h.hexdigest()
 
 
-def canvass_digest(choice_ids: Sequence[int], precinct_ids: Sequence[int],
-                   votes: Sequence[int], extras: Sequence[tuple[int, int, str, int]]) -> str:
-    """SHA-256 of the canvass rows in primary-key order (choice, precinct), then the extras."""
+def canvass_digest(columns: Sequence[tuple[int, bytes, bytes]],
+                   extras: Sequence[tuple[int, int, str, int]]) -> str:
+    """SHA-256 of the canvass in key order: the choice id of every count, then every
+    precinct id, then every vote count (64-bit integers), then the extras rows as JSON.
+
+    ``columns`` are (choice id, precinct blob, votes blob) in choice id order. The bytes
+    hashed are those of the row-per-count table of case format 2, so digests recorded then
+    still verify.
+    """
     h = hashlib.sha256()
-    for col in (choice_ids, precinct_ids, votes):
-        h.update(array("q", col).tobytes())
+    for cid, _, votes in columns:
+        h.update(int64_blob([cid]) * (len(votes) // 8))
+    for _, precincts, _ in columns:
+        h.update(precincts)
+    for _, _, votes in columns:
+        h.update(votes)
     for row in extras:
         h.update(canonical_json(list(row)).encode("utf-8"))
     return h.hexdigest()
 
 
 def stored_canvass_digest(conn: sqlite3.Connection) -> str:
-    cids: array[int] = array("q")
-    pids: array[int] = array("q")
-    votes: array[int] = array("q")
-    cur = conn.execute("SELECT choice_id, precinct_id, votes FROM canvass_vote "
-                       "ORDER BY choice_id, precinct_id")
-    while True:
-        rows = cur.fetchmany(100_000)
-        if not rows:
-            break
-        c, p, v = zip(*rows, strict=True)
-        cids.extend(c)
-        pids.extend(p)
-        votes.extend(v)
+    columns = conn.execute("SELECT choice_id, precincts, votes FROM canvass_column "
+                           "ORDER BY choice_id").fetchall()
     extras = conn.execute("SELECT contest_id, precinct_id, kind, votes FROM canvass_extra "
                           "ORDER BY contest_id, precinct_id, kind").fetchall()
-    return canvass_digest(cids, pids, votes, [tuple(r) for r in extras])
+    return canvass_digest(columns, [tuple(r) for r in extras])
 
 
 @contextmanager

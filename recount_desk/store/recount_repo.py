@@ -34,6 +34,8 @@ from recount_desk.core.recount import (
     UnitKind,
 )
 
+from .blobs import int64_values
+
 # --------------------------------------------------------------------------------------
 # Lookups
 # --------------------------------------------------------------------------------------
@@ -47,10 +49,12 @@ def choice_ids(conn: sqlite3.Connection, contest_id: int) -> dict[str, int]:
 
 def contest_precincts(conn: sqlite3.Connection, contest_id: int) -> list[str]:
     """The precincts with canvass votes in this contest, in canvass order."""
-    return [r[0] for r in conn.execute(
-        "SELECT p.name FROM precinct p WHERE p.id IN (SELECT v.precinct_id FROM canvass_vote v "
-        "JOIN choice c ON c.id = v.choice_id WHERE c.contest_id=?) ORDER BY p.id",
-        (contest_id,))]
+    ids: set[int] = set()
+    for (blob,) in conn.execute("SELECT v.precincts FROM canvass_column v JOIN choice c ON "
+                                "c.id = v.choice_id WHERE c.contest_id=?", (contest_id,)):
+        ids.update(int64_values(blob))
+    names = dict(conn.execute("SELECT id, name FROM precinct"))
+    return [names[i] for i in sorted(ids)]
 
 
 def precinct_ids(conn: sqlite3.Connection) -> dict[str, int]:
@@ -59,12 +63,13 @@ def precinct_ids(conn: sqlite3.Connection) -> dict[str, int]:
 
 def canvass_by_precinct(conn: sqlite3.Connection, contest_id: int) -> dict[str, dict[str, int]]:
     """precinct → choice → canvass votes, for one contest."""
+    names = dict(conn.execute("SELECT id, name FROM precinct"))
     out: dict[str, dict[str, int]] = {}
-    for pname, cname, votes in conn.execute(
-            "SELECT p.name, c.name, v.votes FROM canvass_vote v JOIN choice c ON "
-            "c.id = v.choice_id JOIN precinct p ON p.id = v.precinct_id WHERE c.contest_id=?",
-            (contest_id,)):
-        out.setdefault(pname, {})[cname] = votes
+    for cname, pids, votes in conn.execute(
+            "SELECT c.name, v.precincts, v.votes FROM canvass_column v JOIN choice c ON "
+            "c.id = v.choice_id WHERE c.contest_id=? ORDER BY c.position", (contest_id,)):
+        for pid, n in zip(int64_values(pids), int64_values(votes), strict=True):
+            out.setdefault(names[pid], {})[cname] = n
     return out
 
 

@@ -23,9 +23,11 @@ from recount_desk.core.model import (
     PassRule,
     Scope,
     Severity,
+    VoteColumn,
     VotingMethod,
 )
 
+from .blobs import int64_blob, int64_values
 from .db import canvass_digest
 
 
@@ -74,7 +76,7 @@ def current_import(conn: sqlite3.Connection) -> ImportInfo | None:
 
 def clear_canvass(conn: sqlite3.Connection) -> None:
     """Remove the canvass (before a replacement import), keeping the election."""
-    for t in ("canvass_vote", "canvass_extra", "request_voter", "recount_request", "choice",
+    for t in ("canvass_column", "canvass_extra", "request_voter", "recount_request", "choice",
               "contest", "precinct", "import_issue", "canvass_import"):
         conn.execute(f"DELETE FROM {t}")
 
@@ -89,17 +91,14 @@ def insert_canvass(
     primary: bool,
     precincts: Sequence[str],
     totals: Sequence[ContestTotals],
-    vote_precinct: Sequence[int],
-    vote_contest: Sequence[int],
-    vote_choice: Sequence[int],
-    vote_count: Sequence[int],
+    columns: Sequence[VoteColumn],
     extras: Sequence[tuple[int, int, str, int]],
     issues: Sequence[Issue],
 ) -> tuple[int, str]:
     """Insert a whole canvass; returns (import id, canvass digest).
 
-    Rows must come sorted by (contest, choice, precinct) so that the digest is computed in
-    primary-key order without re-sorting; ids are assigned in that order.
+    ``columns`` hold each choice's votes by precinct number (1-based), in (contest, choice)
+    order with ascending precincts; they are stored as one row per choice.
     """
     conn.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
                      ((i + 1, p) for i, p in enumerate(precincts)))
@@ -125,18 +124,18 @@ def insert_canvass(
                      contest_rows)
     conn.executemany("INSERT INTO choice(id, contest_id, position, name, party, kind, "
                      "canvass_total) VALUES (?,?,?,?,?,?,?)", choice_rows)
-    cids = [choice_base[c] + k for c, k in zip(vote_contest, vote_choice, strict=True)]
-    pids = [p + 1 for p in vote_precinct]
-    conn.executemany("INSERT INTO canvass_vote(choice_id, precinct_id, votes) VALUES (?,?,?)",
-                     zip(cids, pids, vote_count, strict=True))
+    stored = [(choice_base[col.contest] + col.choice, int64_blob(col.precincts),
+               int64_blob(col.votes)) for col in columns]
+    conn.executemany("INSERT INTO canvass_column(choice_id, rows, precincts, votes) "
+                     "VALUES (?,?,?,?)", ((c, len(v) // 8, p, v) for c, p, v in stored))
     ext = sorted((c + 1, p + 1, k, v) for p, c, k, v in extras)
     conn.executemany("INSERT INTO canvass_extra(contest_id, precinct_id, kind, votes) "
                      "VALUES (?,?,?,?)", ext)
-    digest = canvass_digest(cids, pids, vote_count, ext)
+    digest = canvass_digest(stored, ext)
+    rows = sum(len(v) for _, _, v in stored) // 8
     cur = conn.execute("INSERT INTO canvass_import(file, sha256, family, imported_at, rows, "
                        "primary_election, digest) VALUES (?,?,?,?,?,?,?)",
-                       (file, sha256, family, imported_at, len(vote_count), int(primary),
-                        digest))
+                       (file, sha256, family, imported_at, rows, int(primary), digest))
     import_id = int(cur.lastrowid or 0)
     conn.executemany("INSERT INTO import_issue(import_id, file, sheet, row_number, column_name, "
                      "severity, message) VALUES (?,?,?,?,?,?,?)",
@@ -211,15 +210,14 @@ def precinct_table(conn: sqlite3.Connection, contest_id: int
                        (contest_id,)).fetchall()
     col = {cid: i for i, (cid, _) in enumerate(chs)}
     rows: dict[int, list[int]] = {}
-    names: dict[int, str] = {}
-    for cid, pid, pname, votes in conn.execute(
-            "SELECT v.choice_id, v.precinct_id, p.name, v.votes FROM canvass_vote v "
-            "JOIN precinct p ON p.id = v.precinct_id JOIN choice c ON c.id = v.choice_id "
-            "WHERE c.contest_id=? ORDER BY v.precinct_id", (contest_id,)):
-        r = rows.setdefault(pid, [0] * len(chs))
-        r[col[cid]] = votes
-        names[pid] = pname
+    for cid, pids, votes in conn.execute(
+            "SELECT v.choice_id, v.precincts, v.votes FROM canvass_column v JOIN choice c ON "
+            "c.id = v.choice_id WHERE c.contest_id=?", (contest_id,)):
+        k = col[cid]
+        for pid, n in zip(int64_values(pids), int64_values(votes), strict=True):
+            rows.setdefault(pid, [0] * len(chs))[k] = n
     order = sorted(rows)
+    names = dict(conn.execute("SELECT id, name FROM precinct"))
     return [names[p] for p in order], [n for _, n in chs], [rows[p] for p in order]
 
 

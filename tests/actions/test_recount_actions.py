@@ -28,6 +28,7 @@ from recount_desk.core.model import (
     ContestTotals,
     Election,
     ElectionKind,
+    VoteColumn,
 )
 from recount_desk.core.recount import (
     BoardMember,
@@ -69,21 +70,14 @@ def make_case(path: Path, *, when: date = date(2024, 11, 5)) -> Case:
     prop = ContestTotals(Contest(ContestKey("Prop 1"), ContestKind.PROPOSITION),
                          (ChoiceTotal(Choice("Yes", "", ChoiceKind.FOR), 31),
                           ChoiceTotal(Choice("No", "", ChoiceKind.AGAINST), 30)), {}, 3)
-    vp, vc, vch, vn = [], [], [], []
     prop_votes = {"P1": (10, 10), "P2": (11, 10), "P3": (10, 10)}
-    for ci, table in ((0, CANVASS), (1, prop_votes)):
-        for k in (0, 1):
-            for pi, p in enumerate(PRECINCTS):
-                vp.append(pi)
-                vc.append(ci)
-                vch.append(k)
-                vn.append(table[p][k])
+    columns = [VoteColumn(ci, k, range(1, len(PRECINCTS) + 1), [table[p][k] for p in PRECINCTS])
+               for ci, table in ((0, CANVASS), (1, prop_votes)) for k in (0, 1)]
     with store.transaction(case.conn, case.actor, "import canvass") as payload:
         _, digest = repo.insert_canvass(
             case.conn, file="test.csv", sha256="0" * 64, family="test",
             imported_at=store.utc_now(), primary=False, precincts=PRECINCTS,
-            totals=[race, prop], vote_precinct=vp, vote_contest=vc, vote_choice=vch,
-            vote_count=vn, extras=[], issues=[])
+            totals=[race, prop], columns=columns, extras=[], issues=[])
         payload["canvass_digest"] = digest
     return case
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from array import array
 from datetime import datetime
 from pathlib import Path
 
@@ -31,14 +32,28 @@ def _append_fake(conn: sqlite3.Connection, *, well_formed: bool) -> None:
                   e.hash if well_formed else "f" * 64))
 
 
+def _one_count(conn: sqlite3.Connection) -> None:
+    """One precinct's count of the first choice raised by one vote (counts are 64-bit
+    little-endian integers, one blob per choice)."""
+    cid, blob = conn.execute("SELECT choice_id, votes FROM canvass_column ORDER BY choice_id "
+                             "LIMIT 1").fetchone()
+    votes = array("q")
+    votes.frombytes(blob)
+    votes[-1] += 1
+    conn.execute("UPDATE canvass_column SET votes = ? WHERE choice_id = ?",
+                 (votes.tobytes(), cid))
+    conn.commit()
+
+
 # Each tampering is SQL run on the closed case file with the sqlite3 shell's powers.
 TAMPERINGS: dict[str, object] = {
-    "a canvass vote": "UPDATE canvass_vote SET votes = votes + 1 WHERE choice_id = "
-                      "(SELECT min(choice_id) FROM canvass_vote)",
+    "a canvass vote": _one_count,
     "a forged over-vote count": "INSERT INTO canvass_extra SELECT min(c.id), min(p.id), 'over', "
                                 "5 FROM contest c, precinct p",
-    "a deleted canvass vote": "DELETE FROM canvass_vote WHERE choice_id = "
-                              "(SELECT max(choice_id) FROM canvass_vote)",
+    "a deleted canvass vote": "UPDATE canvass_column SET rows = rows - 1, precincts = "
+                              "substr(precincts, 1, length(precincts) - 8), votes = "
+                              "substr(votes, 1, length(votes) - 8) WHERE choice_id = "
+                              "(SELECT max(choice_id) FROM canvass_column)",
     "a contest's seats": "UPDATE contest SET seats = 2 WHERE id = (SELECT min(id) FROM contest)",
     "a contest setting (scope)": "UPDATE contest SET scope = 'county'",
     "a candidate's name": "UPDATE choice SET name = 'Someone Else' WHERE id = "

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
+from array import array
 from datetime import date, datetime
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from recount_desk.core.model import (
     ContestTotals,
     Election,
     ElectionKind,
+    VoteColumn,
 )
 from recount_desk.core.recount import (
     BoardKind,
@@ -71,16 +74,16 @@ def make_v1_file(path: Path) -> None:
     conn.close()
 
 
-def test_schema_version_is_two() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 2
+def test_schema_version_is_three() -> None:
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 3
 
 
-def test_v1_file_migrates_to_v2_with_a_backup(tmp_path: Path) -> None:
+def test_v1_file_migrates_to_the_current_format_with_a_backup(tmp_path: Path) -> None:
     path = tmp_path / "old.recount"
     make_v1_file(path)
     conn = store.open_case(path)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert tables(conn) >= V2_TABLES
         assert repo.get_election(conn) is not None
         last = store.last_entry(conn)
@@ -106,9 +109,8 @@ def conn(tmp_path: Path) -> sqlite3.Connection:
         repo.set_election(c, Election("E", date(2024, 11, 5), ElectionKind.GENERAL, "C"))
         repo.insert_canvass(c, file="f", sha256="0", family="t", imported_at="now",
                             primary=False, precincts=["P1", "P2"], totals=[race],
-                            vote_precinct=[0, 1, 0, 1], vote_contest=[0, 0, 0, 0],
-                            vote_choice=[0, 0, 1, 1], vote_count=[2, 1, 1, 1], extras=[],
-                            issues=[])
+                            columns=[VoteColumn(0, 0, [1, 2], [2, 1]),
+                                     VoteColumn(0, 1, [1, 2], [1, 1])], extras=[], issues=[])
     yield c  # type: ignore[misc]
     c.close()
 
@@ -246,3 +248,57 @@ def test_declaration_lot_costs_board_signing(conn: sqlite3.Connection) -> None:
     write(conn, lambda: rr.reopen(conn, 1, sid, "typo", "t", "t"))
     assert rr.active_signing(conn, 1) is None
     assert rr.reopen_log(conn, 1)[0].reason == "typo"
+
+
+def test_v2_canvass_rows_become_columns_and_the_recorded_digest_still_verifies(
+        tmp_path: Path) -> None:
+    """A format-2 file kept one row per count; format 3 keeps a blob per choice. The digest
+    recorded at import (computed the format-2 way, written out here) must still match."""
+    path = tmp_path / "v2.recount"
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    conn.execute("BEGIN IMMEDIATE")
+    for script in MIGRATIONS[:2]:
+        for stmt in _statements(script):
+            conn.execute(stmt)
+    conn.execute("PRAGMA user_version=2")
+    conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', '2024-01-01T00:00:00')")
+    conn.execute("COMMIT")
+    # Mayor: Ada 3 (P1 2, P2 1), Ben 2 (P1 1, P3 1): Ben was not on P2's count.
+    rows = [(1, 1, 2), (1, 2, 1), (2, 1, 1), (2, 3, 1)]
+    extras = [(1, 1, "under", 4)]
+    h = hashlib.sha256()
+    for k in range(3):
+        h.update(array("q", [r[k] for r in rows]).tobytes())
+    h.update(b'[1,1,"under",4]')
+    old_digest = h.hexdigest()
+    with store.transaction(conn, "v2", "import canvass") as payload:
+        repo.set_election(conn, Election("Old", date(2022, 11, 8), ElectionKind.GENERAL, "C"))
+        conn.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
+                         [(1, "P1"), (2, "P2"), (3, "P3")])
+        conn.execute("INSERT INTO contest(id, position, title, kind, precincts) "
+                     "VALUES (1, 0, 'Mayor', 'race', 3)")
+        conn.executemany("INSERT INTO choice(id, contest_id, position, name, kind, "
+                         "canvass_total) VALUES (?,1,?,?,'candidate',?)",
+                         [(1, 0, "Ada", 3), (2, 1, "Ben", 2)])
+        conn.executemany("INSERT INTO canvass_vote VALUES (?,?,?)", rows)
+        conn.executemany("INSERT INTO canvass_extra VALUES (?,?,?,?)", extras)
+        conn.execute("INSERT INTO canvass_import(file, sha256, family, imported_at, rows, "
+                     "primary_election, digest) VALUES ('f.csv', '0', 'long', 'now', 4, 0, ?)",
+                     (old_digest,))
+        payload["canvass_digest"] = old_digest
+    conn.close()
+
+    conn = store.open_case(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert "canvass_vote" not in tables(conn)
+        assert store.stored_canvass_digest(conn) == old_digest
+        assert repo.precinct_table(conn, 1) == (["P1", "P2", "P3"], ["Ada", "Ben"],
+                                                [[2, 1], [1, 0], [0, 1]])
+        assert rr.canvass_by_precinct(conn, 1) == {"P1": {"Ada": 2, "Ben": 1}, "P2": {"Ada": 1},
+                                                   "P3": {"Ben": 1}}
+    finally:
+        conn.close()
+    assert verify_case(path).ok
+    assert (tmp_path / "v2.v2-backup.recount").exists()
