@@ -7,7 +7,9 @@ them; primaries prefix ``REP ``/``DEM ``), usually a ``VOTE FOR n`` row, and the
 choice names (sometimes on a row of their own below). Then one row per precinct and a
 ``Totals`` row, the file's own totals. ``-`` or an empty cell means the contest is not on the
 precinct's ballot. Older files (Davis 2016) have several sub-rows per precinct (``Polling``,
-``By Mail``, …, ``Total``): only the ``Total`` sub-row is read, so nothing is counted twice.
+``By Mail``, ``Provisional-Paper``, ``Paper at Polls`` …, sometimes ``Total``): where a
+precinct has a ``Total`` sub-row only that row is read (and the others are checked against
+it), else its sub-rows are added up, so nothing is counted twice.
 The layout drifts between years (the precinct column moves, the header label sits one column
 off), so columns are found from the data, not from fixed positions.
 """
@@ -21,6 +23,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .ess_summary import date_in
 from .tabular import col_letter, read_sheet_text, sheet_names, sniff
 
 FAMILY = "ess_custom"
@@ -32,7 +35,13 @@ _VOTE_FOR_WORD = re.compile(r"vote\s+for\s+(one|two|three|four|five|six|seven|ei
                             re.IGNORECASE)
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
           "eight": 8, "nine": 9}
-_NOT_ON_BALLOT = {"", "-", "--", "—", "n/a", "N/A"}
+_NOT_ON_BALLOT = {"", "-", "--", "—", "–", "n/a", "N/A"}
+# Sub-row labels of the older per-precinct blocks (Davis 2016: Polling, By Mail, …, Total).
+_SUB_ROW = re.compile(
+    r"^\s*(total|polling|polls?|by\s+mail(\s+after)?|mail(\s+ballots?)?|absentee|"
+    r"provisional(\s*-\s*paper)?|paper(\s+at\s+polls)?|early(\s+voting)?|election\s+day|"
+    r"in[\s-]+person|in[\s-]+office|vote\s+centers?|emergency|uocava|military)\s*$",
+    re.IGNORECASE)
 
 
 def _seats(text: str) -> int | None:
@@ -59,9 +68,22 @@ def detect(path: Path, kind: str) -> Detection | None:
     if kind not in ("xlsx", "xls", "ods"):
         return None
     try:
-        rows = read_sheet_text(path, 0, nrows=14)
+        names = sheet_names(path, kind)
     except Exception:
         return None
+    # The statement is usually the first sheet; a few workbooks put a cover sheet first.
+    for s in names[:3]:
+        try:
+            rows = read_sheet_text(path, s, nrows=14)
+        except Exception:
+            return None
+        found = _detect_rows(rows)
+        if found is not None:
+            return found
+    return None
+
+
+def _detect_rows(rows: list[list[str]]) -> Detection | None:
     lay = _find_layout(rows)
     if lay is None:
         return None
@@ -127,6 +149,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         False if "general" in head_text.lower() else None)
     election_name = next((c for r in rows[:title_row] for c in r if c and not
                           re.match(r"^(statement of votes cast|sovc report)$", c, re.I)), None)
+    election_date = next((d for r in rows[:title_row + 1] for c in r[:12] if c
+                          for d in [date_in(c)] if d), None)
 
     # Contest columns: from the first title to the right of the statistics.
     first = None
@@ -170,8 +194,10 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                   for c in left}
     type_col = None
     for c in left:
-        vals = {rows[r][c].strip().lower() for r in body if rows[r][c]}
-        if "total" in vals and 2 <= len(vals) <= 8 and text_count[c] > len(body) // 2:
+        vals = {vocab.clean_name(rows[r][c]).lower() for r in body if rows[r][c]}
+        typed = {v for v in vals if _SUB_ROW.match(v)}
+        if 2 <= len(vals) <= 10 and text_count[c] > len(body) // 2 and (
+                "total" in vals or len(typed) >= 2) and len(typed) >= len(vals) - 1:
             type_col = c
             break
     cand = [c for c in left if c != type_col]
@@ -205,22 +231,38 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         groups[cur].append(r)
     summed: list[str] = []
     if type_col is not None:
+        with_total = bad_subs = 0
         for p in order:
             rs = groups[p]
             tot = [r for r in rs if rows[r][type_col].strip().lower() == "total"]
             if tot:
+                with_total += 1
                 picked.append((p, tot[-1]))
+                if not _check_sub_rows(name, sheet, rows, p, [r for r in rs if r not in tot],
+                                       tot[-1], choice_name, issues if bad_subs < 10 else []):
+                    bad_subs += 1
             else:
                 summed.append(p)
-                picked.extend((p, r) for r in rs)
-        issues.append(Issue(name, "Each precinct has several sub-rows (" + ", ".join(
-            sorted({rows[r][type_col] for r in body if rows[r][type_col]})) + "); only its "
-            "'Total' sub-row is read, so no vote is counted twice.", sheet,
-            severity=Severity.NOTE))
-        if summed:
+                picked.extend((p, r) for r in rs
+                              if any(vocab.parse_count(rows[r][c]) is not None
+                                     for c in choice_name))
+        kinds = ", ".join(sorted({rows[r][type_col] for r in body if rows[r][type_col]}))
+        if with_total:
+            issues.append(Issue(name, f"Each precinct has several sub-rows ({kinds}); only its "
+                                "'Total' sub-row is read, so no vote is counted twice.", sheet,
+                                severity=Severity.NOTE))
+        if bad_subs > 10:
+            issues.append(Issue(name, f"… {bad_subs} precincts in all have sub-rows that do not "
+                                "add up to their 'Total' sub-row.", sheet,
+                                severity=Severity.WARNING))
+        if summed and with_total:
             issues.append(Issue(name, f"{len(summed)} precinct(s) have no 'Total' sub-row "
                                 f"(e.g. {summed[0]!r}); their sub-rows are added up.", sheet,
                                 severity=Severity.WARNING))
+        elif summed:
+            issues.append(Issue(name, f"Each precinct has several sub-rows ({kinds}) and no "
+                                "'Total' sub-row; each precinct's sub-rows are added up.",
+                                sheet, severity=Severity.NOTE))
     if not picked:
         raise fail(path, "The statement has a header but no precinct rows.", sheet=sheet)
     if type_col is None:
@@ -322,4 +364,26 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         primary = True
     options.on_progress(4, 4)
     return RawCanvass(name, FAMILY, df, issues, seats, file_totals, set(), primary,
-                      election_name=election_name, sheet=sheet)
+                      election_name=election_name, election_date=election_date, sheet=sheet)
+
+
+def _check_sub_rows(name: str, sheet: str | None, rows: list[list[str]], precinct: str,
+                    parts: list[int], total: int, choice_name: dict[int, str],
+                    issues: list[Issue]) -> bool:
+    """A precinct's sub-rows must add up to its 'Total' sub-row; the first cell that does not
+    is a warning (the Total row is what is counted). False when they do not."""
+    if not parts:
+        return True
+    for c, lab in choice_name.items():
+        want = vocab.parse_count(rows[total][c])
+        got = [vocab.parse_count(rows[r][c]) for r in parts]
+        if want is None or all(v is None for v in got):
+            continue
+        s = sum(v for v in got if v is not None)
+        if s != want:
+            issues.append(Issue(name, f"In precinct {precinct!r}, the sub-rows for {lab!r} add "
+                                f"up to {s:,} but its 'Total' sub-row says {want:,}; the Total "
+                                "row is counted.", sheet, total + 1, col_letter(c),
+                                Severity.WARNING))
+            return False
+    return True

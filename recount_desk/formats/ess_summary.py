@@ -189,7 +189,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             if i < n:
                 pname = _only_cell(lines[i][1])
                 if pname and not _STATISTICS.match(pname) and not is_vote_for(i + 1) and \
-                        not _FOOTER.match(pname) and not _MODE_WORD.match(pname):
+                        not _MODE_WORD.match(pname) and \
+                        not re.match(r"report generated with", pname, re.IGNORECASE):
+                    # (A precinct may well be called 'Page 4': no other footer test here.)
                     pname = vocab.clean_name(pname)
                     if pname != precinct:
                         contest = None
