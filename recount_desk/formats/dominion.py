@@ -8,8 +8,14 @@ precinct, so they are taken once per precinct and contest, never summed across c
 Summary: the same without precinct columns (one county-level unit). XLSX files put a title
 row (``Official Statement``) above the header, and both end with a footnote row.
 
-Dominion states no vote-for count. Where ``n · ballots = votes + undervotes + n · overvotes``
-holds exactly for a whole number n, n is taken as the seats (and an issue says so).
+Exports from other counties put the same columns in another order, name the precinct
+column ``Precinct`` or ``Precinct Name``, add ``Party`` or ``Vote For`` columns, spell
+``Under Votes`` with a space, or start with a byte-order mark; columns are found by name.
+
+The Boulder files state no vote-for count. Where a ``Vote For`` column is present it gives the
+seats; otherwise, where ``n · ballots = votes + undervotes + n · overvotes`` holds exactly for a
+whole number n, n is taken as the seats (and an issue says so); where it holds for none, an
+issue names the contest. Rows whose precinct is ``Total`` are the file's own totals.
 """
 
 from __future__ import annotations
@@ -23,17 +29,31 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from ._sheets import RawRow, frame, to_int
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .tabular import read_csv_text, read_sheet_text, sniff
+from .tabular import col_letter, read_csv_text, read_sheet_text, sheet_names, sniff
 
 FAMILY = "dominion"
 LABEL = "Dominion Statement / Summary of Votes"
 
 COUNTY_UNIT = "Entire county (summary)"
 _NEEDED = ("contest title", "choice name", "total votes", "total undervotes", "total overvotes")
+# Other spellings of the needed and optional columns -> the Boulder name.
+_ALIASES = {
+    "contest": "contest title", "contest name": "contest title", "race": "contest title",
+    "choice": "choice name", "candidate": "choice name", "candidate name": "choice name",
+    "votes": "total votes", "undervotes": "total undervotes",
+    "overvotes": "total overvotes", "ballots": "total ballots", "ballots cast": "total ballots",
+    "total ballots cast": "total ballots", "precinct": "precinct name",
+    "precinct id": "precinct code", "precinct portion": "precinct name",
+    "choice party": "party", "party code": "party", "candidate party": "party",
+    "vote for": "vote for", "number to elect": "vote for", "seats": "vote for",
+}
+_PRECINCT_COLS = ("precinct code", "precinct number", "precinct name")
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text.replace("*", "")).strip().lower()
+    t = re.sub(r"\s+", " ", text.replace("\ufeff", "").replace("*", "")).strip().lower()
+    t = re.sub(r"\b(under|over) votes\b", r"\1votes", t)
+    return _ALIASES.get(t, t)
 
 
 def _header_at(rows: list[list[str]]) -> int | None:
@@ -52,18 +72,30 @@ def _head_rows(path: Path, kind: str, sheet: str | None = None, nrows: int | Non
     return read_sheet_text(path, sheet if sheet is not None else 0, nrows=nrows), None
 
 
+def _statement_sheet(path: Path, kind: str, sheet: str | None) -> str | None:
+    """The sheet to read: the one asked for, else the first whose first rows hold the
+    header (a workbook may open on a cover sheet)."""
+    if kind == "csv" or sheet is not None:
+        return sheet
+    names = sheet_names(path)
+    for name in names[:6]:
+        if _header_at(read_sheet_text(path, name, nrows=10)) is not None:
+            return name
+    return names[0] if names else None
+
+
 def detect(path: Path, kind: str) -> Detection | None:
     if kind not in ("csv", "xlsx", "xls", "ods"):
         return None
     try:
-        rows, _ = _head_rows(path, kind)
+        rows, _ = _head_rows(path, kind, _statement_sheet(path, kind, None))
     except Exception:  # never raise for a file that is not ours
         return None
     h = _header_at(rows)
     if h is None:
         return None
     low = {_norm(c) for c in rows[h]}
-    if "precinct code" in low or "precinct number" in low:
+    if any(c in low for c in _PRECINCT_COLS):
         return Detection(FAMILY, LABEL + " (Statement of Votes)", 99, "columns Contest Title, "
                          "Choice Name, Total Votes, Total Undervotes, Total Overvotes per "
                          "precinct")
@@ -79,9 +111,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     if kind not in ("csv", "xlsx", "xls", "ods"):
         raise fail(path, "This is not a CSV or Excel file, so it is not a Dominion Statement of "
                    "Votes. Export the Statement of Votes as CSV or XLSX.")
-    rows, note = _head_rows(path, kind, options.sheet, None)
+    if kind != "csv" and options.sheet is not None and options.sheet not in sheet_names(path):
+        raise fail(path, f"The workbook has no sheet {options.sheet!r}; its sheets are "
+                   + ", ".join(repr(n) for n in sheet_names(path)) + ".")
+    sheet = _statement_sheet(path, kind, options.sheet)
+    rows, note = _head_rows(path, kind, sheet, None)
     issues: list[Issue] = []
-    sheet = options.sheet if kind != "csv" else None
     if note:
         issues.append(Issue(name, note, severity=Severity.WARNING))
     h = _header_at(rows)
@@ -97,14 +132,20 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     jb = col.get("total ballots")
     jp = col.get("precinct code")
     jn = col.get("precinct number")
-    summary = jp is None and jn is None
+    jname = col.get("precinct name")
+    jparty = col.get("party")
+    jseats = col.get("vote for")
+    summary = jp is None and jn is None and jname is None
     options.on_progress(1, 3)
 
     out: list[RawRow] = []
     extras_seen: set[tuple[str, str]] = set()
     # Per contest: ballots, votes, undervotes, overvotes (for the seat inference).
     sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    stated: dict[str, set[int]] = defaultdict(set)
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
     bad = 0
+    lost: list[int] = []
     code_numbers: dict[str, set[str]] = defaultdict(set)
     raw_header = rows[h]
     for i, r in enumerate(rows[h + 1:], start=h + 2):
@@ -115,13 +156,17 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         r = r + [""] * (len(header) - len(r))
         contest, choice = " ".join(r[jc].split()), " ".join(r[jch].split())
         if not contest or not choice:
-            continue  # blank line or the '* Active Voters …' footnote
+            # A blank line or the '* Active Voters …' footnote; counts here would be lost.
+            if any(to_int(r[j]) is not None for j in (jv, ju, jo)):
+                lost.append(i)
+            continue
         if summary:
             precinct = COUNTY_UNIT
         else:
             code = r[jp].strip() if jp is not None else ""
             number = r[jn].strip() if jn is not None else ""
-            precinct = code or number
+            pname = " ".join(r[jname].split()) if jname is not None else ""
+            precinct = code or number or pname
             if code and number:
                 code_numbers[code].add(number)
         counts = []
@@ -132,20 +177,34 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                     bad += 1
                     if bad <= 10:
                         issues.append(Issue(name, f"The count {r[j]!r} is not a whole number; "
-                                            "it is read as 0.", sheet, i, raw_header[j],
+                                            "it is read as 0.", sheet, i,
+                                            " ".join(raw_header[j].split()) or col_letter(j),
                                             Severity.ERROR))
                 v = 0
             counts.append(v)
         votes, under, over = counts[0], counts[1], counts[2]
-        if vocab.is_total_precinct(precinct):
-            continue
         k = vocab.choice_kind(choice)
         if k is None:
             continue
+        if not precinct:
+            lost.append(i)
+            continue
+        if vocab.is_total_precinct(precinct):
+            if k in ("candidate", "write_in"):
+                tot = file_totals.setdefault((contest, "", ""), {})
+                tot[choice] = tot.get(choice, 0) + votes
+            continue
+        if jseats is not None:
+            n_stated = to_int(r[jseats])
+            if n_stated:
+                stated[contest].add(n_stated)
+        chparty = ""
+        if jparty is not None:
+            chparty = " ".join(r[jparty].split()).upper()
         if k in ("over", "under", "blank"):
             out.append((precinct, contest, "", "", choice, "", k, votes))
             continue
-        out.append((precinct, contest, "", "", choice, "", k, votes))
+        out.append((precinct, contest, "", "", choice, chparty, k, votes))
         s = sums[contest]
         s[1] += votes
         if (precinct, contest) not in extras_seen:
@@ -158,6 +217,10 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     if bad > 10:
         issues.append(Issue(name, f"… {bad - 10} more counts are not whole numbers.", sheet,
                             severity=Severity.ERROR))
+    if lost:
+        issues.append(Issue(name, f"{len(lost)} row(s) with counts but no precinct, contest or "
+                            f"choice name (first: row {lost[0]}) were left out.", sheet, lost[0],
+                            severity=Severity.WARNING))
     if not out:
         raise fail(path, "The Statement of Votes has a header but no result rows.", sheet=sheet)
     dup_codes = sorted(c for c, ns in code_numbers.items() if len(ns) > 1)
@@ -167,23 +230,41 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                             sheet, severity=Severity.WARNING))
 
     seats: dict[tuple[str, str, str], int] = {}
+    for contest, ns in stated.items():
+        if len(ns) == 1:
+            seats[(contest, "", "")] = next(iter(ns))
+        else:
+            issues.append(Issue(name, f"{contest}: the Vote For column says "
+                                f"{' and '.join(str(n) for n in sorted(ns))} on different rows; "
+                                "set the seats in the contest settings.", sheet,
+                                severity=Severity.WARNING))
     inferred = []
+    uneven = []
     for contest, (b, v, u, o) in sums.items():
-        if jb is None or b - o <= 0 or v + u <= 0:
+        if contest in stated or jb is None or b - o <= 0 or v + u <= 0:
             continue
         n, rem = divmod(v + u, b - o)
         if rem == 0 and n >= 1:
             seats[(contest, "", "")] = n
             if n > 1:
                 inferred.append(f"{contest} ({n})")
-    if seats:
+        else:
+            uneven.append(contest)
+    if len(seats) > len(stated):
         msg = ("Seats are inferred from the ballot arithmetic (seats × ballots = votes + "
                "undervotes + seats × overvotes), since Dominion does not state the vote-for "
                "count")
         msg += (": multi-seat " + "; ".join(inferred[:6]) + ("…" if len(inferred) > 6 else "")
                 + "." if inferred else "; every such contest came out as one seat.")
         issues.append(Issue(name, msg, sheet, severity=Severity.NOTE))
+    if uneven:
+        issues.append(Issue(name, "The ballot arithmetic (seats × ballots = votes + undervotes + "
+                            "seats × overvotes) gives no whole number of seats for "
+                            + "; ".join(uneven[:6]) + ("…" if len(uneven) > 6 else "")
+                            + "; check the seats in the contest settings.", sheet,
+                            severity=Severity.WARNING))
     options.on_progress(3, 3)
     low = name.lower()
     primary = True if "primary" in low else (False if "general" in low else None)
-    return RawCanvass(name, FAMILY, frame(out), issues, seats, {}, set(), primary, sheet=sheet)
+    return RawCanvass(name, FAMILY, frame(out), issues, seats, file_totals, set(), primary,
+                      sheet=sheet)
