@@ -42,7 +42,9 @@ _TOC = "table of contents"
 _TOC_SHEET = "Table of Contents"
 _SEATS = re.compile(r"\s*\(\s*(\d+)\s*\)\s*$")
 # A party in brackets at the end of a title marks a primary race: "GOVERNOR (REP)".
-_PARTY_SUFFIX = re.compile(r"\s*\(\s*([A-Z]{2,5})\s*\)\s*$")
+# Only party codes: a title such as 'CITY COUNCIL (FULL)' names no party.
+_PARTY_SUFFIX = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|GRN|UUP|IAP|UNA|IND|NON|NLP|UTJ|"
+                           r"AMD|PSL|SWP)\s*\)\s*$")
 _PARTY_WORD = re.compile(r"\s+-\s+(REPUBLICAN|DEMOCRATIC|DEMOCRAT|LIBERTARIAN|CONSTITUTION|"
                          r"GREEN|NONPARTISAN|INDEPENDENT|REP|DEM|LIB|CON|GRN|UUP|IAP)\s*$",
                          re.IGNORECASE)

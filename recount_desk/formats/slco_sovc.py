@@ -32,6 +32,9 @@ LABEL = "Salt Lake County Statement of Votes Cast (SOVC workbook, 2016–2024)"
 _GROUP_TYPES = {"polling", "vote centers", "vote by mail", "early voting", "in-office",
                 "in office", "provisional", "absentee", "election day", "mail"}
 _PARTY_END = re.compile(r"\s*\(+\s*([A-Za-z]{2,5})\s*\)+\s*$")
+# A party in a contest title marks a primary race; only party codes count ('(FULL)' does not).
+_TITLE_PARTY = re.compile(r"\s*\(+\s*(REP|DEM|LIB|CON|GRN|UUP|IAP|UNA|IND|NON|NLP|UTJ|AMD|"
+                          r"PSL|SWP)\s*\)+\s*$")
 _VOTE_FOR = re.compile(r"\(\s*vote\s+for\s+(\d+)\s*\)", re.IGNORECASE)
 _SUPPRESSED = "****"
 _BLOCK_TOTAL = re.compile(r"^(.*\S)\s+-\s+total$", re.IGNORECASE)
@@ -95,13 +98,13 @@ def detect(path: Path, kind: str) -> Detection | None:
             return None
         first = next(iter_sheets(path, names[:1], nrows=30))[1]
         cells = [c for r in first[:15] for c in r if c]
-        if names[0].strip().upper() == "TOC" and len(names) > 1 and any(
-                "statement of votes cast" in c.lower() for c in cells):
+        if names[0].strip().upper() == "TOC" and len(names) > 1:
             second = next(iter_sheets(path, names[1:2], nrows=30))[1]
             if _find_header_2018(second) is not None:
                 return Detection(FAMILY, LABEL, 93, "TOC sheet and contest sheets with the "
                                  "header 'Precinct, Type, Reg. Voters, Cards Cast, Total Votes'")
-            return Detection(FAMILY, LABEL, 60, "TOC sheet of a Statement of Votes Cast")
+            if any("statement of votes cast" in c.lower() for c in cells):
+                return Detection(FAMILY, LABEL, 60, "TOC sheet of a Statement of Votes Cast")
         if _find_header_2018(first) is not None:
             # A workbook of contest sheets without the TOC (one contest, e.g. a recount).
             return Detection(FAMILY, LABEL, 88, "contest sheet with the header 'Precinct, Type, "
@@ -204,8 +207,8 @@ class _State:
             seats = int(m.group(1))
             title = title[:m.start()].strip()
         party = ""
-        m = _PARTY_END.search(title)
-        if m and m.group(1).upper() == m.group(1):
+        m = _TITLE_PARTY.search(title)
+        if m:
             party = m.group(1).upper()
             title = title[:m.start()].strip()
             self.any_party = True

@@ -437,3 +437,37 @@ def test_detail_xml_inside_a_zip_is_read(tmp_path):
     assert detect(path)[0].family == "clarity"
     t = totals_of(read_canvass(path), "US Senator", "REP")
     assert {c.choice.name: c.votes for c in t.choices}["Mitch McCONNELL"] == 1135
+
+
+def test_resaved_workbook_with_one_contest_sheet_and_no_registered_voters_sheet(tmp_path):
+    import openpyxl
+
+    text = _detail_xls([("2", "CITY COUNCIL ( 2)", COUNCIL_NAMES, GENERAL_TYPES,
+                         COUNCIL_VOTES)], [("2", "CITY COUNCIL ( 2)")])
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for name, rows in iter_spreadsheetml(io.BytesIO(text.encode())):
+        if name == "Registered Voters":
+            continue
+        ws = wb.create_sheet(name)
+        for i, r in enumerate(rows, start=1):
+            for j, v in enumerate(r, start=1):
+                if v:
+                    ws.cell(i, j, int(v) if v.isdigit() else v)
+    path = tmp_path / "council.xlsx"
+    wb.save(path)
+    assert detect(path)[0].family == "clarity"
+    parsed = read_canvass(path)
+    t = totals_of(parsed, "CITY COUNCIL")
+    assert {c.choice.name: c.votes for c in t.choices} == {"ANN": 19, "BOB": 10, "CAL": 10}
+    assert t.contest.seats == 2
+    assert [i for i in parsed.issues if i.severity is not Severity.NOTE] == []
+
+
+def test_detail_xls_brackets_that_are_not_a_party_stay_in_the_title(tmp_path):
+    text = _detail_xls([("2", "CITY COUNCIL (FULL) ( 2)", COUNCIL_NAMES, GENERAL_TYPES,
+                         COUNCIL_VOTES)], [("2", "CITY COUNCIL (FULL) ( 2)")])
+    parsed = read_canvass(_write(tmp_path, text, "2022 General detail.xls"))
+    t = totals_of(parsed, "CITY COUNCIL (FULL)")
+    assert t.contest.seats == 2
+    assert parsed.primary is False

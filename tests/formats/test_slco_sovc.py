@@ -126,7 +126,7 @@ def _sum(groups):
     return tuple(sum(col) for col in zip(*groups.values(), strict=True))
 
 
-def write_sovc_2016(path: Path, *, toc: bool = True, header_row: int = 9,
+def write_sovc_2016(path: Path, *, toc: bool | str = True, header_row: int = 9,
                     extra_title_lines: tuple[str, ...] = (), senate: bool = False,
                     drop: tuple[tuple[str, str], ...] = (), edit: dict | None = None,
                     extra_rows: tuple[tuple[str, str, tuple[int, ...]], ...] = (),
@@ -149,7 +149,7 @@ def write_sovc_2016(path: Path, *, toc: bool = True, header_row: int = 9,
         contests.append((SENATE, SENATE_CANDIDATES, SENATE_VOTES))
     if toc:
         first.title = "TOC"
-        for i, t in enumerate(top):
+        for i, t in enumerate(top if toc != "bare" else []):
             first.cell(2 + i, 2, t)
         first.cell(2, 7, "Disclaimer: the data in the Acrobat PDF file will be the most "
                    "accurate.")
@@ -209,11 +209,13 @@ def _errors(parsed):
         ({}, 1),
         ({"senate": True}, 2),
         ({"toc": False}, 1),
+        ({"toc": "bare"}, 1),
         ({"header_row": 12, "extra_title_lines": ("RECOUNT", "Vote For 1")}, 1),
         ({"drop": (("SDY001", "Polling"), ("SDY001", "In-Office"))}, 1),
         ({"percent_label": "%"}, 1),
     ],
     ids=["one-contest-sheet", "two-contest-sheets", "single-sheet-without-toc",
+         "toc-without-title-lines",
          "header-at-row-12", "precinct-lacks-two-types", "percent-columns-labelled"],
 )
 def test_2016_general_sovc_counts_only_total_rows(tmp_path, kwargs, contests):
