@@ -9,6 +9,13 @@ of columns: a new one starts when the title changes, when a choice name comes ba
 candidate follows the ``OVER VOTES``/``UNDER VOTES``/``Write-in`` columns, or when the
 precincts that have votes in the rest of the run share none with those before it. Weber's
 running mates sit in a column of their own with no votes; they are joined to the candidate.
+
+The export states no vote-for count. Where a contest has ``OVER VOTES`` and ``UNDER VOTES``
+columns, every ballot that holds it adds exactly its vote-for count to candidates + over +
+under (Pima 2016: 2.0 × ballots cast for each two-seat STATE REPRESENTATIVE precinct), so a
+whole-number ratio of 2 or more in some precinct is read as that many seats; without those
+columns, more candidate votes than ballots cast in a precinct is reported (a one-seat
+assumption would be wrong).
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .tabular import col_letter, read_csv_rows, read_sheet_text, sheet_names
+from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
 LABEL = "ES&S Electionware SOVC export (three header rows)"
@@ -31,6 +38,16 @@ _STAT_TITLE = re.compile(r"^\s*(registered\s+voters|ballots\s+cast|voter\s+turno
 _STAT_LABEL = {"VOTERS", "BALLOTS CAST", "TURNOUT"}
 _RUNNING_MATE_TITLE = re.compile(r"president|governor", re.IGNORECASE)
 _NO_PARTY = {"", "NON", "NP", ".", "NONPARTISAN"}
+# 'BALLOTS CAST - DEM', 'REGISTERED VOTERS - Republican': a primary's per-party statistics.
+_PARTY_STAT = re.compile(
+    r"-\s*(republican|democratic|democrat|libertarian|constitution|green|united\s+utah|"
+    r"independent\s+american|rep|dem|lib|con|grn|uup|iap)\b", re.IGNORECASE)
+_BALLOTS_TOTAL = re.compile(r"^\s*ballots\s+cast\s*-?\s*total\s*$", re.IGNORECASE)
+_GENERIC_WRITE_IN = re.compile(r"^\s*write-?\s*ins?(\s+votes?)?\s*$", re.IGNORECASE)
+# Text mangled once (UTF-8 read as Windows-1252 and saved): 'JULIÃ\x81N' for 'JULIÁN'.
+# Only the lead bytes of Latin-1 letters (Ã, Â) are taken: 'AÅŽ' is a real name in some tongue.
+_MOJIBAKE = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u0152-\u2122\u20ac]")
+_NOT_ON_BALLOT = {"-", "\u2013", "\u2014"}
 
 
 def _is_header(row: list[str]) -> bool:
@@ -44,7 +61,13 @@ def detect(path: Path, kind: str) -> Detection | None:
         if kind == "csv":
             rows, _ = read_csv_rows(path, 3)
         elif kind in ("xlsx", "xls", "ods"):
-            rows = read_sheet_text(path, 0, nrows=3)
+            # The export is usually the only sheet; a copy may put a short cover or notes
+            # sheet first (only such a sheet is passed over, so big workbooks stay cheap).
+            rows = []
+            for s in sheet_names(path, kind)[:3]:
+                rows = read_sheet_text(path, s, nrows=3)
+                if (rows and _is_header(rows[0])) or len(read_sheet_raw(path, s)) >= 20:
+                    break
         else:
             return None
     except Exception:
@@ -52,9 +75,20 @@ def detect(path: Path, kind: str) -> Detection | None:
     if not rows or not _is_header(rows[0]):
         return None
     conf = 97 if len(rows) >= 3 and any(vocab.clean_name(c).upper() in _STAT_LABEL
-                                        for c in rows[2][3:8]) else 85
+                                        for c in rows[2][3:12]) else 85
     return Detection(FAMILY, LABEL, conf,
                      "header COUNTY NUMBER, PRECINCT CODE, PRECINCT NAME with three header rows")
+
+
+def _unmangle(text: str) -> str:
+    """'JULIÃ\\x81N CASTRO' -> 'JULIÁN CASTRO' when the text is UTF-8 read as Windows-1252."""
+    if not _MOJIBAKE.search(text):
+        return text
+    try:
+        raw = bytes(ord(ch) if ord(ch) < 256 else ch.encode("cp1252")[0] for ch in text)
+        return raw.decode("utf-8")
+    except UnicodeError:
+        return text
 
 
 @dataclass
@@ -113,19 +147,46 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     titles = [vocab.clean_name(c) for c in hdr[0]]
     parties = [vocab.clean_name(c).upper() for c in hdr[1]]
     labels = [vocab.clean_name(c) for c in hdr[2]]
+    mended = sorted({f"{x!r} -> {_unmangle(x)!r}" for x in titles + labels if _unmangle(x) != x})
+    if mended:
+        titles = [_unmangle(x) for x in titles]
+        labels = [_unmangle(x) for x in labels]
+        issues.append(Issue(name, "Some names were saved with their accents garbled (UTF-8 text "
+                            "read as Windows-1252); they are read as " + "; ".join(mended[:4])
+                            + (f" and {len(mended) - 4} more" if len(mended) > 4 else "")
+                            + ".", sheet, 3, severity=Severity.NOTE))
 
     # Statistics columns, and whether the file is a primary (ballots by party).
     contest_cols: list[int] = []
     primary_stats = False
+    ballots_cols: list[int] = []
+    party_ballots_cols: list[int] = []
+    filled: list[int] = []
     for c in range(3, width):
         t, lab = titles[c], labels[c]
         if _STAT_TITLE.match(t) or lab.upper() in _STAT_LABEL:
-            if re.search(r"-\s*(republican|democratic|rep|dem)\b", t, re.IGNORECASE):
+            if _PARTY_STAT.search(t):
                 primary_stats = True
+                if t.upper().startswith("BALLOTS"):
+                    party_ballots_cols.append(c)
+            elif _BALLOTS_TOTAL.match(t):
+                ballots_cols.append(c)
             continue
         if not t and not lab:
             continue
+        if not t and contest_cols and contest_cols[-1] == c - 1 and titles[c - 1]:
+            # A title cell merged across its contest (a re-saved workbook) holds the title
+            # only over the first column.
+            titles[c] = titles[c - 1]
+            filled.append(c)
         contest_cols.append(c)
+    if filled:
+        issues.append(Issue(name, f"{len(filled)} choice column(s) have no contest title in row 1"
+                            f" (first: column {col_letter(filled[0])}, '{labels[filled[0]]}'); "
+                            "each is read as part of the contest titled to its left, as a merged "
+                            "title cell would be.", sheet, 1, col_letter(filled[0]),
+                            Severity.NOTE))
+    ballots_cols = ballots_cols[:1] or party_ballots_cols
 
     # Body rows: precincts, the totals row, and junk (blank lines, Pima's _x001A_).
     body_idx: list[int] = []
@@ -167,9 +228,15 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     flat = text.to_numpy().ravel()
     ser = pd.Series(flat, dtype=object).str.replace(",", "", regex=False)
     num = pd.to_numeric(ser, errors="coerce")
-    empty = ser == ""
+    dashes = ser.isin(_NOT_ON_BALLOT)
+    empty = (ser == "") | dashes
     bad = ~empty & (num.isna() | (num < 0) | ((num % 1) != 0))
     shape = text.shape
+    if dashes.any():
+        issues.append(Issue(name, f"{int(dashes.sum()):,} cell(s) hold '-' instead of a count; "
+                            "they are read as the contest not being on that precinct's ballot "
+                            "(no votes), as an empty cell would be.", sheet,
+                            severity=Severity.NOTE))
     values = num.fillna(0).where(~bad, 0).to_numpy().reshape(shape).astype("int64")
     present = (~empty & ~bad).to_numpy().reshape(shape)
     if bad.any():
@@ -199,18 +266,26 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     segments: list[_Segment] = []
     cur: _Segment | None = None
     seen_extra = False
+    generic_wi = False
     for c in contest_cols:
         t, lab = titles[c], labels[c]
         ck = vocab.choice_kind_ext(lab) if lab else "candidate"
+        plain_wi = ck == "write_in" and bool(_GENERIC_WRITE_IN.match(lab))
         new = cur is None or t != cur.title
         if not new and cur is not None and (
-                lab in cur.names or (seen_extra and ck in ("candidate", "write_in"))
-                or (ck in ("over", "under", "blank") and ck in cur.kinds)):
+                lab in cur.names
+                or (seen_extra and ck == "candidate")
+                # After OVER/UNDER VOTES only the contest's own generic 'Write-in' column may
+                # follow (Washington 2020 puts it last, Pima first).
+                or (seen_extra and ck == "write_in" and (generic_wi or not plain_wi))
+                or (ck in ("over", "under", "blank") and ck in cur.kinds)
+                # A primary's party races may share a title; row 2 tells them apart.
+                or (primary_stats and ck == "candidate" and _party_change(cur, c, parties))):
             new = True
         if new:
             cur = _Segment(t)
             segments.append(cur)
-            seen_extra = False
+            seen_extra = generic_wi = False
         assert cur is not None
         cur.cols.append(c)
         cur.names.append(lab)
@@ -219,9 +294,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             # A plain OVER VOTES / UNDER VOTES column closes the contest's choices (not
             # 'UNDERVOTE (CANDIDATE WITHDREW)', which sits among the candidates).
             seen_extra = True
-        elif ck == "write_in" and lab.lower().startswith("write"):
+        elif plain_wi:
             # A generic 'Write-in' column closes the candidate list in these exports.
-            seen_extra = True
+            seen_extra = generic_wi = True
 
     # Same-titled runs with no other signal: split where the precincts stop overlapping.
     split: list[_Segment] = []
@@ -278,11 +353,21 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             j += 1
 
     # Contest keys: title, a number when a title repeats, the party when the file says.
-    count: dict[str, int] = {}
+    seg_party: list[str] = []
     for seg in segments:
-        count[seg.title] = count.get(seg.title, 0) + 1
-    nth: dict[str, int] = {}
+        cparty = vocab.contest_party(seg.title)
+        seg_parties = {parties[c] for c in seg.cols if c < len(parties)} - _NO_PARTY
+        if not cparty and primary_stats and len(seg_parties) == 1:
+            cparty = next(iter(seg_parties))
+        seg_party.append(cparty)
+    count: dict[tuple[str, str], int] = {}
+    for seg, cparty in zip(segments, seg_party, strict=True):
+        count[seg.title, cparty] = count.get((seg.title, cparty), 0) + 1
+    nth: dict[tuple[str, str], int] = {}
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    seats: dict[tuple[str, str, str], int] = {}
+    ballots = _ballots_cast(rows, body_idx, ballots_cols)
+    inferred: list[str] = []
     any_party = False
     multi: list[str] = []
     skipped_stats: list[str] = []
@@ -290,7 +375,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     prec_names = _precinct_names(rows, body_idx)
     records: dict[str, list] = {k: [] for k in ("p", "contest", "district", "party", "choice",
                                                  "cparty", "kind", "votes")}
-    for seg in segments:
+    for seg, cparty in zip(segments, seg_party, strict=True):
         title = seg.title or "(untitled contest)"
         if vocab.is_non_contest_office(title):
             skipped_stats.append(title)
@@ -301,15 +386,29 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                 "they are read as an untitled contest. Check the export.",
                                 sheet, 1, col_letter(seg.cols[0]), Severity.WARNING))
         district = ""
-        if count[seg.title] > 1:
-            nth[seg.title] = nth.get(seg.title, 0) + 1
-            district = f"#{nth[seg.title]}"
-        cparty = vocab.contest_party(title)
-        seg_parties = {parties[c] for c in seg.cols if c < len(parties)} - _NO_PARTY
-        if not cparty and primary_stats and len(seg_parties) == 1:
-            cparty = next(iter(seg_parties))
+        if count[seg.title, cparty] > 1:
+            nth[seg.title, cparty] = nth.get((seg.title, cparty), 0) + 1
+            district = f"#{nth[seg.title, cparty]}"
         if cparty:
             any_party = True
+        key = (title, district, cparty)
+        label = f"{title} {district}".strip()
+        ks = [pos[c] for c, k in zip(seg.cols, seg.kinds, strict=True) if k is not None]
+        cand_ks = [pos[c] for c, k in zip(seg.cols, seg.kinds, strict=True)
+                   if k in ("candidate", "write_in")]
+        stated = vocab.seats_in(title)
+        if stated:
+            seats[key] = stated
+        elif ballots is not None:
+            issue, n_seats = _seats_from_ballots(
+                label, values[:, ks].sum(axis=1), values[:, cand_ks].sum(axis=1), ballots,
+                {"over", "under"} <= set(seg.kinds), prec_names)
+            if n_seats:
+                seats[key] = n_seats
+                inferred.append(issue or "")
+            elif issue:
+                issues.append(Issue(name, issue, sheet, 1, col_letter(seg.cols[0]),
+                                    Severity.WARNING))
         if "(multi-county)" in title.lower() and title not in multi:
             multi.append(title)
         key = (title, district, cparty)
@@ -340,6 +439,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     if skipped_stats:
         issues.append(Issue(name, "Not contests, left out: " + ", ".join(
             sorted(set(skipped_stats))) + ".", sheet, severity=Severity.NOTE))
+    if inferred:
+        issues.append(Issue(name, "The file states no vote-for counts, but in these contests "
+                            "the candidate, over and under votes of a precinct add up to exactly "
+                            "a whole multiple of its ballots cast (and nowhere to more), which is "
+                            "the number of seats: " + "; ".join(inferred) + ".", sheet,
+                            severity=Severity.NOTE))
     if multi:
         issues.append(Issue(name, "These contests are this county's portion of a multicounty "
                             "race (marked '(Multi-County)' in the file): " + "; ".join(multi)
@@ -375,7 +480,62 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     primary: bool | None = True if (primary_stats or any_party) else None
     if primary is None and "general" in name.lower():
         primary = False
-    return RawCanvass(name, FAMILY, df, issues, {}, file_totals, set(), primary, sheet=sheet)
+    return RawCanvass(name, FAMILY, df, issues, seats, file_totals, set(), primary,
+                      sheet=sheet)
+
+
+def _ballots_cast(rows: list[list[str]], body_idx: list[int], cols: list[int]
+                  ) -> list[int | None] | None:
+    """Ballots cast per precinct row (the total column, else the parties' columns added)."""
+    if not cols:
+        return None
+    out: list[int | None] = []
+    for i in body_idx:
+        r = rows[i]
+        vals = [vocab.parse_count(r[c]) if c < len(r) else None for c in cols]
+        out.append(None if any(v is None for v in vals) else sum(v for v in vals if v))
+    return out
+
+
+def _seats_from_ballots(label: str, all_votes: object, cand_votes: object,
+                        ballots: list[int | None], has_over_under: bool,
+                        prec_names: list[str]) -> tuple[str | None, int | None]:
+    """Seats a contest's ballot arithmetic proves (with the note saying so), or a warning when
+    its candidate votes exceed the ballots cast somewhere; (None, None) when neither."""
+    allv = [int(x) for x in all_votes]  # type: ignore[attr-defined]
+    cand = [int(x) for x in cand_votes]  # type: ignore[attr-defined]
+    best: tuple[int, int, int] | None = None   # (votes, ballots, row) with the largest ratio
+    worst: tuple[int, int, int] | None = None  # candidate votes over ballots, largest ratio
+    n_over = 0
+    for i, b in enumerate(ballots):
+        if not b:
+            continue
+        if best is None or allv[i] * best[1] > best[0] * b:
+            best = (allv[i], b, i)
+        if cand[i] > b:
+            n_over += 1
+            if worst is None or cand[i] * worst[1] > worst[0] * b:
+                worst = (cand[i], b, i)
+    if has_over_under and best is not None and best[0] % best[1] == 0 and best[0] >= 2 * best[1]:
+        k = best[0] // best[1]
+        return (f"{label}: {k} seats (precinct {prec_names[best[2]]}: {best[0]:,} votes on "
+                f"{best[1]:,} ballots)", k)
+    if worst is not None:
+        return (f"{label}: in {n_over} precinct(s) the candidates have more votes than ballots "
+                f"were cast (e.g. precinct {prec_names[worst[2]]}: {worst[0]:,} votes on "
+                f"{worst[1]:,} "
+                "ballots), so it elects more than one seat or two contests share its columns; "
+                "the file does not say how many seats. Set its seats (contest settings or "
+                "--seats) before trusting its verdict.", None)
+    return None, None
+
+
+def _party_change(seg: _Segment, c: int, parties: list[str]) -> bool:
+    """Whether column ``c`` carries another party (row 2) than the segment's candidates."""
+    own = {parties[x] for x, k in zip(seg.cols, seg.kinds, strict=True)
+           if k == "candidate" and x < len(parties)} - _NO_PARTY
+    mine = parties[c] if c < len(parties) else ""
+    return bool(own) and mine not in _NO_PARTY and mine not in own
 
 
 def _precinct_names(rows: list[list[str]], body_idx: list[int]) -> list[str]:
