@@ -15,9 +15,14 @@ from typing import Any
 GENESIS = "0" * 64
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: Any) -> str:
-    """One text for one value: sorted keys, no spaces, UTF-8 as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """One text for one value: sorted keys, no spaces, UTF-8 as is (what ``json.dumps``
+    gives with these options; one encoder is kept because the state digest encodes every
+    row of the case)."""
+    return _CANONICAL.encode(value)
 
 
 @dataclass(frozen=True, slots=True)

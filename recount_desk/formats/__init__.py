@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
@@ -84,7 +85,10 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     mods = {m.FAMILY: m for m in families()}
     if family not in mods:
         raise fail(path, f"Unknown format family {family!r}.")
-    raw = mods[family].read(path, options)
-    if options.cancelled():
-        raise Cancelled()
-    return build(raw, primary=primary, seats=seats, sha256=file_sha256(path))
+    # The file's SHA-256 is computed beside the read (hashing releases the interpreter lock).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        sha = pool.submit(file_sha256, path)
+        raw = mods[family].read(path, options)
+        if options.cancelled():
+            raise Cancelled()
+        return build(raw, primary=primary, seats=seats, sha256=sha.result())

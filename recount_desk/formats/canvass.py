@@ -124,17 +124,18 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     import numpy as np
 
     n = len(df)
-    t_codes, t_u = pd.factorize(df["contest"], sort=False)
-    d_codes, d_u = pd.factorize(df["district"], sort=False)
-    y_codes, y_u = pd.factorize(df["party"], sort=False)
+    t_codes, t_u = pd.factorize(df["contest"], sort=False, use_na_sentinel=False)
+    d_codes, d_u = pd.factorize(df["district"], sort=False, use_na_sentinel=False)
+    y_codes, y_u = pd.factorize(df["party"], sort=False, use_na_sentinel=False)
     nd, ny = len(d_u), len(y_u)
     combo = (t_codes.astype(np.int64) * nd + d_codes) * ny + y_codes
     contest_codes, combo_u = pd.factorize(combo, sort=False)
     titles, districts, parties = ([str(x) for x in u] for u in (t_u, d_u, y_u))
     contest_keys = [(titles[k // (nd * ny)], districts[(k // ny) % nd], parties[k % ny])
                     for k in combo_u.tolist()]
-    precinct_codes, precinct_uniques = pd.factorize(df["precinct"], sort=False)
-    choice_codes, choice_u = pd.factorize(df["choice"], sort=False)
+    precinct_codes, precinct_uniques = pd.factorize(df["precinct"], sort=False,
+                                                    use_na_sentinel=False)
+    choice_codes, choice_u = pd.factorize(df["choice"], sort=False, use_na_sentinel=False)
     kind_codes, kind_u = pd.factorize(df["kind"], sort=False)
     votes_all = df["votes"].to_numpy(dtype=np.int64)
     n_contests, n_prec, n_names = len(combo_u), len(precinct_uniques), len(choice_u)
@@ -229,8 +230,14 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         va.frombytes(v_bytes[s_ * 8:e_ * 8])
         columns.append(VoteColumn(c, pos, pa, va))
         counted_by[c][choices[c][pos].name] = int(total)
-    prec_pairs = pd.unique(ci * max(n_prec, 1) + pi)
-    nprec = np.bincount(prec_pairs // max(n_prec, 1), minlength=n_contests).tolist()
+    # Precincts with votes in each contest: a bitmap when it is small, else a hash.
+    if n_contests * n_prec <= 50_000_000:
+        seen = np.zeros(n_contests * n_prec, dtype=bool)
+        seen[ci * n_prec + pi] = True
+        nprec = seen.reshape(n_contests, n_prec).sum(axis=1).tolist()
+    else:
+        pairs = pd.unique(ci * n_prec + pi)
+        nprec = np.bincount(pairs // n_prec, minlength=n_contests).tolist()
 
     # Over/under/blank rows: few, and summed per precinct (a file may split them by mode).
     rows_x = np.flatnonzero(alive & ~is_cand_kind[kind_codes])

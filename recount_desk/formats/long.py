@@ -8,6 +8,7 @@ is their total. County-level files (no ``precinct``) use the county as the unit.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,10 +16,11 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._workbook_checks import excel_error_cells, first_visible_sheet
-from .base import Detection, RawCanvass, ReadOptions, fail
-from .tabular import cell_text, read_csv_text, sniff
+from .base import ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
+from .tabular import cell_text, factorize_text, read_csv_text, sniff
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 FAMILY = "long"
@@ -89,16 +91,16 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     import pandas as pd
 
     options = options or ReadOptions()
-    kind = sniff(path)
+    kind_name = sniff(path)
     name = path.name
     issues: list[Issue] = []
     sheet = None
-    if kind == "csv":
-        df, note = read_csv_text(path)
+    if kind_name == "csv":
+        df, note = read_csv_text(path, dtype=object)
         if note:
             issues.append(Issue(name, note, severity=Severity.WARNING))
         first_row = 2
-    elif kind in ("xlsx", "xls", "ods"):
+    elif kind_name in ("xlsx", "xls", "ods"):
         sheet = options.sheet
         if sheet is None:
             # Excel shows the first visible sheet; a hidden one before it is often a draft.
@@ -124,64 +126,65 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                    "votes columns.", sheet=sheet, row=1)
     if df.empty:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
+    n = len(df)
 
-    def col(key: str, categorical: bool = True) -> pd.Series:
-        # Text work on the distinct values only: a canvass repeats the same few names, so
-        # names stay categorical (comparisons and look-ups then work on small integer codes).
+    # Text work happens once per distinct value: a canvass repeats the same few thousand
+    # names over a million rows, so every column becomes integer codes into its distinct
+    # cleaned texts, and every test below is a look-up by code.
+    def col(key: str) -> tuple[np.ndarray, list[str]]:
         if key not in cols:
-            return pd.Series("", index=df.index, dtype="category" if categorical else object)
-        codes, uniques = pd.factorize(df[cols[key]], use_na_sentinel=False)
-        clean = np.array([cell_text(u) for u in uniques], dtype=object)
-        if not categorical:
-            return pd.Series(clean[codes], index=df.index, dtype=object)
-        # Two raw values may clean to the same text ("A " and "A"): merge their codes.
-        remap, cats = pd.factorize(clean, use_na_sentinel=False)
-        return pd.Series(pd.Categorical.from_codes(remap[codes], categories=cats),
-                         index=df.index)
+            return np.zeros(n, dtype=np.intp), [""]
+        codes, uniques = factorize_text(df[cols[key]].to_numpy(dtype=object))
+        return _merge(codes, [cell_text(u) for u in uniques])
 
-    office, cand, votes_txt = col("office"), col("candidate"), col("votes", categorical=False)
-    precinct, county = col("precinct"), col("county")
+    office_c, office_u = col("office")
+    cand_c, cand_u = col("candidate")
+    votes_c, votes_u = col("votes")
+    prec_c, prec_u = col("precinct")
+    county_c, county_u = col("county")
     if "precinct" not in cols:
-        precinct = county
-    elif county.nunique() > 1:
-        precinct = (county.astype(object) + " / " + precinct.astype(object)).astype("category")
-    district, party = col("district"), col("party")
-    district = district.map({d: re.sub(r"\.0$", "", d) for d in district.unique()})
+        prec_c, prec_u = county_c, county_u
+    elif len(county_u) > 1:
+        pair_codes, pairs = pd.factorize(county_c.astype(np.int64) * len(prec_u) + prec_c)
+        prec_c = pair_codes
+        prec_u = [f"{county_u[k // len(prec_u)]} / {prec_u[k % len(prec_u)]}"
+                  for k in pairs.tolist()]
+    dist_c, dist_u = col("district")
+    dist_c, dist_u = _merge(dist_c, [re.sub(r"\.0$", "", d) for d in dist_u])
+    party_c, party_u = col("party")
+    rownum = np.arange(first_row, first_row + n)
 
-    rownum = pd.Series(range(first_row, first_row + len(df)), index=df.index)
+    def flags(uniques: list[str], test: Callable[[str], bool]) -> np.ndarray:
+        return np.fromiter((test(u) for u in uniques), dtype=bool, count=len(uniques))
 
     # Statistics "offices" and blank rows are not contests.
-    offices_u = office.unique()
-    stat = {o: (o == "" or vocab.is_non_contest_office(o)) for o in offices_u}
-    keep = ~office.map(stat).astype(bool)
+    office_blank = flags(office_u, lambda o: o == "")[office_c]
+    cand_blank = flags(cand_u, lambda c: c == "")[cand_c]
+    votes_blank_u = flags(votes_u, lambda v: v == "")
+    keep = ~flags(office_u, lambda o: o == "" or vocab.is_non_contest_office(o))[office_c]
     # A choice without a contest (a merged or blanked office cell) cannot be placed: an error,
     # never a silent drop.
-    orphan = (office == "") & (cand != "") & (votes_txt != "")
-    if orphan.any():
-        idx = orphan[orphan].index
-        ocol = cols["office"]
-        for i in idx[:10]:
-            issues.append(Issue(name, f"The row for {cand[i][:80]!r} names no contest (the "
-                                "office cell is empty; merged cells leave all but the first "
-                                "cell empty). Fill in the office on every row.", sheet,
-                                int(rownum[i]), ocol, Severity.ERROR))
-        if len(idx) > 10:
-            issues.append(Issue(name, f"… {len(idx) - 10} more rows name no contest.", sheet,
-                                None, ocol, Severity.ERROR))
-    keep &= ~(cand == "") | (office == "")
-    empty_cand = keep & (cand == "")
-    keep &= ~empty_cand
+    orphan = np.flatnonzero(office_blank & ~cand_blank & ~votes_blank_u[votes_c])
+    ocol = cols["office"]
+    for i in orphan[:10]:
+        issues.append(Issue(name, f"The row for {cand_u[cand_c[i]][:80]!r} names no contest "
+                            "(the office cell is empty; merged cells leave all but the first "
+                            "cell empty). Fill in the office on every row.", sheet,
+                            int(rownum[i]), ocol, Severity.ERROR))
+    if len(orphan) > 10:
+        issues.append(Issue(name, f"… {len(orphan) - 10} more rows name no contest.", sheet,
+                            None, ocol, Severity.ERROR))
+    keep &= ~cand_blank
 
     # Totals rows in the precinct column go to file_totals.
-    prec_u = precinct.unique()
-    tot = {p: vocab.is_total_precinct(p) for p in prec_u}
-    is_total = precinct.map(tot).astype(bool)
+    is_total = flags(prec_u, vocab.is_total_precinct)[prec_c]
 
-    # Choice kinds, classified once per distinct name.
-    cand_u = cand.unique()
-    kinds = {c: vocab.choice_kind(c) for c in cand_u}
-    kind_s = cand.map(kinds).astype(object)
-    invalid_u = {c for c in cand_u if vocab.is_invalid_write_in(c)}
+    # Choice kinds, classified once per distinct name (-1: a row to leave out).
+    kind_of = {k: i for i, k in enumerate(ROW_KINDS)}
+    kind_u = np.array([kind_of.get(vocab.choice_kind(c) or "", -1) for c in cand_u],
+                      dtype=np.int64)
+    kind = kind_u[cand_c]
+    invalid_u = flags(cand_u, vocab.is_invalid_write_in)
     odd = [c for c in cand_u if _GARBLED.search(c)]
     if odd:
         issues.append(Issue(name, f"{len(odd)} name(s) look garbled (e.g. {odd[0][:60]!r}): "
@@ -194,24 +197,24 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                             f"text-direction characters (e.g. {hidden_ch[0][:60]!r}); they "
                             "may display differently from what they are.", sheet,
                             severity=Severity.WARNING))
-    invalid = cand.isin(invalid_u) if invalid_u else pd.Series(False, index=df.index)
+    invalid = invalid_u[cand_c]
     options.on_progress(2, 4)
 
     # Votes: integers; '*' is suppressed; blank is a warning; anything else is an error.
-    num = pd.to_numeric(votes_txt, errors="coerce")
-    vt = votes_txt
-    if num.isna().any():
-        nan = num.isna()
-        vt = votes_txt.where(~nan, votes_txt[nan].str.replace(",", "", regex=False))
-        num = num.where(~nan, pd.to_numeric(vt[nan], errors="coerce"))
-    suppressed = vt.isin(["*", "**", "***", "****", "Suppressed", "suppressed"])
-    blank = vt == ""
-    xl_error = pd.Series(False, index=df.index)
-    if kind == "xlsx" and (keep & blank).any():
+    num_u = np.array(pd.to_numeric(pd.Series(votes_u, dtype=object), errors="coerce"),
+                     dtype=np.float64)
+    for k in np.flatnonzero(np.isnan(num_u)):
+        # "1,234": a thousands separator.
+        num_u[k] = pd.to_numeric(votes_u[k].replace(",", ""), errors="coerce")
+    num = num_u[votes_c]
+    suppressed = flags(votes_u, lambda v: v in _SUPPRESSED)[votes_c]
+    blank = votes_blank_u[votes_c]
+    xl_error = np.zeros(n, dtype=bool)
+    if kind_name == "xlsx" and (keep & blank).any():
         # calamine reads #DIV/0!, #N/A … as empty cells; find them so they are not 0 votes.
         errs = excel_error_cells(path, sheet)
         vpos = list(df.columns).index(cols["votes"]) + 1
-        for i in (keep & blank)[keep & blank].index:
+        for i in np.flatnonzero(keep & blank):
             err = errs.get((int(rownum[i]), vpos))
             if err:
                 issues.append(Issue(name, f"The vote count is the Excel error value {err} "
@@ -219,54 +222,49 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                     int(rownum[i]), cols["votes"], Severity.ERROR))
                 blank[i] = False
                 xl_error[i] = True
-    bad = keep & num.isna() & ~suppressed & ~blank & ~xl_error
-    huge = keep & num.notna() & (num.abs() >= 1e9)
-    if huge.any():
-        for i in huge[huge].index[:10]:
-            issues.append(Issue(name, f"The vote count {votes_txt[i][:40]!r} is too large to be "
-                                "a vote count.", sheet, int(rownum[i]), cols["votes"],
-                                Severity.ERROR))
-        num = num.where(~huge, 0)
-    frac = keep & num.notna() & ((num % 1) != 0)
-    neg = keep & num.notna() & (num < 0)
+    known = ~np.isnan(num)
+    bad = keep & ~known & ~suppressed & ~blank & ~xl_error
+    huge = keep & known & (np.abs(np.where(known, num, 0)) >= 1e9)
     vcol = cols["votes"]
+    for i in np.flatnonzero(huge)[:10]:
+        issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is too large "
+                            "to be a vote count.", sheet, int(rownum[i]), vcol,
+                            Severity.ERROR))
+    num = np.where(huge | ~known, 0, num)
+    frac = keep & known & ((num % 1) != 0)
+    neg = keep & known & (num < 0)
     for mask, why in ((bad, "is not a number"), (frac, "is not a whole number"),
                       (neg, "is negative")):
-        if mask.any():
-            idx = mask[mask].index
-            for i in idx[:10]:
-                issues.append(Issue(name, f"The vote count {votes_txt[i]!r} {why}.", sheet,
-                                    int(rownum[i]), vcol, Severity.ERROR))
-            if len(idx) > 10:
-                issues.append(Issue(name, f"… {len(idx) - 10} more rows whose vote count {why}.",
-                                    sheet, None, vcol, Severity.ERROR))
-    blank_rows = keep & blank & kind_s.notna()
-    if blank_rows.any():
-        first = int(rownum[blank_rows[blank_rows].index[0]])
-        issues.append(Issue(name, f"{int(blank_rows.sum())} row(s) have no vote count (first at "
+        idx = np.flatnonzero(mask)
+        for i in idx[:10]:
+            issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]]!r} {why}.", sheet,
+                                int(rownum[i]), vcol, Severity.ERROR))
+        if len(idx) > 10:
+            issues.append(Issue(name, f"… {len(idx) - 10} more rows whose vote count {why}.",
+                                sheet, None, vcol, Severity.ERROR))
+    blank_rows = np.flatnonzero(keep & blank & (kind >= 0))
+    if len(blank_rows):
+        first = int(rownum[blank_rows[0]])
+        issues.append(Issue(name, f"{len(blank_rows)} row(s) have no vote count (first at "
                             f"row {first}); they are read as 0.", sheet, first, vcol,
                             Severity.WARNING))
-    votes = num.fillna(0)
-    votes = votes.where(~(bad | frac | neg | xl_error), 0).astype("int64")
+    votes = np.where(bad | frac | neg | xl_error, 0, num).astype(np.int64)
 
-    if invalid.any():
-        n = int(votes[invalid & keep].sum())
-        issues.append(Issue(name, f"{n:,} invalid write-in vote(s) (e.g. "
-                            f"{sorted(invalid_u)[0]!r}) are not counted for any candidate.",
-                            sheet, severity=Severity.NOTE))
+    if (invalid & keep).any():
+        total = int(votes[invalid & keep].sum())
+        example = sorted(c for c, f in zip(cand_u, invalid_u, strict=True) if f)[0]
+        issues.append(Issue(name, f"{total:,} invalid write-in vote(s) (e.g. {example!r}) are "
+                            "not counted for any candidate.", sheet, severity=Severity.NOTE))
     keep &= ~invalid
 
     # Write-in totals beside named write-ins double-count; alone, they are the write-ins.
-    sum_rows = keep & kind_s.isna()
-    wi_total = sum_rows & cand.map({c: "write" in c.lower() for c in cand_u}).astype(bool)
+    race = office_c.astype(np.int64) * len(dist_u) + dist_c
+    wi_total = keep & (kind < 0) & flags(cand_u, lambda c: "write" in c.lower())[cand_c]
     if wi_total.any():
-        named = keep & (kind_s == "write_in")
-        contests_with_named = set(zip(office[named], district[named], strict=True))
-        alone = wi_total & ~pd.Series(
-            [(o, d) in contests_with_named for o, d in zip(office, district, strict=True)],
-            index=df.index)
-        kind_s = kind_s.where(~alone, "write_in")
-    keep &= kind_s.notna()
+        named = keep & (kind == kind_of["write_in"])
+        alone = wi_total & ~np.isin(race, race[named])
+        kind = np.where(alone, kind_of["write_in"], kind)
+    keep &= kind >= 0
 
     total_rows = keep & is_total
     body = keep & ~is_total
@@ -275,16 +273,18 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     # The file's own totals row.
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
     if total_rows.any():
-        t = pd.DataFrame({"o": office[total_rows], "d": district[total_rows],
-                          "c": cand[total_rows], "v": votes[total_rows]})
+        t = pd.DataFrame({"o": office_c[total_rows], "d": dist_c[total_rows],
+                          "c": cand_c[total_rows], "v": votes[total_rows]})
         for (o, d, c), v in t.groupby(["o", "d", "c"], sort=False)["v"].sum().items():
-            file_totals.setdefault((o, d, ""), {})[c] = int(v)
+            file_totals.setdefault((office_u[o], dist_u[d], ""), {})[cand_u[c]] = int(v)
 
-    sup_contests = set(zip(office[body & suppressed], district[body & suppressed], strict=True))
+    sup_rows = body & suppressed
+    sup_contests = {(office_u[o], dist_u[d]) for o, d in
+                    set(zip(office_c[sup_rows].tolist(), dist_c[sup_rows].tolist(),
+                            strict=True))}
     if sup_contests:
-        issues.append(Issue(name, f"{int((body & suppressed).sum())} vote count(s) are "
-                            "suppressed ('*') for voter privacy and read as 0.", sheet,
-                            severity=Severity.NOTE))
+        issues.append(Issue(name, f"{int(sup_rows.sum())} vote count(s) are suppressed ('*') "
+                            "for voter privacy and read as 0.", sheet, severity=Severity.NOTE))
 
     is_primary = None
     low = name.lower()
@@ -293,18 +293,19 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     elif "general" in low:
         is_primary = False
 
-    def part(s: pd.Series) -> pd.Series:
-        return s[body].reset_index(drop=True)
+    def part(codes: np.ndarray, uniques: list[str]) -> pd.Categorical:
+        return pd.Categorical.from_codes(codes[body], categories=pd.Index(uniques,
+                                                                          dtype=object))
 
     rows = pd.DataFrame({
-        "precinct": part(precinct),
-        "contest": part(office),
-        "district": part(district),
+        "precinct": part(prec_c, prec_u),
+        "contest": part(office_c, office_u),
+        "district": part(dist_c, dist_u),
         "party": "",
-        "choice": part(cand),
-        "choice_party": part(party).astype(object),
-        "kind": part(kind_s).astype("category"),
-        "votes": part(votes),
+        "choice": part(cand_c, cand_u),
+        "choice_party": part(party_c, party_u),
+        "kind": part(kind, list(ROW_KINDS)),
+        "votes": votes[body],
     })
     m = re.match(r"(\d{4})(\d{2})(\d{2})__", name)
     options.on_progress(4, 4)
@@ -313,6 +314,18 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         {(o, d, "") for o, d in sup_contests}, is_primary,
         election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None, sheet=sheet,
     )
+
+
+_SUPPRESSED = frozenset({"*", "**", "***", "****", "Suppressed", "suppressed"})
+
+
+def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Codes into ``texts`` renumbered so that equal texts share one code ("A " and "A")."""
+    import numpy as np
+    import pandas as pd
+
+    remap, uniques = pd.factorize(np.array(texts, dtype=object), use_na_sentinel=False)
+    return remap[codes], [str(u) for u in uniques]
 
 
 def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:
