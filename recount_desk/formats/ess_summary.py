@@ -289,6 +289,10 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                             f"up to {parts0:,}); the TOTAL column is used.", None, r0,
                             severity=Severity.WARNING))
     if not recs:
+        first_error = next((x for x in issues if x.severity is Severity.ERROR), None)
+        if first_error is not None:
+            raise fail(path, "No count could be read from this Summary Results Report; the "
+                       f"first problem: {first_error.message}", row=first_error.row)
         raise fail(path, "No contest results were found in this Summary Results Report.")
     df = pd.DataFrame(recs, columns=["precinct", "contest", "choice", "kind", "votes", "row"])
     if not saw_precinct:

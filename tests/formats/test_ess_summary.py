@@ -347,3 +347,18 @@ def test_named_write_ins_replace_the_write_in_total_only_in_their_own_block(
     assert pres["Write-In Totals"] == 0    # 0202's own total; 0101's total is not counted again
     assert any("1 invalid write-in" in i.message for i in pc.issues)
     assert pc.errors == []
+
+
+def test_report_whose_every_line_is_unreadable_fails_naming_the_first_problem(
+        tmp_path: Path) -> None:
+    from recount_desk.formats import ImportFailed
+
+    path = tmp_path / "odd.csv"
+    _write_report(path)
+    text = path.read_text(encoding="utf-8").replace(
+        ",,TOTAL,VOT%,Election Day,By Mail", ",,Election Day,By Mail,Provisional,TOTAL")
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(path)
+    assert "cannot be told" in e.value.issue.message
+    assert e.value.issue.row is not None
