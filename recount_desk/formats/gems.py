@@ -11,8 +11,13 @@ the Grand and Wayne 2016 exports each key appears exactly three times and, for e
 candidate, the third value is the sum of the first two (1,129 of 1,129 keys in Grand, 421 of
 421 in Wayne; e.g. Grand, Election Total, GOVERNOR, GARY R. HERBERT: 2224, 42, 2266). So the
 reader takes the *last* row of each repeated key when that rule holds for at least nine in
-ten of the keys whose repeats differ (the others are reported: a damaged or cut export),
-takes one row when all repeats are equal, and otherwise adds them up with a warning.
+ten of the keys whose repeats differ (the others are reported: a damaged or cut export), the
+*first* row when the total comes first instead, takes one row when all repeats are equal,
+and otherwise adds them up with a warning.
+
+A key is precinct × race × race id × race party × candidate: in a primary export (Carbon
+2016) each party's race is its own contest, and two party races may share a title; the race
+party is the contest's party. A race title with ``Vote for N`` states its seats.
 """
 
 from __future__ import annotations
@@ -30,7 +35,10 @@ from .tabular import NOT_UTF8_NOTE
 FAMILY = "gems"
 LABEL = "GEMS text export (ten fields, no header)"
 
-_NO_PARTY = {"", "NP", "NON", "NONPARTISAN"}
+_NO_PARTY = {"", "NP", "NON", "NONPARTISAN", "NONPARTISAN PARTY"}
+_PARTY_CODES = {"REPUBLICAN": "REP", "DEMOCRATIC": "DEM", "DEMOCRAT": "DEM", "LIBERTARIAN": "LIB",
+                "CONSTITUTION": "CON", "GREEN": "GRN", "UNITED UTAH": "UUP",
+                "INDEPENDENT AMERICAN": "IAP"}
 _COLS = ("county", "pno", "precinct", "race", "race_id", "race_party", "candidate", "cand_id",
          "cand_party", "votes")
 
@@ -59,7 +67,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         lines = text.splitlines()[:20]
         if len(lines) > 1 and not text.endswith("\n"):
             lines = lines[:-1]
-        rows = [r for r in csv.reader(lines) if r]
+        rows = [r for r in csv.reader(lines) if r and any(c.strip().strip("\x1a") for c in r)]
     except Exception:
         return None
     if not rows:
@@ -91,8 +99,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             options.on_progress(i, max(1, len(text) // 80))
             if options.cancelled():
                 raise Cancelled()
-        if not r or not any(c.strip() for c in r):
-            continue
+        if not r or not any(c.strip().strip("\x1a") for c in r):
+            continue  # blank lines and the DOS end-of-file mark (Ctrl-Z)
         if len(r) < 10 or any(c.strip() for c in r[10:]):
             bad_shape += 1
             if bad_shape <= 10:
@@ -130,43 +138,52 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     df = df[df["kind"].notna() & ~is_stat_race & (df["race"] != "")]
     options.on_progress(1, 3)
 
+    party_up = df["race_party"].str.upper().str.replace(r"\s+PARTY$", "", regex=True)
+    df["race_party"] = party_up.map(lambda x: _PARTY_CODES.get(x, x)).where(
+        ~party_up.isin(_NO_PARTY), "")
+
     # Repeats per counting group.
-    key = ["pno", "precinct", "race", "race_id", "candidate"]
+    key = ["pno", "precinct", "race", "race_id", "race_party", "candidate"]
     g = df.groupby(key, sort=False)["v"]
     n = g.transform("size")
     repeated = n > 1
     if repeated.any():
-        agg = g.agg(["size", "last", "sum", "min", "max"])
+        agg = g.agg(["size", "first", "last", "sum", "min", "max"])
         multi = agg[agg["size"] > 1]
-        last_is_sum = (multi["last"] * 2 == multi["sum"])
         all_equal = multi["min"] == multi["max"]
         informative = ~all_equal
         informative_n = int(informative.sum())
-        fits = int((informative & last_is_sum).sum())
-        odd = agg.index.isin(multi.index[informative & ~last_is_sum])
+        fits_last = int((informative & (multi["last"] * 2 == multi["sum"])).sum())
+        fits_first = int((informative & (multi["first"] * 2 == multi["sum"])).sum())
+        rule = "last" if fits_last >= fits_first else "first"
+        fits = max(fits_last, fits_first)
+        is_sum = multi[rule] * 2 == multi["sum"]
+        odd = agg.index.isin(multi.index[informative & ~is_sum])
         if informative_n == 0:
             rule = "last"
             issues.append(Issue(name, "Every row comes more than once with the same count; each "
                                 "is counted once.", severity=Severity.WARNING))
         elif fits * 10 >= informative_n * 9:
-            rule = "last"
+            word = "last" if rule == "last" else "first"
             issues.append(Issue(name, f"Each row comes up to {int(multi['size'].max())} times "
-                                "(once per counting group, then their total); the last one is "
-                                f"the sum of the others ({fits:,} of {informative_n:,} checked), "
-                                "so the last one is used.", severity=Severity.NOTE))
+                                "(once per counting group, and once for their total); the "
+                                f"{word} one is the sum of the others ({fits:,} of "
+                                f"{informative_n:,} checked), so the {word} one is used.",
+                                severity=Severity.NOTE))
             if fits < informative_n:
                 bad_keys = agg.index[odd][:5]
                 issues.append(Issue(
-                    name, f"{informative_n - fits} repeated row(s) do not end with their total "
-                    "(the export may be damaged or cut); their last value is used: "
-                    + "; ".join(f"{k[1]} / {k[2]} / {k[4]}" for k in bad_keys) + ".",
+                    name, f"{informative_n - fits} repeated row(s) do not "
+                    f"{'end' if rule == 'last' else 'begin'} with their total "
+                    f"(the export may be damaged or cut); their {word} value is used: "
+                    + "; ".join(f"{k[1]} / {k[2]} / {k[5]}" for k in bad_keys) + ".",
                     severity=Severity.WARNING))
         else:
             rule = "sum"
-            issues.append(Issue(name, f"Rows repeat per counting group and {informative_n - fits}"
-                                " of them do not end with their total; the repeats are added up."
-                                " Check the totals against the printed canvass.",
-                                severity=Severity.WARNING))
+            issues.append(Issue(name, f"Rows repeat per counting group and {informative_n - fits:,}"
+                                f" of {informative_n:,} do not end (or begin) with their total; "
+                                "the repeats are added up. Check the totals against the printed "
+                                "canvass.", severity=Severity.WARNING))
         agg = agg.reset_index()
         agg["v"] = agg[rule]
         first = df.drop_duplicates(key, keep="first").drop(columns=["v"])
@@ -175,16 +192,30 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
 
     is_total = (df["pno"] == "999999") | df["precinct"].map(
         {p: vocab.is_total_precinct(p) for p in df["precinct"].unique()}).astype(bool)
-    race_party = df["race_party"].where(~df["race_party"].str.upper().isin(_NO_PARTY), "")
-    cand_party = df["cand_party"].where(~df["cand_party"].str.upper().isin(_NO_PARTY), "")
-    # Two races with one title are told apart by their race id.
-    ids = df.groupby("race")["race_id"].nunique()
-    twice = set(ids[ids > 1].index)
-    district = df["race_id"].where(df["race"].isin(twice), "") if twice else \
-        pd.Series("", index=df.index, dtype=object)
-    if twice:
+    race_party = df["race_party"]
+    cand_up = df["cand_party"].str.upper()
+    cand_party = cand_up.map(lambda x: _PARTY_CODES.get(x, x)).where(~cand_up.isin(_NO_PARTY), "")
+    # Two races with one title (and party) are told apart by their race id.
+    ids = df.groupby(["race", "race_party"])["race_id"].nunique()
+    twice_keys = set(ids[ids > 1].index)
+    twice = sorted({r for r, _ in twice_keys})
+    if twice_keys:
+        in_twice = pd.Series([k in twice_keys for k in zip(df["race"], df["race_party"],
+                                                           strict=True)], index=df.index)
+        district = df["race_id"].where(in_twice, "")
         issues.append(Issue(name, "Several races share a title and are kept apart by their race "
-                            "id: " + ", ".join(sorted(twice)) + ".", severity=Severity.NOTE))
+                            "id: " + ", ".join(twice) + ".", severity=Severity.NOTE))
+    else:
+        district = pd.Series("", index=df.index, dtype=object)
+    # Precinct names are the precincts' keys; two numbers under one name stay apart.
+    per_name = df.groupby("precinct")["pno"].nunique()
+    shared = set(per_name[per_name > 1].index)
+    if shared:
+        mask = df["precinct"].isin(shared) & (df["pno"] != "999999")
+        df.loc[mask, "precinct"] = df.loc[mask, "pno"] + " " + df.loc[mask, "precinct"]
+        issues.append(Issue(name, "Several precinct numbers share a name, so those precincts are "
+                            "named by number and name: " + ", ".join(sorted(shared)[:5]) + ".",
+                            severity=Severity.NOTE))
     void = df["candidate"].map(vocab.is_void_write_in).astype(bool)
     if void.any():
         issues.append(Issue(name, f"{int(df.loc[void & ~is_total, 'v'].sum()):,} invalid write-in "
@@ -210,6 +241,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         issues.append(Issue(name, "The export has no 'Election Total' (999999) rows, so the "
                             "precincts cannot be checked against the file's totals; it may be "
                             "cut short.", severity=Severity.WARNING))
+    seats: dict[tuple[str, str, str], int] = {}
+    for r, d, p in set(zip(out["contest"], out["district"], out["party"], strict=True)):
+        n = vocab.seats_in(r)
+        if n:
+            seats[r, d, p] = n
     primary = True if (race_party != "").any() else None
     options.on_progress(3, 3)
-    return RawCanvass(name, FAMILY, out, issues, {}, file_totals, set(), primary)
+    return RawCanvass(name, FAMILY, out, issues, seats, file_totals, set(), primary)
