@@ -275,9 +275,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         if not new and cur is not None and (
                 lab in cur.names
                 or (seen_extra and ck == "candidate")
-                # After OVER/UNDER VOTES only the contest's own generic 'Write-in' column may
-                # follow (Washington 2020 puts it last, Pima first).
-                or (seen_extra and ck == "write_in" and (generic_wi or not plain_wi))
+                # After OVER/UNDER VOTES the contest's write-in column may still follow
+                # (Washington 2020 puts it last, Pima first); a second generic one may not.
+                or (seen_extra and plain_wi and generic_wi)
                 or (ck in ("over", "under", "blank") and ck in cur.kinds)
                 # A primary's party races may share a title; row 2 tells them apart.
                 or (primary_stats and ck == "candidate" and _party_change(cur, c, parties))):
@@ -329,28 +329,36 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         split.extend(parts)
     segments = split
 
-    # Weber: a running mate in a column of its own, with no party prefix and no votes.
+    # Weber: a running mate in a column of its own, with no party prefix and no votes. Without
+    # party prefixes, every column with no votes must follow one with votes, and there must be
+    # three such at least (a ticket race, not one candidate who got no votes). Votes do not
+    # change either way: only the zero column's name moves.
     for seg in segments:
         if not _RUNNING_MATE_TITLE.search(seg.title):
             continue
-        prefixed = [bool(vocab.split_party_prefix_any_case(n)[1]) for n in seg.names]
-        if sum(prefixed) < 2:
+        n = len(seg.cols)
+        prefixed = [bool(vocab.split_party_prefix_any_case(x)[1]) for x in seg.names]
+        zero = [not values[:, pos[c]].any() and totals_vals.get(c, 0) == 0 for c in seg.cols]
+        cand = [j for j in range(n) if seg.kinds[j] == "candidate"]
+        mates: list[int] = []
+        if sum(prefixed) >= 2:
+            mates = [j for j in range(1, n) if not prefixed[j] and prefixed[j - 1]
+                     and seg.kinds[j] == "candidate" and zero[j]]
+        elif not any(prefixed):
+            empty = [j for j in cand if zero[j]]
+            if len(empty) >= 3 and all(j - 1 in cand and not zero[j - 1] for j in empty):
+                mates = empty
+        if not mates:
             continue
-        j = 1
-        while j < len(seg.cols):
-            c = seg.cols[j]
-            k = pos[c]
-            if (not prefixed[j] and prefixed[j - 1] and seg.kinds[j] == "candidate"
-                    and not values[:, k].any() and totals_vals.get(c, 0) == 0):
-                issues.append(Issue(
-                    name, f"{seg.title}: the running mate {seg.names[j]!r} has a column of its "
-                    f"own with no votes; it is joined to {seg.names[j - 1]!r}.", sheet, 3,
-                    col_letter(c), Severity.NOTE))
-                seg.names[j - 1] = f"{seg.names[j - 1]}, {seg.names[j]}"
-                for lst in (seg.cols, seg.names, seg.kinds, prefixed):
-                    del lst[j]
-                continue
-            j += 1
+        joined = [f"{seg.names[j]!r} to {seg.names[j - 1]!r}" for j in mates]
+        issues.append(Issue(
+            name, f"{seg.title}: {len(mates)} running mate(s) have a column of their own with no "
+            "votes; each is joined to the candidate before it: " + "; ".join(joined) + ".",
+            sheet, 3, col_letter(seg.cols[mates[0]]), Severity.NOTE))
+        for j in reversed(mates):
+            seg.names[j - 1] = f"{seg.names[j - 1]}, {seg.names[j]}"
+            for lst in (seg.cols, seg.names, seg.kinds):
+                del lst[j]
 
     # Contest keys: title, a number when a title repeats, the party when the file says.
     seg_party: list[str] = []

@@ -10,7 +10,7 @@ import openpyxl
 import pytest
 
 from recount_desk.core.model import ExtraKind, Severity
-from recount_desk.formats import detect, read_canvass
+from recount_desk.formats import detect, read_canvass, vocab
 
 DATA = Path(__file__).parent.parent / "data" / "formats" / "ess_sovc"
 
@@ -424,3 +424,17 @@ def test_blank_and_dash_cells_mean_the_contest_is_not_on_that_ballot(tmp_path: P
     assert t.precincts == 9                 # 11 precincts less the two without the contest
     assert mismatch(pc) == [] and pc.errors == []
     assert any("hold '-'" in i.message and i.severity is Severity.NOTE for i in pc.issues)
+
+
+def test_running_mate_columns_without_party_prefixes_are_joined_too(tmp_path: Path) -> None:
+    rows = read_rows(DATA / "weber_2020g_sovc.csv")
+    rows[2] = [vocab.split_party_prefix(c)[0] for c in rows[2]]
+    pc = read_canvass(write_csv(rows, tmp_path / "weber_plain.csv"))
+    pres = totals_of(pc, "U.S. PRESIDENT/VICE PRESIDENT")
+    assert pres["JOSEPH R. BIDEN, KAMALA D. HARRIS"] == 40695
+    assert pres["DONALD J. TRUMP, MICHAEL R. PENCE"] == 65949
+    assert "GLORIA LA RIVA" in pres and "KAMALA D. HARRIS" not in pres
+    assert len(pres) == 9
+    gov = totals_of(pc, "GOVERNOR/LT. GOVERNOR")
+    assert "SPENCER J. COX, DEIDRE M. HENDERSON" in gov and len(gov) == 4
+    assert len(pc.contests) == 56 and mismatch(pc) == []
