@@ -140,23 +140,34 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     votes_all = df["votes"].to_numpy(dtype=np.int64)
     n_contests, n_prec, n_names = len(combo_u), len(precinct_uniques), len(choice_u)
 
-    # Duplicates: identical rows are dropped with a warning; disagreeing ones are errors.
-    alive = np.ones(n, dtype=bool)
-    rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
-               + choice_codes) * len(kind_u) + kind_codes)
-    if not pd.Index(rowkey).is_unique:
-        alive = _duplicates(raw, df, rowkey, issues)
-
     kind_names = [str(k) for k in kind_u]
     is_cand_kind = np.array([k in ("candidate", "write_in") for k in kind_names], dtype=bool)
-    cand = alive & is_cand_kind[kind_codes]
-    rows_c = np.flatnonzero(cand)
-    ci = contest_codes[rows_c].astype(np.int64)
-    pi = precinct_codes[rows_c].astype(np.int64)
-    vv = votes_all[rows_c]
+
+    # Candidate rows grouped into one column per (contest, choice) pair, ascending by
+    # precinct within each. Duplicates (the same choice twice in a precinct) show up as
+    # neighbours there: identical ones are then dropped with a warning and disagreeing ones
+    # are errors, and the rows are grouped again.
+    alive = np.ones(n, dtype=bool)
+    for attempt in range(2):
+        cand = alive & is_cand_kind[kind_codes]
+        rows_c = np.flatnonzero(cand)
+        ci = contest_codes[rows_c].astype(np.int64)
+        pi = precinct_codes[rows_c].astype(np.int64)
+        vv = votes_all[rows_c]
+        pair_codes, pair_u = pd.factorize(ci * n_names + choice_codes[rows_c], sort=False)
+        order, repeated = _group_by_pair(pair_codes, pi, len(pair_u), n_prec)
+        rows_x = np.flatnonzero(alive & ~is_cand_kind[kind_codes])
+        key_x = ((precinct_codes[rows_x].astype(np.int64) * n_contests
+                  + contest_codes[rows_x]) * n_names + choice_codes[rows_x]) * len(kind_u) \
+            + kind_codes[rows_x]
+        if attempt or not (repeated or not pd.Index(key_x).is_unique):
+            break
+        kind_class = np.where(is_cand_kind, 0, np.arange(len(kind_u)) + 1)[kind_codes]
+        rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
+                   + choice_codes) * (len(kind_u) + 1) + kind_class)
+        alive = _duplicates(raw, df, rowkey, issues)
 
     # Choices: (contest, name) pairs, each contest's in order of first appearance.
-    pair_codes, pair_u = pd.factorize(ci * n_names + choice_codes[rows_c], sort=False)
     first = rows_c[_first_occurrences(pair_codes)]
     first_party = [str(x) for x in df["choice_party"].iloc[first]]
     first_kind = [kind_names[k] for k in kind_codes[first].tolist()]
@@ -205,31 +216,26 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             "seat each is assumed. Change it in the contest settings (or with --seats "
             "\"TITLE=N\") for a multi-seat race.", raw.sheet, severity=Severity.NOTE))
 
-    # One column per choice, in (contest, choice) order, each sorted by precinct: the
-    # store's order, so neither the store nor its digest sorts again.
-    col_order = np.lexsort((pair_pos, pair_contest))
-    col_rank = np.empty(len(col_order), dtype=np.int64)
-    col_rank[col_order] = np.arange(len(col_order))
-    order = np.argsort(col_rank[pair_codes] * max(n_prec, 1) + pi, kind="stable")
-    col_of_row = col_rank[pair_codes][order]
-    starts = np.flatnonzero(np.r_[True, col_of_row[1:] != col_of_row[:-1]]) \
+    # The columns in (contest, choice) order: the store's order, so neither the store nor
+    # its digest sorts again.
+    pc_sorted = pair_codes[order]
+    starts = np.flatnonzero(np.r_[True, pc_sorted[1:] != pc_sorted[:-1]]) \
         if len(order) else np.zeros(0, dtype=np.int64)
     ends = np.r_[starts[1:], len(order)].astype(np.int64)
     p_bytes = memoryview((pi[order] + 1).astype(np.int64).tobytes())
     v_sorted = vv[order]
     v_bytes = memoryview(v_sorted.astype(np.int64).tobytes())
-    sums = np.add.reduceat(v_sorted, starts) if len(starts) else np.zeros(0, np.int64)
+    sums = np.add.reduceat(v_sorted, starts).tolist() if len(starts) else []
     columns: list[VoteColumn] = []
     counted_by: list[dict[str, int]] = [{ch.name: 0 for ch in chs} for chs in choices]
-    for s_, e_, col, total in zip(starts.tolist(), ends.tolist(),
-                                  col_of_row[starts].tolist(), sums.tolist(), strict=True):
-        pair = int(col_order[col])
+    for pair in np.lexsort((pair_pos, pair_contest)).tolist():
         c, pos = int(pair_contest[pair]), int(pair_pos[pair])
+        s_, e_ = int(starts[pair]) * 8, int(ends[pair]) * 8
         pa, va = array("q"), array("q")
-        pa.frombytes(p_bytes[s_ * 8:e_ * 8])
-        va.frombytes(v_bytes[s_ * 8:e_ * 8])
+        pa.frombytes(p_bytes[s_:e_])
+        va.frombytes(v_bytes[s_:e_])
         columns.append(VoteColumn(c, pos, pa, va))
-        counted_by[c][choices[c][pos].name] = int(total)
+        counted_by[c][choices[c][pos].name] = int(sums[pair])
     # Precincts with votes in each contest: a bitmap when it is small, else a hash.
     if n_contests * n_prec <= 50_000_000:
         seen = np.zeros(n_contests * n_prec, dtype=bool)
@@ -240,7 +246,6 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         nprec = np.bincount(pairs // n_prec, minlength=n_contests).tolist()
 
     # Over/under/blank rows: few, and summed per precinct (a file may split them by mode).
-    rows_x = np.flatnonzero(alive & ~is_cand_kind[kind_codes])
     extra = pd.DataFrame({"p": precinct_codes[rows_x], "c": contest_codes[rows_x],
                           "kind": [kind_names[k] for k in kind_codes[rows_x].tolist()],
                           "votes": votes_all[rows_x]})
@@ -288,6 +293,28 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
         raw.election_date,
     )
+
+
+def _group_by_pair(pair_codes: np.ndarray, precincts: np.ndarray, n_pairs: int,
+                   n_prec: int) -> tuple[np.ndarray, bool]:
+    """The order that groups rows by pair code, ascending by precinct within each group, and
+    whether some group holds a precinct twice."""
+    import numpy as np
+
+    if len(pair_codes) == 0:
+        return np.zeros(0, dtype=np.int64), False
+    # Files list their rows precinct by precinct, so a stable sort on the pair alone (a radix
+    # sort when the codes fit in 16 bits) usually leaves each group in precinct order.
+    small = pair_codes.astype(np.int16) if n_pairs < 2**15 else pair_codes
+    order = np.argsort(small, kind="stable")
+    same = pair_codes[order][1:] == pair_codes[order][:-1]
+    step = np.diff(precincts[order])
+    if np.any(same & (step < 0)):
+        order = np.argsort(pair_codes.astype(np.int64) * max(n_prec, 1) + precincts,
+                           kind="stable")
+        same = pair_codes[order][1:] == pair_codes[order][:-1]
+        step = np.diff(precincts[order])
+    return order, bool(np.any(same & (step == 0)))
 
 
 def _first_occurrences(codes: np.ndarray) -> np.ndarray:

@@ -184,6 +184,12 @@ def _file_key(path: Path) -> tuple[str, int, int]:
     return (str(path.resolve()), st.st_mtime_ns, st.st_size)
 
 
+def forget_workbooks() -> None:
+    """Drop the kept workbooks and sheets (a benchmark's cold start; memory after import)."""
+    _WB_CACHE.clear()
+    _RAW_CACHE.clear()
+
+
 def workbook(path: Path) -> Any:
     """The calamine workbook of ``path`` (the last one opened is kept)."""
     from python_calamine import CalamineWorkbook
