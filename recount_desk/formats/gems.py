@@ -141,6 +141,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     party_up = df["race_party"].str.upper().str.replace(r"\s+PARTY$", "", regex=True)
     df["race_party"] = party_up.map(lambda x: _PARTY_CODES.get(x, x)).where(
         ~party_up.isin(_NO_PARTY), "")
+    # A race party left blank while the title names it ('US SENATE (REP)').
+    no_party = df["race_party"] == ""
+    if no_party.any():
+        by_title = {r: vocab.contest_party(r) for r in df.loc[no_party, "race"].unique()}
+        df.loc[no_party, "race_party"] = df.loc[no_party, "race"].map(by_title)
 
     # Repeats per counting group.
     key = ["pno", "precinct", "race", "race_id", "race_party", "candidate"]

@@ -259,3 +259,18 @@ def test_short_export_ending_in_ctrl_z_is_still_detected(tmp_path: Path) -> None
     assert detect(p)[0].family == "gems"
     pc = read_canvass(p)
     assert totals_of(pc, "MAYOR") == {"ANN": 5} and pc.errors == []
+
+
+def test_party_named_in_the_title_when_the_race_party_field_is_blank(tmp_path: Path) -> None:
+    rows = [
+        '"7",10,"Helper","US SENATE (REP)","100","NP","ANN","101","REP",5,',
+        '"7",10,"Helper","US SENATE (REP)","100","NP","BOB","102","REP",3,',
+        '"7",10,"Helper","Republican for Governor","200","","CY","201","REP",4,',
+        '"7",10,"Helper","SCHOOL BOARD","300","NP","DEE","301","NP",2,',
+    ]
+    p = tmp_path / "title_party.txt"
+    p.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    pc = read_canvass(p)
+    assert {c.key.title: c.key.party for c in pc.contests} == {
+        "US SENATE (REP)": "REP", "Republican for Governor": "REP", "SCHOOL BOARD": ""}
+    assert pc.primary is True
