@@ -10,9 +10,18 @@ row of party codes may follow. Line breaks inside headers are ignored. A closing
 contest's first cell hides that precinct's counts for privacy. A blank cell means the
 contest was not on that precinct's ballot.
 
+Retention and ballot-question columns may carry the stance in the title (``YES Judicial
+Retention`` / ``NO Judicial Retention`` over the judge's name, ``FOR Cons. Amend A`` /
+``AGAINST Cons. Amend A`` over an empty cell): the stance is the choice and the rest (with
+the judge's name) the contest. A sheet converted from a PDF may repeat its title and header
+rows on every page, carry ``Page n of m`` lines, and leave empty columns from merged cells;
+those are skipped. Excel error values (``#DIV/0!``) in a vote column are errors, not blanks.
+
 Several elections may sit in several sheets: ``options.sheet`` picks one; otherwise the
-first sheet that reads is used and an issue names the others. These layouts are made by
-hand, so detection is only moderately confident.
+first sheet that reads is used and an issue names every other sheet. A workbook (or sheet)
+that holds only ballot statistics (registered voters, ballots cast, provisional ballots) and
+no contest results is refused with a sentence saying so. These layouts are made by hand, so
+detection is only moderately confident.
 """
 
 from __future__ import annotations
@@ -25,15 +34,20 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._sheets import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
+from ._workbook_checks import excel_error_cells
 from .base import Detection, RawCanvass, ReadOptions, fail
-from .tabular import read_csv_text, sniff
+from .tabular import col_letter, read_csv_text, sniff
 
 FAMILY = "handbuilt"
 LABEL = "Hand-built county workbook (Precinct Name, Reg. Voters, Ballots Cast, candidates)"
+SUMMARY_LABEL = "Ballot summary (ballot statistics only, no contest results)"
 
+_DETECT_SHEETS = 9       # Tooele 2024 keeps nine elections in nine sheets
 _STAT = re.compile(r"^(total\s+)?(reg(\.|istered)?\s*voters?|ballots?\s+cast|turn\s*-?\s*out\s*%?|"
-                   r"voter\s+turnout|%\s*turnout|times\s+cast|cards\s+cast)$", re.IGNORECASE)
-_PRECINCT = re.compile(r"^precincts?(\s+name)?$", re.IGNORECASE)
+                   r"voter\s+turnout|%\s*turnout|times\s+cast|cards\s+cast|active\s+voters?)$",
+                   re.IGNORECASE)
+_PRECINCT = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?\s*:?$",
+                       re.IGNORECASE)
 _PARTY_CODE = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|"
                          r"GOP|NP)\s*\)?$", re.IGNORECASE)
 _PARTY_PREFIX = re.compile(r"^(GOP|REP|Republican|DEM|Democratic|Democrat|LIB|Libertarian|CON|"
@@ -42,34 +56,125 @@ _PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
                 "democratic": "DEM", "democrat": "DEM", "lib": "LIB", "libertarian": "LIB",
                 "con": "CON", "constitution": "CON"}
 _SUPPRESSED = {"suppressed", "*", "**", "***", "****"}
+# 'YES Judicial Retention', 'NO \nJudicial Retention', 'FOR Cons. Amend A', 'Prop 1 - Against'.
+_STANCE_FIRST = re.compile(r"^(yes|no|for|against)\b[\s:\-–]*(?=\S)(.*)$", re.IGNORECASE)
+_STANCE_LAST = re.compile(r"^(.*?\S)[\s:\-–]+(yes|no|for|against)$", re.IGNORECASE)
+_PAGE_LINE = re.compile(r"\bpage\s+\d+(\s+of\s+\d+)?\b", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Ballot statistics, as a summary of ballots (Summit 2020) or provisional ballots (Cache 2020)
+# labels them; none of them is a contest or a candidate.
+_BALLOT_STAT = re.compile(
+    r"^(total\s+)?(registered\s+voters?|reg\.?\s*voters?|active\s+voters?|"
+    r"(total\s+)?ballots?(\s+(cast|counted|issued|returned|received|rejected|accepted|mailed|"
+    r"processed|spoiled|challenged|cured|tabulated|voted|sent|outstanding|"
+    r"by\s+mail|in\s+person))?|turn\s*-?\s*out\s*%?|(voter\s+)?turnout(\s*%)?|%\s*turnout|"
+    r"provisional(\s+(ballots?|envelopes?))?(\s+(cast|counted|received|accepted|rejected|"
+    r"issued|verified))?|accepted|rejected|counted|(vote\s+)?by\s+mail|mail(\s+ballots?)?|"
+    r"in\s+person|early(\s+voting)?|election\s+day|vote\s+centers?|absentee|uocava|military|"
+    r"overseas|drop\s+box(es)?|signature\s+(cure|rejected|mismatch)|precincts?(\s+name)?|"
+    r"precincts?\s+(counted|reporting)|statistics|summary|ballot\s+summary|reason|"
+    r"date|count|number|percent|%|total)\s*:?$", re.IGNORECASE)
+_CONTEST_WORD = re.compile(
+    r"\b(vote\s+for|candidates?|write-?\s*ins?|president|senat\w*|house|congress\w*|governor|"
+    r"attorney|auditor|treasurer|sheriff|clerk|recorder|assessor|commission\w*|council\w*|"
+    r"mayor|judge|judicial|retention|amendment|amend\.?|proposition|prop\.?|school\s+board|"
+    r"board\s+of|district|yes|no|for|against|rep|dem|gop|lib|con|una|iap)\b", re.IGNORECASE)
 
 
 def _clean(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def _strip_leading_columns(rows: list[list[str]]) -> tuple[list[list[str]], int]:
+    """Rows without the columns that are empty in every row (a PDF conversion leaves them
+    before the precinct names); also the number of columns removed."""
+    lead = min((next((j for j, c in enumerate(r) if c.strip()), len(r)) for r in rows
+                if any(c.strip() for c in r)), default=0)
+    if lead == 0:
+        return rows, 0
+    return [r[lead:] for r in rows], lead
+
+
+def _is_header(cells: list[str]) -> bool:
+    if not cells or not _PRECINCT.match(cells[0]):
+        return False
+    stats = sum(1 for c in cells[1:6] if _STAT.match(c))
+    return stats >= 2 and len([c for c in cells if c]) > stats + 1
 
 
 def _find_header(rows: list[list[str]]) -> int | None:
     for i, r in enumerate(rows[:25]):
         cells = [_clean(c) for c in r]
-        if not cells or not _PRECINCT.match(cells[0]):
+        if not _is_header(cells):
             continue
-        stats = sum(1 for c in cells[1:6] if _STAT.match(c))
-        if stats >= 2 and len([c for c in cells if c]) > stats + 1:
-            # Not the Salt Lake SOVC ('Precinct, Type, …') nor an ES&S table ('By Mail').
-            low = {c.lower() for c in cells}
-            if "type" in low or "by mail" in low:
-                return None
-            return i
+        # Not the Salt Lake SOVC ('Precinct, Type, …') nor an ES&S table ('By Mail').
+        low = {c.lower() for c in cells}
+        if "type" in low or "by mail" in low:
+            return None
+        return i
     return None
+
+
+def _ballot_summary(rows: list[list[str]]) -> str | None:
+    """What a sheet of ballot statistics holds ('registered voters, ballots cast, …'), or
+    None when it is not one (it names contests or candidates, or holds no counts)."""
+    labels: list[str] = []
+    numbers = 0
+    texts = 0
+    for r in rows[:200]:
+        for c in r:
+            t = _clean(c)
+            if not t:
+                continue
+            if to_int(t) is not None or _is_number_like(t):
+                numbers += 1
+                continue
+            texts += 1
+            if _BALLOT_STAT.match(t):
+                labels.append(t)
+            elif _CONTEST_WORD.search(t):
+                return None
+    distinct = list(dict.fromkeys(x.lower() for x in labels))
+    if len(distinct) < 3 or numbers < 3:
+        return None
+    # Titles and precinct names are text too; most of the labels must still be statistics.
+    if len(labels) < 0.3 * texts:
+        return None
+    return ", ".join(distinct[:4])
+
+
+def _is_number_like(text: str) -> bool:
+    t = text.replace(",", "").replace("%", "").strip()
+    try:
+        float(t)
+    except ValueError:
+        return False
+    return True
+
+
+def _summary_failure(path: Path, sheet: str | None, what: str, others: list[str]):
+    where = f"sheet {sheet!r} of this workbook" if sheet else "this file"
+    instead = ("choose another sheet (" + ", ".join(repr(n) for n in others) + ")"
+               if others else "export the precinct-level canvass (the Statement of Votes Cast, "
+               "with a column or row per candidate) from the election system as XLSX or CSV")
+    return fail(path, f"This is a ballot summary, not a canvass: {where} holds ballot statistics "
+                f"({what} …) but no contest results, so there is nothing to recount in it; "
+                f"{instead} instead.", sheet=sheet or None)
 
 
 def detect(path: Path, kind: str) -> Detection | None:
     if kind not in ("xlsx", "xls", "ods", "csv"):
         return None
     try:
-        for sheet, rows in _sheets(path, kind, nrows=25, limit=4):
+        summaries = 0
+        seen = 0
+        for sheet, rows in _sheets(path, kind, nrows=200, limit=_DETECT_SHEETS):
+            rows, _lead = _strip_leading_columns(rows)
             h = _find_header(rows)
             if h is None:
+                if any(any(c.strip() for c in r) for r in rows):
+                    seen += 1
+                    summaries += _ballot_summary(rows) is not None
                 continue
             first = _clean(rows[h][0]).lower()
             conf = 70 if first.startswith("precinct name") or first.startswith("precincts") \
@@ -78,6 +183,9 @@ def detect(path: Path, kind: str) -> Detection | None:
             return Detection(FAMILY, LABEL, conf, f"{where}row {h + 1}: a hand-built header "
                              f"{_clean(rows[h][0])!r} with voter statistics and candidate "
                              "columns (free-form layout: check the contests read)")
+        if seen and summaries == seen:
+            return Detection(FAMILY, SUMMARY_LABEL, 10, "only ballot statistics (registered "
+                             "voters, ballots cast …) and no contests or candidates")
     except Exception:  # never raise for a file that is not ours
         return None
     return None
@@ -104,6 +212,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         raise fail(path, "This is not a spreadsheet, so it is not a county results workbook. "
                    "Export it as XLSX or CSV.")
     names: list[str] | None = None
+    all_names: list[str] = []
     if kind != "csv":
         all_names = workbook_sheet_names(path)
         if options.sheet is not None:
@@ -114,29 +223,53 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         else:
             names = all_names
     readable: list[str] = []
+    summaries: dict[str, str] = {}
+    empty: list[str] = []
     result: RawCanvass | None = None
+    read_from = ""
     for sheet, rows in _sheets(path, kind, names=names, options=options):
+        rows, lead = _strip_leading_columns(rows)
         h = _find_header(rows)
         if h is None:
+            if not any(any(c.strip() for c in r) for r in rows):
+                empty.append(sheet)
+                continue
+            what = _ballot_summary(rows)
+            if what is not None:
+                summaries[sheet] = what
             continue
         if result is None:
-            result = _read_sheet(path, sheet, rows, h)
+            result, read_from = _read_sheet(path, kind, sheet, rows, h, lead), sheet
             if result.rows.empty:
                 result = None
                 continue
         readable.append(sheet)
     if result is None:
+        nonempty = [n for n in (names or [""]) if n not in empty]
+        if summaries and all(n in summaries for n in nonempty):
+            first = next(iter(summaries))
+            others = [n for n in all_names if n != first]
+            raise _summary_failure(path, first if kind != "csv" else None, summaries[first],
+                                   others if options.sheet is not None else [])
         raise fail(path, "No sheet has a 'Precinct Name, Reg. Voters, Ballots Cast, <candidates>' "
                    "header with results under it, so this workbook cannot be read without help. "
                    "Use the column mapping to say where the precincts, contests and candidates "
                    "are.", sheet=options.sheet)
-    others = [s for s in readable if s != result.sheet]
-    if others and options.sheet is None:
-        result.issues.insert(0, Issue(
-            path.name, f"This workbook holds several result sheets; sheet {result.sheet!r} was "
-            "read. Choose another sheet to import "
-            + ", ".join(repr(s) for s in others) + " instead.", result.sheet,
-            severity=Severity.WARNING))
+    others = [s for s in readable if s != read_from]
+    if options.sheet is None and (others or summaries):
+        rest = [s for s in all_names if s != read_from and s not in others]
+        msg = ""
+        if others:
+            msg = (f"This workbook holds {len(readable)} result sheets; sheet {result.sheet!r} "
+                   "was read. Choose another sheet to import "
+                   + ", ".join(repr(s) for s in others) + " instead.")
+        if rest:
+            msg += (" " if msg else "") + ("Its other sheets " if len(rest) > 1 else
+                                          "Its other sheet ") + ", ".join(
+                repr(s) + (" (ballot statistics, no contest results)" if s in summaries else "")
+                for s in rest) + (" were not read." if len(rest) > 1 else " was not read.")
+        result.issues.insert(0, Issue(path.name, msg, result.sheet,
+                                      severity=Severity.WARNING if others else Severity.NOTE))
     return result
 
 
@@ -150,11 +283,36 @@ def _split_contest(title: str) -> tuple[str, str]:
     return title, ""
 
 
-def _read_sheet(path: Path, sheet: str, rows: list[list[str]], h: int) -> RawCanvass:
-    name = path.name
-    issues: list[Issue] = []
+def _stance(title: str) -> tuple[str, str] | None:
+    """('Yes', 'Judicial Retention') from 'YES Judicial Retention'; None for other titles."""
+    m = _STANCE_FIRST.match(title)
+    if m:
+        return m.group(1).capitalize(), m.group(2).strip()
+    m = _STANCE_LAST.match(title)
+    if m:
+        return m.group(2).capitalize(), m.group(1).strip()
+    return None
+
+
+Col = tuple[int, str, str, str, str, str]   # column, contest, party, choice, its party, kind
+
+
+def _is_section_header(cells: list[str]) -> bool:
+    """A header again further down: a PDF page, or the next contests of a wide table printed
+    across pages (which may leave out the statistics columns)."""
+    if _is_header(cells):
+        return True
+    if not cells or not _PRECINCT.match(cells[0]):
+        return False
+    rest = [c for c in cells[1:] if c]
+    return len(rest) >= 2 and not any(to_int(c) is not None for c in rest)
+
+
+def _section(rows: list[list[str]], h: int, width: int
+             ) -> tuple[int, list[Col], set[tuple[str, ...]], bool]:
+    """For the header at row ``h``: the first data row, the candidate columns, the rows of
+    the header block as text, and whether the block names no contests."""
     header = [_clean(c) for c in rows[h]]
-    width = max(len(r) for r in rows)
     header += [""] * (width - len(header))
     first = 1
     while first < len(header) and (_STAT.match(header[first]) or not header[first]):
@@ -169,9 +327,11 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], h: int) -> RawCan
                    not all(_PARTY_CODE.match(c) for c in below[first:width] if c))
     if names_below:
         contest_row, name_row, data_start = header, below, h + 2
+        block_start = h
     else:
         above = [_clean(c) for c in rows[h - 1]] + [""] * width if h > 0 else [""] * width
         contest_row, name_row, data_start = above, header, h + 1
+        block_start = max(h - 1, 0)
     # An optional row of party codes under the names.
     party_row = [""] * width
     if data_start < len(rows):
@@ -179,94 +339,173 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], h: int) -> RawCan
         cand = [c for c in nxt[first:width] if c]
         if cand and all(_PARTY_CODE.match(c) for c in cand):
             party_row, data_start = nxt, data_start + 1
+    # Rows above the data, as text: a PDF conversion repeats them on every page.
+    block = {tuple(_clean(c) for c in r if c.strip()) for r in rows[block_start:data_start]}
+    block.discard(())
 
     # Columns → (contest, party, choice, choice_party, kind); contests forward-filled.
-    cols: list[tuple[int, str, str, str, str, str]] = []
+    cols: list[Col] = []
     current = ""
     seen_titles: dict[str, str] = {}
     for j in range(first, width):
         title = contest_row[j] if j < len(contest_row) else ""
+        own = bool(title)
         if title:
             current = seen_titles.setdefault(title.casefold(), title)
         cname = name_row[j] if j < len(name_row) else ""
+        contest_title = current or "Results"
+        stance = _stance(contest_title) if current else None
+        if stance is not None and (cname or own):
+            # A retention or ballot question: the stance is the choice.
+            word, rest = stance
+            contest_title = f"{rest}: {cname}" if cname else rest
+            cname = word
         if not cname:
             continue
-        contest_title = current or "Results"
         k = vocab.choice_kind(cname)
         if k is None:
             continue
         contest, party = _split_contest(contest_title)
         cparty_raw = party_row[j] if j < len(party_row) else ""
-        cparty = _PARTY_CODE.match(cparty_raw).group(1).upper() if cparty_raw and \
-            _PARTY_CODE.match(cparty_raw) else ""
+        m = _PARTY_CODE.match(cparty_raw) if cparty_raw else None
+        cparty = m.group(1).upper() if m else ""
         choice, prefix = vocab.split_party_prefix(cname)
         cols.append((j, contest, party, choice, cparty or prefix, k))
+    no_titles = not (current or any(contest_row[first:width]))
+    return data_start, cols, block, no_titles
+
+
+def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int,
+                lead: int = 0) -> RawCanvass:
+    name = path.name
+    issues: list[Issue] = []
+    width = max(len(r) for r in rows)
+    data_start, cols, block, no_titles = _section(rows, h, width)
     if not cols:
         return RawCanvass(name, FAMILY, frame([]), issues, sheet=sheet)
-    if not (current or any(contest_row[first:width])):
+    if no_titles:
         issues.append(Issue(name, "The sheet names no contests above its candidate columns; "
                             "they are read as one contest 'Results'. Use the column mapping "
                             "to split them.", sheet, h + 1, severity=Severity.WARNING))
+    # Further headers: each starts a section with its own columns.
+    sections: dict[int, tuple[int, list[Col]]] = {}
+    for i in range(data_start, len(rows)):
+        cells = [_clean(c) for c in rows[i]]
+        if tuple(c for c in cells if c) in block or not _is_section_header(cells):
+            continue
+        start, more, more_block, _ = _section(rows, i, width)
+        block |= more_block
+        if more:
+            sections[i] = (start, more)
 
-    groups: dict[tuple[str, str], list[int]] = {}
-    for idx, (_, contest, party, *_rest) in enumerate(cols):
-        groups.setdefault((contest, party), []).append(idx)
+    def grouped(cols: list[Col]) -> dict[tuple[str, str], list[int]]:
+        g: dict[tuple[str, str], list[int]] = {}
+        for idx, (_, contest, party, *_rest) in enumerate(cols):
+            g.setdefault((contest, party), []).append(idx)
+        return g
+
+    groups = grouped(cols)
+    all_groups = set(groups)
+    for _start, more in sections.values():
+        all_groups |= set(grouped(more))
+    # calamine reads an Excel error value as an empty cell: find them, so that '#DIV/0!'
+    # under a candidate is an error and not 'not on this ballot'.
+    errors = excel_error_cells(path, sheet) if kind == "xlsx" else {}
+
+    def column_name(j: int) -> str:
+        return col_letter(j + lead)
 
     out: list[RawRow] = []
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
     suppressed: set[tuple[str, str, str]] = set()
+    sup_rows: dict[tuple[str, str, str], int] = {}
     n_sup = 0
     bad = 0
+    skipped: list[int] = []
+    section_end = data_start
     for i in range(data_start, len(rows)):
+        if i in sections:
+            section_end, cols = sections[i]
+            groups = grouped(cols)
+        if i < section_end:
+            continue  # the rows of a header further down
         r = [c.strip() for c in rows[i]] + [""] * width
         label = _clean(r[0])
-        lead = [_clean(c) for c in r[:first + 1]]
-        is_total = any(c and vocab.is_total_precinct(c) for c in lead) or \
+        lead_cells = [_clean(c) for c in r[:cols[0][0] + 1]]
+        is_total = any(c and vocab.is_total_precinct(c) for c in lead_cells) or \
             label.lower().startswith("county total")
         if not label and not is_total:
             continue
+        texts = tuple(_clean(c) for c in r if c.strip())
+        if texts in block or _is_section_header([_clean(c) for c in r]) or \
+                (any(_PAGE_LINE.search(c) for c in texts) and not is_total):
+            continue  # the title and header again on a new page, or a page footer
         if is_total:
+            row_tot: dict[tuple[str, str, str], dict[str, int]] = {}
             for j, contest, party, choice, _cp, _k in cols:
                 v = to_int(r[j])
                 if v is not None:
-                    file_totals.setdefault((contest, "", party), {})[choice] = \
-                        file_totals.get((contest, "", party), {}).get(choice, 0) + v
+                    row_tot.setdefault((contest, "", party), {})[choice] = v
+            # The last totals row that has a contest's figures is the county's.
+            file_totals.update(row_tot)
             continue
+        values = [r[j] for j, *_ in cols if r[j]]
+        if values and not any(to_int(v) is not None or v.lower() in _SUPPRESSED
+                              for v in values):
+            skipped.append(i)
+            continue  # text across the candidate columns: not a precinct's counts
         for (contest, party), idxs in groups.items():
             cells = [r[cols[x][0]] for x in idxs]
-            if cells and cells[0].lower() in _SUPPRESSED:
+            if any(c.lower() in _SUPPRESSED for c in cells):
                 suppressed.add((contest, "", party))
+                sup_rows[(contest, "", party)] = sup_rows.get((contest, "", party), 0) + 1
                 n_sup += 1
                 continue
             for x, text in zip(idxs, cells, strict=True):
                 j, _c, _p, choice, cparty, k = cols[x]
-                if not text:
+                err = errors.get((i + 1, j + lead + 1))
+                if not text and err is None:
                     continue  # not on this precinct's ballot
                 v = to_int(text)
                 if v is None:
                     bad += 1
                     if bad <= 10:
-                        issues.append(Issue(name, f"The vote count {text!r} is not a whole "
-                                            "number; it is read as 0.", sheet, i + 1,
-                                            rows[h][j] if j < len(rows[h]) else None,
-                                            Severity.ERROR))
+                        what = f"Excel error value {err}" if err else repr(text)
+                        issues.append(Issue(name, f"The vote count for {choice!r} in precinct "
+                                            f"{label!r} is {what}, not a whole number; it is "
+                                            "read as 0.", sheet or None, i + 1,
+                                            column_name(j), Severity.ERROR))
                     v = 0
                 out.append((label, contest, "", party, choice, cparty, k, v))
     if bad > 10:
         issues.append(Issue(name, f"… {bad - 10} more vote counts are not whole numbers.",
-                            sheet, severity=Severity.ERROR))
+                            sheet or None, severity=Severity.ERROR))
+    for i in skipped[:5]:
+        issues.append(Issue(name, f"Row {i + 1} ({_clean(rows[i][0])!r}) has text, not counts, "
+                            "under the candidates; it was left out.", sheet or None, i + 1,
+                            column_name(0), Severity.WARNING))
+    if len(skipped) > 5:
+        issues.append(Issue(name, f"… {len(skipped) - 5} more rows with text under the "
+                            "candidates were left out.", sheet or None, severity=Severity.WARNING))
     if n_sup:
         issues.append(Issue(name, f"{n_sup} precinct result(s) are marked 'Suppressed' for voter "
-                            "privacy; the file's totals row is used for those contests.", sheet,
-                            severity=Severity.NOTE))
+                            "privacy; the file's totals row is used for those contests.",
+                            sheet or None, severity=Severity.NOTE))
+    counted = {(c, "", p) for _pr, c, _d, p, *_ in out}
+    for key in sorted(suppressed - counted):
+        issues.append(Issue(name, f"{key[0]!r} is suppressed in every precinct "
+                            f"({sup_rows[key]}), so it has no precinct counts and is not "
+                            "imported.", sheet or None, severity=Severity.WARNING))
     seats: dict[tuple[str, str, str], int] = {}
-    for contest, party in groups:
+    for contest, party in all_groups:
         n = vocab.seats_in(contest)
         if n:
             seats[(contest, "", party)] = n
     title_text = " ".join(_clean(c) for r in rows[:h] for c in r if c).lower()
+    if not title_text:
+        title_text = sheet.lower()
     primary: bool | None = None
-    if "primary" in title_text or any(p for _c, p in groups):
+    if "primary" in title_text or any(p for _c, p in all_groups):
         primary = True
     elif "general" in title_text:
         primary = False

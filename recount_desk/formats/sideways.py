@@ -144,8 +144,14 @@ class _Layout:
 
 
 def _label_col(rows: list[list[str]]) -> int:
-    for j in range(max((len(r) for r in rows), default=0)):
-        if any(j < len(r) and r[j].strip() for r in rows[:_SCAN_ROWS * 2]):
+    """The column of the row labels: the first of the leftmost columns with a good share of
+    the text cells (a title written in the margin of a PDF conversion does not count)."""
+    width = min(max((len(r) for r in rows), default=0), 8)
+    counts = [sum(1 for r in rows[:_SCAN_ROWS * 4] if j < len(r) and r[j].strip() and
+                  to_int(r[j]) is None and not _is_fraction(r[j])) for j in range(width)]
+    best = max(counts, default=0)
+    for j, n in enumerate(counts):
+        if n and n >= 0.3 * best:
             return j
     return 0
 

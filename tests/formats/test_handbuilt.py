@@ -22,7 +22,7 @@ def totals_of(parsed, title: str, party: str = ""):
 @pytest.mark.parametrize(
     ("sheet", "contests", "precincts", "title", "party", "expected", "primary"),
     [
-        (None, 18, 15, "US Senate", "",
+        (None, 22, 15, "US Senate", "",
          {"Evan McMullin": 714, "Mike Lee": 3886, "James Arther Hansen": 70,
           "Tommy Williams": 61, "Write In": 2}, False),
         ("2022 Primary", 5, 79, "US Senate", "REP",
@@ -53,6 +53,27 @@ def test_juab_default_sheet_names_the_other_elections_and_matches_its_totals_row
     assert not [i for i in parsed.issues if "do not add up" in i.message]
     # 'US \nHouse \nDist 2' in one header cell is the same contest as 'US House Dist 2'.
     assert len(totals_of(parsed, "US House Dist 2").choices) == 4
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        # 'YES Judicial Rentention' / 'NO \nJudicial Rentention' over the judge's name.
+        ("Judicial Rentention: Paige Petersen", {"Yes": 3526, "No": 726}),
+        ("Judicial Rentention: F RIchards Smith III", {"Yes": 3494, "No": 729}),
+        # 'FOR\n Cons. Amend A' / 'AGAINST Cons. Amend A' over an empty name cell.
+        ("Cons. Amend A", {"For": 1087, "Against": 3328}),
+        ("Prop #1", {"For": 1884, "Against": 2753}),
+    ],
+    ids=["retention-petersen", "retention-smith", "amendment-a", "prop-1"],
+)
+def test_juab_retentions_and_ballot_questions_take_the_stance_from_the_title(title, expected):
+    parsed = read_canvass(JUAB)
+    t = totals_of(parsed, title)
+    assert {c.choice.name: c.votes for c in t.choices} == expected
+    assert t.contest.kind.value == "proposition"
+    # No contest is named after a stance, and no judge is a candidate in one.
+    assert not [c for c in parsed.contests if c.key.title.upper().startswith(("YES ", "NO "))]
 
 
 def test_detection_is_only_moderately_confident():
@@ -109,3 +130,87 @@ def test_suppressed_cells_party_row_and_county_totals(tmp_path):
 def test_unreadable_files_fail_with_a_clear_sentence(file, sheet, message):
     with pytest.raises(ImportFailed, match=message):
         read_canvass(DATA / file, options=ReadOptions(sheet=sheet))
+
+
+def _workbook(path: Path, rows: list[list[object]], title: str = "Canvass") -> Path:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = title
+    for row in rows:
+        ws.append(row)
+    wb.save(path)
+    return path
+
+
+HEADER = ["Precinct Name", "Total Reg. Voters", "Total Ballots Cast", "Turn out %", "Ann", "Bob"]
+
+
+def test_an_excel_error_under_a_candidate_is_an_error_not_an_empty_cell(tmp_path):
+    # openpyxl stores '#DIV/0!' as an error cell (t="e"), which calamine reads as empty.
+    path = _workbook(tmp_path / "canvass.xlsx", [
+        ["2020 General Election"],
+        ["", "", "", "", "Mayor", "Mayor"],
+        HEADER,
+        ["P1", 100, 50, 0.5, 30, 20],
+        ["FEDERAL", 0, 2, "#DIV/0!", 1, 1],
+        ["P2", 80, 40, 0.5, "#DIV/0!", 15],
+        ["COUNTY TOTALS", 180, 92, None, 31, 36],
+    ])
+    parsed = read_canvass(path)
+    errors = [i for i in parsed.issues if i.severity.value == "error"]
+    assert len(errors) == 1  # the FEDERAL row's turnout error is not a vote count
+    assert "#DIV/0!" in errors[0].message and "'P2'" in errors[0].message
+    assert (errors[0].sheet, errors[0].row, errors[0].column) == ("Canvass", 6, "E")
+
+
+def test_a_contest_suppressed_in_every_precinct_is_named(tmp_path):
+    path = _workbook(tmp_path / "canvass.xlsx", [
+        ["", "", "", "", "Mayor", "Mayor", "Council", "Council"],
+        [*HEADER, "Cy", "Di"],
+        ["P1", 100, 50, 0.5, 30, 20, "Suppressed", None],
+        ["P2", 80, 40, 0.5, 25, 15, "Suppressed", None],
+        ["COUNTY TOTALS", 180, 90, None, 55, 35, 7, 9],
+    ])
+    parsed = read_canvass(path)
+    assert [c.key.title for c in parsed.contests] == ["Mayor"]
+    assert any("'Council' is suppressed in every precinct" in i.message
+               and i.severity.value == "warning" for i in parsed.issues)
+
+
+def test_csv_with_precinct_header_variant_empty_first_column_and_page_lines(tmp_path):
+    path = tmp_path / "canvass.csv"
+    path.write_text(
+        ",2018 General Election Canvass,,,,,\n"
+        ",,,,,Senate,Senate\n"
+        ",PRECINCT,Reg. Voters,Ballots Cast,Turnout,Mitt Romney,Jenny Wilson\n"
+        ",P1,\"1,200\",900,75%,\"1,010\",300\n"
+        ",Page 1 of 2,,,,,\n"
+        ",2018 General Election Canvass,,,,,\n"
+        ",,,,,Senate,Senate\n"
+        ",PRECINCT,Reg. Voters,Ballots Cast,Turnout,Mitt Romney,Jenny Wilson\n"
+        ",P2,800,600,75%,400,190\n"
+        ",COUNTY TOTALS,\"2,000\",\"1,500\",75%,\"1,410\",490\n"
+        ",Page 2 of 2,,,,,\n", encoding="utf-8")
+    parsed = read_canvass(path)
+    assert parsed.family == "handbuilt"
+    assert parsed.precincts == ["P1", "P2"]
+    t = totals_of(parsed, "Senate")
+    assert {c.choice.name: c.votes for c in t.choices} == {"Mitt Romney": 1410,
+                                                           "Jenny Wilson": 490}
+    assert not [i for i in parsed.issues if i.severity.value != "note"]
+
+
+def test_text_under_the_candidates_is_left_out_with_a_warning(tmp_path):
+    path = _workbook(tmp_path / "canvass.xlsx", [
+        ["", "", "", "", "Mayor", "Mayor"],
+        HEADER,
+        ["P1", 100, 50, 0.5, 30, 20],
+        ["Note", "", "", "", "see", "attached"],
+        ["COUNTY TOTALS", 100, 50, None, 30, 20],
+    ])
+    parsed = read_canvass(path)
+    assert parsed.precincts == ["P1"]
+    w = next(i for i in parsed.issues if "has text, not counts" in i.message)
+    assert (w.row, w.severity.value) == (4, "warning")

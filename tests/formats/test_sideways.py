@@ -276,3 +276,48 @@ def test_progress_and_cancel(tmp_path):
     assert seen[-1] == (1, 1)
     with pytest.raises(Cancelled):
         sideways.read(path, ReadOptions(cancelled=lambda: True))
+
+
+# --- The same Garfield canvass saved other ways ---------------------------------------------
+
+
+def _garfield_table(parsed) -> dict[str, dict[str, int]]:
+    return {t.contest.key.title: votes(t) for t in parsed.totals}
+
+
+def test_garfield_saved_as_biff_xls_reads_the_same():
+    xls = DATA / "garfield_2020_as.xls"
+    assert xls.read_bytes()[:4] == b"\xd0\xcf\x11\xe0"
+    assert detect(xls)[0].family == "sideways"
+    parsed = read_canvass(xls)
+    assert parsed.precincts == GARFIELD_PRECINCTS
+    assert _garfield_table(parsed) == _garfield_table(read_canvass(GARFIELD))
+
+
+def test_garfield_as_a_pdf_conversion_reads_the_same(tmp_path):
+    """A title in the margin, the table one column to the right, counts as text with
+    thousands commas, trailing spaces, a page footer and the precinct header again."""
+    import openpyxl
+
+    rows = [list(r) for r in openpyxl.load_workbook(GARFIELD)["2012 Canvas Report"]
+            .iter_rows(values_only=True)]
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["GARFIELD COUNTY 2020 GENERAL ELECTION CANVASS"])
+    for k, r in enumerate(rows):
+        cells = [f"{v:,}" if isinstance(v, int | float) and float(v).is_integer() else
+                 (v + "  " if isinstance(v, str) else v) for v in r]
+        ws.append([None, *cells])
+        if k == 60:
+            ws.append([None, "Page 1 of 2"])
+            ws.append([None, *rows[0]])
+    ws.append([None, "Page 2 of 2"])
+    path = tmp_path / "garfield-from-pdf.xlsx"
+    wb.save(path)
+    parsed = read_canvass(path)
+    assert parsed.family == "sideways"
+    assert parsed.precincts == GARFIELD_PRECINCTS
+    assert _garfield_table(parsed) == _garfield_table(read_canvass(GARFIELD))
+    assert votes(totals_of(parsed, "US HOUSE DISTRICT 2")) == {
+        "Kael Weston": 486, "Chris Stewart": 2013, "J. Robert Latham": 58}
+    assert not [i for i in parsed.issues if i.severity is not Severity.NOTE]
