@@ -74,10 +74,13 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     if not rows or not _is_header(rows[0]):
         return None
-    conf = 97 if len(rows) >= 3 and any(vocab.clean_name(c).upper() in _STAT_LABEL
-                                        for c in rows[2][3:12]) else 85
+    conf = 97 if any(_has_stat_labels(r) for r in rows[1:3]) else 85
     return Detection(FAMILY, LABEL, conf,
                      "header COUNTY NUMBER, PRECINCT CODE, PRECINCT NAME with three header rows")
+
+
+def _has_stat_labels(row: list[str]) -> bool:
+    return any(vocab.clean_name(c).upper() in _STAT_LABEL for c in row[3:12])
 
 
 def _unmangle(text: str) -> str:
@@ -139,11 +142,21 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     else:
         raise fail(path, "This file is not an SOVC export (CSV or XLSX).")
     options.on_progress(1, 5)
-    if len(rows) < 4 or not _is_header(rows[0]):
+    if len(rows) < 3 or not _is_header(rows[0]):
         raise fail(path, "This is not a complete SOVC export: it needs three header rows "
                    "(contest, party, choice) and one row per precinct.", sheet=sheet, row=1)
-    width = max(len(r) for r in rows[:3])
-    hdr = [(r + [""] * width)[:width] for r in rows[:3]]
+    # Row 2 (parties) may be missing from a hand-made copy: then row 2 holds the choice names
+    # ('VOTERS', 'BALLOTS CAST' over the statistics) and row 3 is the first precinct.
+    n_hdr = 3
+    if not _has_stat_labels(rows[2]) and _has_stat_labels(rows[1]):
+        n_hdr = 2
+        issues.append(Issue(name, "The file has two header rows (contest, choice), not three: "
+                            "the party row is missing, so parties come only from the choice "
+                            "names.", sheet, 2, severity=Severity.NOTE))
+    width = max(len(r) for r in rows[:n_hdr])
+    hdr = [(r + [""] * width)[:width] for r in rows[:n_hdr]]
+    if n_hdr == 2:
+        hdr.insert(1, [""] * width)
     titles = [vocab.clean_name(c) for c in hdr[0]]
     parties = [vocab.clean_name(c).upper() for c in hdr[1]]
     labels = [vocab.clean_name(c) for c in hdr[2]]
@@ -191,7 +204,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     # Body rows: precincts, the totals row, and junk (blank lines, Pima's _x001A_).
     body_idx: list[int] = []
     total_idx: int | None = None
-    for i in range(3, len(rows)):
+    for i in range(n_hdr, len(rows)):
         r = rows[i]
         if not any(x.strip() for x in r):
             continue

@@ -11,6 +11,7 @@ import pytest
 
 from recount_desk.core.model import ExtraKind, Severity
 from recount_desk.formats import detect, read_canvass, vocab
+from recount_desk.formats.base import ImportFailed
 
 DATA = Path(__file__).parent.parent / "data" / "formats" / "ess_sovc"
 
@@ -438,3 +439,25 @@ def test_running_mate_columns_without_party_prefixes_are_joined_too(tmp_path: Pa
     gov = totals_of(pc, "GOVERNOR/LT. GOVERNOR")
     assert "SPENCER J. COX, DEIDRE M. HENDERSON" in gov and len(gov) == 4
     assert len(pc.contests) == 56 and mismatch(pc) == []
+
+
+def test_copy_without_the_party_row_reads_the_same(tmp_path: Path) -> None:
+    rows = read_rows(DATA / "grand_2020p_sovc.csv")
+    del rows[1]
+    p = write_csv(rows, tmp_path / "two_header_rows.csv")
+    assert detect(p)[0].family == "ess_sovc"
+    pc = read_canvass(p)
+    assert summary(pc) == summary(read_canvass(DATA / "grand_2020p_sovc.csv"))
+    assert any("two header rows" in i.message for i in pc.issues)
+    assert pc.errors == [] and mismatch(pc) == []
+
+
+@pytest.mark.parametrize(("keep", "words"), [
+    (2, "three header rows"), (3, "no precinct rows"),
+], ids=["headers-cut", "no-precincts"])
+def test_export_cut_short_fails_with_a_clear_message(tmp_path: Path, keep: int,
+                                                    words: str) -> None:
+    rows = read_rows(DATA / "grand_2020p_sovc.csv")[:keep]
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(write_csv(rows, tmp_path / "cut.csv"))
+    assert words in str(e.value) and "cut.csv" in str(e.value)
