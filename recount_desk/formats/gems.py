@@ -108,6 +108,13 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                     "a GEMS export; it is left out.", None, i + 1,
                                     severity=Severity.ERROR))
             continue
+        if not recs and not bad_shape and not r[0].strip().isdigit() and \
+                vocab.parse_count(r[9]) is None:
+            # A line of column names added by hand (the export itself has none).
+            issues.append(Issue(name, f"The first row ({', '.join(c.strip() for c in r[:4])} …) "
+                                "is read as column names, not votes.", None, i + 1,
+                                severity=Severity.NOTE))
+            continue
         recs.append([c.strip() for c in r[:10]])
         rownos.append(i + 1)
     if bad_shape > 10:

@@ -274,3 +274,14 @@ def test_party_named_in_the_title_when_the_race_party_field_is_blank(tmp_path: P
     assert {c.key.title: c.key.party for c in pc.contests} == {
         "US SENATE (REP)": "REP", "Republican for Governor": "REP", "SCHOOL BOARD": ""}
     assert pc.primary is True
+
+
+def test_a_header_line_added_by_hand_is_passed_over_with_a_note(tmp_path: Path) -> None:
+    head = "county,precinct no,precinct,race,race id,race party,candidate,cand id,cand party,votes"
+    p = tmp_path / "with_header.txt"
+    p.write_bytes(head.encode() + b"\r\n" + WAYNE.read_bytes())
+    assert detect(p)[0].family == "gems"
+    pc = read_canvass(p)
+    assert totals_of(pc, "US SENATE")["Mike Lee"] == 1079
+    assert pc.errors == []
+    assert any(i.row == 1 and "column names" in i.message for i in pc.issues)
