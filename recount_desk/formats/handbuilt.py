@@ -55,6 +55,8 @@ _PARTY_PREFIX = re.compile(r"^(GOP|REP|Republican|DEM|Democratic|Democrat|LIB|Li
 _PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
                 "democratic": "DEM", "democrat": "DEM", "lib": "LIB", "libertarian": "LIB",
                 "con": "CON", "constitution": "CON"}
+_NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP)\s*\)$",
+                         re.IGNORECASE)
 _SUPPRESSED = {"suppressed", "*", "**", "***", "****"}
 # 'YES Judicial Retention', 'NO \nJudicial Retention', 'FOR Cons. Amend A', 'Prop 1 - Against'.
 _STANCE_FIRST = re.compile(r"^(yes|no|for|against)\b[\s:\-–]*(?=\S)(.*)$", re.IGNORECASE)
@@ -62,23 +64,32 @@ _STANCE_LAST = re.compile(r"^(.*?\S)[\s:\-–]+(yes|no|for|against)$", re.IGNORE
 _PAGE_LINE = re.compile(r"\bpage\s+\d+(\s+of\s+\d+)?\b", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Ballot statistics, as a summary of ballots (Summit 2020) or provisional ballots (Cache 2020)
-# labels them; none of them is a contest or a candidate.
+# labels them; none of them is a contest or a candidate. Some words only say so alongside
+# at least one of the specific ones.
 _BALLOT_STAT = re.compile(
     r"^(total\s+)?(registered\s+voters?|reg\.?\s*voters?|active\s+voters?|"
     r"(total\s+)?ballots?(\s+(cast|counted|issued|returned|received|rejected|accepted|mailed|"
     r"processed|spoiled|challenged|cured|tabulated|voted|sent|outstanding|"
     r"by\s+mail|in\s+person))?|turn\s*-?\s*out\s*%?|(voter\s+)?turnout(\s*%)?|%\s*turnout|"
     r"provisional(\s+(ballots?|envelopes?))?(\s+(cast|counted|received|accepted|rejected|"
-    r"issued|verified))?|accepted|rejected|counted|(vote\s+)?by\s+mail|mail(\s+ballots?)?|"
-    r"in\s+person|early(\s+voting)?|election\s+day|vote\s+centers?|absentee|uocava|military|"
-    r"overseas|drop\s+box(es)?|signature\s+(cure|rejected|mismatch)|precincts?(\s+name)?|"
-    r"precincts?\s+(counted|reporting)|statistics|summary|ballot\s+summary|reason|"
-    r"date|count|number|percent|%|total)\s*:?$", re.IGNORECASE)
+    r"issued|verified))?|mail(\s+ballots?)|absentee(\s+ballots?)?|uocava(\s+ballots?)?|"
+    r"signature\s+(cure|rejected|mismatch)s?)\s*:?$", re.IGNORECASE)
+_GENERIC_STAT = re.compile(
+    r"^(accepted|rejected|counted|(vote\s+)?by\s+mail|in\s+person|early(\s+voting)?|"
+    r"election\s+day|vote\s+centers?|military|overseas|drop\s+box(es)?|precincts?(\s+name)?|"
+    r"precincts?\s+(counted|reporting)|statistics|summary|ballot\s+summary|reason|date|"
+    r"count|number|percent|%|total|totals)\s*:?$", re.IGNORECASE)
 _CONTEST_WORD = re.compile(
     r"\b(vote\s+for|candidates?|write-?\s*ins?|president|senat\w*|house|congress\w*|governor|"
     r"attorney|auditor|treasurer|sheriff|clerk|recorder|assessor|commission\w*|council\w*|"
     r"mayor|judge|judicial|retention|amendment|amend\.?|proposition|prop\.?|school\s+board|"
-    r"board\s+of|district|yes|no|for|against|rep|dem|gop|lib|con|una|iap)\b", re.IGNORECASE)
+    r"board\s+of|district)\b", re.IGNORECASE)
+_CHOICE_WORD = re.compile(r"^(yes|no|for|against|rep|dem|gop|lib|con|una|iap|write-?\s*in)$",
+                          re.IGNORECASE)
+# Column names of a comparison of counts (a recount sheet), not of candidates.
+_COMPARISON = re.compile(r"^(original(\s+count)?|machine\s+count|canvass(\s+count)?|"
+                         r"recount(\s+count)?|hand\s+count|difference|diff\.?|change|"
+                         r"net\s+change|variance|gain|loss)$", re.IGNORECASE)
 
 
 def _clean(text: str) -> str:
@@ -102,6 +113,28 @@ def _is_header(cells: list[str]) -> bool:
     return stats >= 2 and len([c for c in cells if c]) > stats + 1
 
 
+def _join_split_headers(rows: list[list[str]]) -> list[list[str]]:
+    """A header a PDF conversion split over two rows ('Precinct' / 'Name', 'Total Reg.' /
+    'Voters') joined into the first of them; the second is left empty, so row numbers stay."""
+    out = rows
+    for i in range(len(rows) - 1):
+        a, b = rows[i], rows[i + 1]
+        starts = (_clean(a[0]) if a else "") + " " + (_clean(b[0]) if b else "")
+        if not starts.strip().lower().startswith(("precinct", "pct")):
+            continue
+        if _is_header([_clean(c) for c in a]) or _is_header([_clean(c) for c in b]):
+            continue
+        width = max(len(a), len(b))
+        joined = [" ".join(x for x in ((a[j] if j < len(a) else "").strip(),
+                                       (b[j] if j < len(b) else "").strip()) if x)
+                  for j in range(width)]
+        if _is_header([_clean(c) for c in joined]):
+            if out is rows:
+                out = list(rows)
+            out[i], out[i + 1] = joined, [""] * width
+    return out
+
+
 def _find_header(rows: list[list[str]]) -> int | None:
     for i, r in enumerate(rows[:25]):
         cells = [_clean(c) for c in r]
@@ -120,7 +153,7 @@ def _ballot_summary(rows: list[list[str]]) -> str | None:
     None when it is not one (it names contests or candidates, or holds no counts)."""
     labels: list[str] = []
     numbers = 0
-    texts = 0
+    strong = 0
     for r in rows[:200]:
         for c in r:
             t = _clean(c)
@@ -129,16 +162,15 @@ def _ballot_summary(rows: list[list[str]]) -> str | None:
             if to_int(t) is not None or _is_number_like(t):
                 numbers += 1
                 continue
-            texts += 1
             if _BALLOT_STAT.match(t):
                 labels.append(t)
-            elif _CONTEST_WORD.search(t):
+                strong += 1
+            elif _GENERIC_STAT.match(t):
+                labels.append(t)
+            elif _CONTEST_WORD.search(t) or _CHOICE_WORD.match(t):
                 return None
     distinct = list(dict.fromkeys(x.lower() for x in labels))
-    if len(distinct) < 3 or numbers < 3:
-        return None
-    # Titles and precinct names are text too; most of the labels must still be statistics.
-    if len(labels) < 0.3 * texts:
+    if not strong or len(distinct) < 3 or numbers < 3:
         return None
     return ", ".join(distinct[:4])
 
@@ -170,6 +202,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         seen = 0
         for sheet, rows in _sheets(path, kind, nrows=200, limit=_DETECT_SHEETS):
             rows, _lead = _strip_leading_columns(rows)
+            rows = _join_split_headers(rows)
             h = _find_header(rows)
             if h is None:
                 if any(any(c.strip() for c in r) for r in rows):
@@ -229,6 +262,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     read_from = ""
     for sheet, rows in _sheets(path, kind, names=names, options=options):
         rows, lead = _strip_leading_columns(rows)
+        rows = _join_split_headers(rows)
         h = _find_header(rows)
         if h is None:
             if not any(any(c.strip() for c in r) for r in rows):
@@ -370,6 +404,10 @@ def _section(rows: list[list[str]], h: int, width: int
         m = _PARTY_CODE.match(cparty_raw) if cparty_raw else None
         cparty = m.group(1).upper() if m else ""
         choice, prefix = vocab.split_party_prefix(cname)
+        m = _NAME_PARTY.search(choice)
+        if m and m.start() > 0:
+            choice = choice[:m.start()].strip()
+            prefix = prefix or {"GOP": "REP"}.get(m.group(1).upper(), m.group(1).upper())
         cols.append((j, contest, party, choice, cparty or prefix, k))
     no_titles = not (current or any(contest_row[first:width]))
     return data_start, cols, block, no_titles
@@ -404,6 +442,12 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             g.setdefault((contest, party), []).append(idx)
         return g
 
+    comparison = sorted({c[3] for c in cols if _COMPARISON.match(c[3])})
+    if len(comparison) >= 2:
+        issues.append(Issue(name, "Columns named " + ", ".join(repr(c) for c in comparison)
+                            + " compare counts (a recount sheet?) rather than name candidates; "
+                            "they are read as choices. Check the contests read, or use the "
+                            "column mapping.", sheet or None, h + 1, severity=Severity.WARNING))
     groups = grouped(cols)
     all_groups = set(groups)
     for _start, more in sections.values():

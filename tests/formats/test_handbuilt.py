@@ -214,3 +214,57 @@ def test_text_under_the_candidates_is_left_out_with_a_warning(tmp_path):
     assert parsed.precincts == ["P1"]
     w = next(i for i in parsed.issues if "has text, not counts" in i.message)
     assert (w.row, w.severity.value) == (4, "warning")
+
+
+def test_a_header_split_over_two_rows_by_a_pdf_conversion(tmp_path):
+    path = _workbook(tmp_path / "canvass.xlsx", [
+        ["BEAVER COUNTY 2016 GENERAL ELECTION"],
+        ["", "", "", "", "Governor", "Governor"],
+        ["Precinct", "Total Reg.", "Total Ballots", "Turn", "Gary Herbert", "Mike Weinholtz"],
+        ["Name", "Voters", "Cast", "out %", "(REP)", "(DEM)"],
+        ["Beaver North", 1204, 987, 0.82, 700, 200],
+        ["Milford", 1010, 800, 0.79, 600, 150],
+        ["COUNTY TOTALS", 2214, 1787, None, 1300, 350],
+    ])
+    parsed = read_canvass(path)
+    assert parsed.family == "handbuilt"
+    t = totals_of(parsed, "Governor")
+    assert {c.choice.name: c.choice.party for c in t.choices} == {"Gary Herbert": "REP",
+                                                                   "Mike Weinholtz": "DEM"}
+    assert {c.choice.name: c.votes for c in t.choices} == {"Gary Herbert": 1300,
+                                                           "Mike Weinholtz": 350}
+    assert parsed.precincts == ["Beaver North", "Milford"]
+
+
+def test_over_under_total_columns_vote_for_and_party_in_the_name(tmp_path):
+    title = "Town Council (Vote for 2)"
+    path = _workbook(tmp_path / "canvass.xlsx", [
+        ["2023 Municipal General Election"],
+        ["", "", "", "", *[title] * 6],
+        [*HEADER[:4], "Ann Able (REP)", "Bob Baker (DEM)", "Cy Cole", "Write-in", "Over Votes",
+         "Under Votes"],
+        ["P1", 100, 50, 0.5, 30, 20, 25, 1, 2, 18],
+        ["P2", 80, 40, 0.5, 25, 15, 20, 0, 0, 20],
+        ["COUNTY TOTALS", 180, 90, None, 55, 35, 45, 1, 2, 38],
+    ])
+    parsed = read_canvass(path)
+    t = totals_of(parsed, "Town Council (Vote for 2)")
+    assert {c.choice.name: c.votes for c in t.choices} == {"Ann Able": 55, "Bob Baker": 35,
+                                                           "Cy Cole": 45, "Write-in": 1}
+    assert {k.value: v for k, v in t.extras.items()} == {"over": 2, "under": 38}
+    assert t.contest.seats == 2 and t.contest.seats_from_file
+    assert {c.choice.name: c.choice.party for c in t.choices}["Ann Able"] == "REP"
+    assert not [i for i in parsed.issues if "do not add up" in i.message]
+
+
+def test_a_sheet_comparing_counts_is_flagged_not_silently_read_as_candidates(tmp_path):
+    path = _workbook(tmp_path / "recount.xlsx", [
+        ["2024 Primary Recount"],
+        ["", "", "", "", "Jared Hamner", "Jared Hamner", "Jared Hamner"],
+        [*HEADER[:4], "Canvass", "Recount", "Difference"],
+        ["TE01", 400, 238, 0.6, 120, 121, 1],
+    ], title="2024 Primary Recount")
+    parsed = read_canvass(path)
+    w = next(i for i in parsed.issues if "compare counts" in i.message)
+    assert "'Recount'" in w.message and w.severity.value == "warning"
+    assert (w.sheet, w.row) == ("2024 Primary Recount", 3)
