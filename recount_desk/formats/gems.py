@@ -24,13 +24,18 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import NOT_UTF8_NOTE
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FAMILY = "gems"
 LABEL = "GEMS text export (ten fields, no header)"
@@ -41,6 +46,51 @@ _PARTY_CODES = {"REPUBLICAN": "REP", "DEMOCRATIC": "DEM", "DEMOCRAT": "DEM", "LI
                 "INDEPENDENT AMERICAN": "IAP"}
 _COLS = ("county", "pno", "precinct", "race", "race_id", "race_party", "candidate", "cand_id",
          "cand_party", "votes")
+
+
+# GEMS pseudo-candidates beyond the shared vocabulary ('Number of Over Votes', 'Times Under
+# Voted'); any other 'Number of …' / 'Times …' is a statistic this reader does not know.
+_PSEUDO = re.compile(r"^\s*(?:number\s+of|times)\s+(over|under|blank)(?:\s*-?\s*vote[sd]?)?\s*$",
+                     re.IGNORECASE)
+_PSEUDO_OTHER = re.compile(r"^\s*(?:number\s+of|times)\s", re.IGNORECASE)
+
+
+def _pseudo_kind(candidate: str) -> str | None:
+    """The row kind of a GEMS candidate name; '?' for an unknown statistic."""
+    kind = vocab.choice_kind(candidate)
+    if kind != "candidate":
+        return kind
+    m = _PSEUDO.match(candidate)
+    if m:
+        return m.group(1).lower()
+    return "?" if _PSEUDO_OTHER.match(candidate) else "candidate"
+
+
+def _more_votes_than_ballots(name: str, votes: pd.DataFrame, counted: pd.DataFrame, rule: str,
+                             seats: dict[tuple[str, str, str], int]) -> list[Issue]:
+    """A warning for each race whose candidates have more votes than ballots were counted in
+    some precinct: one seat is assumed, and that cannot be right."""
+    how = "sum" if rule == "sum" else "max"  # the repeats' total is their largest value
+    ballots = counted.groupby(["pno", "race", "race_id", "race_party"])["v"].agg(how)
+    by_race = {(p, r, i, q): int(b) for (p, r, i, q), b in ballots.items()}
+    by_precinct = {p: int(b) for (p, r, _, _), b in ballots.items()
+                   if vocab.is_non_contest_office(r)}
+    sums = votes.groupby(["race", "district", "race_party", "race_id", "pno", "precinct"],
+                         sort=False)["v"].sum()
+    over: dict[tuple[str, str, str], list[tuple[str, int, int]]] = {}
+    for (r, d, q, i, p, pname), v in sums.items():
+        b = by_race.get((p, r, i, q), by_precinct.get(p))
+        if b is not None and b > 0 and v > b and (r, d, q) not in seats:
+            over.setdefault((r, d, q), []).append((pname, int(v), b))
+    out = []
+    for (r, d, _), bad in over.items():
+        pname, v, b = max(bad, key=lambda x: x[1] / x[2])
+        out.append(Issue(name, f"{f'{r} {d}'.strip()}: in {len(bad)} precinct(s) the candidates "
+                         f"have more votes than ballots were counted (e.g. {pname}: {v:,} votes "
+                         f"on {b:,} ballots), so it elects more than one seat; the file does not "
+                         "say how many. Set its seats (contest settings or --seats) before "
+                         "trusting its verdict.", severity=Severity.WARNING))
+    return out
 
 
 def _text(path: Path, limit: int | None = None) -> tuple[str, str | None]:
@@ -138,16 +188,25 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                 "not a whole number.", severity=Severity.ERROR))
     df = df[~bad].assign(v=num[~bad].astype("int64"))
 
-    kinds = {c: vocab.choice_kind(c) for c in df["candidate"].unique()}
-    df["kind"] = df["candidate"].map(kinds)
+    kinds = {c: _pseudo_kind(c) for c in df["candidate"].unique()}
+    unknown = sorted(c for c, k in kinds.items() if k == "?")
+    if unknown:
+        issues.append(Issue(name, "These rows look like GEMS statistics, not candidates, and are "
+                            "left out: " + ", ".join(repr(c) for c in unknown[:6]) + ". If one "
+                            "is a candidate, read the file through the column mapping.",
+                            severity=Severity.WARNING))
+    df["kind"] = df["candidate"].map({c: (None if k == "?" else k) for c, k in kinds.items()})
     is_stat_race = df["race"].map({r: vocab.is_non_contest_office(r)
                                    for r in df["race"].unique()}).astype(bool)
-    df = df[df["kind"].notna() & ~is_stat_race & (df["race"] != "")]
-    options.on_progress(1, 3)
-
     party_up = df["race_party"].str.upper().str.replace(r"\s+PARTY$", "", regex=True)
     df["race_party"] = party_up.map(lambda x: _PARTY_CODES.get(x, x)).where(
         ~party_up.isin(_NO_PARTY), "")
+    # Ballots counted, per race or per precinct (Race Statistics): kept apart to check that
+    # a race has no more votes than ballots (else it elects more than one).
+    counted = df[df["candidate"].str.casefold().isin({"times counted", "times cast"})]
+    df = df[df["kind"].notna() & ~is_stat_race & (df["race"] != "")]
+    options.on_progress(1, 3)
+
     # A race party left blank while the title names it ('US SENATE (REP)').
     no_party = df["race_party"] == ""
     if no_party.any():
@@ -155,6 +214,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         df.loc[no_party, "race_party"] = df.loc[no_party, "race"].map(by_title)
 
     # Repeats per counting group.
+    rule = "last"
     key = ["pno", "precinct", "race", "race_id", "race_party", "candidate"]
     g = df.groupby(key, sort=False)["v"]
     n = g.transform("size")
@@ -258,6 +318,10 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         n = vocab.seats_in(r)
         if n:
             seats[r, d, p] = n
+    if not counted.empty:
+        issues += _more_votes_than_ballots(
+            name, df[body & df["kind"].isin(["candidate", "write_in"])].assign(
+                district=district[body]), counted, rule, seats)
     primary = True if (race_party != "").any() else None
     options.on_progress(3, 3)
     return RawCanvass(name, FAMILY, out, issues, seats, file_totals, set(), primary)

@@ -285,3 +285,47 @@ def test_a_header_line_added_by_hand_is_passed_over_with_a_note(tmp_path: Path) 
     assert totals_of(pc, "US SENATE")["Mike Lee"] == 1079
     assert pc.errors == []
     assert any(i.row == 1 and "column names" in i.message for i in pc.issues)
+
+
+def test_other_spellings_of_pseudo_candidates_never_count_as_votes(tmp_path: Path) -> None:
+    rows = [
+        '"28",10,"Fremont","MAYOR","500","NP","ANN","501","NP",5,',
+        '"28",10,"Fremont","MAYOR","500","NP","BOB","502","NP",3,',
+        '"28",10,"Fremont","MAYOR","500","NP","Number of Over Votes","","NP",1,',
+        '"28",10,"Fremont","MAYOR","500","NP","Times Under Voted","","NP",2,',
+        '"28",10,"Fremont","MAYOR","500","NP","Number of Ballots Issued","","NP",40,',
+    ]
+    p = tmp_path / "spellings.txt"
+    p.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    pc = read_canvass(p)
+    assert totals_of(pc, "MAYOR") == {"ANN": 5, "BOB": 3}
+    assert {k.value: v for k, v in pc.totals[0].extras.items()} == {"over": 1, "under": 2}
+    warned = [i for i in pc.issues if "'Number of Ballots Issued'" in i.message]
+    assert warned and warned[0].severity is Severity.WARNING
+
+
+@pytest.mark.parametrize(("race_level", "title"), [
+    (True, "CITY COUNCIL"), (False, "CITY COUNCIL"), (True, "CITY COUNCIL (Vote for 2)"),
+], ids=["race-times-counted", "precinct-times-counted", "seats-stated"])
+def test_more_votes_than_ballots_counted_is_a_warning_unless_seats_are_stated(
+        tmp_path: Path, race_level: bool, title: str) -> None:
+    race = title if race_level else "Race Statistics"
+    rows = []
+    # Two counting groups, then their total: 30 ballots, 27 + 27 votes.
+    for ballots, ann, bob in ((20, 15, 14), (10, 12, 13), (30, 27, 27)):
+        rows += [
+            f'"28",10,"Loa","{race}","{"600" if race_level else ""}","NP","Times Counted","",'
+            f'"NP",{ballots},',
+            f'"28",10,"Loa","{title}","600","NP","ANN","601","NP",{ann},',
+            f'"28",10,"Loa","{title}","600","NP","BOB","602","NP",{bob},',
+        ]
+    p = tmp_path / "council.txt"
+    p.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    pc = read_canvass(p)
+    assert totals_of(pc, title) == {"ANN": 27, "BOB": 27}
+    warned = [i for i in pc.issues if "more votes than ballots" in i.message]
+    if "Vote for" in title:
+        assert warned == [] and pc.contests[0].seats == 2
+    else:
+        assert len(warned) == 1 and "Loa: 54 votes on 30 ballots" in warned[0].message
+        assert warned[0].severity is Severity.WARNING
