@@ -40,6 +40,7 @@ from .tabular import col_letter, read_csv_text, sniff
 
 FAMILY = "handbuilt"
 LABEL = "Hand-built county workbook (Precinct Name, Reg. Voters, Ballots Cast, candidates)"
+COUNTY_UNIT = "Entire county (totals row)"
 SUMMARY_LABEL = "Ballot summary (ballot statistics only, no contest results)"
 
 _DETECT_SHEETS = 9       # Tooele 2024 keeps nine elections in nine sheets
@@ -521,6 +522,20 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                                             column_name(j), Severity.ERROR))
                     v = 0
                 out.append((label, contest, "", party, choice, cparty, k, v))
+    if not out and file_totals:
+        # Only a totals row (a recount sheet may give the county figures alone): read it as
+        # one county-wide unit, and say so.
+        kinds = {(c, p, ch): k for _j, c, p, ch, _cp, k in cols}
+        parties = {(c, p, ch): cp for _j, c, p, ch, cp, _k in cols}
+        for (contest, _d, party), by_choice in file_totals.items():
+            for choice, v in by_choice.items():
+                out.append((COUNTY_UNIT, contest, "", party, choice,
+                            parties.get((contest, party, choice), ""),
+                            kinds.get((contest, party, choice), "candidate"), v))
+        file_totals = {}
+        issues.append(Issue(name, "The sheet has a totals row but no precinct rows; its totals "
+                            f"are read as one unit, {COUNTY_UNIT!r}, so a recount cannot be "
+                            "split by precinct.", sheet or None, severity=Severity.WARNING))
     if bad > 10:
         issues.append(Issue(name, f"… {bad - 10} more vote counts are not whole numbers.",
                             sheet or None, severity=Severity.ERROR))

@@ -268,3 +268,19 @@ def test_a_sheet_comparing_counts_is_flagged_not_silently_read_as_candidates(tmp
     w = next(i for i in parsed.issues if "compare counts" in i.message)
     assert "'Recount'" in w.message and w.severity.value == "warning"
     assert (w.sheet, w.row) == ("2024 Primary Recount", 3)
+
+
+def test_a_sheet_with_only_a_totals_row_is_read_as_one_county_unit_with_a_warning(tmp_path):
+    path = _workbook(tmp_path / "recount.xlsx", [
+        ["2024 Primary Election Recount"],
+        ["", "", "", "", "GOP for County Commission Seat A", "GOP for County Commission Seat A"],
+        [*HEADER[:4], "Jared Hamner", "Scott Wardle"],
+        ["COUNTY TOTALS", 9000, 4100, None, 2012, 2009],
+    ], title="2024 Primary Recount")
+    parsed = read_canvass(path)
+    t = totals_of(parsed, "County Commission Seat A", "REP")
+    assert {c.choice.name: c.votes for c in t.choices} == {"Jared Hamner": 2012,
+                                                           "Scott Wardle": 2009}
+    assert parsed.precincts == ["Entire county (totals row)"]
+    assert any("totals row but no precinct rows" in i.message and i.severity.value == "warning"
+               for i in parsed.issues)
