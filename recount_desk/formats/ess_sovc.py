@@ -6,8 +6,9 @@ choice columns; row 2 the party of each column; row 3 the choice names (often wi
 prefix, ``REP MIKE LEE``). The last data row is ``<county#>,ZZZ,COUNTY TOTALS``: the file's
 own totals. Titles are not unique (two adjacent ``UT HOUSE`` contests), so a contest is a run
 of columns: a new one starts when the title changes, when a choice name comes back, when a
-candidate follows the ``OVER VOTES``/``UNDER VOTES``/``Write-in`` columns, or when the
-precincts that have votes in the rest of the run share none with those before it. Weber's
+candidate follows the ``OVER VOTES``/``UNDER VOTES``/``Write-in`` columns, in a primary when
+row 2's party changes, or (with a warning) when the precincts that have votes in the rest of
+the run share none with those before it. Weber's
 running mates sit in a column of their own with no votes; they are joined to the candidate.
 
 The export states no vote-for count. Where a contest has ``OVER VOTES`` and ``UNDER VOTES``
@@ -16,6 +17,11 @@ under (Pima 2016: 2.0 × ballots cast for each two-seat STATE REPRESENTATIVE pre
 whole-number ratio of 2 or more in some precinct is read as that many seats; without those
 columns, more candidate votes than ballots cast in a precinct is reported (a one-seat
 assumption would be wrong).
+
+Copies that are not the export itself are read too, each with a note: a workbook with a short
+cover sheet first, titles merged over their columns (written once), no party row (two header
+rows), ``-`` for a contest not on a precinct's ballot, and accents garbled by a wrong encoding
+(``JULIÃ\x81N`` for ``JULIÁN`` in the Utah County 2020 presidential primary workbook).
 """
 
 from __future__ import annotations
@@ -432,7 +438,6 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                     Severity.WARNING))
         if "(multi-county)" in title.lower() and title not in multi:
             multi.append(title)
-        key = (title, district, cparty)
         for c, lab, ck in zip(seg.cols, seg.names, seg.kinds, strict=True):
             if ck is None:
                 continue
