@@ -17,7 +17,11 @@ and otherwise adds them up with a warning.
 
 A key is precinct × race × race id × race party × candidate: in a primary export (Carbon
 2016) each party's race is its own contest, and two party races may share a title; the race
-party is the contest's party. A race title with ``Vote for N`` states its seats.
+party is the contest's party. A race title with ``Vote for N`` states its seats; otherwise a
+race with more candidate votes than ``Times Counted`` ballots in a precinct gets a warning.
+Pseudo-candidates spelled otherwise (``Number of Over Votes``, ``Times Under Voted``) are
+over/under votes; any other ``Number of …``/``Times …`` row is left out with a warning, never
+counted as a candidate. A trailing Ctrl-Z and a hand-added line of column names are passed over.
 """
 
 from __future__ import annotations
