@@ -344,9 +344,10 @@ def _is_section_header(cells: list[str]) -> bool:
 
 
 def _section(rows: list[list[str]], h: int, width: int
-             ) -> tuple[int, list[Col], set[tuple[str, ...]], bool]:
+             ) -> tuple[int, list[Col], set[tuple[str, ...]], bool, int]:
     """For the header at row ``h``: the first data row, the candidate columns, the rows of
-    the header block as text, and whether the block names no contests."""
+    the header block as text, whether the block names no contests, and the block's first
+    row (the title rows are above it)."""
     header = [_clean(c) for c in rows[h]]
     header += [""] * (width - len(header))
     first = 1
@@ -411,7 +412,7 @@ def _section(rows: list[list[str]], h: int, width: int
             prefix = prefix or {"GOP": "REP"}.get(m.group(1).upper(), m.group(1).upper())
         cols.append((j, contest, party, choice, cparty or prefix, k))
     no_titles = not (current or any(contest_row[first:width]))
-    return data_start, cols, block, no_titles
+    return data_start, cols, block, no_titles, block_start
 
 
 def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int,
@@ -419,7 +420,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     name = path.name
     issues: list[Issue] = []
     width = max(len(r) for r in rows)
-    data_start, cols, block, no_titles = _section(rows, h, width)
+    data_start, cols, block, no_titles, block_start = _section(rows, h, width)
     if not cols:
         return RawCanvass(name, FAMILY, frame([]), issues, sheet=sheet)
     if no_titles:
@@ -432,7 +433,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         cells = [_clean(c) for c in rows[i]]
         if tuple(c for c in cells if c) in block or not _is_section_header(cells):
             continue
-        start, more, more_block, _ = _section(rows, i, width)
+        start, more, more_block, _, _ = _section(rows, i, width)
         block |= more_block
         if more:
             sections[i] = (start, more)
@@ -560,7 +561,8 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         n = vocab.seats_in(contest)
         if n:
             seats[(contest, "", party)] = n
-    title_text = " ".join(_clean(c) for r in rows[:h] for c in r if c).lower()
+    # The title rows, not the contest titles ('City Council Seat 2 Primary' is no primary).
+    title_text = " ".join(_clean(c) for r in rows[:block_start] for c in r if c).lower()
     if not title_text:
         title_text = sheet.lower()
     primary: bool | None = None

@@ -284,3 +284,20 @@ def test_a_sheet_with_only_a_totals_row_is_read_as_one_county_unit_with_a_warnin
     assert parsed.precincts == ["Entire county (totals row)"]
     assert any("totals row but no precinct rows" in i.message and i.severity.value == "warning"
                for i in parsed.issues)
+
+
+def test_a_contest_title_with_the_word_primary_does_not_make_a_general_a_primary(tmp_path):
+    title = "Water Board Primary Seat"
+    path = _workbook(tmp_path / "canvass.xlsx", [
+        ["2024 General Election - Statement of Votes Cast"],
+        ["", "", "", "", title, title],
+        HEADER,
+        ["", "", "", "", "NP", "REP"],
+        ["P1", 100, 50, 0.5, 30, 20],
+        ["COUNTY TOTALS", 100, 50, None, 30, 20],
+    ])
+    parsed = read_canvass(path)
+    assert parsed.primary is False
+    assert [(c.key.title, c.key.party) for c in parsed.contests] == [(title, "")]
+    t = totals_of(parsed, title)
+    assert {c.choice.name: c.votes for c in t.choices} == {"Ann": 30, "Bob": 20}
