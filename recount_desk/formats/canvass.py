@@ -222,16 +222,20 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     starts = np.flatnonzero(np.r_[True, pc_sorted[1:] != pc_sorted[:-1]]) \
         if len(order) else np.zeros(0, dtype=np.int64)
     ends = np.r_[starts[1:], len(order)].astype(np.int64)
-    p_bytes = memoryview((pi[order] + 1).astype(np.int64).tobytes())
+    # 32-bit columns where the counts fit (they always do: readers refuse counts of a
+    # billion): half the bytes for the store to write and hash.
     v_sorted = vv[order]
-    v_bytes = memoryview(v_sorted.astype(np.int64).tobytes())
+    fits = not len(vv) or (int(vv.min()) >= -(2**31) and int(vv.max()) < 2**31)
+    width, code, np_type = (4, "i", np.int32) if fits else (8, "q", np.int64)
+    p_bytes = memoryview((pi[order] + 1).astype(np_type).tobytes())
+    v_bytes = memoryview(v_sorted.astype(np_type).tobytes())
     sums = np.add.reduceat(v_sorted, starts).tolist() if len(starts) else []
     columns: list[VoteColumn] = []
     counted_by: list[dict[str, int]] = [{ch.name: 0 for ch in chs} for chs in choices]
     for pair in np.lexsort((pair_pos, pair_contest)).tolist():
         c, pos = int(pair_contest[pair]), int(pair_pos[pair])
-        s_, e_ = int(starts[pair]) * 8, int(ends[pair]) * 8
-        pa, va = array("q"), array("q")
+        s_, e_ = int(starts[pair]) * width, int(ends[pair]) * width
+        pa, va = array(code), array(code)
         pa.frombytes(p_bytes[s_:e_])
         va.frombytes(v_bytes[s_:e_])
         columns.append(VoteColumn(c, pos, pa, va))

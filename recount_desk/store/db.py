@@ -12,6 +12,7 @@ import getpass
 import hashlib
 import shutil
 import sqlite3
+import struct
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -20,7 +21,7 @@ from typing import Any
 
 from recount_desk.core.audit import AuditEntry, canonical_json, make_entry
 
-from .blobs import int64_blob
+from .blobs import int64_bytes, int_values
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -226,33 +227,54 @@ def state_digest(conn: sqlite3.Connection) -> str:
     return h.hexdigest()
 
 
-def canvass_digest(columns: Sequence[tuple[int, bytes, bytes]],
+def canvass_digest(columns: Sequence[tuple[int, int, bytes, bytes]],
                    extras: Sequence[tuple[int, int, str, int]]) -> str:
-    """SHA-256 of the canvass in key order: the choice id of every count, then every
-    precinct id, then every vote count (64-bit integers), then the extras rows as JSON.
+    """SHA-256 of the canvass as stored: for each choice in id order, its id, width and row
+    count (64-bit little-endian) and its two blobs; then the extras rows as JSON.
 
-    ``columns`` are (choice id, precinct blob, votes blob) in choice id order. The bytes
-    hashed are those of the row-per-count table of case format 2, so digests recorded then
-    still verify.
+    ``columns`` are (choice id, width, precinct blob, votes blob) in choice id order.
     """
     h = hashlib.sha256()
-    for cid, _, votes in columns:
-        h.update(int64_blob([cid]) * (len(votes) // 8))
-    for _, precincts, _ in columns:
+    for cid, width, precincts, votes in columns:
+        h.update(struct.pack("<qqq", cid, width, len(votes) // width))
         h.update(precincts)
-    for _, _, votes in columns:
         h.update(votes)
-    for row in extras:
-        h.update(canonical_json(list(row)).encode("utf-8"))
+    _hash_extras(h, extras)
     return h.hexdigest()
 
 
+def canvass_digest_v2(columns: Sequence[tuple[int, int, bytes, bytes]],
+                      extras: Sequence[tuple[int, int, str, int]]) -> str:
+    """The digest of case format 2 (one row per count): every count's choice id, then every
+    precinct id, then every vote, as 64-bit integers; then the extras rows as JSON."""
+    h = hashlib.sha256()
+    for cid, width, _, votes in columns:
+        h.update(int64_bytes([cid]) * (len(votes) // width))
+    for _, width, precincts, _ in columns:
+        h.update(int64_bytes(int_values(precincts, width)))
+    for _, width, _, votes in columns:
+        h.update(int64_bytes(int_values(votes, width)))
+    _hash_extras(h, extras)
+    return h.hexdigest()
+
+
+def _hash_extras(h: Any, extras: Sequence[tuple[int, int, str, int]]) -> None:
+    for row in extras:
+        h.update(canonical_json(list(row)).encode("utf-8"))
+
+
 def stored_canvass_digest(conn: sqlite3.Connection) -> str:
-    columns = conn.execute("SELECT choice_id, precincts, votes FROM canvass_column "
+    """The digest of the canvass in the case, computed the way its import recorded it."""
+    row = conn.execute("SELECT digest_scheme FROM canvass_import ORDER BY id DESC "
+                       "LIMIT 1").fetchone()
+    columns = conn.execute("SELECT choice_id, width, precincts, votes FROM canvass_column "
                            "ORDER BY choice_id").fetchall()
-    extras = conn.execute("SELECT contest_id, precinct_id, kind, votes FROM canvass_extra "
-                          "ORDER BY contest_id, precinct_id, kind").fetchall()
-    return canvass_digest(columns, [tuple(r) for r in extras])
+    extras = [tuple(r) for r in conn.execute(
+        "SELECT contest_id, precinct_id, kind, votes FROM canvass_extra "
+        "ORDER BY contest_id, precinct_id, kind")]
+    if row is not None and row[0] == 2:
+        return canvass_digest_v2(columns, extras)
+    return canvass_digest(columns, extras)
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from .blobs import int64_blob
+from .blobs import column_blobs
 
 APPLICATION_ID = 0x52434E54  # "RCNT"
 
@@ -367,32 +367,39 @@ CREATE TABLE recount_reopen (
 
 def v3_canvass_columns(conn: sqlite3.Connection) -> None:
     """V3: the canvass votes as one row per choice holding two integer columns (precinct ids
-    and votes) instead of one row per count: a statewide canvass of a million counts is
-    written in a few milliseconds instead of a second. Existing counts are carried over in
-    key order, so the canvass digest recorded at import is unchanged."""
+    and votes, 4 bytes each where they fit) instead of one row per count: a statewide canvass
+    of a million counts is written in milliseconds instead of a second. The digest of a
+    canvass imported before stays computed the format-2 way (``digest_scheme`` 2), so what
+    the audit log recorded then still verifies."""
     conn.execute("""
         CREATE TABLE canvass_column (
             choice_id INTEGER PRIMARY KEY REFERENCES choice(id) ON DELETE CASCADE,
             rows INTEGER NOT NULL CHECK (rows >= 0),
-            precincts BLOB NOT NULL CHECK (length(precincts) = 8 * rows),
-            votes BLOB NOT NULL CHECK (length(votes) = 8 * rows)
+            width INTEGER NOT NULL CHECK (width IN (4, 8)),
+            precincts BLOB NOT NULL CHECK (length(precincts) = width * rows),
+            votes BLOB NOT NULL CHECK (length(votes) = width * rows)
         )""")
+    conn.execute("ALTER TABLE canvass_import ADD COLUMN digest_scheme INTEGER NOT NULL "
+                 "DEFAULT 2")
     current: int | None = None
     pids: list[int] = []
     votes: list[int] = []
-    out: list[tuple[int, int, bytes, bytes]] = []
+    out: list[tuple[int, int, int, bytes, bytes]] = []
+
+    def flush() -> None:
+        if current is not None:
+            out.append((current, len(pids), *column_blobs(pids, votes)))
+
     for cid, pid, n in conn.execute("SELECT choice_id, precinct_id, votes FROM canvass_vote "
                                     "ORDER BY choice_id, precinct_id"):
         if cid != current:
-            if current is not None:
-                out.append((current, len(pids), int64_blob(pids), int64_blob(votes)))
+            flush()
             current, pids, votes = cid, [], []
         pids.append(pid)
         votes.append(n)
-    if current is not None:
-        out.append((current, len(pids), int64_blob(pids), int64_blob(votes)))
-    conn.executemany("INSERT INTO canvass_column(choice_id, rows, precincts, votes) "
-                     "VALUES (?,?,?,?)", out)
+    flush()
+    conn.executemany("INSERT INTO canvass_column(choice_id, rows, width, precincts, votes) "
+                     "VALUES (?,?,?,?,?)", out)
     conn.execute("DROP TABLE canvass_vote")
 
 

@@ -34,7 +34,7 @@ from recount_desk.core.recount import (
     UnitKind,
 )
 
-from .blobs import int64_values
+from .blobs import int_values
 
 # --------------------------------------------------------------------------------------
 # Lookups
@@ -50,9 +50,10 @@ def choice_ids(conn: sqlite3.Connection, contest_id: int) -> dict[str, int]:
 def contest_precincts(conn: sqlite3.Connection, contest_id: int) -> list[str]:
     """The precincts with canvass votes in this contest, in canvass order."""
     ids: set[int] = set()
-    for (blob,) in conn.execute("SELECT v.precincts FROM canvass_column v JOIN choice c ON "
-                                "c.id = v.choice_id WHERE c.contest_id=?", (contest_id,)):
-        ids.update(int64_values(blob))
+    for width, blob in conn.execute("SELECT v.width, v.precincts FROM canvass_column v JOIN "
+                                    "choice c ON c.id = v.choice_id WHERE c.contest_id=?",
+                                    (contest_id,)):
+        ids.update(int_values(blob, width))
     names = dict(conn.execute("SELECT id, name FROM precinct"))
     return [names[i] for i in sorted(ids)]
 
@@ -65,10 +66,10 @@ def canvass_by_precinct(conn: sqlite3.Connection, contest_id: int) -> dict[str, 
     """precinct → choice → canvass votes, for one contest."""
     names = dict(conn.execute("SELECT id, name FROM precinct"))
     out: dict[str, dict[str, int]] = {}
-    for cname, pids, votes in conn.execute(
-            "SELECT c.name, v.precincts, v.votes FROM canvass_column v JOIN choice c ON "
-            "c.id = v.choice_id WHERE c.contest_id=? ORDER BY c.position", (contest_id,)):
-        for pid, n in zip(int64_values(pids), int64_values(votes), strict=True):
+    for cname, width, pids, votes in conn.execute(
+            "SELECT c.name, v.width, v.precincts, v.votes FROM canvass_column v JOIN choice c "
+            "ON c.id = v.choice_id WHERE c.contest_id=? ORDER BY c.position", (contest_id,)):
+        for pid, n in zip(int_values(pids, width), int_values(votes, width), strict=True):
             out.setdefault(names[pid], {})[cname] = n
     return out
 

@@ -27,7 +27,7 @@ from recount_desk.core.model import (
     VotingMethod,
 )
 
-from .blobs import int64_blob, int64_values
+from .blobs import column_blobs, int_values
 from .db import canvass_digest
 
 
@@ -98,7 +98,8 @@ def insert_canvass(
     """Insert a whole canvass; returns (import id, canvass digest).
 
     ``columns`` hold each choice's votes by precinct number (1-based), in (contest, choice)
-    order with ascending precincts; they are stored as one row per choice.
+    order with ascending precincts; they are stored as one row per choice, and the digest
+    is :func:`~recount_desk.store.db.canvass_digest` (scheme 3).
     """
     conn.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
                      ((i + 1, p) for i, p in enumerate(precincts)))
@@ -124,17 +125,17 @@ def insert_canvass(
                      contest_rows)
     conn.executemany("INSERT INTO choice(id, contest_id, position, name, party, kind, "
                      "canvass_total) VALUES (?,?,?,?,?,?,?)", choice_rows)
-    stored = [(choice_base[col.contest] + col.choice, int64_blob(col.precincts),
-               int64_blob(col.votes)) for col in columns]
-    conn.executemany("INSERT INTO canvass_column(choice_id, rows, precincts, votes) "
-                     "VALUES (?,?,?,?)", ((c, len(v) // 8, p, v) for c, p, v in stored))
+    stored = [(choice_base[col.contest] + col.choice, *column_blobs(col.precincts, col.votes))
+              for col in columns]
+    conn.executemany("INSERT INTO canvass_column(choice_id, rows, width, precincts, votes) "
+                     "VALUES (?,?,?,?,?)", ((c, len(v) // w, w, p, v) for c, w, p, v in stored))
     ext = sorted((c + 1, p + 1, k, v) for p, c, k, v in extras)
     conn.executemany("INSERT INTO canvass_extra(contest_id, precinct_id, kind, votes) "
                      "VALUES (?,?,?,?)", ext)
     digest = canvass_digest(stored, ext)
-    rows = sum(len(v) for _, _, v in stored) // 8
+    rows = sum(len(v) // w for _, w, _, v in stored)
     cur = conn.execute("INSERT INTO canvass_import(file, sha256, family, imported_at, rows, "
-                       "primary_election, digest) VALUES (?,?,?,?,?,?,?)",
+                       "primary_election, digest, digest_scheme) VALUES (?,?,?,?,?,?,?,3)",
                        (file, sha256, family, imported_at, rows, int(primary), digest))
     import_id = int(cur.lastrowid or 0)
     conn.executemany("INSERT INTO import_issue(import_id, file, sheet, row_number, column_name, "
@@ -210,11 +211,11 @@ def precinct_table(conn: sqlite3.Connection, contest_id: int
                        (contest_id,)).fetchall()
     col = {cid: i for i, (cid, _) in enumerate(chs)}
     rows: dict[int, list[int]] = {}
-    for cid, pids, votes in conn.execute(
-            "SELECT v.choice_id, v.precincts, v.votes FROM canvass_column v JOIN choice c ON "
-            "c.id = v.choice_id WHERE c.contest_id=?", (contest_id,)):
+    for cid, width, pids, votes in conn.execute(
+            "SELECT v.choice_id, v.width, v.precincts, v.votes FROM canvass_column v JOIN "
+            "choice c ON c.id = v.choice_id WHERE c.contest_id=?", (contest_id,)):
         k = col[cid]
-        for pid, n in zip(int64_values(pids), int64_values(votes), strict=True):
+        for pid, n in zip(int_values(pids, width), int_values(votes, width), strict=True):
             rows.setdefault(pid, [0] * len(chs))[k] = n
     order = sorted(rows)
     names = dict(conn.execute("SELECT id, name FROM precinct"))

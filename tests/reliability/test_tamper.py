@@ -33,11 +33,11 @@ def _append_fake(conn: sqlite3.Connection, *, well_formed: bool) -> None:
 
 
 def _one_count(conn: sqlite3.Connection) -> None:
-    """One precinct's count of the first choice raised by one vote (counts are 64-bit
-    little-endian integers, one blob per choice)."""
-    cid, blob = conn.execute("SELECT choice_id, votes FROM canvass_column ORDER BY choice_id "
-                             "LIMIT 1").fetchone()
-    votes = array("q")
+    """One precinct's count of the first choice raised by one vote (counts are little-endian
+    integers of the column's width, one blob per choice)."""
+    cid, width, blob = conn.execute("SELECT choice_id, width, votes FROM canvass_column "
+                                    "ORDER BY choice_id LIMIT 1").fetchone()
+    votes = array({4: "i", 8: "q"}[width])
     votes.frombytes(blob)
     votes[-1] += 1
     conn.execute("UPDATE canvass_column SET votes = ? WHERE choice_id = ?",
@@ -51,8 +51,8 @@ TAMPERINGS: dict[str, object] = {
     "a forged over-vote count": "INSERT INTO canvass_extra SELECT min(c.id), min(p.id), 'over', "
                                 "5 FROM contest c, precinct p",
     "a deleted canvass vote": "UPDATE canvass_column SET rows = rows - 1, precincts = "
-                              "substr(precincts, 1, length(precincts) - 8), votes = "
-                              "substr(votes, 1, length(votes) - 8) WHERE choice_id = "
+                              "substr(precincts, 1, length(precincts) - width), votes = "
+                              "substr(votes, 1, length(votes) - width) WHERE choice_id = "
                               "(SELECT max(choice_id) FROM canvass_column)",
     "a contest's seats": "UPDATE contest SET seats = 2 WHERE id = (SELECT min(id) FROM contest)",
     "a contest setting (scope)": "UPDATE contest SET scope = 'county'",
