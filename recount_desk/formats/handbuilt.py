@@ -351,7 +351,13 @@ def _section(rows: list[list[str]], h: int, width: int
     header = [_clean(c) for c in rows[h]]
     header += [""] * (width - len(header))
     first = 1
-    while first < len(header) and (_STAT.match(header[first]) or not header[first]):
+    def near(i: int, j: int) -> str:
+        return rows[i][j].strip() if 0 <= i < len(rows) and j < len(rows[i]) else ""
+
+    # Past the statistics, and past empty columns (but not a ballot question's columns,
+    # empty in the header with its title above).
+    while first < len(header) and (_STAT.match(header[first]) or not (
+            header[first] or near(h - 1, first) or near(h + 1, first))):
         first += 1
         if first > 8:
             break
@@ -383,15 +389,21 @@ def _section(rows: list[list[str]], h: int, width: int
     cols: list[Col] = []
     current = ""
     seen_titles: dict[str, str] = {}
+    # A stance in a title counts only beside its opposite over the same question ('YES X'
+    # next to 'NO X'): 'City Council Seat 1 For' alone is a contest title.
+    stances = {j: st for j in range(first, min(width, len(contest_row)))
+               if contest_row[j] and (st := _stance(contest_row[j])) is not None}
+    paired = {j for j, (w, rest) in stances.items() for k in (j - 1, j + 1)
+              if k in stances and stances[k][1].casefold() == rest.casefold()
+              and {w.lower(), stances[k][0].lower()} in ({"yes", "no"}, {"for", "against"})}
     for j in range(first, width):
         title = contest_row[j] if j < len(contest_row) else ""
-        own = bool(title)
         if title:
             current = seen_titles.setdefault(title.casefold(), title)
         cname = name_row[j] if j < len(name_row) else ""
         contest_title = current or "Results"
-        stance = _stance(contest_title) if current else None
-        if stance is not None and (cname or own):
+        stance = stances[j] if j in paired else None
+        if stance is not None:
             # A retention or ballot question: the stance is the choice.
             word, rest = stance
             contest_title = f"{rest}: {cname}" if cname else rest

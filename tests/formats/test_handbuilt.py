@@ -301,3 +301,18 @@ def test_a_contest_title_with_the_word_primary_does_not_make_a_general_a_primary
     assert [(c.key.title, c.key.party) for c in parsed.contests] == [(title, "")]
     t = totals_of(parsed, title)
     assert {c.choice.name: c.votes for c in t.choices} == {"Ann": 30, "Bob": 20}
+
+
+def test_a_stance_word_in_a_title_without_its_opposite_beside_it_is_part_of_the_title(tmp_path):
+    title = "Citizens For Parks Board"
+    path = _workbook(tmp_path / "canvass.xlsx", [
+        ["", "", "", "", "YES Prop 1", "NO Prop 1", title, title],
+        [*HEADER[:4], "", "", "Ann", "Bob"],
+        ["P1", 100, 50, 0.5, 30, 20, 12, 9],
+    ])
+    parsed = read_canvass(path)
+    assert {c.key.title for c in parsed.contests} == {"Prop 1", title}
+    assert {c.choice.name: c.votes for c in totals_of(parsed, title).choices} == {"Ann": 12,
+                                                                                 "Bob": 9}
+    assert {c.choice.name: c.votes for c in totals_of(parsed, "Prop 1").choices} == {
+        "Yes": 30, "No": 20}
