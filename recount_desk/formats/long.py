@@ -331,6 +331,7 @@ def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
 def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:
     """A sheet as a frame of its raw cells (text conversion happens per distinct value, in
     ``read``), with the first row as the header."""
+    import numpy as np
     import pandas as pd
 
     from .tabular import read_sheet_raw
@@ -341,8 +342,18 @@ def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:
     header = [cell_text(h) for h in rows[0]]
     width = len(header)
     body = rows[1:]
-    if body and any(len(r) != width for r in body):
-        body = [(list(r) + [None] * (width - len(r)))[:width] for r in body]
     names = [h or f"column {i + 1}" for i, h in enumerate(header)]
-    return pd.DataFrame.from_records(body, columns=names) if body else \
-        pd.DataFrame(columns=names, dtype=object)
+    if not body:
+        return pd.DataFrame(columns=names, dtype=object)
+    # One object matrix, then its columns: no per-row work and no type guessing.
+    cells = np.empty((len(body), width), dtype=object)
+    try:
+        if len(body[0]) != width:  # (numpy would repeat a one-cell row across the width)
+            raise ValueError
+        cells[:] = body
+    except ValueError:  # ragged rows (calamine gives even ones; a hand-made sheet may not)
+        cells[:] = [(list(r) + [None] * (width - len(r)))[:width] for r in body]
+    df = pd.DataFrame({i: np.ascontiguousarray(cells[:, i]) for i in range(width)},
+                      copy=False)
+    df.columns = pd.Index(names, dtype=object)
+    return df

@@ -279,7 +279,16 @@ def factorize_text(values: np.ndarray) -> tuple[np.ndarray, list[object]]:
         return np.zeros(0, dtype=np.intp), []
     # The object pointers, read in place (the array keeps them alive while this runs).
     ids = np.ctypeslib.as_array((ctypes.c_ssize_t * len(arr)).from_address(arr.ctypes.data))
-    id_codes, _ = pd.factorize(ids)
+    id_codes, distinct = pd.factorize(ids)
+    if len(distinct) > len(arr) // 4:
+        # Not a parser's shared strings (a spreadsheet reader makes one object per cell).
+        # Empty cells (None, NaN) get a code of their own after the others.
+        codes, uniques = pd.factorize(arr)
+        out = list(uniques)
+        if (codes < 0).any():
+            codes = np.where(codes < 0, len(out), codes)
+            out.append(None)
+        return codes, out
     seen = np.maximum.accumulate(id_codes)
     first = np.flatnonzero(np.r_[True, id_codes[1:] > seen[:-1]])
     remap, uniques = pd.factorize(arr[first], use_na_sentinel=False)

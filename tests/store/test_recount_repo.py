@@ -302,3 +302,22 @@ def test_v2_canvass_rows_become_columns_and_the_recorded_digest_still_verifies(
         conn.close()
     assert verify_case(path).ok
     assert (tmp_path / "v2.v2-backup.recount").exists()
+
+
+def test_a_count_beyond_32_bits_is_stored_8_bytes_wide_and_verifies(tmp_path: Path) -> None:
+    c = store.create(tmp_path / "wide.recount")
+    race = ContestTotals(Contest(ContestKey("Mayor")),
+                         (ChoiceTotal(Choice("Ada"), 2**40 + 1),), {}, 2)
+    with store.transaction(c, "t", "import canvass"):
+        repo.set_election(c, Election("E", date(2024, 11, 5), ElectionKind.GENERAL, "C"))
+        _, digest = repo.insert_canvass(
+            c, file="f", sha256="0", family="t", imported_at="now", primary=False,
+            precincts=["P1", "P2"], totals=[race], columns=[VoteColumn(0, 0, [1, 2],
+                                                                       [2**40, 1])],
+            extras=[], issues=[])
+    try:
+        assert c.execute("SELECT width FROM canvass_column").fetchone()[0] == 8
+        assert repo.precinct_table(c, 1) == (["P1", "P2"], ["Ada"], [[2**40], [1]])
+        assert store.stored_canvass_digest(c) == digest
+    finally:
+        c.close()
