@@ -140,6 +140,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
 
     out: list[RawRow] = []
     extras_seen: set[tuple[str, str]] = set()
+    explicit: set[tuple[str, str]] = set()      # (contest, kind) given as choice rows
+    derived: list[int] = []                     # indices of over/under rows from the columns
     # Per contest: ballots, votes, undervotes, overvotes (for the seat inference).
     sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     stated: dict[str, set[int]] = defaultdict(set)
@@ -202,18 +204,26 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         if jparty is not None:
             chparty = " ".join(r[jparty].split()).upper()
         if k in ("over", "under", "blank"):
+            # A choice row of its own: then the columns' figures are not added again.
             out.append((precinct, contest, "", "", choice, "", k, votes))
+            explicit.add((contest, k))
             continue
         out.append((precinct, contest, "", "", choice, chparty, k, votes))
         s = sums[contest]
         s[1] += votes
         if (precinct, contest) not in extras_seen:
             extras_seen.add((precinct, contest))
-            out.append((precinct, contest, "", "", "Undervotes", "", "under", under))
-            out.append((precinct, contest, "", "", "Overvotes", "", "over", over))
+            for row in ((precinct, contest, "", "", "Undervotes", "", "under", under),
+                        (precinct, contest, "", "", "Overvotes", "", "over", over)):
+                derived.append(len(out))
+                out.append(row)
             s[0] += counts[3] if jb is not None else 0
             s[2] += under
             s[3] += over
+    if explicit:
+        # Undervotes and overvotes given both as choice rows and in the columns: the rows win.
+        drop = {i for i in derived if (out[i][1], out[i][6]) in explicit}
+        out = [r for i, r in enumerate(out) if i not in drop]
     if bad > 10:
         issues.append(Issue(name, f"… {bad - 10} more counts are not whole numbers.", sheet,
                             severity=Severity.ERROR))

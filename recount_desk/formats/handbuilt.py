@@ -35,8 +35,8 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from ._sheets import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
 from ._workbook_checks import excel_error_cells
-from .base import Detection, RawCanvass, ReadOptions, fail
-from .tabular import col_letter, read_csv_text, sniff
+from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .tabular import col_letter, read_csv_rows, read_csv_text, sniff
 
 FAMILY = "handbuilt"
 LABEL = "Hand-built county workbook (Precinct Name, Reg. Voters, Ballots Cast, candidates)"
@@ -59,6 +59,7 @@ _PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
 _NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP)\s*\)$",
                          re.IGNORECASE)
 _SUPPRESSED = {"suppressed", "*", "**", "***", "****"}
+_PAGE_SHEET = re.compile(r"^(table|page|sheet|pg\.?)\s*\d+$", re.IGNORECASE)
 # 'YES Judicial Retention', 'NO \nJudicial Retention', 'FOR Cons. Amend A', 'Prop 1 - Against'.
 _STANCE_FIRST = re.compile(r"^(yes|no|for|against)\b[\s:\-–]*(?=\S)(.*)$", re.IGNORECASE)
 _STANCE_LAST = re.compile(r"^(.*?\S)[\s:\-–]+(yes|no|for|against)$", re.IGNORECASE)
@@ -229,7 +230,12 @@ def _sheets(path: Path, kind: str, *, nrows: int | None = None, limit: int | Non
             names: list[str] | None = None, options: ReadOptions | None = None
             ) -> Iterator[tuple[str, list[list[str]]]]:
     if kind == "csv":
-        df, _ = read_csv_text(path, header=None, nrows=nrows, sep=None)
+        try:
+            df, _ = read_csv_text(path, header=None, nrows=nrows, sep=None)
+        except ImportFailed:
+            # Rows of different lengths (a title line of one field): read them as they are.
+            yield "", read_csv_rows(path, limit=nrows)[0]
+            return
         yield "", df.fillna("").astype(str).to_numpy().tolist()
         return
     all_names = names if names is not None else workbook_sheet_names(path)
@@ -260,7 +266,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     summaries: dict[str, str] = {}
     empty: list[str] = []
     result: RawCanvass | None = None
-    read_from = ""
+    read_from = first_title = ""
+    pages: list[str] = []
     for sheet, rows in _sheets(path, kind, names=names, options=options):
         rows, lead = _strip_leading_columns(rows)
         rows = _join_split_headers(rows)
@@ -275,8 +282,17 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             continue
         if result is None:
             result, read_from = _read_sheet(path, kind, sheet, rows, h, lead), sheet
+            first_title = _title_of(rows, h)
             if result.rows.empty:
                 result = None
+                continue
+        elif _PAGE_SHEET.match(read_from) and _PAGE_SHEET.match(sheet) and \
+                _title_of(rows, h) in ("", first_title):
+            # 'Table 1', 'Table 2' … of a PDF conversion: pages of one report.
+            page = _read_sheet(path, kind, sheet, rows, h, lead)
+            if not page.rows.empty:
+                _add_page(result, page)
+                pages.append(sheet)
                 continue
         readable.append(sheet)
     if result is None:
@@ -290,9 +306,14 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                    "header with results under it, so this workbook cannot be read without help. "
                    "Use the column mapping to say where the precincts, contests and candidates "
                    "are.", sheet=options.sheet)
+    if pages:
+        result.issues.insert(0, Issue(
+            path.name, f"Sheets {read_from!r}, " + ", ".join(repr(s) for s in pages) + " are "
+            "read as the pages of one report (a PDF conversion): the same title and layout.",
+            read_from, severity=Severity.NOTE))
     others = [s for s in readable if s != read_from]
     if options.sheet is None and (others or summaries):
-        rest = [s for s in all_names if s != read_from and s not in others]
+        rest = [s for s in all_names if s != read_from and s not in others and s not in pages]
         msg = ""
         if others:
             msg = (f"This workbook holds {len(readable)} result sheets; sheet {result.sheet!r} "
@@ -306,6 +327,24 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         result.issues.insert(0, Issue(path.name, msg, result.sheet,
                                       severity=Severity.WARNING if others else Severity.NOTE))
     return result
+
+
+def _title_of(rows: list[list[str]], h: int) -> str:
+    """The title rows above a header (not the row just above it, which may hold contests)."""
+    return " ".join(_clean(c) for r in rows[:max(h - 1, 0)] for c in r if c.strip()).lower()
+
+
+def _add_page(result: RawCanvass, page: RawCanvass) -> None:
+    """Another page of the same report: its rows, totals and issues join the first's."""
+    import pandas as pd
+
+    result.rows = pd.concat([result.rows, page.rows], ignore_index=True)
+    result.issues.extend(page.issues)
+    result.seats.update(page.seats)
+    result.file_totals.update(page.file_totals)
+    result.suppressed |= page.suppressed
+    if result.primary is None:
+        result.primary = page.primary
 
 
 def _split_contest(title: str) -> tuple[str, str]:

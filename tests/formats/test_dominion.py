@@ -216,3 +216,18 @@ def test_a_count_that_is_not_a_number_names_the_row_and_column(tmp_path):
 def test_a_sheet_that_does_not_exist_lists_the_sheets(tmp_path):
     with pytest.raises(ImportFailed, match="has no sheet 'Precincts'"):
         read_canvass(STATEMENT_XLSX, options=ReadOptions(sheet="Precincts"))
+
+
+def test_undervote_and_overvote_choice_rows_are_not_added_to_the_columns_again(tmp_path):
+    rows = [
+        SMALL_HEAD[:4] + SMALL_HEAD[5:],
+        ["001", "1", "Mayor", "Ann", "500", "99", "60", "5", "1"],
+        ["001", "1", "Mayor", "Bob", "500", "99", "33", "5", "1"],
+        ["001", "1", "Mayor", "Under Votes", "500", "99", "5", "5", "1"],
+        ["001", "1", "Mayor", "Over Votes", "500", "99", "1", "5", "1"],
+    ]
+    parsed = read_canvass(_write_csv(tmp_path / "sov.csv", rows))
+    t = totals_of(parsed, "Mayor")
+    assert {c.choice.name: c.votes for c in t.choices} == {"Ann": 60, "Bob": 33}
+    assert {k.value: v for k, v in t.extras.items()} == {"under": 5, "over": 1}
+    assert not [i for i in parsed.issues if i.severity.value != "note"]

@@ -316,3 +316,17 @@ def test_a_stance_word_in_a_title_without_its_opposite_beside_it_is_part_of_the_
                                                                                  "Bob": 9}
     assert {c.choice.name: c.votes for c in totals_of(parsed, "Prop 1").choices} == {
         "Yes": 30, "No": 20}
+
+
+def test_a_csv_with_a_short_title_line_and_crlf(tmp_path):
+    path = tmp_path / "canvass.csv"
+    path.write_bytes(
+        b"2018 General Election Canvass\r\n"
+        b",,,,Senate,Senate\r\n"
+        b"Precinct Name,Total Reg. Voters,Total Ballots Cast,Turn out %,Mitt Romney,"
+        b"Jenny Wilson\r\n"
+        b"P1,100,60,60%,40,20\r\nP2,90,50,56%,30,20\r\nCOUNTY TOTALS,190,110,,70,40\r\n")
+    parsed = read_canvass(path)
+    assert parsed.family == "handbuilt"
+    assert {c.choice.name: c.votes for c in totals_of(parsed, "Senate").choices} == {
+        "Mitt Romney": 70, "Jenny Wilson": 40}

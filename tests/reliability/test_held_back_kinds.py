@@ -360,3 +360,33 @@ def test_uintah_invalid_xml_that_calamine_cannot_read_is_one_sentence(tmp_path):
     assert msg.startswith("The workbook is damaged and cannot be read")
     assert "save it again as XLSX" in msg
     assert e.value.issue.file == "Uintah 2018.xlsx"
+
+
+def test_beaver_pdf_conversion_with_one_sheet_per_page_reads_every_page(tmp_path):
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    head = ["Precinct Name", "Total Reg. Voters", "Total Ballots Cast", "Turn out %",
+            "Hillary Clinton", "Donald J. Trump"]
+    pages = {
+        "Table 1": [["BEAVER COUNTY 2016 GENERAL ELECTION"], ["", "", "", "", "President", ""],
+                    head, ["Beaver North", "1,204", "987", "82%", "150", "780"]],
+        # Page 2 repeats the header but not the title.
+        "Table 2": [["", "", "", "", "President", ""], head,
+                    ["Milford", "1,010", "800", "79%", "90", "660"],
+                    ["COUNTY TOTALS", "2,214", "1,787", "", "240", "1,440"]],
+    }
+    for name, rows in pages.items():
+        ws = wb.create_sheet(name)
+        for row in rows:
+            ws.append(row)
+    path = tmp_path / "beaver-pages.xlsx"
+    wb.save(path)
+    parsed = read_canvass(path)
+    assert parsed.precincts == ["Beaver North", "Milford"]
+    assert votes(totals_of(parsed, "President")) == {"Hillary Clinton": 240,
+                                                     "Donald J. Trump": 1440}
+    note = parsed.issues[0]
+    assert "pages of one report" in note.message and "'Table 2'" in note.message
+    assert not [i for i in parsed.issues if i.severity.value != "note"]
