@@ -107,7 +107,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     party = df["party"]
     if is_primary:
         # In a primary the race belongs to the party (DESIGN.md §2).
-        party = party.where(party != "", df["choice_party"])
+        party = party.astype(object)
+        party = party.where(party != "", df["choice_party"].astype(object))
         df = df.assign(party=party)
         # Over/under rows carry no party: give them the contest's only party, if it has one.
         blank_party = (df["party"] == "") & df["kind"].isin(["over", "under", "blank"])
