@@ -152,10 +152,13 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     for attempt in range(2):
         cand = alive & is_cand_kind[kind_codes]
         rows_c = np.flatnonzero(cand)
-        ci = contest_codes[rows_c].astype(np.int64)
-        pi = precinct_codes[rows_c].astype(np.int64)
-        vv = votes_all[rows_c]
-        pair_codes, pair_u = pd.factorize(ci * n_names + choice_codes[rows_c], sort=False)
+        if len(rows_c) == n:  # every row a candidate's (no copies needed)
+            ci, pi, vv, qi = contest_codes, precinct_codes, votes_all, choice_codes
+        else:
+            ci, pi = contest_codes[rows_c], precinct_codes[rows_c]
+            vv, qi = votes_all[rows_c], choice_codes[rows_c]
+        ci, pi = ci.astype(np.int64, copy=False), pi.astype(np.int64, copy=False)
+        pair_codes, pair_u = pd.factorize(ci * n_names + qi, sort=False)
         order, repeated = _group_by_pair(pair_codes, pi, len(pair_u), n_prec)
         rows_x = np.flatnonzero(alive & ~is_cand_kind[kind_codes])
         key_x = ((precinct_codes[rows_x].astype(np.int64) * n_contests

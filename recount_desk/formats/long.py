@@ -96,7 +96,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     issues: list[Issue] = []
     sheet = None
     if kind_name == "csv":
-        df, note = read_csv_text(path, dtype=object)
+        df, note = _read_csv(path)
         if note:
             issues.append(Issue(name, note, severity=Severity.WARNING))
         first_row = 2
@@ -134,7 +134,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     def col(key: str) -> tuple[np.ndarray, list[str]]:
         if key not in cols:
             return np.zeros(n, dtype=np.intp), [""]
-        codes, uniques = factorize_text(df[cols[key]].to_numpy(dtype=object))
+        column = df[cols[key]]
+        if column.dtype.kind == "i":  # whole numbers, parsed as such by the CSV reader
+            codes, numbers = pd.factorize(column.to_numpy())
+            return codes, [str(v) for v in numbers.tolist()]
+        codes, uniques = factorize_text(column.to_numpy(dtype=object))
         return _merge(codes, [cell_text(u) for u in uniques])
 
     office_c, office_u = col("office")
@@ -152,7 +156,6 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     dist_c, dist_u = col("district")
     dist_c, dist_u = _merge(dist_c, [re.sub(r"\.0$", "", d) for d in dist_u])
     party_c, party_u = col("party")
-    rownum = np.arange(first_row, first_row + n)
 
     def flags(uniques: list[str], test: Callable[[str], bool]) -> np.ndarray:
         return np.fromiter((test(u) for u in uniques), dtype=bool, count=len(uniques))
@@ -170,7 +173,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         issues.append(Issue(name, f"The row for {cand_u[cand_c[i]][:80]!r} names no contest "
                             "(the office cell is empty; merged cells leave all but the first "
                             "cell empty). Fill in the office on every row.", sheet,
-                            int(rownum[i]), ocol, Severity.ERROR))
+                            first_row + int(i), ocol, Severity.ERROR))
     if len(orphan) > 10:
         issues.append(Issue(name, f"… {len(orphan) - 10} more rows name no contest.", sheet,
                             None, ocol, Severity.ERROR))
@@ -215,11 +218,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         errs = excel_error_cells(path, sheet)
         vpos = list(df.columns).index(cols["votes"]) + 1
         for i in np.flatnonzero(keep & blank):
-            err = errs.get((int(rownum[i]), vpos))
+            err = errs.get((first_row + int(i), vpos))
             if err:
                 issues.append(Issue(name, f"The vote count is the Excel error value {err} "
                                     "(a broken formula). Fix the formula in Excel.", sheet,
-                                    int(rownum[i]), cols["votes"], Severity.ERROR))
+                                    first_row + int(i), cols["votes"], Severity.ERROR))
                 blank[i] = False
                 xl_error[i] = True
     known = ~np.isnan(num)
@@ -228,7 +231,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     vcol = cols["votes"]
     for i in np.flatnonzero(huge)[:10]:
         issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is too large "
-                            "to be a vote count.", sheet, int(rownum[i]), vcol,
+                            "to be a vote count.", sheet, first_row + int(i), vcol,
                             Severity.ERROR))
     num = np.where(huge | ~known, 0, num)
     frac = keep & known & ((num % 1) != 0)
@@ -238,13 +241,13 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         idx = np.flatnonzero(mask)
         for i in idx[:10]:
             issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]]!r} {why}.", sheet,
-                                int(rownum[i]), vcol, Severity.ERROR))
+                                first_row + int(i), vcol, Severity.ERROR))
         if len(idx) > 10:
             issues.append(Issue(name, f"… {len(idx) - 10} more rows whose vote count {why}.",
                                 sheet, None, vcol, Severity.ERROR))
     blank_rows = np.flatnonzero(keep & blank & (kind >= 0))
     if len(blank_rows):
-        first = int(rownum[blank_rows[0]])
+        first = first_row + int(blank_rows[0])
         issues.append(Issue(name, f"{len(blank_rows)} row(s) have no vote count (first at "
                             f"row {first}); they are read as 0.", sheet, first, vcol,
                             Severity.WARNING))
@@ -293,20 +296,23 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     elif "general" in low:
         is_primary = False
 
+    everything = bool(body.all())
+
     def part(codes: np.ndarray, uniques: list[str]) -> pd.Categorical:
-        return pd.Categorical.from_codes(codes[body], categories=pd.Index(uniques,
-                                                                          dtype=object))
+        # Codes come from factorizing exactly these texts: nothing to validate.
+        return pd.Categorical.from_codes(codes if everything else codes[body],
+                                         categories=pd.Index(uniques, dtype=object),
+                                         validate=False)
 
     rows = pd.DataFrame({
         "precinct": part(prec_c, prec_u),
         "contest": part(office_c, office_u),
         "district": part(dist_c, dist_u),
-        "party": pd.Categorical.from_codes(np.zeros(int(body.sum()), dtype=np.int8),
-                                           categories=pd.Index([""], dtype=object)),
+        "party": part(np.zeros(n, dtype=np.int8), [""]),
         "choice": part(cand_c, cand_u),
         "choice_party": part(party_c, party_u),
         "kind": part(kind, list(ROW_KINDS)),
-        "votes": votes[body],
+        "votes": votes if everything else votes[body],
     })
     m = re.match(r"(\d{4})(\d{2})(\d{2})__", name)
     options.on_progress(4, 4)
@@ -325,8 +331,26 @@ def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
     import numpy as np
     import pandas as pd
 
+    if len(set(texts)) == len(texts):
+        return codes, texts
     remap, uniques = pd.factorize(np.array(texts, dtype=object), use_na_sentinel=False)
     return remap[codes], [str(u) for u in uniques]
+
+
+def _read_csv(path: Path) -> tuple[pd.DataFrame, str | None]:
+    """The CSV as text cells, except a votes column of whole numbers, which the parser reads
+    as integers (no text to convert). Any other votes column is read again as text, so its
+    problems can be reported cell by cell."""
+    header, _ = read_csv_text(path, nrows=0, dtype=object)
+    votes = _columns([str(c) for c in header.columns]).get("votes")
+    if votes is not None:
+        types: dict[str, object] = {str(c): object for c in header.columns}
+        types[votes] = "int64"
+        try:
+            return read_csv_text(path, dtype=types)
+        except (ValueError, OverflowError, TypeError):
+            pass  # blanks, '*', '1,234', fractions …: read as text below
+    return read_csv_text(path, dtype=object)
 
 
 def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:
