@@ -289,7 +289,10 @@ def factorize_text(values: np.ndarray) -> tuple[np.ndarray, list[object]]:
             codes = np.where(codes < 0, len(out), codes)
             out.append(None)
         return codes, out
-    seen = np.maximum.accumulate(id_codes)
-    first = np.flatnonzero(np.r_[True, id_codes[1:] > seen[:-1]])
-    remap, uniques = pd.factorize(arr[first], use_na_sentinel=False)
+    # Any row of each object will do to fetch it (they all hold the same object).
+    where = np.empty(len(distinct), dtype=np.intp)
+    where[id_codes] = np.arange(len(arr))
+    remap, uniques = pd.factorize(arr[where], use_na_sentinel=False)
+    if len(uniques) == len(distinct):
+        return id_codes, list(uniques)  # no two objects with one text: codes stand
     return remap[id_codes], list(uniques)
