@@ -262,7 +262,7 @@ def frame_from_rows(rows: list[list[str]], header_row: int) -> pd.DataFrame:
 
 def factorize_text(values: np.ndarray) -> tuple[np.ndarray, list[object]]:
     """``pandas.factorize`` for a column of Python objects, equal values sharing one code,
-    in order of first appearance (None and NaN kept as values).
+    in order of first appearance; empty cells (None, NaN) are one value, None.
 
     pandas' CSV parser hands out one string object per distinct text in each chunk it reads,
     so the column is first factorized by object identity (integers: several times faster
@@ -282,17 +282,21 @@ def factorize_text(values: np.ndarray) -> tuple[np.ndarray, list[object]]:
     id_codes, distinct = pd.factorize(ids)
     if len(distinct) > len(arr) // 4:
         # Not a parser's shared strings (a spreadsheet reader makes one object per cell).
-        # Empty cells (None, NaN) get a code of their own after the others.
+        # Empty cells (None, NaN) get a code of their own, in its place of first appearance.
         codes, uniques = pd.factorize(arr)
         out = list(uniques)
-        if (codes < 0).any():
-            codes = np.where(codes < 0, len(out), codes)
-            out.append(None)
+        empty = codes < 0
+        if empty.any():
+            first = int(empty.argmax())
+            at = int(codes[:first].max()) + 1 if first else 0
+            codes = np.where(empty, at, codes + (codes >= at))
+            out.insert(at, None)
         return codes, out
     # Any row of each object will do to fetch it (they all hold the same object).
     where = np.empty(len(distinct), dtype=np.intp)
     where[id_codes] = np.arange(len(arr))
-    remap, uniques = pd.factorize(arr[where], use_na_sentinel=False)
+    remap, found = pd.factorize(arr[where], use_na_sentinel=False)
+    uniques = [None if u is None or u != u else u for u in found]  # NaN: an empty cell
     if len(uniques) == len(distinct):
-        return id_codes, list(uniques)  # no two objects with one text: codes stand
-    return remap[id_codes], list(uniques)
+        return id_codes, uniques  # no two objects with one text: codes stand
+    return remap[id_codes], uniques
