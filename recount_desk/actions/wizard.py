@@ -27,9 +27,10 @@ ROLE_LABELS = {
     "party": "Party (optional)",
 }
 
-__all__ = ["OPTIONAL_ROLES", "REQUIRED_ROLES", "ROLE_LABELS", "ContestSettings", "ImportFailed",
-           "TablePreview", "make_mapping", "mapping_problems", "missing_roles", "preview_table",
-           "settings_of", "with_contest_settings"]
+__all__ = ["OPTIONAL_ROLES", "REQUIRED_ROLES", "ROLE_LABELS", "Block", "ContestSettings",
+           "ImportFailed", "TablePreview", "column_choices", "make_mapping",
+           "make_wide_mapping", "mapping_problems", "missing_roles", "preview_table",
+           "settings_of", "wide_problems", "with_contest_settings"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,69 @@ def make_mapping(*, sheet: str | None, header_row: int, columns: dict[str, str |
     out: dict[str, Any] = {"layout": "long", "header_row": header_row, "columns": cols}
     if sheet is not None:
         out["sheet"] = sheet
+    return out
+
+
+@dataclass(frozen=True)
+class Block:
+    """One contest of a wide sheet: its title and the columns (1-based, inclusive) of its
+    choices."""
+
+    contest: str
+    first: int
+    last: int
+    seats: int = 1
+
+
+def column_choices(header: list[str]) -> list[tuple[str, int]]:
+    """("C: Ann Smith", 3) for each column of a header: letter, name, 1-based position."""
+    from recount_desk.formats.tabular import col_letter
+
+    return [(f"{col_letter(i)}: {h or '(no name)'}", i + 1) for i, h in enumerate(header)]
+
+
+def make_wide_mapping(*, sheet: str | None, header_row: int, precinct_column: int,
+                      blocks: list[Block]) -> dict[str, Any]:
+    """The mapping dictionary for a wide sheet: columns named by position, so repeated
+    headers (a YES and a NO in every proposition) are never ambiguous."""
+    out: dict[str, Any] = {
+        "layout": "wide", "header_row": header_row, "precinct_column": precinct_column,
+        "blocks": [{"contest": b.contest.strip(), "seats": b.seats,
+                    "columns": list(range(b.first, b.last + 1))} for b in blocks],
+    }
+    if sheet is not None:
+        out["sheet"] = sheet
+    return out
+
+
+def wide_problems(precinct_column: int | None, blocks: list[Block],
+                  header: list[str]) -> list[str]:
+    """What keeps a wide mapping from being read, as sentences (empty when it can be)."""
+    out: list[str] = []
+    if precinct_column is None:
+        out.append("Choose the column that names the precinct.")
+    if not blocks:
+        out.append("Add a contest for each block of columns.")
+    owner: dict[int, str] = {}
+    names = dict(column_choices(header))
+    label = {pos: text for text, pos in names.items()}
+    for n, b in enumerate(blocks, start=1):
+        title = b.contest.strip()
+        if not title:
+            out.append(f"Contest {n} has no title.")
+            continue
+        if b.first > b.last:
+            out.append(f"{title}: its first column comes after its last.")
+            continue
+        for pos in range(b.first, b.last + 1):
+            if pos == precinct_column:
+                out.append(f"{title} takes in the precinct column ({label.get(pos, pos)}).")
+                break
+            if pos in owner:
+                out.append(f"{owner[pos]} and {title} both take column "
+                           f"{label.get(pos, pos)}.")
+                break
+            owner[pos] = title
     return out
 
 

@@ -13,9 +13,11 @@ from recount_desk.ui.dialogs.import_wizard import (
     CONFIRM_PAGE,
     FORMAT_PAGE,
     ISSUES_PAGE,
+    MAP_MYSELF,
     MAPPING_PAGE,
     PREVIEW_PAGE,
     SETTINGS_PAGE,
+    WIDE,
     ImportWizard,
 )
 from recount_desk.ui.main_window import MainWindow
@@ -189,3 +191,43 @@ def test_a_file_dropped_on_the_window_starts_the_wizard_with_it(
     assert wiz is not None
     assert wiz.file_page.path.text().endswith("tie_2024.csv")
     wiz.reject()
+
+
+def test_a_wide_sheet_is_read_through_contest_blocks_on_the_mapping_page(
+        empty_case: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    """One row per ward, a column per choice: the officer names the ward column and each
+    contest's block of columns (repeated headers are no problem: blocks go by position)."""
+    src = tmp_path / "town_wide.csv"
+    src.write_text("Ward,Ann Lee,Bob Cruz,Over Votes,Yes,No,Yes,No\n"
+                   "W1,10,5,1,7,8,4,11\n"
+                   "W2,3,9,0,6,6,9,2\n", encoding="utf-8")
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, src)
+    myself = next(b for b in wiz.format_page.buttons if b.property("family") == MAP_MYSELF)
+    myself.setChecked(True)
+    _next(wiz)
+    assert wiz.currentId() == MAPPING_PAGE
+    page = wiz.mapping_page
+    page.layout_choice.setCurrentIndex(page.layout_choice.findData(WIDE))
+    assert page.precinct_column.currentData() == 1  # guessed from 'Ward'
+    assert not wiz.button(QWizard.WizardButton.NextButton).isEnabled()
+    assert "Add a contest" in page.missing.text()
+    page.add_block("Mayor", 2, 4)
+    page.add_block("Prop 1", 5, 7)  # one column too many: it overlaps the next block
+    page.add_block("Prop 2", 7, 8)
+    assert "Prop 1 and Prop 2 both take column G: Yes" in page.missing.text()
+    assert not wiz.button(QWizard.WizardButton.NextButton).isEnabled()
+    last = page.blocks.cellWidget(1, 2)
+    last.setCurrentIndex(last.findData(6))
+    assert page.missing.text() == ""
+    with qtbot.waitSignal(wiz.read_finished, timeout=SIGNAL_MS):
+        _next(wiz)
+    qtbot.waitUntil(lambda: wiz.currentId() == PREVIEW_PAGE)
+    assert "3 contests" in wiz.preview_page.summary.text()
+    totals = {t.contest.key.title: ({c.choice.name: c.votes for c in t.choices},
+                                    {k.value: v for k, v in t.extras.items()})
+              for t in wiz.parsed.totals}
+    assert totals == {"Mayor": ({"Ann Lee": 13, "Bob Cruz": 14}, {"over": 1}),
+                      "Prop 1": ({"Yes": 13, "No": 14}, {}),
+                      "Prop 2": ({"Yes": 13, "No": 13}, {})}

@@ -25,9 +25,12 @@ from PySide6.QtWidgets import (
     QPushButton,
     QRadioButton,
     QSpinBox,
+    QStackedWidget,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
     QWizard,
@@ -184,8 +187,9 @@ class FormatPage(QWizardPage):
         else:
             self.summary.setText(
                 f"Recount Desk does not recognise the layout of <b>{wiz.source.name}</b>. "
-                "On the next page, say which columns hold the precinct, the contest, the "
-                "choice and the votes.")
+                "On the next page, say how its columns are laid out: which hold the "
+                "precinct, the contest, the choice and the votes, or which block of columns "
+                "is which contest.")
         for d in found:
             b = QRadioButton(f"{d.label} — {d.confidence} %")
             b.setProperty("family", d.family)
@@ -217,31 +221,90 @@ class FormatPage(QWizardPage):
         return MAPPING_PAGE if self.chosen() == MAP_MYSELF else PREVIEW_PAGE
 
 
+LONG, WIDE = 0, 1
+
+
 class MappingPage(QWizardPage):
+    """The officer says how an unrecognised sheet is laid out: one row per precinct, contest
+    and choice (long: which column plays which role), or one row per precinct with a column
+    per choice (wide: the precinct column, and each contest's block of columns)."""
+
     preview_loaded = Signal()
 
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Map the columns")
-        self.setSubTitle("Step 3. Pick the sheet and the row that holds the column names, then say "
-                         "which column holds each item. One row per precinct, contest and "
-                         "choice.")
+        self.setSubTitle("Step 3. Pick the sheet and the row that holds the column names, say "
+                         "how the sheet is laid out, then which columns hold what.")
         self.sheet = QComboBox()
         self.sheet.setAccessibleName("Sheet")
         self.header_row = QSpinBox()
         self.header_row.setRange(1, 500)
         self.header_row.setAccessibleName("Header row")
+        self.layout_choice = QComboBox()
+        self.layout_choice.setAccessibleName("Layout")
+        self.layout_choice.addItem("One row per precinct, contest and choice", LONG)
+        self.layout_choice.addItem("One row per precinct, a column per choice", WIDE)
+        self.header: list[str] = []
+
+        # Long: a column for each role.
         self.roles: dict[str, QComboBox] = {}
-        form = QFormLayout()
-        form.addRow("S&heet:", self.sheet)
-        form.addRow("Header &row:", self.header_row)
+        long_form = QFormLayout()
         for role in (*wizard_actions.REQUIRED_ROLES, *wizard_actions.OPTIONAL_ROLES):
             box = QComboBox()
             box.setAccessibleName(wizard_actions.ROLE_LABELS[role])
             box.currentIndexChanged.connect(self.completeChanged)
             self.roles[role] = box
-            form.addRow(wizard_actions.ROLE_LABELS[role] + ":", box)
+            long_form.addRow(wizard_actions.ROLE_LABELS[role] + ":", box)
+        long_page = QWidget()
+        long_page.setLayout(long_form)
+
+        # Wide: the precinct column and one row per contest.
+        self.precinct_column = QComboBox()
+        self.precinct_column.setAccessibleName("Precinct column")
+        self.precinct_column.currentIndexChanged.connect(self.completeChanged)
+        self.blocks = QTableWidget(0, 4)
+        self.blocks.setAccessibleName("Contests and their columns")
+        self.blocks.setHorizontalHeaderLabels(["Contest", "First column", "Last column",
+                                               "Seats"])
+        head = self.blocks.horizontalHeader()
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2, 3):
+            head.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.blocks.verticalHeader().setVisible(False)
+        self.blocks.itemChanged.connect(self.completeChanged)
+        add = QPushButton("&Add contest")
+        add.clicked.connect(lambda: self.add_block())
+        remove = QPushButton("Re&move contest")
+        remove.clicked.connect(self._remove_block)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        wide_form = QFormLayout()
+        wide_form.addRow("&Precinct column:", self.precinct_column)
+        wide_page = QWidget()
+        wl = QVBoxLayout(wide_page)
+        wl.setContentsMargins(0, 0, 0, 0)
+        wl.addLayout(wide_form)
+        hint = QLabel("Each contest is a block of side-by-side columns, one per choice (over "
+                      "and under votes included: they are kept apart):")
+        hint.setWordWrap(True)
+        wl.addWidget(hint)
+        wl.addWidget(self.blocks, 1)
+        wl.addLayout(buttons)
+
+        self.forms = QStackedWidget()
+        self.forms.addWidget(long_page)
+        self.forms.addWidget(wide_page)
+        self.layout_choice.currentIndexChanged.connect(self._layout_changed)
+
+        form = QFormLayout()
+        form.addRow("S&heet:", self.sheet)
+        form.addRow("Header &row:", self.header_row)
+        form.addRow("&Layout:", self.layout_choice)
         self.missing = QLabel()
+        self.missing.setWordWrap(True)
         self.missing.setStyleSheet("color: #b3261e;")
         self.preview_model = TextTableModel()
         self.preview = _table("Preview of the sheet")
@@ -250,10 +313,10 @@ class MappingPage(QWizardPage):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addLayout(form)
+        ll.addWidget(self.forms, 1)
         ll.addWidget(self.missing)
-        ll.addStretch(1)
         lay = QHBoxLayout(self)
-        lay.addWidget(left)
+        lay.addWidget(left, 1)
         lay.addWidget(self.preview, 1)
         self.sheet.currentIndexChanged.connect(self._reload)
         self.header_row.valueChanged.connect(self._reload)
@@ -261,6 +324,10 @@ class MappingPage(QWizardPage):
 
     def initializePage(self) -> None:
         self._load(None, None)
+
+    def _layout_changed(self) -> None:
+        self.forms.setCurrentIndex(self.layout_choice.currentData())
+        self.completeChanged.emit()
 
     def _reload(self) -> None:
         if not self._loading:
@@ -280,6 +347,7 @@ class MappingPage(QWizardPage):
         if pv.sheet:
             self.sheet.setCurrentText(pv.sheet)
         self.header_row.setValue(pv.header_row)
+        self.header = list(pv.header)
         for role, box in self.roles.items():
             keep = box.currentText()
             box.clear()
@@ -293,23 +361,119 @@ class MappingPage(QWizardPage):
                 i = next((n for n in range(box.count()) if box.itemData(n) and
                           _guess(role, box.itemData(n))), 0)
             box.setCurrentIndex(i)
+        choices = wizard_actions.column_choices(self.header)
+        keep_pos = self.precinct_column.currentData()
+        self.precinct_column.clear()
+        self.precinct_column.addItem("— choose a column —", None)
+        for text, pos in choices:
+            self.precinct_column.addItem(text, pos)
+        i = self.precinct_column.findData(keep_pos) if keep_pos else -1
+        if i < 0:
+            i = next((n for n in range(1, self.precinct_column.count())
+                      if _guess("precinct", self.header[n - 1])), 0)
+        self.precinct_column.setCurrentIndex(i)
+        for row in range(self.blocks.rowCount()):
+            for col in (1, 2):
+                self._fill_columns(self._box(row, col), choices)
         self._loading = False
         self.preview_model.set_table(pv.header, pv.rows)
         self.completeChanged.emit()
         self.preview_loaded.emit()
 
+    # -- wide blocks ---------------------------------------------------------------------
+
+    def _box(self, row: int, col: int) -> QComboBox:
+        w = self.blocks.cellWidget(row, col)
+        assert isinstance(w, QComboBox)
+        return w
+
+    @staticmethod
+    def _fill_columns(box: QComboBox, choices: list[tuple[str, int]]) -> None:
+        keep = box.currentData()
+        box.blockSignals(True)
+        box.clear()
+        for text, pos in choices:
+            box.addItem(text, pos)
+        i = box.findData(keep)
+        box.setCurrentIndex(i if i >= 0 else 0)
+        box.blockSignals(False)
+
+    def add_block(self, contest: str = "", first: int | None = None, last: int | None = None,
+                  seats: int = 1) -> int:
+        """A new contest row (after the last block's columns unless told); returns its row."""
+        row = self.blocks.rowCount()
+        self.blocks.blockSignals(True)  # the row is read only once it is whole
+        self.blocks.insertRow(row)
+        self.blocks.setItem(row, 0, QTableWidgetItem(contest))
+        choices = wizard_actions.column_choices(self.header)
+        used = max([self._box(r, 2).currentData() or 0 for r in range(row)]
+                   + [self.precinct_column.currentData() or 0])
+        for col, pos in ((1, first or used + 1), (2, last or used + 1)):
+            box = QComboBox()
+            box.setAccessibleName(["", "First column", "Last column"][col] + f" of contest "
+                                  f"{row + 1}")
+            self._fill_columns(box, choices)
+            i = box.findData(min(pos, len(choices)))
+            box.setCurrentIndex(max(i, 0))
+            box.currentIndexChanged.connect(self.completeChanged)
+            self.blocks.setCellWidget(row, col, box)
+        spin = QSpinBox()
+        spin.setRange(1, 99)
+        spin.setValue(seats)
+        spin.setAccessibleName(f"Seats of contest {row + 1}")
+        self.blocks.setCellWidget(row, 3, spin)
+        self.blocks.setCurrentCell(row, 0)
+        self.blocks.blockSignals(False)
+        self.completeChanged.emit()
+        return row
+
+    def _remove_block(self) -> None:
+        row = self.blocks.currentRow()
+        if row >= 0:
+            self.blocks.removeRow(row)
+            self.completeChanged.emit()
+
+    def wide_blocks(self) -> list[wizard_actions.Block]:
+        out = []
+        for row in range(self.blocks.rowCount()):
+            item = self.blocks.item(row, 0)
+            spin = self.blocks.cellWidget(row, 3)
+            assert isinstance(spin, QSpinBox)
+            out.append(wizard_actions.Block(item.text() if item else "",
+                                            self._box(row, 1).currentData() or 0,
+                                            self._box(row, 2).currentData() or 0,
+                                            spin.value()))
+        return out
+
+    # -- the page ------------------------------------------------------------------------
+
     def columns(self) -> dict[str, str | None]:
         return {role: box.currentData() for role, box in self.roles.items()}
 
-    def isComplete(self) -> bool:
+    def _problems(self) -> list[str]:
+        if self.layout_choice.currentData() == WIDE:
+            return wizard_actions.wide_problems(self.precinct_column.currentData(),
+                                                self.wide_blocks(), self.header)
         missing = wizard_actions.missing_roles(self.columns())
-        self.missing.setText(("Still to choose: " + ", ".join(missing)) if missing else "")
-        return not missing
+        return ["Still to choose: " + ", ".join(missing)] if missing else []
+
+    def isComplete(self) -> bool:
+        problems = self._problems()
+        self.missing.setText(" ".join(problems))
+        return not problems
+
+    def mapping(self) -> dict[str, Any]:
+        sheet = self.sheet.currentText() or None
+        if self.layout_choice.currentData() == WIDE:
+            return wizard_actions.make_wide_mapping(
+                sheet=sheet, header_row=self.header_row.value(),
+                precinct_column=self.precinct_column.currentData(),
+                blocks=self.wide_blocks())
+        return wizard_actions.make_mapping(sheet=sheet, header_row=self.header_row.value(),
+                                           columns=self.columns())
 
     def validatePage(self) -> bool:
-        mapping = wizard_actions.make_mapping(
-            sheet=self.sheet.currentText() or None, header_row=self.header_row.value(),
-            columns=self.columns())
+        mapping = self.mapping()
         problems = wizard_actions.mapping_problems(mapping)
         if problems:
             self.missing.setText(" ".join(problems))
