@@ -166,8 +166,10 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     votes_blank_u = flags(votes_u, lambda v: v == "")
     keep = ~flags(office_u, lambda o: o == "" or vocab.is_non_contest_office(o))[office_c]
     # A choice without a contest (a merged or blanked office cell) cannot be placed: an error,
-    # never a silent drop.
-    orphan = np.flatnonzero(office_blank & ~cand_blank & ~votes_blank_u[votes_c])
+    # never a silent drop. A statistic (Registered Voters, Ballots Cast) named in the choice
+    # column is no choice: files put turnout rows there with the office left empty.
+    statistic = flags(cand_u, vocab.is_non_contest_office)[cand_c]
+    orphan = np.flatnonzero(office_blank & ~cand_blank & ~statistic & ~votes_blank_u[votes_c])
     ocol = cols["office"]
     for i in orphan[:10]:
         issues.append(Issue(name, f"The row for {cand_u[cand_c[i]][:80]!r} names no contest "

@@ -33,9 +33,17 @@ def contest(parsed, label: str):
          {"Mitt Romney": 11094, "Mike Kennedy": 8808}),
         ("20161108__ut__general__county.csv", 100, "State House — District 32",
          {"Lavar Christensen": 8541, "Suzanne Harrison": 8536}),
+        # Turnout rows carry the statistic in the candidate column and no office: they are
+        # statistics, not choices without a contest. Write-In Totals (264) is the named
+        # write-ins plus 228 invalid ones, so neither it nor the invalid ones count.
+        ("20221108__ut__general__weber__precinct.csv", 33, "U.S. Senate",
+         {"EVAN MCMULLIN": 31265, "JAMES ARTHUR HANSEN": 2756, "MIKE LEE": 42007,
+          "IAP TOMMY WILLIAMS": 1011, "WRITE-IN: ABRAHAM KORB": 2,
+          "WRITE-IN: MICHAEL SEGUIIN": 16, "WRITE-IN: LAIRD FETZER HAMBLIN": 18,
+          "NOT ASSIGNED": 0}),
     ],
     ids=["grand-2018", "emery-2016-primary", "cache-2020-props", "washington-2018-primary",
-         "statewide-2016-county"],
+         "statewide-2016-county", "weber-2022-turnout-rows"],
 )
 def test_real_files_give_hand_checked_totals(file: str, contests: int, label: str,
                                              expected: dict[str, int]) -> None:
