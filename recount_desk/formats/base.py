@@ -18,7 +18,8 @@ from recount_desk.core.model import Issue, Severity
 if TYPE_CHECKING:
     import pandas as pd
 
-# kind: "candidate" | "write_in" | "over" | "under" | "blank"
+# kind: "candidate" | "write_in" | "over" | "under" | "blank". A reader may add a "row"
+# column (the file's row number of each raw row) for messages that name rows.
 RAW_COLUMNS = ("precinct", "contest", "district", "party", "choice", "choice_party", "kind",
                "votes")
 ROW_KINDS = ("candidate", "write_in", "over", "under", "blank")

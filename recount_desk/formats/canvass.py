@@ -355,10 +355,16 @@ def _duplicates(raw: RawCanvass, df: pd.DataFrame, rowkey: np.ndarray,
         title = str(df["contest"].iloc[r0])
         choice = str(df["choice"].iloc[r0])
         precinct = str(df["precinct"].iloc[r0])
+        votes = ", ".join(str(v) for v in d.loc[rows, "votes"])
+        where, first_row = "", None
+        if "row" in df.columns:  # the file's row numbers, where the reader kept them
+            numbers = [int(df["row"].iloc[int(r)]) for r in rows]
+            where, first_row = " (rows " + ", ".join(map(str, numbers)) + ")", numbers[0]
         issues.append(Issue(
             raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
-            f"{precinct!r}: " + ", ".join(str(v) for v in d.loc[rows, "votes"]),
-            raw.sheet, severity=Severity.ERROR))
+            f"{precinct!r}{where}: {votes}. Correct the file in the election system's "
+            "export, or remove the wrong rows.", raw.sheet, first_row,
+            severity=Severity.ERROR))
     if len(bad) > 20:
         issues.append(Issue(raw.file, f"… and {len(bad) - 20} more disagreeing duplicates.",
                             raw.sheet, severity=Severity.ERROR))

@@ -315,6 +315,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         "choice_party": part(party_c, party_u),
         "kind": part(kind, list(ROW_KINDS)),
         "votes": votes if everything else votes[body],
+        "row": np.arange(first_row, first_row + n, dtype=np.int32)[body],
     })
     m = re.match(r"(\d{4})(\d{2})(\d{2})__", name)
     options.on_progress(4, 4)

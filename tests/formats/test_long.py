@@ -209,3 +209,15 @@ def test_xlsx_long_format(tmp_path: Path) -> None:
     wb.save(p)
     parsed = read_canvass(p)
     assert {c.choice.name: c.votes for c in parsed.totals[0].choices} == {"Ann": 200, "Bob": 199}
+
+
+def test_a_block_misattributed_to_the_next_precinct_is_an_error_naming_both_rows() -> None:
+    """In the real Cache 2020 file, Amendments D–G of RIVER HEIGHTS 01 sit at the top of
+    RIVER HEIGHTS 02's block, which later has its own: two counts for one choice in one
+    precinct. No guess is made; the message names both rows."""
+    parsed = read_canvass(OE / "20201103__ut__general__cache__precinct.csv")
+    first = parsed.errors[0]
+    assert first.row == 6739
+    assert ("Duplicate rows disagree for 'FOR' in 'Constitutional Amendment D', precinct "
+            "'RIVER HEIGHTS 02' (rows 6739, 6821): 255, 436") in first.message
+    assert len(parsed.errors) == 8
