@@ -271,6 +271,33 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         kind = np.where(alone, kind_of["write_in"], kind)
     keep &= kind >= 0
 
+    # A contest's title in the precinct column is a parse artifact of some exports. Where
+    # those rows repeat what the precincts add up to they are the contest's totals row;
+    # otherwise they stay a "precinct" of that name, and the officer is told.
+    titles = {_fold(o) for o in office_u if o}
+    title_prec = flags(prec_u, lambda p: _fold(p) in titles)[prec_c] & keep & ~is_total
+    if title_prec.any():
+        key = race * len(cand_u) + cand_c
+        rest = keep & ~is_total & ~title_prec
+        as_total = pd.Series(votes[title_prec]).groupby(key[title_prec]).sum()
+        counted = pd.Series(votes[rest]).groupby(key[rest]).sum()
+        n_rows, example = int(title_prec.sum()), prec_u[prec_c[title_prec.argmax()]]
+        if as_total.equals(counted.reindex(as_total.index, fill_value=0)):
+            is_total |= title_prec
+            issues.append(Issue(name, f"{n_rows} row(s) carry a contest title in the "
+                                f"precinct column (e.g. {example!r}); they equal the sum of "
+                                "the precincts, so they are read as the file's totals rows.",
+                                sheet, first_row + int(title_prec.argmax()),
+                                cols.get("precinct"), Severity.NOTE))
+        else:
+            issues.append(Issue(name, f"{n_rows} row(s) carry a contest title in the "
+                                f"precinct column (e.g. {example!r}) and do not equal the "
+                                "sum of the precincts; they are read as a precinct of that "
+                                "name. The file was probably exported or converted wrongly: "
+                                "check the totals against the election system.", sheet,
+                                first_row + int(title_prec.argmax()), cols.get("precinct"),
+                                Severity.WARNING))
+
     total_rows = keep & is_total
     body = keep & ~is_total
     options.on_progress(3, 4)
@@ -324,6 +351,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         {(o, d, "") for o, d in sup_contests}, is_primary,
         election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None, sheet=sheet,
     )
+
+
+def _fold(text: str) -> str:
+    """A title compared without case and spacing."""
+    return " ".join(text.split()).casefold()
 
 
 _SUPPRESSED = frozenset({"*", "**", "***", "****", "Suppressed", "suppressed"})

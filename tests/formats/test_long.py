@@ -221,3 +221,32 @@ def test_a_block_misattributed_to_the_next_precinct_is_an_error_naming_both_rows
     assert ("Duplicate rows disagree for 'FOR' in 'Constitutional Amendment D', precinct "
             "'RIVER HEIGHTS 02' (rows 6739, 6821): 255, 436") in first.message
     assert len(parsed.errors) == 8
+
+
+@pytest.mark.parametrize(("senate_row", "severity", "lee"), [
+    ("7,5", "note", 7),        # the contest's totals: read as the file's totals row
+    ("70,50", "warning", 77),  # something else: kept as a 'precinct', and the officer told
+])
+def test_a_contest_title_in_the_precinct_column(tmp_path: Path, senate_row: str,
+                                                severity: str, lee: int) -> None:
+    """Some exports put the contest's title in the precinct column (Duchesne and Summit
+    2020 in OpenElections)."""
+    lee_total, mcm_total = senate_row.split(",")
+    path = tmp_path / "20201103__ut__general__duchesne__precinct.csv"
+    path.write_text(
+        "county,precinct,office,district,party,candidate,votes\n"
+        "Duchesne,D1,U.S. Senate,,REP,Mike Lee,3\n"
+        "Duchesne,D1,U.S. Senate,,IND,Evan McMullin,2\n"
+        "Duchesne,D2,U.S. Senate,,REP,Mike Lee,4\n"
+        "Duchesne,D2,U.S. Senate,,IND,Evan McMullin,3\n"
+        f"Duchesne,U.S. SENATE,U.S. Senate,,REP,Mike Lee,{lee_total}\n"
+        f"Duchesne,U.S. SENATE,U.S. Senate,,IND,Evan McMullin,{mcm_total}\n",
+        encoding="utf-8")
+    parsed = read_canvass(path)
+    t = contest(parsed, "U.S. Senate")
+    assert t.votes_of("Mike Lee") == lee
+    found = [i for i in parsed.issues if "contest title in the precinct column" in i.message]
+    assert [i.severity.value for i in found] == [severity]
+    assert found[0].row == 6
+    assert found[0].column == "precinct"
+    assert not [i for i in parsed.issues if "do not add up" in i.message]
