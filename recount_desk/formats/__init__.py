@@ -6,6 +6,7 @@ and ``read(path, options) -> RawCanvass``; it is listed in :data:`FAMILIES`.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 from concurrent.futures import ThreadPoolExecutor
@@ -46,9 +47,10 @@ __all__ = [
 ]
 
 
-def families() -> list[ModuleType]:
-    return [importlib.import_module(f"{__name__}.{m}") for m in FAMILY_MODULES
-            if importlib.util.find_spec(f"{__name__}.{m}") is not None]
+@functools.cache
+def families() -> tuple[ModuleType, ...]:
+    return tuple(importlib.import_module(f"{__name__}.{m}") for m in FAMILY_MODULES
+                 if importlib.util.find_spec(f"{__name__}.{m}") is not None)
 
 
 def detect(path: Path) -> list[Detection]:

@@ -315,12 +315,14 @@ def _group_by_pair(pair_codes: np.ndarray, precincts: np.ndarray, n_pairs: int,
     # sort when the codes fit in 16 bits) usually leaves each group in precinct order.
     small = pair_codes.astype(np.int16) if n_pairs < 2**15 else pair_codes
     order = np.argsort(small, kind="stable")
-    same = pair_codes[order][1:] == pair_codes[order][:-1]
+    grouped = pair_codes[order]
+    same = grouped[1:] == grouped[:-1]
     step = np.diff(precincts[order])
     if np.any(same & (step < 0)):
         order = np.argsort(pair_codes.astype(np.int64) * max(n_prec, 1) + precincts,
                            kind="stable")
-        same = pair_codes[order][1:] == pair_codes[order][:-1]
+        grouped = pair_codes[order]
+        same = grouped[1:] == grouped[:-1]
         step = np.diff(precincts[order])
     return order, bool(np.any(same & (step == 0)))
 

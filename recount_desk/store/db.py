@@ -221,9 +221,10 @@ def state_digest(conn: sqlite3.Connection) -> str:
         h.update(f"\x1e{t}\x1d".encode())
         cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
         order = ", ".join(f'"{c}"' for c in cols)
-        for row in conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}'):
-            h.update(canonical_json(list(row)).encode("utf-8"))
-            h.update(b"\n")
+        # The whole table as one JSON list of rows (case format 3; format 2 hashed each row
+        # apart, and a migrated file's newest entry is written the format-3 way).
+        rows = conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}').fetchall()
+        h.update(canonical_json(rows).encode("utf-8"))
     return h.hexdigest()
 
 
