@@ -129,8 +129,11 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     d_codes, d_u = pd.factorize(df["district"], sort=False, use_na_sentinel=False)
     y_codes, y_u = pd.factorize(df["party"], sort=False, use_na_sentinel=False)
     nd, ny = len(d_u), len(y_u)
-    combo = (t_codes.astype(np.int64) * nd + d_codes) * ny + y_codes
-    contest_codes, combo_u = pd.factorize(combo, sort=False)
+    if nd * ny == 1:  # one district and one party throughout: the title is the contest
+        contest_codes, combo_u = t_codes, np.arange(len(t_u))
+    else:
+        combo = (t_codes.astype(np.int64) * nd + d_codes) * ny + y_codes
+        contest_codes, combo_u = pd.factorize(combo, sort=False)
     titles, districts, parties = ([str(x) for x in u] for u in (t_u, d_u, y_u))
     contest_keys = [(titles[k // (nd * ny)], districts[(k // ny) % nd], parties[k % ny])
                     for k in combo_u.tolist()]
@@ -151,16 +154,18 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     alive = np.ones(n, dtype=bool)
     for attempt in range(2):
         cand = alive & is_cand_kind[kind_codes]
-        rows_c = np.flatnonzero(cand)
-        if len(rows_c) == n:  # every row a candidate's (no copies needed)
+        every = bool(cand.all())
+        if every:  # every row a candidate's (no copies needed)
             ci, pi, vv, qi = contest_codes, precinct_codes, votes_all, choice_codes
         else:
+            rows_c = np.flatnonzero(cand)
             ci, pi = contest_codes[rows_c], precinct_codes[rows_c]
             vv, qi = votes_all[rows_c], choice_codes[rows_c]
         ci, pi = ci.astype(np.int64, copy=False), pi.astype(np.int64, copy=False)
         pair_codes, pair_u = pd.factorize(ci * n_names + qi, sort=False)
         order, repeated = _group_by_pair(pair_codes, pi, len(pair_u), n_prec)
-        rows_x = np.flatnonzero(alive & ~is_cand_kind[kind_codes])
+        rows_x = np.zeros(0, np.int64) if every else \
+            np.flatnonzero(alive & ~is_cand_kind[kind_codes])
         key_x = ((precinct_codes[rows_x].astype(np.int64) * n_contests
                   + contest_codes[rows_x]) * n_names + choice_codes[rows_x]) * len(kind_u) \
             + kind_codes[rows_x]
@@ -172,7 +177,9 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         alive = _duplicates(raw, df, rowkey, issues)
 
     # Choices: (contest, name) pairs, each contest's in order of first appearance.
-    first = rows_c[_first_occurrences(pair_codes)]
+    first = _first_occurrences(pair_codes)
+    if not every:
+        first = rows_c[first]
     first_party = [str(x) for x in df["choice_party"].iloc[first]]
     first_kind = [kind_names[k] for k in kind_codes[first].tolist()]
     pair_contest = (pair_u // n_names).astype(np.int64)
