@@ -6,7 +6,8 @@ calamine reading alone; pandas.read_csv alone; and peak memory of the CSV import
 in a child process). Goals: XLSX import within 1.5x of raw calamine and >= 4x faster than
 the openpyxl path; CSV import within 3x of read_csv; < 1 GB peak for the 1M-row CSV.
 
-Each figure is the best of --repeat runs (default 5; the openpyxl baseline runs once).
+Each figure is the best of --repeat runs (default 5; the openpyxl baseline runs once),
+measured in a fresh process after one warm-up run.
 
 Run: python benchmarks/import_xlsx.py [--xlsx-rows N] [--csv-rows N] [--skip-openpyxl]
 """
@@ -60,13 +61,10 @@ def write_xlsx(path: Path, rows: list) -> None:
     wb.save(path)
 
 
-REPEAT = 5
-
-
-def timed(fn, once: bool = False) -> float:
-    """Best of REPEAT runs: the least disturbed by whatever else the machine is doing."""
+def best_of(fn, repeat: int) -> float:
+    """Best of ``repeat`` runs: the least disturbed by whatever else the machine is doing."""
     best = float("inf")
-    for _ in range(1 if once else REPEAT):
+    for _ in range(repeat):
         t = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t)
@@ -87,10 +85,34 @@ def import_into_case(src: Path, folder: Path) -> None:
         import_canvass(case, read_file(src))
 
 
-def child_peak(src: Path, folder: Path) -> None:
-    import_into_case(src, folder)
-    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(peak_kb)
+def measure(what: str, src: Path, folder: Path, repeat: int) -> None:
+    """One measurement in this (fresh) process, printed as seconds, or KB for "peak"."""
+    import pandas as pd
+    from python_calamine import CalamineWorkbook
+
+    runs = {
+        "ours": lambda: import_into_case(src, folder),
+        "calamine": lambda: CalamineWorkbook.from_path(str(src)).get_sheet_by_index(0)
+        .to_python(),
+        "openpyxl": lambda: pd.read_excel(src, engine="openpyxl"),
+        "read_csv": lambda: pd.read_csv(src),
+    }
+    if what == "peak":
+        import_into_case(src, folder)
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        return
+    if what == "openpyxl":  # half a minute a run: once, no warm-up
+        print(best_of(runs[what], 1))
+        return
+    runs[what]()  # warm-up: imports, and the file in the disk cache
+    print(best_of(runs[what], repeat))
+
+
+def in_child(what: str, src: Path, folder: Path, repeat: int) -> float:
+    out = subprocess.run([sys.executable, __file__, "--measure", what, str(src), str(folder),
+                          "--repeat", str(repeat)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[-1])
 
 
 def main() -> None:
@@ -100,15 +122,12 @@ def main() -> None:
     ap.add_argument("--skip-openpyxl", action="store_true")
     ap.add_argument("--repeat", type=int, default=5, help="runs of each, best is shown "
                     "(the openpyxl baseline, at half a minute a run, runs once)")
-    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--measure", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    global REPEAT
-    REPEAT = args.repeat
-    if args.child:
-        child_peak(Path(args.child[0]), Path(args.child[1]))
+    if args.measure:
+        what, src, folder = args.measure
+        measure(what, Path(src), Path(folder), args.repeat)
         return
-    import pandas as pd
-    from python_calamine import CalamineWorkbook
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -117,18 +136,14 @@ def main() -> None:
         write_xlsx(xlsx, generate(args.xlsx_rows))
         write_csv(csv, generate(args.csv_rows))
 
-        # read_csv is timed before and after our CSV import; the best of both is kept.
-        ours_x = timed(lambda: import_into_case(xlsx, folder))
-        raw_cal = timed(lambda: CalamineWorkbook.from_path(str(xlsx))
-                        .get_sheet_by_index(0).to_python())
-        opx = None if args.skip_openpyxl else timed(
-            lambda: pd.read_excel(xlsx, engine="openpyxl"), once=True)
-        read_csv = timed(lambda: pd.read_csv(csv))
-        ours_c = timed(lambda: import_into_case(csv, folder))
-        read_csv = min(read_csv, timed(lambda: pd.read_csv(csv)))
-        out = subprocess.run([sys.executable, __file__, "--child", str(csv), str(folder)],
-                             capture_output=True, text=True, check=True).stdout.split()
-        peak_mb = int(out[-1]) / 1024
+        # Each figure comes from a fresh process, so one measurement's garbage never
+        # slows the next; all of them in this one run, side by side.
+        ours_x = in_child("ours", xlsx, folder, args.repeat)
+        raw_cal = in_child("calamine", xlsx, folder, args.repeat)
+        opx = None if args.skip_openpyxl else in_child("openpyxl", xlsx, folder, 1)
+        ours_c = in_child("ours", csv, folder, args.repeat)
+        read_csv = in_child("read_csv", csv, folder, args.repeat)
+        peak_mb = in_child("peak", csv, folder, 1) / 1024
 
     print(f"XLSX {args.xlsx_rows:,} rows")
     print(f"  our import into a case file        {ours_x:7.2f} s")
