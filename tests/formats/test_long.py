@@ -250,3 +250,15 @@ def test_a_contest_title_in_the_precinct_column(tmp_path: Path, senate_row: str,
     assert found[0].row == 6
     assert found[0].column == "precinct"
     assert not [i for i in parsed.issues if "do not add up" in i.message]
+
+
+def test_a_row_longer_than_the_header_is_refused_even_beside_unused_columns(
+        tmp_path: Path) -> None:
+    """Reading only the columns it uses must not let a malformed row through."""
+    path = tmp_path / "ragged.csv"
+    path.write_text("precinct,office,candidate,votes,mail\nP1,Mayor,Ann,3,1\n"
+                    "P1,Mayor,Bob,2,1,9\n", encoding="utf-8")
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(path)
+    assert e.value.issue.row == 3
+    assert "more fields than the header" in e.value.issue.message
