@@ -77,7 +77,12 @@ def check_json(result: CheckResult) -> dict[str, Any]:
             "assumptions": list(d.assumptions),
             "over_votes": t.extras.get("over"), "under_votes": t.extras.get("under"),
         })
-    return {"source": result.source, "format": result.family, "edition": result.edition.value,
+    det = result.detection
+    return {"source": result.source, "format": result.family,
+            "detection": None if det is None else {
+                "family": det.family, "label": det.label, "confidence": det.confidence,
+                "reason": det.reason},
+            "edition": result.edition.value,
             "edition_label": result.edition.label, "election_kind": result.kind.value,
             "contests": contests,
             "issues": [_issue_json(i) for i in result.issues]}
@@ -94,7 +99,10 @@ def _print_issues(issues: Sequence[Issue], out: Any) -> None:
 
 
 def _print_check(result: CheckResult, only_close: bool) -> None:
-    print(f"{result.source} — {len(result.contests)} contests ({result.family} format); "
+    det = result.detection
+    how = (f"{det.label}, detected with {det.confidence} % confidence: {det.reason}"
+           if det else f"{result.family} format")
+    print(f"{result.source} — {len(result.contests)} contests ({how}); "
           f"law applied: {result.edition.label}")
     width = max([len(c.totals.contest.key.label()) for c in result.contests] + [10])
     width = min(width, 60)

@@ -107,6 +107,7 @@ class CheckResult:
     kind: ElectionKind
     contests: list[ContestCheck]
     issues: list[Issue]
+    detection: Detection | None = None
 
 
 def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
@@ -140,5 +141,5 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     return CheckResult(
         parsed.file, parsed.family, ed, kind,
         [check_contest(t, ed, kind, election_date, canvass_completed) for t in parsed.totals],
-        issues,
+        issues, parsed.detection,
     )

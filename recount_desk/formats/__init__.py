@@ -83,7 +83,9 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
             raise fail(path, "Recount Desk does not recognise this layout. Use the column "
                        "mapping (the import wizard's mapping page, or check --mapping) to say "
                        "which columns hold the precinct, contest, choice and votes.")
-        family = found[0].family
+        family, detection = found[0].family, found[0]
+    else:
+        detection = None
     mods = {m.FAMILY: m for m in families()}
     if family not in mods:
         raise fail(path, f"Unknown format family {family!r}.")
@@ -93,4 +95,6 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
         raw = mods[family].read(path, options)
         if options.cancelled():
             raise Cancelled()
-        return build(raw, primary=primary, seats=seats, sha256=sha.result())
+        parsed = build(raw, primary=primary, seats=seats, sha256=sha.result())
+    parsed.detection = detection
+    return parsed

@@ -34,7 +34,7 @@ from recount_desk.core.model import (
     stance_of,
 )
 
-from .base import RawCanvass
+from .base import Detection, RawCanvass
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,6 +60,8 @@ class ParsedCanvass:
     primary: bool = False
     election_name: str | None = None
     election_date: str | None = None
+    # How the family was found (None when the caller named it, or for a mapping).
+    detection: Detection | None = None
 
     @property
     def errors(self) -> list[Issue]:

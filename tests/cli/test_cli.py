@@ -34,6 +34,9 @@ def test_check_json_contract_on_grand_2018(capsys: pytest.CaptureFixture[str]) -
     out = run_json(capsys, str(GRAND))
     assert out["_code"] == 0
     assert out["source"] == GRAND.name
+    assert out["detection"] == {"family": "long", "label": out["detection"]["label"],
+                                "confidence": 95,
+                                "reason": "columns office, candidate, votes"}
     assert out["edition"] == "2019"
     hd69 = by_label(out, "State House", "69")
     assert hd69 == hd69 | {
@@ -119,3 +122,13 @@ def test_cli_does_not_import_qt() -> None:
             "assert 'PySide6' not in sys.modules, 'Qt imported'; "
             "assert 'pandas' not in sys.modules, 'pandas imported at start-up'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_check_text_names_the_detected_family_and_confidence(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(GRAND)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "Long table (one row per precinct, contest and choice), detected with 95 % " \
+        "confidence" in first
+    assert main(["check", str(GRAND), "--format", "long"]) == 0
+    assert "(long format)" in capsys.readouterr().out.splitlines()[0]
