@@ -11,6 +11,7 @@ suppressed.
 from __future__ import annotations
 
 import hashlib
+import re
 from array import array
 from collections import defaultdict
 from collections.abc import Iterator
@@ -262,6 +263,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         pairs = pd.unique(ci * n_prec + pi)
         nprec = np.bincount(pairs // n_prec, minlength=n_contests).tolist()
 
+    issues.extend(_spelled_twice(raw, contests, columns))
+
     # Over/under/blank rows: few, and summed per precinct (a file may split them by mode).
     extra = pd.DataFrame({"p": precinct_codes[rows_x], "c": contest_codes[rows_x],
                           "kind": [kind_names[k] for k in kind_codes[rows_x].tolist()],
@@ -310,6 +313,75 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
         raw.election_date,
     )
+
+
+def _words(label: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"[0-9]+|[^\W\d_]+", label.casefold()))
+
+
+# Words that tell contests apart even when they look alike ('Council North', 'South').
+_DISTINCT = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern",
+                       "western", "central", "upper", "lower", "full", "partial", "short",
+                       "unexpired", "city", "town", "county"})
+
+
+def _near(a: str, b: str) -> bool:
+    """Two long words a letter apart (two for words of eight letters or more): insert,
+    delete or replace. Never two words that name parts ('North', 'South')."""
+    limit = 1 if max(len(a), len(b)) < 8 else 2
+    if (min(len(a), len(b)) < 4 or not (a.isalpha() and b.isalpha())
+            or abs(len(a) - len(b)) > limit or a in _DISTINCT or b in _DISTINCT):
+        return False
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        cur = [i]
+        for j, cb in enumerate(b, start=1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1] <= limit
+
+
+def _spelled_twice(raw: RawCanvass, contests: list[Contest], columns: list[VoteColumn]
+                   ) -> list[Issue]:
+    """Contests whose titles differ only in punctuation or by a letter or two in one word,
+    and that share no precinct: almost surely one contest spelled two ways (a scanned
+    canvass: 'District' and 'Distriet'). Kept apart, but the officer is told, because a
+    margin computed on either part is wrong. Numbers and one-letter words must agree
+    ('District 69' and 'District 70', 'Seat A' and 'Seat B' are different contests)."""
+    words = [_words(c.key.label()) for c in contests]
+    by_mask: dict[tuple[int, int, tuple[str, ...]], list[int]] = defaultdict(list)
+    pairs: set[tuple[int, int]] = set()
+    exact: dict[tuple[str, ...], int] = {}
+    for k, w in enumerate(words):
+        if w in exact:
+            pairs.add((exact[w], k))
+        exact.setdefault(w, k)
+        for i in range(len(w)):
+            by_mask[(len(w), i, w[:i] + w[i + 1:])].append(k)
+    for (_, i, _), group in by_mask.items():
+        for x, a in enumerate(group):
+            for b in group[x + 1:]:
+                if words[a][i] != words[b][i] and _near(words[a][i], words[b][i]):
+                    pairs.add((a, b))
+    if not pairs:
+        return []
+    precincts: dict[int, set[int]] = defaultdict(set)
+    for col in columns:
+        precincts[col.contest].update(col.precincts)
+    out = []
+    for a, b in sorted(pairs):
+        if precincts[a] & precincts[b]:
+            continue  # both on the same ballots: two contests, however alike their names
+        la, lb = contests[a].key.label(), contests[b].key.label()
+        na, nb = (f"{n} precinct{'s' if n != 1 else ''}"
+                  for n in (len(precincts[a]), len(precincts[b])))
+        out.append(Issue(
+            raw.file, f"{la!r} ({na}) and {lb!r} ({nb}) look like one contest spelled two "
+            "ways in the "
+            "file: they share no precinct and their names differ only by a letter or "
+            "punctuation. They are kept apart, so neither one's margin is the contest's. "
+            "Correct the file and import it again.", raw.sheet, severity=Severity.WARNING))
+    return out
 
 
 def _group_by_pair(pair_codes: np.ndarray, precincts: np.ndarray, n_pairs: int,

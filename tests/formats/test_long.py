@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -262,3 +263,36 @@ def test_a_row_longer_than_the_header_is_refused_even_beside_unused_columns(
         read_canvass(path)
     assert e.value.issue.row == 3
     assert "more fields than the header" in e.value.issue.message
+
+
+def test_a_contest_spelled_two_ways_by_a_scanned_canvass_is_pointed_out() -> None:
+    """Piute 2022 (OCR): 'District'/'Distriet', 'Commissioner'/'Cornmissioner', 'L.'/'L' …
+    Each part is kept (no guess), but the officer is told that neither margin is right."""
+    parsed = read_canvass(OE / "20221108__ut__general__piute__precinct.csv")
+    pairs = sorted(tuple(re.findall(r"'([^']+)' \(", i.message)) for i in parsed.issues
+                   if "spelled two ways" in i.message)
+    assert pairs == [
+        ("BRODY L. KEISEL Judicial Retention", "BRODY L KEISEL Judicial Retention"),
+        ("Constitutional Amendment A", "Constitutionel Amendment A"),
+        ("County Commissioner B", "County Cornmissioner B"),
+        ("State House District 70", "State House Distriet 70"),
+        ("State House District 70", "State House — District 70"),
+        ("State House Distriet 70", "State House — District 70"),
+        ("U.S. House District 2", "U.S. House — District 2"),
+    ]
+
+
+def test_contests_named_alike_but_different_are_not_called_one(tmp_path: Path) -> None:
+    rows = ["precinct,office,district,candidate,votes"]
+    contests = [("County Council North", "", "P1"), ("County Council South", "", "P2"),
+                ("State House", "69", "P1"), ("State House", "70", "P2"),
+                ("Commissioner Seat A", "", "P1"), ("Commissioner Seat B", "", "P2"),
+                # alike and one letter apart, but on the same ballots: two contests
+                ("Judge Smith Retention", "", "P1"), ("Judge Smyth Retention", "", "P1")]
+    for office, district, precinct in contests:
+        rows += [f"{precinct},{office},{district},Ann,5", f"{precinct},{office},{district},Bo,3"]
+    path = tmp_path / "alike.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    parsed = read_canvass(path)
+    assert len(parsed.contests) == 8
+    assert not [i for i in parsed.issues if "spelled two ways" in i.message]
