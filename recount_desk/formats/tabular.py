@@ -279,8 +279,10 @@ def factorize_text(values: np.ndarray) -> tuple[np.ndarray, list[object]]:
         return np.zeros(0, dtype=np.intp), []
     # The object pointers, read in place (the array keeps them alive while this runs).
     ids = np.ctypeslib.as_array((ctypes.c_ssize_t * len(arr)).from_address(arr.ctypes.data))
-    id_codes, distinct = pd.factorize(ids)
-    if len(distinct) > len(arr) // 4:
+    head = ids[:4096]
+    shared = len(pd.unique(head)) <= len(head) // 4
+    id_codes, distinct = pd.factorize(ids) if shared else (None, ())
+    if id_codes is None or len(distinct) > len(arr) // 4:
         # Not a parser's shared strings (a spreadsheet reader makes one object per cell).
         # Empty cells (None, NaN) get a code of their own, in its place of first appearance.
         codes, uniques = pd.factorize(arr)

@@ -4,7 +4,7 @@ the values themselves."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recount_desk.formats.tabular import factorize_text
@@ -17,6 +17,7 @@ def _rebuilt(values: list[object]) -> np.ndarray:
     return arr
 
 
+@settings(deadline=None)  # the first call imports pandas
 @given(st.lists(st.one_of(st.sampled_from(["A", "B", "A ", "", "0012", "12"]), st.none()),
                 max_size=60),
        st.booleans())
