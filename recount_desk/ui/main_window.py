@@ -211,6 +211,9 @@ class MainWindow(QMainWindow):
                                      "Open your copy of the 2018 Grand County demo election")
         self.act_import = self._action("&Import canvass…", self.import_canvass, "Ctrl+I",
                                        "Import the official canvass from a file")
+        self.act_details = self._action("&Election details…", self.edit_election, "Ctrl+E",
+                                        "The election's name, date, kind, jurisdiction, "
+                                        "canvass completion and officer")
         self.act_copy = self._action("Save a &copy…", self.save_copy, "Ctrl+Shift+S",
                                      "Write a copy of the case file, e.g. to a USB stick")
         self.act_restore = self._action("&Restore a backup…", self.restore_backup, None,
@@ -227,6 +230,7 @@ class MainWindow(QMainWindow):
         f.addAction(self.act_demo)
         f.addSeparator()
         f.addAction(self.act_import)
+        f.addAction(self.act_details)
         f.addAction(self.act_copy)
         f.addAction(self.act_restore)
         f.addAction(self.act_print)
@@ -279,7 +283,8 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         has_case = self.case is not None
-        for a in (self.act_import, self.act_copy, self.act_print, self.act_request):
+        for a in (self.act_import, self.act_details, self.act_copy, self.act_print,
+                  self.act_request):
             a.setEnabled(has_case)
         self.act_request.setEnabled(has_case and bool(self.rows))
         self.act_print.setEnabled(has_case and bool(self.rows))
@@ -454,6 +459,32 @@ class MainWindow(QMainWindow):
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Creating the case")
+
+    # -- election details -------------------------------------------------------------------------
+    def edit_election(self) -> NewCaseDialog | None:
+        from .dialogs.new_case import NewCaseDialog
+
+        if self.case is None:
+            self.tell("No case is open", "Open or create a case first (File › New case…).")
+            return None
+        dlg = NewCaseDialog(self.case.path.parent, self, existing=self.case.election)
+        dlg.accepted.connect(lambda: self._save_election(dlg))
+        dlg.open()
+        return dlg
+
+    def _save_election(self, dlg: NewCaseDialog) -> None:
+        from recount_desk.actions import case as case_actions
+        from recount_desk.actions.case import CaseFileError
+
+        if self.case is None:
+            return
+        override = self.case.edition if self.case.edition_overridden else None
+        try:
+            case_actions.update_election(self.case, dlg.election(), override)
+        except (case_actions.ElectionDetailsRefused, CaseFileError) as e:
+            self.tell("The election details were not changed", str(e))
+            return
+        self.refresh()
 
     # -- import ----------------------------------------------------------------------------------
     def import_canvass(self, source: Path | None = None) -> ImportWizard | None:

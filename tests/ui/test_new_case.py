@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QDate, QDateTime, Qt, QTime
@@ -57,3 +58,53 @@ def test_new_case_refuses_an_existing_file_name(window: MainWindow, qtbot: QtBot
     qtbot.keyClicks(dlg.name, "Taken")
     assert "exists" in dlg.errors["file"].text()
     dlg.reject()
+
+
+def test_election_details_are_edited_as_one_audited_action(
+        empty_case: MainWindow, qtbot: QtBot) -> None:
+    """File › Election details: the fields start from the case, there is no file to choose,
+    Enter on the last field saves, and the change lands in the audit log."""
+    window = empty_case
+    assert window.case is not None
+    before = window.case.election
+    dlg = window.edit_election()
+    assert dlg is not None
+    qtbot.waitExposed(dlg)
+    assert dlg.windowTitle() == "Election details"
+    assert dlg.name.text() == before.name
+    assert dlg.canvass_known.isChecked()
+    assert not dlg.file.isVisible()
+    dlg.canvass.setDateTime(QDateTime(QDate(2024, 11, 18), QTime(16, 30)))
+    dlg.officer.selectAll()
+    qtbot.keyClicks(dlg.officer, "Pat Roe, County Clerk")
+    with qtbot.waitSignal(dlg.accepted, timeout=SIGNAL_MS):
+        qtbot.keyClick(dlg.officer, Qt.Key.Key_Return)
+    after = window.case.election
+    assert after.officer == "Pat Roe, County Clerk"
+    assert after.canvass_completed is not None
+    assert (after.canvass_completed.day, after.canvass_completed.hour) == (18, 16)
+    assert after.date == before.date
+    last = window.case.conn.execute("SELECT action FROM audit ORDER BY seq DESC LIMIT 1"
+                                    ).fetchone()[0]
+    assert last == "update election"
+
+
+def test_a_signed_recount_keeps_the_election_date_and_kind(
+        demo: MainWindow, qtbot: QtBot) -> None:
+    """Once the demo's State House 69 recount is signed, the election's date and kind cannot
+    move under it: the officer is told why and nothing changes."""
+    from recount_desk.actions import recount as rc
+
+    window = demo
+    assert window.case is not None
+    hd69 = next(r.id for r in window.rows if "District 69" in r.check.totals.contest.key.label())
+    rc.sign_report(window.case, hd69, signed_at=datetime(2018, 11, 27, 10, 0),
+                   signers=["Board member", "County clerk"])
+    before = window.case.election
+    dlg = window.edit_election()
+    assert dlg is not None
+    dlg.date.setDate(QDate(2018, 11, 7))
+    with qtbot.waitSignal(dlg.accepted, timeout=SIGNAL_MS):
+        qtbot.mouseClick(dlg.create, Qt.MouseButton.LeftButton)
+    assert "reopen them before changing" in window.last_message.text()
+    assert window.case.election == before

@@ -30,13 +30,18 @@ ERROR_STYLE = "color: #b3261e;"
 
 
 class NewCaseDialog(QDialog):
-    """Asks for the election; ``election()`` and ``path()`` give the answer once accepted."""
+    """Asks for the election; ``election()`` and ``path()`` give the answer once accepted.
 
-    def __init__(self, folder: Path, parent: QWidget | None = None) -> None:
+    Given ``existing``, it edits an open case's election instead (File › Election details):
+    the fields start from it and there is no file to choose."""
+
+    def __init__(self, folder: Path, parent: QWidget | None = None,
+                 existing: Election | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("New case")
+        self.editing = existing is not None
+        self.setWindowTitle("Election details" if self.editing else "New case")
         self.folder = folder
-        self._path_edited = False
+        self._path_edited = self.editing
 
         self.name = QLineEdit()
         self.name.setPlaceholderText("e.g. 2026 General Election")
@@ -97,9 +102,16 @@ class NewCaseDialog(QDialog):
 
         intro = QLabel("One election is one case file. It holds the canvass you import, every "
                        "recount request and entry, and the audit log.")
+        if self.editing:
+            intro.setText("The election's date and kind decide which law applies and where "
+                          "a request is filed; the moment the canvass was completed starts "
+                          "the time to request a recount. The change is recorded in the "
+                          "audit log.")
+            for w in (self.file, self.browse, grid.itemAtPosition(len(rows) - 1, 0).widget()):
+                w.hide()
         intro.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.create = self.buttons.addButton("C&reate case",
+        self.create = self.buttons.addButton("Sa&ve details" if self.editing else "C&reate case",
                                              QDialogButtonBox.ButtonRole.AcceptRole)
         # Enter moves from field to field (the officer types the form like a paper one);
         # on the last field it creates the case. So no button takes Enter by default.
@@ -124,12 +136,29 @@ class NewCaseDialog(QDialog):
         # Enter moves on to the next field; on the last one it creates the case.
         for w in (self.name, self.jurisdiction, self.officer):
             w.returnPressed.connect(self.focusNextChild)
-        self.file.returnPressed.connect(self._accept)
+        # The last field accepts: the file, or when editing (no file) the officer.
+        (self.officer if self.editing else self.file).returnPressed.connect(self._accept)
         self._touched: set[str] = set()
         self.name.textEdited.connect(lambda _t: self._touched.add("name"))
         self.jurisdiction.textEdited.connect(lambda _t: self._touched.add("jurisdiction"))
         self._name_changed("")
-        self.resize(900, 420)
+        if existing is not None:
+            self._fill(existing)
+        self.resize(900, 300 if self.editing else 420)
+
+    def _fill(self, e: Election) -> None:
+        self.name.setText(e.name)
+        self.date.setDate(QDate(e.date.year, e.date.month, e.date.day))
+        self.kind.setCurrentIndex(self.kind.findData(e.kind.value))
+        self.jurisdiction.setText(e.jurisdiction)
+        self.canvass_known.setChecked(e.canvass_completed is not None)
+        if e.canvass_completed is not None:
+            c = e.canvass_completed
+            self.canvass.setDateTime(QDateTime(QDate(c.year, c.month, c.day),
+                                               QTime(c.hour, c.minute)))
+        self.officer.setText(e.officer)
+        self._touched.update({"name", "jurisdiction"})
+        self.validate()
 
     def _pair(self, first: QWidget, second: QWidget, stretch_first: bool = False) -> _Pair:
         return _Pair(first, second, stretch_first)
@@ -175,7 +204,9 @@ class NewCaseDialog(QDialog):
                                  self.kind.currentData(), self.jurisdiction.text(),
                                  self.canvass_completed())
         text = self.file.text().strip()
-        if not text:
+        if self.editing:
+            pass  # the case file is the open one
+        elif not text:
             errs.append(FieldError("file", "Choose where to save the case file."))
         elif self.path().exists():
             errs.append(FieldError("file", "A file of this name exists; choose another name."))
