@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -193,6 +194,38 @@ def cmd_new(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_election(args: argparse.Namespace) -> int:
+    """Show the election's details, or change the ones given (one audited action)."""
+    try:
+        case = case_actions.open_case(args.case)
+    except case_actions.store.CaseFileError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_FAIL
+    with case:
+        e = case.election
+        changes = {k: v for k, v in (
+            ("name", args.name), ("date", args.date),
+            ("kind", ElectionKind(args.kind) if args.kind else None),
+            ("jurisdiction", args.jurisdiction), ("canvass_completed", args.canvass_completed),
+            ("officer", args.officer)) if v is not None}
+        if changes:
+            new = dataclasses.replace(e, **changes)
+            override = case.edition if case.edition_overridden else None
+            try:
+                case_actions.update_election(case, new, override)
+            except (case_actions.ElectionDetailsRefused,
+                    case_actions.store.CaseFileError) as err:
+                print(str(err), file=sys.stderr)
+                return EXIT_FAIL
+            e = case.election
+        done = (e.canvass_completed.isoformat(timespec="minutes") if e.canvass_completed
+                else "not known")
+        print(f"{e.name}\n  date: {e.date.isoformat()}\n  kind: {e.kind.label}\n"
+              f"  jurisdiction: {e.jurisdiction}\n  canvass completed: {done}\n"
+              f"  officer: {e.officer or '—'}\n  law applied: {case.edition.label}")
+    return EXIT_OK
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     try:
         case = case_actions.open_case(args.case)
@@ -379,6 +412,16 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--officer")
     n.add_argument("--edition", choices=[e.value for e in Edition])
     n.set_defaults(func=cmd_new)
+
+    el = sub.add_parser("election", help="show the election's details, or change them")
+    el.add_argument("case")
+    el.add_argument("--name")
+    el.add_argument("--date", type=_date)
+    el.add_argument("--kind", choices=[k.value for k in ElectionKind])
+    el.add_argument("--jurisdiction")
+    el.add_argument("--canvass-completed", type=_datetime)
+    el.add_argument("--officer")
+    el.set_defaults(func=cmd_election)
 
     i = sub.add_parser("import", help="import a canvass file into a case")
     i.add_argument("case")

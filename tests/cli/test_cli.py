@@ -132,3 +132,24 @@ def test_check_text_names_the_detected_family_and_confidence(
         "confidence" in first
     assert main(["check", str(GRAND), "--format", "long"]) == 0
     assert "(long format)" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_election_details_shown_and_changed_as_an_audited_action(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    case = tmp_path / "e.recount"
+    assert main(["new", str(case), "--name", "2026 General", "--date", "2026-11-03",
+                 "--kind", "general", "--jurisdiction", "Grand County"]) == 0
+    assert main(["election", str(case)]) == 0
+    assert "canvass completed: not known" in capsys.readouterr().out
+    assert main(["election", str(case), "--canvass-completed", "2026-11-17T10:00",
+                 "--officer", "Jane Doe"]) == 0
+    out = capsys.readouterr().out
+    assert "canvass completed: 2026-11-17T10:00" in out
+    assert "officer: Jane Doe" in out
+    assert main(["election", str(case), "--canvass-completed", "2026-10-01T10:00"]) == 1
+    assert "before the election" in capsys.readouterr().err
+    conn = sqlite3.connect(case)
+    actions = [r[0] for r in conn.execute("SELECT action FROM audit ORDER BY seq")]
+    conn.close()
+    assert actions == ["create case", "update election"]
+    assert main(["verify", str(case)]) == 0
