@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,19 +21,39 @@ class VerifyResult:
     entries: int
     problems: list[str] = field(default_factory=list)
     first_break: int | None = None
+    upgraded_copy: bool = False  # an older file, checked on an upgraded copy
 
     def summary(self) -> str:
+        note = (" (written by an older version: checked on an upgraded copy; the file is "
+                "unchanged)") if self.upgraded_copy else ""
         if self.ok:
             return (f"{self.path}: OK — integrity check passed, {self.entries} audit entries "
-                    "chained, data matches the audit log.")
-        return f"{self.path}: NOT OK — " + "; ".join(self.problems)
+                    f"chained, data matches the audit log{note}.")
+        return f"{self.path}: NOT OK — " + "; ".join(self.problems) + note
 
 
 def verify_case(path: Path | str) -> VerifyResult:
-    """Check a case file read-only; every problem is named, the first broken link first."""
+    """Check a case file read-only; every problem is named, the first broken link first.
+
+    A file written by an older version is checked on an upgraded copy (the upgrade checks
+    the data against the log by the old rules first); the file itself is not touched."""
     path = Path(path)
     try:
         conn = store.open_case(path, readonly=True)
+    except store.OlderCaseFile:
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = Path(tmp) / path.name
+            shutil.copy2(path, copy)
+            try:
+                conn = store.open_case(copy)
+            except store.CaseFileError as e:
+                return VerifyResult(path.name, False, 0, [str(e)])
+            try:
+                result = _verify(conn, path.name)
+            finally:
+                conn.close()
+            result.upgraded_copy = True
+            return result
     except store.CaseFileError as e:
         return VerifyResult(path.name, False, 0, [str(e)])
     try:
@@ -57,6 +79,11 @@ def _verify(conn: sqlite3.Connection, name: str) -> VerifyResult:
         problems.append("the audit log's append-only guard was removed outside Recount Desk "
                         f"(trigger {', '.join(missing)} is missing)")
     entries = list(store.audit_entries(conn))
+    for e in entries:
+        if e.action == "migrate case file" and \
+                json.loads(e.payload)["data"].get("data_matched_log") is False:
+            problems.append("the case data had been changed outside Recount Desk before the "
+                            f"file was upgraded to this version (audit entry {e.seq})")
     brk = verify_chain(entries)
     first_break = None
     if brk is not None:

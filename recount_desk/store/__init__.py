@@ -2,6 +2,7 @@
 
 from .db import (
     CaseFileError,
+    OlderCaseFile,
     ReadOnlyCase,
     actor_name,
     audit_entries,
@@ -15,6 +16,6 @@ from .db import (
     utc_now,
 )
 
-__all__ = ["CaseFileError", "ReadOnlyCase", "actor_name", "audit_entries", "create",
-           "last_entry", "open_case", "replayed_clock", "state_digest", "stored_canvass_digest",
-           "transaction", "utc_now"]
+__all__ = ["CaseFileError", "OlderCaseFile", "ReadOnlyCase", "actor_name", "audit_entries",
+           "create", "last_entry", "open_case", "replayed_clock", "state_digest",
+           "stored_canvass_digest", "transaction", "utc_now"]

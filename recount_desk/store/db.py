@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import getpass
 import hashlib
+import json
 import shutil
 import sqlite3
 import struct
@@ -33,6 +34,10 @@ BULK_TABLES = ("canvass_column", "canvass_extra", "canvass_vote")
 
 class CaseFileError(Exception):
     """A case file that cannot be opened; the message is for the user."""
+
+
+class OlderCaseFile(CaseFileError):
+    """A file written by an older version, opened where it cannot be upgraded."""
 
 
 class ReadOnlyCase(CaseFileError):
@@ -180,20 +185,23 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sq
     if version < SCHEMA_VERSION:
         if readonly or not migrate:
             conn.close()
-            raise CaseFileError(f"{path.name} was written by an older version and must be "
+            raise OlderCaseFile(f"{path.name} was written by an older version and must be "
                                 "upgraded; open it with write access.")
         conn.close()
         backup = path.with_name(f"{path.stem}.v{version}-backup{path.suffix}")
         shutil.copy2(path, backup)
         conn = _connect(path)
+        # One transaction: the upgrade and its audit entry land together or not at all. The
+        # data is checked against the log first, by the old rules: an edit made outside the
+        # program before the upgrade stays on record (verify reports it), never blessed.
         conn.execute("BEGIN IMMEDIATE")
+        matched = _state_matches_log(conn, version)
         for step in MIGRATIONS[version:]:
             _apply(conn, step)
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        conn.execute("COMMIT")
         with transaction(conn, "recount-desk", "migrate case file") as payload:
             payload.update({"from_version": version, "to_version": SCHEMA_VERSION,
-                            "backup": backup.name})
+                            "backup": backup.name, "data_matched_log": matched})
     return conn
 
 
@@ -209,8 +217,11 @@ def audit_entries(conn: sqlite3.Connection) -> Iterator[AuditEntry]:
         yield AuditEntry(*row)
 
 
-def state_digest(conn: sqlite3.Connection) -> str:
-    """SHA-256 over every table except the audit log and the bulk canvass tables."""
+def state_digest(conn: sqlite3.Connection, *, per_row: bool = False) -> str:
+    """SHA-256 over every table except the audit log and the bulk canvass tables.
+
+    ``per_row``: the way case formats 1 and 2 hashed it (each row apart), to check such a
+    file against its log before it is upgraded."""
     h = hashlib.sha256()
     tables = [r[0] for r in conn.execute(
         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
@@ -221,11 +232,23 @@ def state_digest(conn: sqlite3.Connection) -> str:
         h.update(f"\x1e{t}\x1d".encode())
         cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
         order = ", ".join(f'"{c}"' for c in cols)
-        # The whole table as one JSON list of rows (case format 3; format 2 hashed each row
-        # apart, and a migrated file's newest entry is written the format-3 way).
         rows = conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}').fetchall()
-        h.update(canonical_json(rows).encode("utf-8"))
+        if per_row:
+            for row in rows:
+                h.update(canonical_json(list(row)).encode("utf-8"))
+                h.update(b"\n")
+        else:  # the whole table as one JSON list of rows (case format 3)
+            h.update(canonical_json(rows).encode("utf-8"))
     return h.hexdigest()
+
+
+def _state_matches_log(conn: sqlite3.Connection, version: int) -> bool:
+    """Whether the data is as the newest audit entry recorded it, by the file's own rules."""
+    last = last_entry(conn)
+    if last is None:
+        return True
+    recorded = json.loads(last.payload).get("state")
+    return bool(recorded == state_digest(conn, per_row=version < 3))
 
 
 def canvass_digest(columns: Sequence[tuple[int, int, bytes, bytes]],

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sqlite3
 from array import array
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
 
@@ -42,8 +45,8 @@ from recount_desk.core.recount import (
     TallySheet,
     UnitKind,
 )
+from recount_desk.store import db, repo
 from recount_desk.store import recount_repo as rr
-from recount_desk.store import repo
 from recount_desk.store.db import _statements
 from recount_desk.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
@@ -57,6 +60,17 @@ def tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
 
 
+@contextmanager
+def old_state_digest() -> Iterator[None]:
+    """Audit entries written as case formats 1 and 2 wrote them (state hashed row by row)."""
+    real = db.state_digest
+    db.state_digest = functools.partial(real, per_row=True)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        db.state_digest = real  # type: ignore[assignment]
+
+
 def make_v1_file(path: Path) -> None:
     """A case file as version 1 wrote it: the V1 schema, one audited election."""
     conn = sqlite3.connect(str(path), isolation_level=None)
@@ -67,7 +81,7 @@ def make_v1_file(path: Path) -> None:
     conn.execute("PRAGMA user_version=1")
     conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', '2024-01-01T00:00:00')")
     conn.execute("COMMIT")
-    with store.transaction(conn, "v1", "create case") as payload:
+    with old_state_digest(), store.transaction(conn, "v1", "create case") as payload:
         repo.set_election(conn, Election("Old", date(2022, 11, 8), ElectionKind.GENERAL,
                                          "Old County"))
         payload["name"] = "Old"
@@ -272,7 +286,7 @@ def test_v2_canvass_rows_become_columns_and_the_recorded_digest_still_verifies(
         h.update(array("q", [r[k] for r in rows]).tobytes())
     h.update(b'[1,1,"under",4]')
     old_digest = h.hexdigest()
-    with store.transaction(conn, "v2", "import canvass") as payload:
+    with old_state_digest(), store.transaction(conn, "v2", "import canvass") as payload:
         repo.set_election(conn, Election("Old", date(2022, 11, 8), ElectionKind.GENERAL, "C"))
         conn.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
                          [(1, "P1"), (2, "P2"), (3, "P3")])
@@ -321,3 +335,36 @@ def test_a_count_beyond_32_bits_is_stored_8_bytes_wide_and_verifies(tmp_path: Pa
         assert store.stored_canvass_digest(c) == digest
     finally:
         c.close()
+
+
+def test_an_older_file_verifies_on_an_upgraded_copy_and_is_left_as_it_was(
+        tmp_path: Path) -> None:
+    path = tmp_path / "old.recount"
+    make_v1_file(path)
+    result = verify_case(path)
+    assert result.ok, result.problems
+    assert result.upgraded_copy
+    assert "checked on an upgraded copy" in result.summary()
+    conn = sqlite3.connect(str(path))
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    conn.close()
+
+
+def test_an_edit_made_before_the_upgrade_stays_on_record(tmp_path: Path) -> None:
+    """The upgrade checks the data against the log by the old rules first: a change made
+    outside the program to an older file is reported after the upgrade, not blessed by it."""
+    path = tmp_path / "old.recount"
+    make_v1_file(path)
+    conn = sqlite3.connect(str(path))
+    conn.execute("UPDATE election SET name = 'Another election'")
+    conn.commit()
+    conn.close()
+    assert not verify_case(path).ok  # checked on an upgraded copy
+    store.open_case(path).close()  # the upgrade itself
+    result = verify_case(path)
+    assert not result.ok
+    assert any("before the file was upgraded" in p for p in result.problems)
+    untouched = tmp_path / "clean.recount"
+    make_v1_file(untouched)
+    store.open_case(untouched).close()
+    assert verify_case(untouched).ok
