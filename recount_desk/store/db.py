@@ -186,7 +186,9 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sq
         if readonly or not migrate:
             conn.close()
             raise OlderCaseFile(f"{path.name} was written by an older version and must be "
-                                "upgraded; open it with write access.")
+                                "upgraded first: open it once in the Recount Desk window (or "
+                                f"run: recount-desk election \"{path}\"), which keeps a "
+                                "backup copy of it as it was.")
         conn.close()
         backup = path.with_name(f"{path.stem}.v{version}-backup{path.suffix}")
         shutil.copy2(path, backup)
