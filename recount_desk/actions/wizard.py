@@ -27,10 +27,27 @@ ROLE_LABELS = {
     "party": "Party (optional)",
 }
 
-__all__ = ["OPTIONAL_ROLES", "REQUIRED_ROLES", "ROLE_LABELS", "Block", "ContestSettings",
-           "ImportFailed", "TablePreview", "column_choices", "make_mapping",
-           "make_wide_mapping", "mapping_problems", "missing_roles", "preview_table",
-           "settings_of", "wide_problems", "with_contest_settings"]
+__all__ = [
+    "OPTIONAL_ROLES",
+    "REQUIRED_ROLES",
+    "ROLE_LABELS",
+    "Block",
+    "ContestSettings",
+    "ImportFailed",
+    "TablePreview",
+    "column_choices",
+    "column_position",
+    "load_mapping",
+    "make_mapping",
+    "make_wide_mapping",
+    "mapping_problems",
+    "missing_roles",
+    "preview_table",
+    "save_mapping",
+    "settings_of",
+    "wide_problems",
+    "with_contest_settings",
+]
 
 
 @dataclass(frozen=True)
@@ -146,6 +163,41 @@ def wide_problems(precinct_column: int | None, blocks: list[Block],
                 break
             owner[pos] = title
     return out
+
+
+def save_mapping(path: Path | str, mapping: dict[str, Any]) -> None:
+    """Write a mapping as JSON, for the next file of this layout or for
+    ``recount-desk check --mapping``."""
+    import json
+
+    Path(path).write_text(json.dumps(mapping, indent=2, ensure_ascii=False) + "\n",
+                          encoding="utf-8")
+
+
+def load_mapping(path: Path | str) -> dict[str, Any]:
+    """A mapping read from a JSON file; ImportFailed with one sentence when it is not one."""
+    import json
+
+    from recount_desk.core.model import Issue, Severity
+
+    path = Path(path)
+    try:
+        mapping = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise ImportFailed(Issue(path.name, f"This is not a mapping file (JSON): {e}.",
+                                 severity=Severity.ERROR)) from e
+    problems = mapping_problems(mapping)
+    if problems:
+        raise ImportFailed(Issue(path.name, " ".join(problems), severity=Severity.ERROR))
+    return dict(mapping)
+
+
+def column_position(header: list[str], ref: object) -> int | None:
+    """Where a mapping's column reference (name, number or letter) points in ``header``
+    (1-based), or None."""
+    from recount_desk.formats.mapping import column_position as find
+
+    return find(header, ref)
 
 
 def missing_roles(columns: dict[str, str | None]) -> list[str]:

@@ -42,7 +42,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._sheets import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .tabular import read_csv_text, sniff
 
 FAMILY = "mapping"
@@ -108,6 +108,15 @@ def _letters(ref: str) -> int | None:
     for ch in ref.upper():
         n = n * 26 + ord(ch) - 64
     return n - 1
+
+
+def column_position(header: list[str], ref: object) -> int | None:
+    """The 1-based position a mapping's column reference (a name, a number or a letter)
+    points to in ``header``, or None when it points to none (or to a repeated name)."""
+    try:
+        return _Columns(Path("mapping"), header, None, 1).find(ref, "the column") + 1
+    except ImportFailed:
+        return None
 
 
 class _Columns:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSpinBox, QWizard
 from pytestqt.qtbot import QtBot
 
+from recount_desk.cli import main
 from recount_desk.core.rules import Verdict
 from recount_desk.ui.dialogs.import_wizard import (
     CONFIRM_PAGE,
@@ -194,7 +197,8 @@ def test_a_file_dropped_on_the_window_starts_the_wizard_with_it(
 
 
 def test_a_wide_sheet_is_read_through_contest_blocks_on_the_mapping_page(
-        empty_case: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+        empty_case: MainWindow, qtbot: QtBot, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """One row per ward, a column per choice: the officer names the ward column and each
     contest's block of columns (repeated headers are no problem: blocks go by position)."""
     src = tmp_path / "town_wide.csv"
@@ -231,3 +235,23 @@ def test_a_wide_sheet_is_read_through_contest_blocks_on_the_mapping_page(
     assert totals == {"Mayor": ({"Ann Lee": 13, "Bob Cruz": 14}, {"over": 1}),
                       "Prop 1": ({"Yes": 13, "No": 14}, {}),
                       "Prop 2": ({"Yes": 13, "No": 13}, {})}
+
+    # Saved, the mapping reads the same from the command line and fills the page again.
+    saved = tmp_path / "town.mapping.json"
+    page.save_mapping_to(saved)
+    assert main(["check", str(src), "--mapping", str(saved), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {c["title"]: {x["name"]: x["votes"] for x in c["choices"]}
+            for c in out["contests"]}["Prop 2"] == {"Yes": 13, "No": 13}
+    wiz.reject()
+    again = empty_case.import_canvass()
+    assert again is not None
+    _read_file(again, qtbot, src)
+    next(b for b in again.format_page.buttons if b.property("family") == MAP_MYSELF
+         ).setChecked(True)
+    _next(again)
+    again.mapping_page.load_mapping_from(saved)
+    assert [(b.contest, b.first, b.last) for b in again.mapping_page.wide_blocks()] == \
+        [("Mayor", 2, 4), ("Prop 1", 5, 6), ("Prop 2", 7, 8)]
+    assert again.mapping_page.missing.text() == ""
+    assert again.button(QWizard.WizardButton.NextButton).isEnabled()

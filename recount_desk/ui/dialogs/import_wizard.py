@@ -309,12 +309,23 @@ class MappingPage(QWizardPage):
         self.preview_model = TextTableModel()
         self.preview = _table("Preview of the sheet")
         self.preview.setModel(self.preview_model)
+        save = QPushButton("&Save this mapping…")
+        save.setToolTip("Keep the mapping as a file, for the next file of this layout or for "
+                        "recount-desk check --mapping")
+        save.clicked.connect(self._save_mapping)
+        load = QPushButton("Use a saved ma&pping…")
+        load.clicked.connect(self._load_mapping)
+        files = QHBoxLayout()
+        files.addWidget(load)
+        files.addWidget(save)
+        files.addStretch(1)
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addLayout(form)
         ll.addWidget(self.forms, 1)
         ll.addWidget(self.missing)
+        ll.addLayout(files)
         lay = QHBoxLayout(self)
         lay.addWidget(left, 1)
         lay.addWidget(self.preview, 1)
@@ -471,6 +482,75 @@ class MappingPage(QWizardPage):
                 blocks=self.wide_blocks())
         return wizard_actions.make_mapping(sheet=sheet, header_row=self.header_row.value(),
                                            columns=self.columns())
+
+    def _save_mapping(self) -> None:
+        problems = self._problems()
+        if problems:
+            self.missing.setText(" ".join(problems))
+            return
+        start = str(self.wizard().source.with_suffix(".mapping.json"))
+        got, _ = QFileDialog.getSaveFileName(self, "Save the mapping as", start,
+                                             "Column mapping (*.json)")
+        if got:
+            self.save_mapping_to(Path(got))
+
+    def save_mapping_to(self, path: Path) -> None:
+        try:
+            wizard_actions.save_mapping(path, self.mapping())
+        except OSError as e:
+            self.missing.setText(f"The mapping was not saved: {e.strerror or e}.")
+            return
+        self.missing.setText("")
+
+    def _load_mapping(self) -> None:
+        start = str(self.wizard().source.parent)
+        got, _ = QFileDialog.getOpenFileName(self, "Use a saved mapping", start,
+                                             "Column mapping (*.json)")
+        if got:
+            self.load_mapping_from(Path(got))
+
+    def load_mapping_from(self, path: Path) -> None:
+        """Fill the page from a saved mapping (the officer still checks it and goes on)."""
+        try:
+            m = wizard_actions.load_mapping(path)
+        except ImportFailed as e:
+            self.missing.setText(str(e.issue))
+            return
+        sheet = m.get("sheet")
+        self._load(sheet if isinstance(sheet, str) else None, int(m.get("header_row", 1)))
+        def find(ref: object) -> int | None:
+            return wizard_actions.column_position(self.header, ref)
+
+        unknown: list[str] = []
+        if m["layout"] == "long":
+            self.layout_choice.setCurrentIndex(self.layout_choice.findData(LONG))
+            for role, box in self.roles.items():
+                ref = m["columns"].get(role)
+                pos = find(ref) if ref not in (None, "") else None
+                if ref not in (None, "") and pos is None:
+                    unknown.append(str(ref))
+                box.setCurrentIndex(box.findText(self.header[pos - 1]) if pos else 0)
+        else:
+            self.layout_choice.setCurrentIndex(self.layout_choice.findData(WIDE))
+            pos = find(m["precinct_column"])
+            if pos is None:
+                unknown.append(str(m["precinct_column"]))
+            self.precinct_column.setCurrentIndex(max(self.precinct_column.findData(pos), 0))
+            self.blocks.setRowCount(0)
+            for b in m["blocks"]:
+                cols = [find(c) for c in b["columns"]]
+                unknown += [str(c) for c, p in zip(b["columns"], cols, strict=True) if p is None]
+                found = sorted(p for p in cols if p is not None)
+                if found and found != list(range(found[0], found[-1] + 1)):
+                    unknown.append(f"{b['contest']} (its columns are not side by side)")
+                if found:
+                    self.add_block(str(b["contest"]), found[0], found[-1],
+                                   int(b.get("seats", 1)))
+        if unknown:
+            self.missing.setText("The saved mapping names columns this sheet does not have: "
+                                 + ", ".join(unknown) + ".")
+        else:
+            self.completeChanged.emit()
 
     def validatePage(self) -> bool:
         mapping = self.mapping()
