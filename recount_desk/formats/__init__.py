@@ -28,11 +28,13 @@ FAMILY_MODULES: tuple[str, ...] = (
     "slco_sovc",        # Salt Lake County SOVC 2016-2018 and the 2024 printed SOVC
     "gems",             # GEMS text export (headerless ten fields)
     "dominion",         # Dominion Statement / Summary of Votes (CSV/XLSX)
+    "long",             # long table, OpenElections style
     "sideways",         # county workbooks with precincts across, contests stacked down
     "handbuilt",        # hand-built county workbooks
-    "long",             # long table, OpenElections style
     "mapping",          # anything else through a user mapping
 )
+# A family module may say the most confidence its detect() ever claims (MAX_CONFIDENCE);
+# when only the best reading is wanted, it is not asked once another has claimed as much.
 
 __all__ = [
     "Cancelled",
@@ -53,12 +55,16 @@ def families() -> tuple[ModuleType, ...]:
                  if importlib.util.find_spec(f"{__name__}.{m}") is not None)
 
 
-def detect(path: Path) -> list[Detection]:
-    """Every family that claims the file, most confident first. Raises ImportFailed for
-    files that are not canvass spreadsheets at all (PDF, picture, HTML, damaged…)."""
+def detect(path: Path, *, best_only: bool = False) -> list[Detection]:
+    """Every family that claims the file, most confident first (``best_only``: enough of
+    them to know the best). Raises ImportFailed for files that are not canvass spreadsheets
+    at all (PDF, picture, HTML, damaged…)."""
     kind = sniff(path)
-    found = []
+    found: list[Detection] = []
     for mod in families():
+        if best_only and found and \
+                getattr(mod, "MAX_CONFIDENCE", 100) <= max(d.confidence for d in found):
+            continue  # it could not claim more than what has been claimed already
         d = mod.detect(path, kind)
         if d is not None:
             found.append(d)
@@ -75,7 +81,7 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     if options.mapping is not None and family is None:
         family = "mapping"
     if family is None:
-        found = detect(path)
+        found = detect(path, best_only=True)
         if not found:
             if sniff(path) in ("xlsx", "xls", "ods"):
                 # Readers skip a workbook they cannot open; say it is damaged, not unknown.

@@ -40,6 +40,8 @@ from .tabular import col_letter, read_csv_rows, read_csv_text, sniff
 
 FAMILY = "handbuilt"
 LABEL = "Hand-built county workbook (Precinct Name, Reg. Voters, Ballots Cast, candidates)"
+# detect() never claims more than this (formats.detect skips it after a surer claim).
+MAX_CONFIDENCE = 70
 COUNTY_UNIT = "Entire county (totals row)"
 SUMMARY_LABEL = "Ballot summary (ballot statistics only, no contest results)"
 

@@ -49,6 +49,8 @@ from .tabular import col_letter, read_csv_rows, sniff
 
 FAMILY = "sideways"
 LABEL = "County workbook with precincts across and contests stacked down"
+# detect() never claims more than this (formats.detect skips it after a surer claim).
+MAX_CONFIDENCE = 75
 BALLOT_LIST_LABEL = "List of ballot records (not a canvass)"
 
 _SCAN_ROWS = 40          # where the precinct header may be
