@@ -209,10 +209,8 @@ def cmd_election(args: argparse.Namespace) -> int:
             ("jurisdiction", args.jurisdiction), ("canvass_completed", args.canvass_completed),
             ("officer", args.officer)) if v is not None}
         if changes:
-            new = dataclasses.replace(e, **changes)
-            override = case.edition if case.edition_overridden else None
             try:
-                case_actions.update_election(case, new, override)
+                case_actions.update_election(case, dataclasses.replace(e, **changes))
             except (case_actions.ElectionDetailsRefused,
                     case_actions.store.CaseFileError) as err:
                 print(str(err), file=sys.stderr)

@@ -208,16 +208,16 @@ class ElectionDetailsRefused(Exception):
     """A change to the election that the case's state does not allow; the message says why."""
 
 
-def update_election(case: Case, election: Election, edition: Edition | None = None) -> None:
-    """Change the election's details (name, dates, kind, officer, edition override), as one
-    audited action. The fields are checked as for a new case. The election's date and kind
-    decide which law, office and deadlines apply, so they cannot change under a signed
-    recount (reopen it first)."""
+def update_election(case: Case, election: Election) -> None:
+    """Change the election's details (name, dates, kind, officer) as one audited action;
+    an override of the law applied stays as it is. The fields are checked as for a new
+    case. The election's date and kind decide which law, office and deadlines apply, so
+    they cannot change under a signed recount (reopen it first)."""
+    old, override = case._election_row()
     errors = validate_election(election.name, election.date, election.kind.value,
                                election.jurisdiction, election.canvass_completed)
     if errors:
         raise ElectionDetailsRefused(" ".join(e.message for e in errors))
-    old = case.election
     signed = case.conn.execute("SELECT count(*) FROM recount_signing WHERE active=1"
                                ).fetchone()[0]
     if signed and (old.date, old.kind) != (election.date, election.kind):
@@ -225,8 +225,8 @@ def update_election(case: Case, election: Election, edition: Edition | None = No
             f"{signed} signed recount(s) rest on the election's date and kind; reopen them "
             "before changing either. Nothing was changed.")
     with store.transaction(case.conn, case.actor, "update election") as payload:
-        repo.set_election(case.conn, election, edition.value if edition else None)
-        payload.update(_election_payload(election, edition))
+        repo.set_election(case.conn, election, override)
+        payload.update(_election_payload(election, Edition(override) if override else None))
 
 
 @dataclass(frozen=True)

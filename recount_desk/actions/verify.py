@@ -38,28 +38,23 @@ def verify_case(path: Path | str) -> VerifyResult:
     A file written by an older version is checked on an upgraded copy (the upgrade checks
     the data against the log by the old rules first); the file itself is not touched."""
     path = Path(path)
-    try:
-        conn = store.open_case(path, readonly=True)
-    except store.OlderCaseFile:
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = Path(tmp) / path.name
-            shutil.copy2(path, copy)
+    with tempfile.TemporaryDirectory() as tmp:
+        upgraded = False
+        try:
             try:
-                conn = store.open_case(copy)
-            except store.CaseFileError as e:
-                return VerifyResult(path.name, False, 0, [str(e)])
-            try:
-                result = _verify(conn, path.name)
-            finally:
-                conn.close()
-            result.upgraded_copy = True
-            return result
-    except store.CaseFileError as e:
-        return VerifyResult(path.name, False, 0, [str(e)])
-    try:
-        return _verify(conn, path.name)
-    finally:
-        conn.close()
+                conn = store.open_case(path, readonly=True)
+            except store.OlderCaseFile:
+                copy = Path(tmp) / path.name
+                shutil.copy2(path, copy)
+                conn, upgraded = store.open_case(copy), True
+        except store.CaseFileError as e:
+            return VerifyResult(path.name, False, 0, [str(e)])
+        try:
+            result = _verify(conn, path.name)
+        finally:
+            conn.close()
+        result.upgraded_copy = upgraded
+        return result
 
 
 def verify_open(conn: sqlite3.Connection, name: str) -> VerifyResult:

@@ -43,6 +43,18 @@ def workbook_sheet_names(path: Path) -> list[str]:
     return sheet_names(path)
 
 
+def chosen_sheets(path: Path, names: list[str], sheet: str | None, *,
+                  listed: int | None = None) -> list[str]:
+    """``names``, or only ``sheet`` when the officer chose one; a sheet the workbook does
+    not have is refused naming the sheets it does have (the first ``listed`` of them)."""
+    if sheet is None:
+        return names
+    if sheet not in names:
+        raise fail(path, f"The workbook has no sheet {sheet!r}; its sheets are "
+                   + ", ".join(repr(n) for n in names[:listed]) + ".")
+    return [sheet]
+
+
 def to_int(text: str) -> int | None:
     """A whole, non-negative count from a cell's text, or None."""
     t = text.replace(",", "").strip()

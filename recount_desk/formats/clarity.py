@@ -494,7 +494,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
             if tag == "ElectionName":
                 election_name = (el.text or "").strip() or None
             elif tag == "ElectionDate":
-                election_date = _iso_date((el.text or "").strip())
+                election_date = vocab.date_in((el.text or "").strip())
             elif tag == "Contest":
                 n_contests += 1
                 options.on_progress(n_contests, n_contests + 1)
@@ -568,10 +568,3 @@ def _units(vote_type: object) -> Iterator[tuple[str, int]]:
         if unit.tag in ("Precinct", "County"):
             v = _num(unit.get("votes", ""))
             yield " ".join((unit.get("name") or "").split()), v or 0
-
-
-def _iso_date(text: str) -> str | None:
-    m = re.match(r"(\d{1,2})/(\d{1,2})/(\d{4})$", text)
-    if not m:
-        return None
-    return f"{m.group(3)}-{int(m.group(1)):02d}-{int(m.group(2)):02d}"

@@ -27,7 +27,7 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from ._sheets import RawRow, frame, to_int
+from ._sheets import RawRow, chosen_sheets, frame, to_int
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_text, read_sheet_text, sheet_names, sniff
 
@@ -111,9 +111,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     if kind not in ("csv", "xlsx", "xls", "ods"):
         raise fail(path, "This is not a CSV or Excel file, so it is not a Dominion Statement of "
                    "Votes. Export the Statement of Votes as CSV or XLSX.")
-    if kind != "csv" and options.sheet is not None and options.sheet not in sheet_names(path):
-        raise fail(path, f"The workbook has no sheet {options.sheet!r}; its sheets are "
-                   + ", ".join(repr(n) for n in sheet_names(path)) + ".")
+    if kind != "csv":
+        chosen_sheets(path, sheet_names(path), options.sheet)
     sheet = _statement_sheet(path, kind, options.sheet)
     rows, note = _head_rows(path, kind, sheet, None)
     issues: list[Issue] = []

@@ -23,7 +23,6 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .ess_summary import date_in
 from .tabular import col_letter, read_sheet_text, sheet_names, sniff
 
 FAMILY = "ess_custom"
@@ -150,7 +149,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     election_name = next((c for r in rows[:title_row] for c in r if c and not
                           re.match(r"^(statement of votes cast|sovc report)$", c, re.I)), None)
     election_date = next((d for r in rows[:title_row + 1] for c in r[:12] if c
-                          for d in [date_in(c)] if d), None)
+                          for d in [vocab.date_in(c)] if d), None)
 
     # Contest columns: from the first title to the right of the statistics.
     first = None

@@ -17,7 +17,6 @@ one unit; a ``Cumulative`` or ``Total`` section is the file's own totals.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,25 +44,6 @@ _PCT_WORD = re.compile(r"^(vot(e|es)?\s*%|%|percent(age)?|pct)$", re.IGNORECASE)
 _TOTAL_VOTES = re.compile(r"^\s*total\s+votes(\s+cast)?\s*$", re.IGNORECASE)
 # Cells that are not data: the end-of-file mark some exports leave behind.
 _JUNK = re.compile(r"^(\x1a|_x001a_)+$", re.IGNORECASE)
-_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%m/%d/%Y", "%Y-%m-%d", "%d %B %Y", "%B %d %Y")
-
-
-def date_in(text: str) -> str | None:
-    """'November 6, 2018' / 'MARCH 3, 2020' / '2024-11-05' / 'Held June 28, 2016' -> ISO date."""
-    t = vocab.clean_name(text)
-    for cand in (t, *re.findall(r"[A-Za-z]+\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}/\d{1,2}/\d{4}|"
-                                 r"\d{4}-\d{2}-\d{2}", t)):
-        cand = cand.replace(".", "")
-        for fmt in _DATE_FORMATS:
-            try:
-                d = datetime.strptime(cand, fmt).date()
-            except ValueError:
-                continue
-            if 1990 <= d.year <= 2100:
-                return d.isoformat()
-    return None
-
-
 def _first_text(rows: list[list[str]]) -> str:
     """The first non-empty cell of the first non-empty row."""
     for r in rows:
@@ -182,7 +162,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             if i + 2 < n:
                 date_line = [c for c in lines[i + 2][1] if c]
                 if date_line and election_date is None:
-                    election_date = date_in(date_line[0])
+                    election_date = vocab.date_in(date_line[0])
                 if len(date_line) > 1:
                     county = date_line[-1]
             i += 3

@@ -33,7 +33,7 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from ._sheets import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
+from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
 from ._workbook_checks import excel_error_cells
 from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_rows, read_csv_text, sniff
@@ -257,13 +257,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     all_names: list[str] = []
     if kind != "csv":
         all_names = workbook_sheet_names(path)
-        if options.sheet is not None:
-            if options.sheet not in all_names:
-                raise fail(path, f"The workbook has no sheet {options.sheet!r}; its sheets are "
-                           + ", ".join(repr(n) for n in all_names) + ".")
-            names = [options.sheet]
-        else:
-            names = all_names
+        names = chosen_sheets(path, all_names, options.sheet)
     readable: list[str] = []
     summaries: dict[str, str] = {}
     empty: list[str] = []

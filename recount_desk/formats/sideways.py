@@ -43,7 +43,7 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from ._sheets import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
+from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_rows, sniff
 
@@ -421,14 +421,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                    "Export it as XLSX or CSV.")
     names: list[str] | None = None
     if kind != "csv":
-        all_names = workbook_sheet_names(path)
-        if options.sheet is not None:
-            if options.sheet not in all_names:
-                raise fail(path, f"The workbook has no sheet {options.sheet!r}; its sheets are "
-                           + ", ".join(repr(n) for n in all_names) + ".")
-            names = [options.sheet]
-        else:
-            names = all_names
+        names = chosen_sheets(path, workbook_sheet_names(path), options.sheet)
     result: RawCanvass | None = None
     read_from = ""
     readable: list[str] = []

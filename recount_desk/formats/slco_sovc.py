@@ -22,7 +22,7 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from ._sheets import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
+from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
 from .base import Detection, RawCanvass, ReadOptions, fail
 from .tabular import sniff
 
@@ -159,12 +159,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     if kind not in ("xlsx", "xls", "ods"):
         raise fail(path, "This is not an Excel workbook, so it is not a Salt Lake County SOVC. "
                    "Export the Statement of Votes Cast as XLSX.")
-    names = workbook_sheet_names(path)
-    if options.sheet is not None:
-        if options.sheet not in names:
-            raise fail(path, f"The workbook has no sheet {options.sheet!r}; its sheets are "
-                       + ", ".join(repr(n) for n in names[:12]) + ".")
-        names = [options.sheet]
+    names = chosen_sheets(path, workbook_sheet_names(path), options.sheet, listed=12)
     st = _State(path.name)
     for sheet, rows in iter_sheets(path, names, options=options):
         found = _find_header_2018(rows)

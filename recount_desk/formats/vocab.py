@@ -7,6 +7,7 @@ write-in totals are recognised the same way everywhere (DESIGN.md §2).
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 # Offices that are statistics, not contests.
 _NON_CONTEST_OFFICE = re.compile(
@@ -191,3 +192,22 @@ def parse_count(text: str) -> int | None:
     except ValueError:
         return None
     return int(f) if f.is_integer() and f >= 0 else None
+
+
+_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%m/%d/%Y", "%Y-%m-%d", "%d %B %Y", "%B %d %Y")
+
+
+def date_in(text: str) -> str | None:
+    """'November 6, 2018' / 'MARCH 3, 2020' / '2024-11-05' / 'Held June 28, 2016' -> ISO date."""
+    t = clean_name(text)
+    for cand in (t, *re.findall(r"[A-Za-z]+\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}/\d{1,2}/\d{4}|"
+                                 r"\d{4}-\d{2}-\d{2}", t)):
+        cand = cand.replace(".", "")
+        for fmt in _DATE_FORMATS:
+            try:
+                d = datetime.strptime(cand, fmt).date()
+            except ValueError:
+                continue
+            if 1990 <= d.year <= 2100:
+                return d.isoformat()
+    return None

@@ -34,7 +34,7 @@ from recount_desk.core.recount import (
     UnitKind,
 )
 
-from .blobs import int_values
+from .repo import contest_counts, precinct_names
 
 # --------------------------------------------------------------------------------------
 # Lookups
@@ -50,26 +50,22 @@ def choice_ids(conn: sqlite3.Connection, contest_id: int) -> dict[str, int]:
 def contest_precincts(conn: sqlite3.Connection, contest_id: int) -> list[str]:
     """The precincts with canvass votes in this contest, in canvass order."""
     ids: set[int] = set()
-    for width, blob in conn.execute("SELECT v.width, v.precincts FROM canvass_column v JOIN "
-                                    "choice c ON c.id = v.choice_id WHERE c.contest_id=?",
-                                    (contest_id,)):
-        ids.update(int_values(blob, width))
-    names = dict(conn.execute("SELECT id, name FROM precinct"))
+    for _, pids, _ in contest_counts(conn, contest_id):
+        ids.update(pids)
+    names = precinct_names(conn)
     return [names[i] for i in sorted(ids)]
 
 
 def precinct_ids(conn: sqlite3.Connection) -> dict[str, int]:
-    return {n: i for i, n in conn.execute("SELECT id, name FROM precinct")}
+    return {n: i for i, n in precinct_names(conn).items()}
 
 
 def canvass_by_precinct(conn: sqlite3.Connection, contest_id: int) -> dict[str, dict[str, int]]:
     """precinct → choice → canvass votes, for one contest."""
-    names = dict(conn.execute("SELECT id, name FROM precinct"))
+    names = precinct_names(conn)
     out: dict[str, dict[str, int]] = {}
-    for cname, width, pids, votes in conn.execute(
-            "SELECT c.name, v.width, v.precincts, v.votes FROM canvass_column v JOIN choice c "
-            "ON c.id = v.choice_id WHERE c.contest_id=? ORDER BY c.position", (contest_id,)):
-        for pid, n in zip(int_values(pids, width), int_values(votes, width), strict=True):
+    for cname, pids, votes in contest_counts(conn, contest_id):
+        for pid, n in zip(pids, votes, strict=True):
             out.setdefault(names[pid], {})[cname] = n
     return out
 

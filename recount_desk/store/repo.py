@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -204,22 +205,34 @@ def update_contest(conn: sqlite3.Connection, contest_id: int, *, seats: int, sco
         conn.execute("UPDATE contest SET kind=? WHERE id=?", (kind.value, contest_id))
 
 
+def precinct_names(conn: sqlite3.Connection) -> dict[int, str]:
+    """Precinct id → name."""
+    return dict(conn.execute("SELECT id, name FROM precinct"))
+
+
+def contest_counts(conn: sqlite3.Connection, contest_id: int
+                   ) -> Iterator[tuple[str, array[int], array[int]]]:
+    """(choice name, precinct ids, votes) of each choice with canvass votes in one contest,
+    in ballot order."""
+    for name, width, pids, votes in conn.execute(
+            "SELECT c.name, v.width, v.precincts, v.votes FROM canvass_column v JOIN choice c "
+            "ON c.id = v.choice_id WHERE c.contest_id=? ORDER BY c.position", (contest_id,)):
+        yield name, int_values(pids, width), int_values(votes, width)
+
+
 def precinct_table(conn: sqlite3.Connection, contest_id: int
                    ) -> tuple[list[str], list[str], list[list[int]]]:
     """(precinct names, choice names, votes[precinct][choice]) of one contest's canvass."""
-    chs = conn.execute("SELECT id, name FROM choice WHERE contest_id=? ORDER BY position",
-                       (contest_id,)).fetchall()
-    col = {cid: i for i, (cid, _) in enumerate(chs)}
+    chs = [n for (n,) in conn.execute("SELECT name FROM choice WHERE contest_id=? "
+                                      "ORDER BY position", (contest_id,))]
+    col = {n: i for i, n in enumerate(chs)}
     rows: dict[int, list[int]] = {}
-    for cid, width, pids, votes in conn.execute(
-            "SELECT v.choice_id, v.width, v.precincts, v.votes FROM canvass_column v JOIN "
-            "choice c ON c.id = v.choice_id WHERE c.contest_id=?", (contest_id,)):
-        k = col[cid]
-        for pid, n in zip(int_values(pids, width), int_values(votes, width), strict=True):
-            rows.setdefault(pid, [0] * len(chs))[k] = n
+    for name, pids, votes in contest_counts(conn, contest_id):
+        for pid, n in zip(pids, votes, strict=True):
+            rows.setdefault(pid, [0] * len(chs))[col[name]] = n
     order = sorted(rows)
-    names = dict(conn.execute("SELECT id, name FROM precinct"))
-    return [names[p] for p in order], [n for _, n in chs], [rows[p] for p in order]
+    names = precinct_names(conn)
+    return [names[p] for p in order], chs, [rows[p] for p in order]
 
 
 def add_request(conn: sqlite3.Connection, *, contest_id: int, requester: str,

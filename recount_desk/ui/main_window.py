@@ -478,9 +478,8 @@ class MainWindow(QMainWindow):
 
         if self.case is None:
             return
-        override = self.case.edition if self.case.edition_overridden else None
         try:
-            case_actions.update_election(self.case, dlg.election(), override)
+            case_actions.update_election(self.case, dlg.election())
         except (case_actions.ElectionDetailsRefused, CaseFileError) as e:
             self.tell("The election details were not changed", str(e))
             return

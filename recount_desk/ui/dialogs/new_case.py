@@ -75,6 +75,7 @@ class NewCaseDialog(QDialog):
             w.setAccessibleName(n)
 
         self.errors: dict[str, QLabel] = {}
+        labels: dict[str, QLabel] = {}
         grid = QGridLayout()
         grid.setColumnStretch(1, 1)
         grid.setColumnMinimumWidth(2, 300)
@@ -89,7 +90,7 @@ class NewCaseDialog(QDialog):
             ("file", "Case &file:", self._pair(self.file, self.browse, stretch_first=True)),
         ]
         for i, (key, label, w) in enumerate(rows):
-            lab = QLabel(label)
+            lab = labels[key] = QLabel(label)
             lab.setBuddy(w if not isinstance(w, _Pair) else w.first)
             err = QLabel()
             err.setStyleSheet(ERROR_STYLE)
@@ -107,7 +108,7 @@ class NewCaseDialog(QDialog):
                           "a request is filed; the moment the canvass was completed starts "
                           "the time to request a recount. The change is recorded in the "
                           "audit log.")
-            for w in (self.file, self.browse, grid.itemAtPosition(len(rows) - 1, 0).widget()):
+            for w in (self.file, self.browse, labels["file"]):
                 w.hide()
         intro.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
