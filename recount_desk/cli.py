@@ -23,8 +23,9 @@ from recount_desk.actions.canvass import (
     ReadOptions,
     check_parsed,
 )
-from recount_desk.core.model import Election, ElectionKind, Issue, Severity
+from recount_desk.core.model import Election, ElectionKind, Issue, Scope, Severity
 from recount_desk.core.rules import Edition
+from recount_desk.core.scope import PORTION_BASIS
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -36,6 +37,21 @@ def _seats(values: Sequence[str] | None) -> dict[str, int]:
         if not sep or not n.strip().isdigit() or int(n) < 1:
             raise SystemExit(f"--seats takes TITLE=N with N ≥ 1, not {v!r}")
         out[title.strip()] = int(n)
+    return out
+
+
+def _scopes(values: Sequence[str] | None) -> dict[str, Scope]:
+    out: dict[str, Scope] = {}
+    names = ", ".join(s.value for s in Scope)
+    for v in values or []:
+        title, sep, scope = v.rpartition("=")
+        try:
+            out[title.strip()] = Scope(scope.strip().lower().replace("-", "_"))
+        except ValueError:
+            raise SystemExit(f"--scope takes TITLE=SCOPE with SCOPE one of {names}, "
+                             f"not {v!r}") from None
+        if not sep or not title.strip():
+            raise SystemExit(f"--scope takes TITLE=SCOPE, not {v!r}")
     return out
 
 
@@ -70,7 +86,15 @@ def check_json(result: CheckResult) -> dict[str, Any]:
             "winners": list(d.outcome.winners), "result": d.outcome.result.value,
             "tied": list(d.outcome.tied),
             "closest_loser": d.closest_loser, "margin": d.margin,
-            "threshold_votes": d.threshold, "within_margin": d.within_margin,
+            "threshold_votes": d.threshold, "within_margin": cc.within_margin,
+            "portion": cc.portion,
+            "scope_reason": cc.scope.reason if cc.scope else None,
+            "scope_basis": cc.scope.basis if cc.scope else None,
+            "scope_assumed": cc.scope.assumed if cc.scope else False,
+            "scope_set_by_officer": cc.scope.overridden if cc.scope else False,
+            "counties": list(cc.coverage.counties) if cc.coverage else None,
+            "district_counties": (list(cc.scope.counties) if cc.scope and cc.scope.counties
+                                  else None),
             "tie": d.tie, "automatic_recount": d.automatic_recount,
             "verdict": d.verdict.value, "basis": d.basis, "explanation": d.explanation,
             "who_may_request": d.who_may_request, "filing_office": cc.office,
@@ -113,8 +137,9 @@ def _print_check(result: CheckResult, only_close: bool) -> None:
             continue
         label = cc.totals.contest.key.label()[:width]
         margin = "—" if d.margin is None else f"{d.margin:,}"
+        threshold = "—" if cc.portion else f"{d.threshold:,}"
         print(f"{label:<{width}}  total {d.total:>9,}  margin {margin:>7}  "
-              f"threshold {d.threshold:>6,}  {d.verdict.label}")
+              f"threshold {threshold:>6}  {d.verdict.label}")
         if d.within_margin:
             print(f"    {d.explanation}")
             print(f"    File with {cc.office} ({cc.office_basis})"
@@ -123,6 +148,14 @@ def _print_check(result: CheckResult, only_close: bool) -> None:
                 print(f"    Assumption: {a}")
     close = sum(1 for c in result.contests if c.decision.within_margin)
     print(f"{close} contest(s) inside the recount margin.")
+    portions = [c for c in result.contests if c.portion]
+    if portions:
+        where = f"{result.county} County" if result.county else "this file"
+        print(f"{len(portions)} contest(s) are {where}'s portion of a multicounty or statewide "
+              "race: the figures are shown, but eligibility for a recount is "
+              "decided on the whole race's canvass, by the lieutenant governor's office "
+              f"({PORTION_BASIS}). Give every county's file (or --state-canvass) to decide "
+              "the whole race.")
     if result.issues:
         print("Issues:")
         _print_issues(result.issues, sys.stdout)
@@ -165,7 +198,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         parsed = demo_actions.apply_demo_scopes(parsed)
     result = check_parsed(parsed, kind=kind, election_date=when,
                           edition=Edition(args.edition) if args.edition else None,
-                          canvass_completed=cc)
+                          canvass_completed=cc, scopes=_scopes(args.scope))
     if args.json:
         print(json.dumps(check_json(result), indent=2, ensure_ascii=False))
     else:
@@ -395,6 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--canvass-completed", type=_datetime, help="for the request deadline")
     c.add_argument("--edition", choices=[e.value for e in Edition])
     c.add_argument("--seats", action="append", metavar="TITLE=N")
+    c.add_argument("--scope", action="append", metavar="TITLE=SCOPE",
+                   help="the contest's scope (county, municipal, special_district, "
+                   "multicounty, statewide), where the program's inference is wrong")
     c.add_argument("--sheet", help="the sheet to read, for workbooks with several elections")
     c.add_argument("--format", help="force a format family")
     c.add_argument("--mapping", help="JSON column mapping for an unknown layout")

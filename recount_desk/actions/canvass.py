@@ -2,19 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from recount_desk import formats, store
-from recount_desk.core.model import ContestTotals, ElectionKind, Issue, Severity
+from recount_desk.core.districts import COUNTIES, county_name
+from recount_desk.core.model import ContestTotals, ElectionKind, Issue, Scope, Severity
 from recount_desk.core.rules import (
     Edition,
     MarginDecision,
-    decide,
+    Verdict,
     edition_for,
     filing_office,
     request_deadline,
+)
+from recount_desk.core.scope import (
+    Coverage,
+    ScopeFinding,
+    check_label,
+    decide_scoped,
+    infer_scope,
+    officer_finding,
+    scope_override,
+    with_scope,
 )
 from recount_desk.formats import Cancelled, Detection, ImportFailed, ParsedCanvass, ReadOptions
 from recount_desk.store import repo
@@ -66,6 +80,8 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
         raise ImportRefused(
             "A recount has been started in this case; replacing its canvass would discard the "
             "recount's records. Start a new case file for the new canvass; nothing was changed.")
+    parsed = with_inferred_scopes(parsed, case.election.date,
+                                  file_county(parsed, case.election.jurisdiction))
     with store.transaction(case.conn, case.actor, "import canvass") as payload:
         if existing is not None:
             repo.clear_canvass(case.conn)
@@ -81,6 +97,16 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
     return import_id
 
 
+def with_inferred_scopes(parsed: ParsedCanvass, election_date: date,
+                         county: str | None) -> ParsedCanvass:
+    """The canvass with every contest's scope inferred (core.scope), for storing."""
+    findings = scope_findings(parsed, election_date, county)
+    totals = [dataclasses.replace(t, contest=with_scope(t.contest, f))
+              for t, f in zip(parsed.totals, findings, strict=True)]
+    return dataclasses.replace(parsed, totals=totals,
+                               contests=[t.contest for t in totals])
+
+
 def recount_started(case: Case) -> bool:
     """Whether a recount has begun in this case (then its canvass can no longer be replaced)."""
     return repo.has_recount(case.conn)
@@ -89,7 +115,7 @@ def recount_started(case: Case) -> bool:
 @dataclass(frozen=True)
 class ContestCheck:
     """One contest's verdict with its filing office and deadline (when the canvass date is
-    known)."""
+    known), its scope, and which part of the race the figures are."""
 
     totals: ContestTotals
     decision: MarginDecision
@@ -97,6 +123,18 @@ class ContestCheck:
     office_basis: str
     deadline: str | None
     deadline_explained: str | None
+    scope: ScopeFinding | None = None
+    coverage: Coverage | None = None
+
+    @property
+    def portion(self) -> bool:
+        """The figures are a county's part of a multicounty or statewide contest."""
+        return self.decision.verdict is Verdict.PORTION
+
+    @property
+    def within_margin(self) -> bool | None:
+        """None for a portion: the whole race decides (20A-4-401(1)(b))."""
+        return None if self.portion else self.decision.within_margin
 
 
 @dataclass(frozen=True)
@@ -108,25 +146,78 @@ class CheckResult:
     contests: list[ContestCheck]
     issues: list[Issue]
     detection: Detection | None = None
+    county: str | None = None
 
 
 def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
-                  election_date: date, canvass_completed: date | None) -> ContestCheck:
-    d = decide(totals, edition)
+                  election_date: date, canvass_completed: date | None, *,
+                  scope: ScopeFinding | None = None, coverage: Coverage | None = None,
+                  county: str | None = None) -> ContestCheck:
+    """A contest's verdict, office and deadline; a portion gets no verdict (core.scope)."""
+    if scope is None:
+        scope = infer_scope(totals.contest, county=county, election_date=election_date)
+    if coverage is None and county:
+        coverage = Coverage((county,), False, "county file")
+    totals = dataclasses.replace(totals, contest=with_scope(totals.contest, scope))
+    d = decide_scoped(totals, edition, scope, coverage, county)
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
     dl = (request_deadline(kind, canvass_completed, totals.contest.kind)
           if canvass_completed else None)
     return ContestCheck(
         totals, d, office.name, office.basis,
         dl.due.isoformat(timespec="minutes") if dl else None,
-        dl.explain() if dl else None,
+        dl.explain() if dl else None, scope, coverage,
     )
+
+
+def file_county(parsed: ParsedCanvass, jurisdiction: str | None = None) -> str | None:
+    """The county whose canvass this is: the file's county column, the election's
+    jurisdiction, or an OpenElections file name (``…__grand__precinct.csv``); None when the
+    file holds several counties or none can be told."""
+    named = {county_name(c) for c in parsed.counties} - {None}
+    if len(named) == 1:
+        return named.pop()
+    if len(named) > 1:
+        return None
+    if jurisdiction and county_name(jurisdiction):
+        return county_name(jurisdiction)
+    m = re.search(r"__ut__\w+?__([a-z_]+?)_{1,2}precinct", parsed.file)
+    return county_name(m.group(1)) if m else None
+
+
+def file_coverage(parsed: ParsedCanvass, finding: ScopeFinding,
+                  county: str | None) -> Coverage | None:
+    """Which part of a contest a file's figures are (the whole race when the file holds
+    every county the race covers)."""
+    present = tuple(sorted({n for c in parsed.counties if (n := county_name(c))}))
+    if len(present) > 1:
+        need = COUNTIES if finding.scope is Scope.STATEWIDE else finding.counties
+        whole = need is not None and set(need) <= set(present)
+        return Coverage(present, whole, "state file")
+    return Coverage((county,), False, "county file") if county else None
+
+
+def scope_findings(parsed: ParsedCanvass, election_date: date, county: str | None,
+                   scopes: Mapping[str, Scope] | None = None) -> list[ScopeFinding]:
+    """Every contest's scope: the officer's where given, else inferred (core.scope)."""
+    out = []
+    for t in parsed.totals:
+        chosen = scope_override(scopes or {}, t.contest.key)
+        out.append(officer_finding(chosen) if chosen is not None else
+                   infer_scope(t.contest, county=county, election_date=election_date))
+    return out
 
 
 def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
                  election_date: date | None = None, edition: Edition | None = None,
-                 canvass_completed: date | None = None) -> CheckResult:
-    """Verdicts for every contest of a read canvass, without a case file."""
+                 canvass_completed: date | None = None, county: str | None = None,
+                 scopes: Mapping[str, Scope] | None = None) -> CheckResult:
+    """Verdicts for every contest of a read canvass, without a case file.
+
+    ``scopes`` are the officer's scope settings by contest title or label (``check
+    --scope``); every other contest's scope is inferred from the file, the office and the
+    district table.
+    """
     if election_date is None and parsed.election_date:
         election_date = date.fromisoformat(parsed.election_date)
     issues = list(parsed.issues)
@@ -138,8 +229,17 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     if kind is None:
         kind = ElectionKind.PRIMARY if parsed.primary else ElectionKind.GENERAL
     ed = edition or edition_for(election_date)
+    county = county or file_county(parsed)
+    findings = scope_findings(parsed, election_date, county, scopes)
+    for t in parsed.totals:
+        fix = check_label(t.contest.key, county, election_date)
+        if fix is not None:
+            issues.append(Issue(parsed.file, f"{fix.message} Check the file's labels.",
+                                severity=Severity.WARNING))
     return CheckResult(
         parsed.file, parsed.family, ed, kind,
-        [check_contest(t, ed, kind, election_date, canvass_completed) for t in parsed.totals],
-        issues, parsed.detection,
+        [check_contest(t, ed, kind, election_date, canvass_completed, scope=f,
+                       coverage=file_coverage(parsed, f, county), county=county)
+         for t, f in zip(parsed.totals, findings, strict=True)],
+        issues, parsed.detection, county,
     )

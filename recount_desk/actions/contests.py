@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
 from recount_desk import store
-from recount_desk.core.model import ContestKind, PassRule, Scope, VotingMethod
+from recount_desk.core.model import Contest, ContestKind, PassRule, Scope, VotingMethod
 from recount_desk.core.rules import (
+    Finding,
     Office,
     Requester,
     RequestEvaluation,
     evaluate_request,
 )
+from recount_desk.core.scope import PORTION_BASIS, ScopeFinding, infer_scope, officer_finding
 from recount_desk.store import repo
 
-from .canvass import ContestCheck, check_contest
+from .canvass import ContestCheck, check_contest, file_county
 from .case import Case
 
 
@@ -34,9 +37,48 @@ def overview(case: Case) -> list[ContestRow]:
     counts = dict(case.conn.execute(
         "SELECT contest_id, count(*) FROM recount_request WHERE withdrawn=0 "
         "GROUP BY contest_id").fetchall())
-    return [ContestRow(sc.id, check_contest(sc.totals, ed, e.kind, e.date, cc),
+    set_by_officer = officer_scopes(case)
+    county = case_county(case)
+    return [ContestRow(sc.id, check_contest(
+                sc.totals, ed, e.kind, e.date, cc, county=county,
+                scope=_finding(sc.totals.contest, set_by_officer.get(sc.id), county, case)),
                        counts.get(sc.id, 0))
             for sc in repo.contests(case.conn)]
+
+
+def case_county(case: Case) -> str | None:
+    """The county whose canvass the case holds: the election's jurisdiction, else the file."""
+    from recount_desk.core.districts import county_name
+
+    named = county_name(case.election.jurisdiction)
+    if named:
+        return named
+    imp = repo.current_import(case.conn)
+    if imp is None:
+        return None
+    from .canvass import ParsedCanvass
+
+    return file_county(ParsedCanvass(imp.file, "", "", [], [], [], [], [], []))
+
+
+def officer_scopes(case: Case) -> dict[int, Scope]:
+    """The scopes the election officer set, by contest id, from the audit log (the record)."""
+    out: dict[int, Scope] = {}
+    for (payload,) in case.conn.execute(
+            "SELECT payload FROM audit WHERE action='change contest settings' ORDER BY seq"):
+        p = json.loads(payload)
+        changed = p.get("before", {}).get("scope") != p.get("after", {}).get("scope")
+        if changed or int(p.get("contest_id", 0)) in out:
+            out[int(p["contest_id"])] = Scope(p["after"]["scope"])
+    return out
+
+
+def _finding(contest: Contest, officer: Scope | None, county: str | None,
+             case: Case) -> ScopeFinding:
+    if officer is not None and officer is contest.scope:
+        return officer_finding(officer)
+    # Stored before scopes were inferred (every contest "county"), or as inferred at import.
+    return infer_scope(contest, county=county, election_date=case.election.date)
 
 
 def contest_check(case: Case, contest_id: int) -> ContestRow:
@@ -45,7 +87,10 @@ def contest_check(case: Case, contest_id: int) -> ContestRow:
     cc = e.canvass_completed.date() if e.canvass_completed else None
     n = case.conn.execute("SELECT count(*) FROM recount_request WHERE withdrawn=0 AND "
                           "contest_id=?", (contest_id,)).fetchone()[0]
-    return ContestRow(contest_id, check_contest(sc.totals, case.edition, e.kind, e.date, cc), n)
+    county = case_county(case)
+    finding = _finding(sc.totals.contest, officer_scopes(case).get(contest_id), county, case)
+    return ContestRow(contest_id, check_contest(sc.totals, case.edition, e.kind, e.date, cc,
+                                                scope=finding, county=county), n)
 
 
 def precinct_table(case: Case, contest_id: int) -> tuple[list[str], list[str], list[list[int]]]:
@@ -80,10 +125,18 @@ def evaluate(case: Case, contest_id: int, *, requester: Requester, candidate: st
     """What the program says of a request before it is recorded."""
     e = case.election
     row = contest_check(case, contest_id)
-    return evaluate_request(
+    ev = evaluate_request(
         row.check.decision, e.kind, e.date,
         e.canvass_completed.date() if e.canvass_completed else None,
         requester, candidate, sum(1 for _, ok in voters if ok), filed_at, filed_with)
+    if row.check.portion:
+        # A county's figures cannot show who may ask: the whole race decides.
+        return RequestEvaluation(ev.timely, Finding(
+            False, "This case holds only the county's portion of a multicounty or statewide "
+            "contest: eligibility is decided on the whole race's canvass, by the lieutenant "
+            "governor's office. Enter the whole race's official totals first.",
+            PORTION_BASIS), ev.right_office, ev.deadline)
+    return ev
 
 
 class RequestRefused(Exception):

@@ -63,6 +63,8 @@ class RawCanvass:
     election_name: str | None = None
     election_date: str | None = None  # ISO date when the file says
     sheet: str | None = None
+    # The counties the file's rows name (a county column), in the file's order.
+    counties: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,8 @@ class ParsedCanvass:
     election_date: str | None = None
     # How the family was found (None when the caller named it, or for a mapping).
     detection: Detection | None = None
+    # The counties the file's rows name (a county column), in the file's order.
+    counties: tuple[str, ...] = ()
 
     @property
     def errors(self) -> list[Issue]:
@@ -311,7 +313,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     return ParsedCanvass(
         raw.file, raw.family, sha256, [str(p) for p in precinct_uniques], contests, choices,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
-        raw.election_date,
+        raw.election_date, counties=raw.counties,
     )
 
 
