@@ -46,9 +46,15 @@ def detect_file(path: Path | str) -> list[Detection]:
 def read_file(path: Path | str, *, family: str | None = None, primary: bool | None = None,
               seats: dict[str, int] | None = None,
               options: ReadOptions | None = None) -> ParsedCanvass:
-    """Read a canvass file into memory; nothing is written. Raises ImportFailed."""
-    return formats.read_canvass(path, family=family, primary=primary, seats=seats,
-                                options=options)
+    """Read a canvass file into memory; nothing is written. Raises ImportFailed.
+
+    Every contest's scope is inferred (core.scope) from the file, the office and the
+    district table, with the file's election date (or today's) and county.
+    """
+    parsed = formats.read_canvass(path, family=family, primary=primary, seats=seats,
+                                  options=options)
+    when = date.fromisoformat(parsed.election_date) if parsed.election_date else date.today()
+    return with_inferred_scopes(parsed, when, file_county(parsed))
 
 
 class ImportRefused(Exception):
@@ -80,8 +86,6 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
         raise ImportRefused(
             "A recount has been started in this case; replacing its canvass would discard the "
             "recount's records. Start a new case file for the new canvass; nothing was changed.")
-    parsed = with_inferred_scopes(parsed, case.election.date,
-                                  file_county(parsed, case.election.jurisdiction))
     with store.transaction(case.conn, case.actor, "import canvass") as payload:
         if existing is not None:
             repo.clear_canvass(case.conn)

@@ -66,7 +66,8 @@ def officer_scopes(case: Case) -> dict[int, Scope]:
     out: dict[int, Scope] = {}
     for (payload,) in case.conn.execute(
             "SELECT payload FROM audit WHERE action='change contest settings' ORDER BY seq"):
-        p = json.loads(payload)
+        entry = json.loads(payload)
+        p = entry.get("data", entry) if isinstance(entry, dict) else {}
         changed = p.get("before", {}).get("scope") != p.get("after", {}).get("scope")
         if changed or int(p.get("contest_id", 0)) in out:
             out[int(p["contest_id"])] = Scope(p["after"]["scope"])
@@ -77,8 +78,13 @@ def _finding(contest: Contest, officer: Scope | None, county: str | None,
              case: Case) -> ScopeFinding:
     if officer is not None and officer is contest.scope:
         return officer_finding(officer)
-    # Stored before scopes were inferred (every contest "county"), or as inferred at import.
-    return infer_scope(contest, county=county, election_date=case.election.date)
+    inferred = infer_scope(contest, county=county, election_date=case.election.date)
+    if inferred.scope is contest.scope or contest.scope is Scope.COUNTY:
+        # As inferred; or "county" stored by a version that did not infer scope, which
+        # must not hide a multicounty race (the officer's own choice is in the audit log).
+        return inferred
+    # Chosen when the canvass was imported (the import wizard's settings).
+    return officer_finding(contest.scope)
 
 
 def contest_check(case: Case, contest_id: int) -> ContestRow:

@@ -32,6 +32,7 @@ VERDICT_TINT = {
     Verdict.NOT_ELIGIBLE: QColor("#e3f1e1"),
     Verdict.EXCLUDED_IRV: QColor("#e4e4e4"),
     Verdict.UNCONTESTED: QColor("#ececec"),
+    Verdict.PORTION: QColor("#dde8f6"),
 }
 VERDICT_INK = {
     Verdict.WITHIN_MARGIN: QColor("#8a5a00"),
@@ -39,6 +40,7 @@ VERDICT_INK = {
     Verdict.NOT_ELIGIBLE: QColor("#2e6b30"),
     Verdict.EXCLUDED_IRV: QColor("#555555"),
     Verdict.UNCONTESTED: QColor("#555555"),
+    Verdict.PORTION: QColor("#1f4e8c"),
 }
 
 _ICONS: dict[str, QIcon] = {}
@@ -81,6 +83,12 @@ def verdict_icon(verdict: Verdict) -> QIcon:
             p.setPen(check)
             p.drawLine(int(s * 0.15), int(s * 0.55), int(s * 0.4), int(s * 0.8))
             p.drawLine(int(s * 0.4), int(s * 0.8), int(s * 0.85), int(s * 0.22))
+        elif verdict is Verdict.PORTION:  # a ring with one slice filled: a part of a race
+            p.setPen(QPen(ink, max(1.5, s / 9)))
+            rect = QRectF(s * 0.12, s * 0.12, s * 0.76, s * 0.76)
+            p.drawEllipse(rect)
+            p.setBrush(ink)
+            p.drawPie(rect, 90 * 16, -90 * 16)
         else:  # excluded or uncontested: a circle with a bar
             ring = QPen(ink, max(1.5, s / 9))
             p.setPen(ring)

@@ -15,7 +15,8 @@ from .conftest import SIGNAL_MS
 
 
 def test_filter_to_the_contests_within_the_margin_and_read_the_decision(
-        demo: MainWindow, qtbot: QtBot) -> None:
+        demo_county: MainWindow, qtbot: QtBot) -> None:
+    demo = demo_county
     page = demo.contests_page
     assert page.model.rowCount() == 4
     with qtbot.waitSignal(page.filtered, timeout=SIGNAL_MS):
@@ -33,7 +34,7 @@ def test_filter_to_the_contests_within_the_margin_and_read_the_decision(
     assert "difference of 2 votes" in text
     assert "within 4 votes, 0.25 % of the 1,684 votes cast" in text
     assert "Utah Code 20A-4-401(1)(b)" in text
-    assert "lieutenant governor" in page.detail.office.text().lower()
+    assert "county clerk" in page.detail.office.text().lower()
     assert "Nov 27, 2018" in page.detail.deadline.text()
     assert "passed" in page.detail.deadline.text()
     assert "before 2024 H.B. 515" in page.detail.edition.text()
@@ -63,8 +64,9 @@ def test_sorting_happens_on_the_row_list(demo: MainWindow) -> None:
     assert margins == sorted(margins)
 
 
-def test_changing_seats_recomputes_and_undo_is_recorded_too(demo: MainWindow,
+def test_changing_seats_recomputes_and_undo_is_recorded_too(demo_county: MainWindow,
                                                             qtbot: QtBot) -> None:
+    demo = demo_county
     page = demo.contests_page
     page.select_contest(3)
     detail = page.detail
@@ -87,7 +89,8 @@ def test_changing_seats_recomputes_and_undo_is_recorded_too(demo: MainWindow,
     assert actions.count("change contest settings") >= 2
 
 
-def test_print_html_holds_the_table_as_shown(demo: MainWindow) -> None:
+def test_print_html_holds_the_table_as_shown(demo_county: MainWindow) -> None:
+    demo = demo_county
     demo.contests_page.within.setChecked(True)
     html = demo.overview_html()
     assert "State House — District 69" in html
