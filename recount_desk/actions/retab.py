@@ -107,15 +107,30 @@ def read_retab_file(path: Path | str, *, sheet: str | None = None,
                                  "error(s) in the file; nothing was loaded)", first.sheet,
                                  first.row, first.column, Severity.ERROR))
     rows: dict[tuple[str, str, str], int] = {}
+    warnings: dict[tuple[str, str], list[tuple[int, str]]] = {}
     df = raw.rows
     if "row" in df.columns and len(df):
-        first_rows = df.groupby(["contest", "district", "precinct"], sort=False)["row"].min()
+        first_rows = df.groupby(["contest", "district", "precinct"], sort=False,
+                                observed=True)["row"].min()
         rows = {(str(c), str(d), str(p)): int(r) for (c, d, p), r in first_rows.items()}
-    return _file_of(path, parsed, raw.sheet or sheet, rows)
+        located = [i for i in parsed.issues
+                   if i.row is not None and i.severity is not Severity.NOTE]
+        if located:
+            at = df[df["row"].isin([i.row for i in located])]
+            contest_of = {int(r): (str(c), str(d)) for r, c, d in
+                          zip(at["row"], at["contest"], at["district"], strict=True)}
+            for i in located:
+                key = contest_of.get(int(i.row or 0))
+                if key is not None:
+                    warnings.setdefault(key, []).append((int(i.row or 0), i.message))
+    suppressed = {(str(c), str(d)) for c, d, _ in raw.suppressed}
+    return _file_of(path, parsed, raw.sheet or sheet, rows, suppressed, warnings)
 
 
 def _file_of(path: Path, parsed: ParsedCanvass, sheet: str | None,
-             rows: Mapping[tuple[str, str, str], int]) -> RetabFile:
+             rows: Mapping[tuple[str, str, str], int],
+             suppressed: set[tuple[str, str]],
+             warnings: Mapping[tuple[str, str], list[tuple[int, str]]]) -> RetabFile:
     contests: list[FileContest] = []
     votes: dict[int, dict[int, dict[str, int]]] = {}
     for col in parsed.columns:
@@ -138,7 +153,9 @@ def _file_of(path: Path, parsed: ParsedCanvass, sheet: str | None,
         ch = parsed.choices[ci]
         contests.append(FileContest(
             ci, contest.key, tuple(c.name for c in ch if c.kind is not ChoiceKind.WRITE_IN),
-            tuple(c.name for c in ch if c.kind is ChoiceKind.WRITE_IN)))
+            tuple(c.name for c in ch if c.kind is ChoiceKind.WRITE_IN),
+            (contest.key.title, contest.key.district) in suppressed,
+            tuple(warnings.get((contest.key.title, contest.key.district), ()))))
         per = votes.get(ci, {})
         extra_ps = {p for (c, p) in (*over, *under) if c == ci}
         out = []

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .model import ChoiceKind, ChoiceTotal, Contest, ContestKey, ContestKind, ContestTotals
+from .model import ChoiceTotal, Contest, ContestKey, ContestKind, ContestTotals
 from .recount import (
     RecountUnit,
     SheetLayout,
@@ -112,6 +112,9 @@ class FileContest:
     key: ContestKey
     choices: tuple[str, ...]
     write_ins: tuple[str, ...] = ()
+    suppressed: bool = False  # the reader says some of its counts are hidden
+    # What reading the file warned about in this contest's rows: (row, message).
+    warnings: tuple[tuple[int, str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -217,6 +220,8 @@ class ProblemKind(StrEnum):
     DUPLICATE_PRECINCT = "duplicate_precinct"
     UNIT_MISSING = "unit_missing"
     BLANK_FIGURES = "blank_figures"
+    SUPPRESSED = "suppressed"
+    READ_WARNING = "read_warning"
     NO_CONTEST = "no_contest"
 
     @property
@@ -420,6 +425,18 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit], canvass_precinc
         sheets[u.name] = TallySheet(None, votes, write_ins if layout.write_in_line else 0,
                                     over, under)
         rows[u.name] = tuple(unit_rows)
+    for row, message in file_contest.warnings:
+        problems.append(LoadProblem(
+            ProblemKind.READ_WARNING,
+            f"Reading the file found a problem in this contest's rows: {message} A recount "
+            "is loaded only from figures read as they stand.", row=row))
+    if file_contest.suppressed and not any(p.kind is ProblemKind.BLANK_FIGURES
+                                           for p in problems):
+        problems.append(LoadProblem(
+            ProblemKind.SUPPRESSED,
+            "The file hides some of this contest's counts (suppressed for voter privacy) and "
+            "does not say which precinct's: a hidden count would be recorded as 0. Load the "
+            "unsuppressed statement the election system printed for the recount."))
     return LoadPlan(file_contest, choice_map, sheets, rows, tuple(problems), len(units))
 
 
@@ -593,6 +610,3 @@ def compare_load(canvass: ContestTotals, layout: SheetLayout, units: Sequence[Re
     return LoadComparison(layout.choices, tuple(rows), canvass_total, recount_total, counted,
                           len(units), before, after, text, envelope_note=note)
 
-
-def choice_kinds_of(canvass: ContestTotals) -> dict[str, ChoiceKind]:
-    return {c.choice.name: c.choice.kind for c in canvass.choices}
