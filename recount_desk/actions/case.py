@@ -250,6 +250,21 @@ def summary(case: Case) -> CaseSummary:
                        imp.rows if imp else 0, imp.file if imp else None, n_req)
 
 
+@dataclass(frozen=True)
+class LastAction:
+    """The newest entry of the case's audit log: its number, action and payload."""
+
+    seq: int
+    action: str
+    payload: str
+
+
+def last_action(case: Case) -> LastAction | None:
+    """The case's newest recorded action (the window's undo says which action was last)."""
+    e = store.last_entry(case.conn)
+    return LastAction(e.seq, e.action, e.payload) if e else None
+
+
 # The window shows these messages as they are; it never imports the store itself.
 CaseFileError = store.CaseFileError
 
