@@ -407,8 +407,8 @@ class MainWindow(QMainWindow):
         if problems:
             warnings.append("<b>This case file does not match its audit log</b>: "
                             + html.escape("; ".join(problems))
-                            + ". Nothing can be changed in it and no official report can be "
-                            "made from it. Use File › Restore a backup… to go back to a copy "
+                            + ". No official report can be made from it and nothing can be "
+                            "changed in it. Use File › Restore a backup… to go back to a copy "
                             "made when it was opened earlier, or File › Accept the file as it "
                             "is… to go on from it with a reason the report will show.")
         if readonly_reason:
