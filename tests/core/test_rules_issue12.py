@@ -95,7 +95,7 @@ def test_tie_in_small_race_says_the_statute_speaks_of_one_vote() -> None:
 
 
 def test_winner_above_a_tie_for_the_last_seat_may_not_ask() -> None:
-    d, ev = ask(race(900, 700, 700, seats=2), "A")
+    _, ev = ask(race(900, 700, 700, seats=2), "A")
     assert not ev.eligible.ok
     assert "elected" in ev.eligible.text
 
