@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from recount_desk import formats, store
+from recount_desk.core.calendar import Closed
 from recount_desk.core.model import ContestTotals, ElectionKind, Issue, Severity
 from recount_desk.core.rules import (
     Edition,
@@ -111,10 +113,15 @@ class CheckResult:
 
 
 def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
-                  election_date: date, canvass_completed: date | None) -> ContestCheck:
-    d = decide(totals, edition)
+                  election_date: date, canvass_completed: date | None,
+                  closed: Closed = ()) -> ContestCheck:
+    """One contest's verdict, office and deadline; ``closed``: the case's proclaimed
+    holidays (63G-1-301). The office's assumption, if any, joins the verdict's."""
+    d = decide(totals, edition, kind=kind, election_date=election_date)
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
-    dl = (request_deadline(kind, canvass_completed, totals.contest.kind)
+    if office.assumption:
+        d = dataclasses.replace(d, assumptions=(*d.assumptions, office.assumption))
+    dl = (request_deadline(kind, canvass_completed, totals.contest.kind, closed)
           if canvass_completed else None)
     return ContestCheck(
         totals, d, office.name, office.basis,
@@ -125,7 +132,8 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
 
 def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
                  election_date: date | None = None, edition: Edition | None = None,
-                 canvass_completed: date | None = None) -> CheckResult:
+                 canvass_completed: date | None = None,
+                 closed: Closed = ()) -> CheckResult:
     """Verdicts for every contest of a read canvass, without a case file."""
     if election_date is None and parsed.election_date:
         election_date = date.fromisoformat(parsed.election_date)
@@ -140,6 +148,7 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     ed = edition or edition_for(election_date)
     return CheckResult(
         parsed.file, parsed.family, ed, kind,
-        [check_contest(t, ed, kind, election_date, canvass_completed) for t in parsed.totals],
+        [check_contest(t, ed, kind, election_date, canvass_completed, closed)
+         for t in parsed.totals],
         issues, parsed.detection,
     )

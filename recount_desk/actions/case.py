@@ -9,6 +9,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from recount_desk import store
+from recount_desk.core.calendar import ClosedDay, holiday_name
 from recount_desk.core.model import Election, ElectionKind
 from recount_desk.core.rules import Edition, edition_for
 from recount_desk.store import lock, repo
@@ -56,6 +57,12 @@ class Case:
     @property
     def edition_overridden(self) -> bool:
         return self._election_row()[1] is not None
+
+    @property
+    def closed_days(self) -> tuple[ClosedDay, ...]:
+        """Days the governor proclaimed legal holidays (63G-1-301), entered for this case;
+        every deadline of the case counts them as holidays."""
+        return repo.closed_days(self.conn)
 
 
 @dataclass(frozen=True)
@@ -255,6 +262,38 @@ def accept_file_as_is(case: Case, reason: str) -> list[str]:
     with store.transaction(case.conn, case.actor, store.ACCEPT_ACTION, accept_reason=why):
         pass
     return found
+
+
+def set_closed_days(case: Case, days: list[ClosedDay]) -> tuple[ClosedDay, ...]:
+    """Replace the case's list of days proclaimed legal holidays by the governor
+    (63G-1-301) as one audited action; every deadline of the case then counts them.
+
+    Each day needs its reason (the proclamation); a day that is already a weekend day or a
+    legal holiday is refused (it changes nothing and would hide a typing error). Deadlines
+    already shown are computed again from the new list; recorded requests keep the findings
+    they were recorded with."""
+    seen: set[date] = set()
+    for d in days:
+        if not d.reason.strip():
+            raise ElectionDetailsRefused(f"Give the reason for {d.day.isoformat()} (the "
+                                         "governor's proclamation). Nothing was changed.")
+        if d.day in seen:
+            raise ElectionDetailsRefused(f"{d.day.isoformat()} is listed twice. Nothing was "
+                                         "changed.")
+        seen.add(d.day)
+        already = holiday_name(d.day)
+        if already is not None:
+            raise ElectionDetailsRefused(f"{d.day.isoformat()} is already closed ({already}); "
+                                         "it need not be entered. Nothing was changed.")
+    clean = tuple(sorted(ClosedDay(d.day, " ".join(d.reason.split())) for d in days))
+    before = case.closed_days
+    with store.transaction(case.conn, case.actor, "set closed days") as payload:
+        repo.set_closed_days(case.conn, clean)
+        payload.update({
+            "before": [{"day": d.day.isoformat(), "reason": d.reason} for d in before],
+            "after": [{"day": d.day.isoformat(), "reason": d.reason} for d in clean],
+            "basis": "63G-1-301"})
+    return clean
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ def overview(case: Case) -> list[ContestRow]:
     counts = dict(case.conn.execute(
         "SELECT contest_id, count(*) FROM recount_request WHERE withdrawn=0 "
         "GROUP BY contest_id").fetchall())
-    return [ContestRow(sc.id, check_contest(sc.totals, ed, e.kind, e.date, cc),
+    closed = case.closed_days
+    return [ContestRow(sc.id, check_contest(sc.totals, ed, e.kind, e.date, cc, closed),
                        counts.get(sc.id, 0))
             for sc in repo.contests(case.conn)]
 
@@ -45,7 +46,8 @@ def contest_check(case: Case, contest_id: int) -> ContestRow:
     cc = e.canvass_completed.date() if e.canvass_completed else None
     n = case.conn.execute("SELECT count(*) FROM recount_request WHERE withdrawn=0 AND "
                           "contest_id=?", (contest_id,)).fetchone()[0]
-    return ContestRow(contest_id, check_contest(sc.totals, case.edition, e.kind, e.date, cc), n)
+    return ContestRow(contest_id, check_contest(sc.totals, case.edition, e.kind, e.date, cc,
+                                                case.closed_days), n)
 
 
 def precinct_table(case: Case, contest_id: int) -> tuple[list[str], list[str], list[list[int]]]:
@@ -83,7 +85,8 @@ def evaluate(case: Case, contest_id: int, *, requester: Requester, candidate: st
     return evaluate_request(
         row.check.decision, e.kind, e.date,
         e.canvass_completed.date() if e.canvass_completed else None,
-        requester, candidate, sum(1 for _, ok in voters if ok), filed_at, filed_with)
+        requester, candidate, sum(1 for _, ok in voters if ok), filed_at, filed_with,
+        case.closed_days)
 
 
 class RequestRefused(Exception):

@@ -853,7 +853,7 @@ def declaration_preview(case: Case, contest_id: int, on: date | None = None) -> 
     today = on or datetime.now().date()
     totals = recount_totals(ctx.layout, ctx.states, [e.record for e in ctx.envelopes])
     return declaration(ctx.totals, totals, case.edition, case.election.kind,
-                       _recount_completed(case, contest_id, today))
+                       _recount_completed(case, contest_id, today), closed=case.closed_days)
 
 
 def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
@@ -879,7 +879,8 @@ def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
                 + " To declare now, give the reason for the override.", ready.blockers)
         totals = recount_totals(ctx.layout, ctx.states, [e.record for e in ctx.envelopes])
         completed = _recount_completed(case, contest_id, today)
-        pre = declaration(ctx.totals, totals, case.edition, case.election.kind, completed)
+        pre = declaration(ctx.totals, totals, case.edition, case.election.kind, completed,
+                          closed=case.closed_days)
         if pre.needs_lot and lot is None:
             assert pre.lot_rule is not None
             raise LotRequired(pre.text, pre.lot_rule, pre.outcome.tied)
@@ -894,7 +895,7 @@ def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
             if problems:
                 raise RecountError(" ".join(problems))
         decl = declaration(ctx.totals, totals, case.edition, case.election.kind, completed,
-                           lot)
+                           lot, closed=case.closed_days)
         did = rr.add_declaration(
             tx, contest_id, result=decl.outcome.result.value, elected=decl.elected,
             tied=decl.outcome.tied, totals=totals, text=decl.text, basis=decl.basis,
@@ -1119,7 +1120,8 @@ def recount_state(case: Case, contest_id: int) -> RecountState:
     decl = rr.current_declaration(case.conn, contest_id)
     b = board(case, contest_id)
     signing = rr.active_signing(case.conn, contest_id)
-    automatic = decide(ctx.totals, case.edition).verdict is Verdict.AUTOMATIC
+    automatic = decide(ctx.totals, case.edition, kind=case.election.kind,
+                       election_date=case.election.date).verdict is Verdict.AUTOMATIC
     cl = checklist(ChecklistInput(
         ctx.totals.contest.kind, _requested(case, contest_id), automatic, settings is not None,
         ready, decl is not None, bool(decl and decl.override_reason),
@@ -1128,7 +1130,8 @@ def recount_state(case: Case, contest_id: int) -> RecountState:
     preview = None
     if settings is not None:
         preview = declaration(ctx.totals, totals, case.edition, case.election.kind,
-                              _recount_completed(case, contest_id, datetime.now().date()))
+                              _recount_completed(case, contest_id, datetime.now().date()),
+                              closed=case.closed_days)
     rule = return_rule(case.election.date)
     assumptions = list(rule.assumptions)
     if preview is not None and preview.lot_rule is not None:

@@ -170,7 +170,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
         for q in repo.requests(conn, contest_id) if q.accepted)
     automatic = ""
     if not requests:
-        d = decide(totals, edition)
+        d = decide(totals, edition, kind=case.election.kind, election_date=case.election.date)
         automatic = (f"{d.explanation} ({d.basis})" if d.automatic_recount
                      else "No request is recorded; the recount was begun by the election "
                           "officer.")

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from recount_desk.core.calendar import ClosedDay
 from recount_desk.core.model import (
     Choice,
     ChoiceKind,
@@ -53,6 +54,22 @@ def get_election(conn: sqlite3.Connection) -> tuple[Election, str | None] | None
     name, d, kind, jur, cc, officer, edition = row
     return (Election(name, date.fromisoformat(d), ElectionKind(kind), jur,
                      datetime.fromisoformat(cc) if cc else None, officer), edition)
+
+
+def closed_days(conn: sqlite3.Connection) -> tuple[ClosedDay, ...]:
+    """The days the officer entered as proclaimed holidays (63G-1-301), oldest first."""
+    row = conn.execute("SELECT value FROM meta WHERE key='closed_days'").fetchone()
+    if row is None:
+        return ()
+    return tuple(sorted(ClosedDay(date.fromisoformat(d["day"]), d["reason"])
+                        for d in json.loads(row[0])))
+
+
+def set_closed_days(conn: sqlite3.Connection, days: Sequence[ClosedDay]) -> None:
+    value = json.dumps([{"day": d.day.isoformat(), "reason": d.reason} for d in sorted(days)],
+                       ensure_ascii=False, sort_keys=True)
+    conn.execute("INSERT INTO meta(key, value) VALUES ('closed_days', ?) ON CONFLICT(key) DO "
+                 "UPDATE SET value=excluded.value", (value,))
 
 
 @dataclass(frozen=True)
