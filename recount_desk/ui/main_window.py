@@ -275,6 +275,9 @@ class MainWindow(QMainWindow):
                                      "Write a copy of the case file, e.g. to a USB stick")
         self.act_restore = self._action("&Restore a backup…", self.restore_backup, None,
                                         "Put an automatic backup copy in place of this case")
+        self.act_accept = self._action("&Accept the file as it is…", self.accept_file_as_is,
+                                       None, "Go on from a case changed outside Recount Desk, "
+                                       "recording why (the audit log and the report show it)")
         self.act_print = self._action("&Print…", self.print_overview,
                                       QKeySequence.StandardKey.Print,
                                       "Print the contests overview as shown")
@@ -290,6 +293,7 @@ class MainWindow(QMainWindow):
         f.addAction(self.act_details)
         f.addAction(self.act_copy)
         f.addAction(self.act_restore)
+        f.addAction(self.act_accept)
         f.addAction(self.act_print)
         f.addAction(self.act_report)
         f.addSeparator()
@@ -593,8 +597,10 @@ class MainWindow(QMainWindow):
         if problems:
             warnings.append("<b>This case file does not match its audit log</b>: "
                             + html.escape("; ".join(problems))
-                            + ". No official report can be made from it. Use File › Restore "
-                            "a backup… to go back to a copy made when it was opened earlier.")
+                            + ". No official report can be made from it and nothing can be "
+                            "changed in it. Use File › Restore a backup… to go back to a copy "
+                            "made when it was opened earlier, or File › Accept the file as it "
+                            "is… to go on from it with a reason the report will show.")
         if readonly_reason:
             warnings.append(html.escape(readonly_reason))
         self.banner.setText("<br>".join(warnings))
@@ -861,6 +867,38 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Restored from {backup.name}; the replaced file was kept "
                                      f"as {aside.name}.", 10000)
         self.open_path(path)
+
+    def accept_file_as_is(self, reason: str | None = None) -> None:
+        """Record that the officer goes on from a case changed outside Recount Desk."""
+        from PySide6.QtWidgets import QInputDialog
+
+        from recount_desk.actions import case as case_actions
+
+        if self.case is None:
+            return
+        found = case_actions.changed_outside(self.case)
+        if not found:
+            self.tell("Nothing to accept", "This case matches its audit log.",
+                      QMessageBox.Icon.Information)
+            return
+        if reason is None:
+            text, ok = QInputDialog.getMultiLineText(
+                self, "Accept the file as it is",
+                "This case was changed outside Recount Desk:\n• " + "\n• ".join(found)
+                + "\n\nWhy is it accepted as it is (who changed it, and how was it checked)? "
+                "The audit log and the report show this.")
+            if not ok:
+                return
+            reason = text
+        try:
+            case_actions.accept_file_as_is(self.case, reason)
+        except (case_actions.AcceptRefused, case_actions.CaseFileError) as e:
+            self.tell("The file was not accepted", str(e))
+            return
+        self._show_banner(self.case.readonly_reason, [])
+        self.refresh()
+        self.statusBar().showMessage("The file was accepted as it is; the reason is in the "
+                                     "audit log.", 10000)
 
     def save_copy(self, dest: Path | None = None) -> None:
         from recount_desk.actions import case as case_actions
