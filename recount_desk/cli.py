@@ -23,6 +23,7 @@ from recount_desk.actions.canvass import (
     ReadOptions,
     check_parsed,
 )
+from recount_desk.core.calendar import ClosedDay
 from recount_desk.core.model import Election, ElectionKind, Issue, Severity
 from recount_desk.core.rules import Edition
 
@@ -37,6 +38,19 @@ def _seats(values: Sequence[str] | None) -> dict[str, int]:
             raise SystemExit(f"--seats takes TITLE=N with N ≥ 1, not {v!r}")
         out[title.strip()] = int(n)
     return out
+
+
+def _closed_day(text: str) -> ClosedDay:
+    day, sep, reason = text.partition("=")
+    try:
+        d = date.fromisoformat(day.strip())
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give DATE=REASON, e.g. 2026-11-24=\"Day of mourning\"") from e
+    if not sep or not reason.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give the reason after '=' (the governor's proclamation)")
+    return ClosedDay(d, reason.strip())
 
 
 def _date(text: str) -> date:
@@ -165,7 +179,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         parsed = demo_actions.apply_demo_scopes(parsed)
     result = check_parsed(parsed, kind=kind, election_date=when,
                           edition=Edition(args.edition) if args.edition else None,
-                          canvass_completed=cc)
+                          canvass_completed=cc, closed=tuple(args.closed_day or ()))
     if args.json:
         print(json.dumps(check_json(result), indent=2, ensure_ascii=False))
     else:
@@ -216,11 +230,21 @@ def cmd_election(args: argparse.Namespace) -> int:
                 print(str(err), file=sys.stderr)
                 return EXIT_FAIL
             e = case.election
+        if args.closed_day or args.no_closed_days:
+            keep = [] if args.no_closed_days else list(case.closed_days)
+            try:
+                case_actions.set_closed_days(case, keep + list(args.closed_day or []))
+            except (case_actions.ElectionDetailsRefused,
+                    case_actions.store.CaseFileError) as err:
+                print(str(err), file=sys.stderr)
+                return EXIT_FAIL
         done = (e.canvass_completed.isoformat(timespec="minutes") if e.canvass_completed
                 else "not known")
+        closed = "; ".join(f"{c.day.isoformat()} {c.reason}" for c in case.closed_days)
         print(f"{e.name}\n  date: {e.date.isoformat()}\n  kind: {e.kind.label}\n"
               f"  jurisdiction: {e.jurisdiction}\n  canvass completed: {done}\n"
-              f"  officer: {e.officer or '—'}\n  law applied: {case.edition.label}")
+              f"  officer: {e.officer or '—'}\n  law applied: {case.edition.label}\n"
+              f"  days proclaimed holidays (63G-1-301): {closed or 'none'}")
     return EXIT_OK
 
 
@@ -546,6 +570,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--kind", choices=[k.value for k in ElectionKind])
     c.add_argument("--date", type=_date, help="election date (decides the edition of the law)")
     c.add_argument("--canvass-completed", type=_datetime, help="for the request deadline")
+    c.add_argument("--closed-day", action="append", type=_closed_day, metavar="DATE=REASON",
+                   help="a day the governor proclaimed a legal holiday (63G-1-301)")
     c.add_argument("--edition", choices=[e.value for e in Edition])
     c.add_argument("--seats", action="append", metavar="TITLE=N")
     c.add_argument("--sheet", help="the sheet to read, for workbooks with several elections")
@@ -572,6 +598,11 @@ def build_parser() -> argparse.ArgumentParser:
     el.add_argument("--jurisdiction")
     el.add_argument("--canvass-completed", type=_datetime)
     el.add_argument("--officer")
+    el.add_argument("--closed-day", action="append", type=_closed_day, metavar="DATE=REASON",
+                    help="a day the governor proclaimed a legal holiday (63G-1-301); every "
+                    "deadline counts it (repeat for several)")
+    el.add_argument("--no-closed-days", action="store_true",
+                    help="remove the proclaimed holidays entered before")
     el.set_defaults(func=cmd_election)
 
     i = sub.add_parser("import", help="import a canvass file into a case")
