@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 
 from recount_desk import formats, store
+from recount_desk.core.calendar import Closed
 from recount_desk.core.districts import COUNTIES, county_name
 from recount_desk.core.model import ContestTotals, ElectionKind, Issue, Scope, Severity
 from recount_desk.core.rules import (
@@ -86,15 +87,15 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
         raise ImportRefused(
             "A recount has been started in this case; replacing its canvass would discard the "
             "recount's records. Start a new case file for the new canvass; nothing was changed.")
-    with store.transaction(case.conn, case.actor, "import canvass") as payload:
+    with store.transaction(case.conn, case.actor, "import canvass") as tx:
         if existing is not None:
-            repo.clear_canvass(case.conn)
+            repo.clear_canvass(tx)
         import_id, digest = repo.insert_canvass(
-            case.conn, file=parsed.file, sha256=parsed.sha256, family=parsed.family,
+            tx, file=parsed.file, sha256=parsed.sha256, family=parsed.family,
             imported_at=store.utc_now(), primary=parsed.primary, precincts=parsed.precincts,
             totals=parsed.totals, columns=parsed.columns, extras=parsed.extras,
             issues=parsed.issues)
-        payload.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
+        tx.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
                         "contests": len(parsed.contests), "precincts": len(parsed.precincts),
                         "rows": parsed.rows, "canvass_digest": digest,
                         "replaced": existing.file if existing else None})
@@ -154,18 +155,24 @@ class CheckResult:
 
 
 def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
-                  election_date: date, canvass_completed: date | None, *,
+                  election_date: date, canvass_completed: date | None,
+                  closed: Closed = (), *,
                   scope: ScopeFinding | None = None, coverage: Coverage | None = None,
                   county: str | None = None) -> ContestCheck:
-    """A contest's verdict, office and deadline; a portion gets no verdict (core.scope)."""
+    """One contest's verdict, office and deadline; ``closed``: the case's proclaimed
+    holidays (63G-1-301). The office's assumption, if any, joins the verdict's. A county's
+    portion of a multicounty or statewide contest gets no verdict (core.scope)."""
     if scope is None:
         scope = infer_scope(totals.contest, county=county, election_date=election_date)
     if coverage is None and county:
         coverage = Coverage((county,), False, "county file")
     totals = dataclasses.replace(totals, contest=with_scope(totals.contest, scope))
-    d = decide_scoped(totals, edition, scope, coverage, county)
+    d = decide_scoped(totals, edition, scope, coverage, county, kind=kind,
+                      election_date=election_date)
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
-    dl = (request_deadline(kind, canvass_completed, totals.contest.kind)
+    if office.assumption:
+        d = dataclasses.replace(d, assumptions=(*d.assumptions, office.assumption))
+    dl = (request_deadline(kind, canvass_completed, totals.contest.kind, closed)
           if canvass_completed else None)
     return ContestCheck(
         totals, d, office.name, office.basis,
@@ -214,7 +221,8 @@ def scope_findings(parsed: ParsedCanvass, election_date: date, county: str | Non
 
 def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
                  election_date: date | None = None, edition: Edition | None = None,
-                 canvass_completed: date | None = None, county: str | None = None,
+                 canvass_completed: date | None = None,
+                 closed: Closed = (), county: str | None = None,
                  scopes: Mapping[str, Scope] | None = None) -> CheckResult:
     """Verdicts for every contest of a read canvass, without a case file.
 
@@ -242,7 +250,7 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
                                 severity=Severity.WARNING))
     return CheckResult(
         parsed.file, parsed.family, ed, kind,
-        [check_contest(t, ed, kind, election_date, canvass_completed, scope=f,
+        [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
                        coverage=file_coverage(parsed, f, county), county=county)
          for t, f in zip(parsed.totals, findings, strict=True)],
         issues, parsed.detection, county,

@@ -34,7 +34,7 @@ from .districts import (
     district_office,
     districts_of_county,
 )
-from .model import Contest, ContestKey, ContestKind, ContestTotals, Scope
+from .model import Contest, ContestKey, ContestKind, ContestTotals, ElectionKind, Scope
 from .rules import Edition, MarginDecision, Verdict, decide
 
 PORTION_BASIS = "20A-4-401(1)(b), (1)(d)(ii)(D), (2)(c)(iv); 20A-4-304(1)(a); 20A-4-306"
@@ -292,12 +292,14 @@ def officer_finding(scope: Scope) -> ScopeFinding:
 
 
 def decide_scoped(totals: ContestTotals, edition: Edition, finding: ScopeFinding,
-                  coverage: Coverage | None, county: str | None) -> MarginDecision:
+                  coverage: Coverage | None, county: str | None, *,
+                  kind: ElectionKind | None = None,
+                  election_date: date | None = None) -> MarginDecision:
     """:func:`rules.decide` on these totals, or no verdict when they are only a portion."""
     contest = with_scope(totals.contest, finding)
     if contest is not totals.contest:
         totals = dataclasses.replace(totals, contest=contest)
-    d = decide(totals, edition)
+    d = decide(totals, edition, kind=kind, election_date=election_date)
     if is_portion(finding, coverage):
         return portion_decision(d, finding, coverage, county)
     return d
