@@ -81,6 +81,7 @@ from recount_desk.core.recount import (
     units_from_precincts,
     variance_table,
 )
+from recount_desk.core.retab import loaded_unit_state
 from recount_desk.core.rules import Verdict, decide
 from recount_desk.store import recount_repo as rr
 from recount_desk.store import repo
@@ -270,11 +271,16 @@ def _load(case: Case, contest_id: int) -> _Ctx:
     entries = rr.current_entries(case.conn, contest_id)
     resolutions = rr.current_resolutions(case.conn, contest_id, entries)
     mode = settings.entry_mode if settings else EntryMode.DOUBLE
+    loaded = rr.loaded_units(case.conn, contest_id)
     states = []
     for u in units:
         e = entries.get(u.id, {})
         res = resolutions.get(u.id)
         first, second = e.get(1), e.get(2)
+        if u.id in loaded and first is not None:  # from the re-tabulated file: one load
+            states.append(loaded_unit_state(u.unit, layout, first.entry.sheet,
+                                            first.entry.warning_note))
+            continue
         states.append(unit_state(u.unit, layout, mode, first.entry if first else None,
                                  second.entry if second else None,
                                  res.resolution if res else None))
@@ -381,6 +387,9 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
         _writable(case, ctx)
         settings = _started(ctx)
         su = ctx.unit(unit)
+        if su.id in rr.loaded_units(case.conn, contest_id):
+            raise RecountError(f"{unit} was loaded from the re-tabulated statement of votes; "
+                               "replace it by a hand count, with a note, before entering it.")
         if entry not in (1, 2):
             raise RecountError("The entry number is 1 or 2.")
         if entry == 2 and settings.entry_mode is EntryMode.SINGLE:

@@ -657,3 +657,76 @@ def reopen_log(conn: sqlite3.Connection, contest_id: int) -> list[StoredReopen]:
     return [StoredReopen(*r) for r in conn.execute(
         "SELECT id, signing_id, reason, reopened_by, reopened_at FROM recount_reopen WHERE "
         "contest_id=? ORDER BY id", (contest_id,))]
+
+
+# --------------------------------------------------------------------------------------
+# Re-tabulation loads (schema V4)
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredLoad:
+    """One load of a re-tabulated statement of votes as the recount's tallies."""
+
+    id: int
+    contest_id: int
+    file: str
+    sha256: str
+    family: str
+    sheet: str | None
+    file_contest: str
+    units: int
+    loaded_at: str
+    loaded_by: str
+
+
+def add_load(conn: sqlite3.Connection, contest_id: int, *, file: str, sha256: str,
+             family: str, sheet: str | None, file_contest: str, units: int, loaded_at: str,
+             loaded_by: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO retab_load(contest_id, file, sha256, family, sheet, file_contest, units, "
+        "loaded_at, loaded_by) VALUES (?,?,?,?,?,?,?,?,?)",
+        (contest_id, file, sha256, family, sheet, file_contest, units, loaded_at, loaded_by))
+    return int(cur.lastrowid or 0)
+
+
+def loads(conn: sqlite3.Connection, contest_id: int) -> list[StoredLoad]:
+    return [StoredLoad(*r) for r in conn.execute(
+        "SELECT id, contest_id, file, sha256, family, sheet, file_contest, units, loaded_at, "
+        "loaded_by FROM retab_load WHERE contest_id=? ORDER BY id", (contest_id,))]
+
+
+def add_loaded_entry(conn: sqlite3.Connection, unit_id: int, entry: TallyEntry,
+                     choice_id_of: Mapping[str, int], load_id: int, entered_at: str,
+                     entered_by: str) -> int:
+    """A unit's tally from a load: entry 1, marked with its load; any current entry of the
+    unit is superseded (kept in history)."""
+    conn.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND superseded=0",
+                 (unit_id,))
+    eid = add_entry(conn, unit_id, entry, choice_id_of, entered_at, entered_by)
+    conn.execute("UPDATE tally_entry SET load_id=? WHERE id=?", (load_id, eid))
+    return eid
+
+
+def loaded_units(conn: sqlite3.Connection, contest_id: int) -> dict[int, int]:
+    """unit id → the load its current entry 1 came from (units whose tally was loaded)."""
+    return {int(u): int(lid) for u, lid in conn.execute(
+        "SELECT e.unit_id, e.load_id FROM tally_entry e JOIN recount_unit u ON u.id = e.unit_id "
+        "WHERE u.contest_id=? AND e.superseded=0 AND e.entry_no=1 AND e.load_id IS NOT NULL",
+        (contest_id,))}
+
+
+def supersede_unit_entries(conn: sqlite3.Connection, unit_id: int) -> int:
+    """Set aside a unit's current entries (kept in history); returns how many."""
+    return conn.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND superseded=0",
+                        (unit_id,)).rowcount
+
+
+def set_source_note(conn: sqlite3.Connection, unit_id: int, note: str) -> None:
+    conn.execute("UPDATE recount_unit SET source_note=? WHERE id=?", (note, unit_id))
+
+
+def source_notes(conn: sqlite3.Connection, contest_id: int) -> dict[int, str]:
+    return {int(i): n for i, n in conn.execute(
+        "SELECT id, source_note FROM recount_unit WHERE contest_id=? AND source_note != ''",
+        (contest_id,))}
