@@ -133,6 +133,8 @@ class NewCaseDialog(QDialog):
                     self.canvass_known.toggled, self.file.textChanged):
             sig.connect(self.validate)
         self.canvass_known.toggled.connect(self.canvass.setEnabled)
+        for field in (self.date, self.canvass):  # a date half typed is said at once
+            field.edit.textEdited.connect(lambda _t: self.validate())
         self.canvass.edit.textEdited.connect(lambda _t: setattr(self, "_canvass_typed", True))
         self.date.dateChanged.connect(lambda _d: self._follow_election())
         # Enter moves on to the next field; on the last one it creates the case.
