@@ -396,6 +396,15 @@ class SourceInfo:
     note: str
     load: rr.StoredLoad | None
 
+    @property
+    def short(self) -> str:
+        """For a table column: where the figures come from, in a few words."""
+        if self.source is UnitSource.LOADED and self.load is not None:
+            return f"loaded: {self.load.file}"
+        if self.source is UnitSource.HAND:
+            return "hand count" + (f" — {self.note}" if self.note else "")
+        return "—" + (f" (for a hand count: {self.note})" if self.note else "")
+
 
 def unit_sources(case: Case, contest_id: int) -> dict[str, SourceInfo]:
     """unit name → its source: loaded from FILE (SHA-256 …), hand-entered, or none yet."""
