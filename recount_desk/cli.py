@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recount_desk import __version__
 from recount_desk.actions import canvass as canvass_actions
@@ -18,6 +18,7 @@ from recount_desk.actions import demo as demo_actions
 from recount_desk.actions import verify as verify_actions
 from recount_desk.actions.canvass import (
     CheckResult,
+    ContestCheck,
     ImportFailed,
     ImportRefused,
     ReadOptions,
@@ -27,6 +28,9 @@ from recount_desk.core.calendar import ClosedDay
 from recount_desk.core.model import Election, ElectionKind, Issue, Scope, Severity
 from recount_desk.core.rules import Edition
 from recount_desk.core.scope import PORTION_BASIS
+
+if TYPE_CHECKING:
+    from recount_desk.actions.whole import WholeCheck
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -84,38 +88,41 @@ def _datetime(text: str) -> datetime:
             f"{text!r} is not a date/time like 2026-11-17 or 2026-11-17T16:30") from e
 
 
+def contest_json(cc: ContestCheck) -> dict[str, Any]:
+    """One contest of the `check --json` contract."""
+    d = cc.decision
+    t = cc.totals
+    c = t.contest
+    ranking = d.outcome.ranking
+    return {
+        "title": c.key.title, "district": c.key.district, "party": c.key.party,
+        "kind": c.kind.value, "seats": c.seats, "voting_method": c.voting_method.value,
+        "scope": c.scope.value, "total": d.total,
+        "choices": [{"name": ch.choice.name, "votes": ch.votes} for ch in ranking],
+        "winners": list(d.outcome.winners), "result": d.outcome.result.value,
+        "tied": list(d.outcome.tied),
+        "closest_loser": d.closest_loser, "margin": d.margin,
+        "threshold_votes": d.threshold, "within_margin": cc.within_margin,
+        "portion": cc.portion,
+        "scope_reason": cc.scope.reason if cc.scope else None,
+        "scope_basis": cc.scope.basis if cc.scope else None,
+        "scope_assumed": cc.scope.assumed if cc.scope else False,
+        "scope_set_by_officer": cc.scope.overridden if cc.scope else False,
+        "counties": list(cc.coverage.counties) if cc.coverage else None,
+        "district_counties": (list(cc.scope.counties) if cc.scope and cc.scope.counties
+                              else None),
+        "tie": d.tie, "automatic_recount": d.automatic_recount,
+        "verdict": d.verdict.value, "basis": d.basis, "explanation": d.explanation,
+        "who_may_request": d.who_may_request, "filing_office": cc.office,
+        "filing_office_basis": cc.office_basis, "deadline": cc.deadline,
+        "assumptions": list(d.assumptions),
+        "over_votes": t.extras.get("over"), "under_votes": t.extras.get("under"),
+    }
+
+
 def check_json(result: CheckResult) -> dict[str, Any]:
     """The `check --json` contract (issue: Foundation §5)."""
-    contests = []
-    for cc in result.contests:
-        d = cc.decision
-        t = cc.totals
-        c = t.contest
-        ranking = d.outcome.ranking
-        contests.append({
-            "title": c.key.title, "district": c.key.district, "party": c.key.party,
-            "kind": c.kind.value, "seats": c.seats, "voting_method": c.voting_method.value,
-            "scope": c.scope.value, "total": d.total,
-            "choices": [{"name": ch.choice.name, "votes": ch.votes} for ch in ranking],
-            "winners": list(d.outcome.winners), "result": d.outcome.result.value,
-            "tied": list(d.outcome.tied),
-            "closest_loser": d.closest_loser, "margin": d.margin,
-            "threshold_votes": d.threshold, "within_margin": cc.within_margin,
-            "portion": cc.portion,
-            "scope_reason": cc.scope.reason if cc.scope else None,
-            "scope_basis": cc.scope.basis if cc.scope else None,
-            "scope_assumed": cc.scope.assumed if cc.scope else False,
-            "scope_set_by_officer": cc.scope.overridden if cc.scope else False,
-            "counties": list(cc.coverage.counties) if cc.coverage else None,
-            "district_counties": (list(cc.scope.counties) if cc.scope and cc.scope.counties
-                                  else None),
-            "tie": d.tie, "automatic_recount": d.automatic_recount,
-            "verdict": d.verdict.value, "basis": d.basis, "explanation": d.explanation,
-            "who_may_request": d.who_may_request, "filing_office": cc.office,
-            "filing_office_basis": cc.office_basis, "deadline": cc.deadline,
-            "assumptions": list(d.assumptions),
-            "over_votes": t.extras.get("over"), "under_votes": t.extras.get("under"),
-        })
+    contests = [contest_json(cc) for cc in result.contests]
     det = result.detection
     return {"source": result.source, "format": result.family,
             "detection": None if det is None else {
@@ -125,6 +132,73 @@ def check_json(result: CheckResult) -> dict[str, Any]:
             "edition_label": result.edition.label, "election_kind": result.kind.value,
             "contests": contests,
             "issues": [_issue_json(i) for i in result.issues]}
+
+
+def whole_json(result: WholeCheck) -> dict[str, Any]:
+    """`check FILE FILE … --json`: every contest decided on the whole race where known."""
+    contests = []
+    for rc in result.races:
+        item = contest_json(rc.check)
+        r = rc.race
+        item.update({
+            "whole": rc.check.coverage.whole if rc.check.coverage else False,
+            "official": rc.official,
+            "figures_from": rc.check.coverage.source if rc.check.coverage else None,
+            "parts": [{"counties": list(p.counties), "file": p.source,
+                       "total": p.totals.total,
+                       "choices": [{"name": c.choice.name, "votes": c.votes}
+                                   for c in p.totals.choices]} for p in r.parts],
+            "counties_files_choices": (None if r.totals is None else [
+                {"name": c.choice.name, "votes": c.votes} for c in r.totals.choices]),
+            "name_matches": list(r.confirm), "label_notes": list(r.notes),
+            "refused": r.refused,
+        })
+        contests.append(item)
+    return {"files": result.files, "state_canvass": result.state_source,
+            "edition": result.edition.value, "edition_label": result.edition.label,
+            "election_kind": result.kind.value, "contests": contests,
+            "cross_check": [{"title": dis.key.title, "district": dis.key.district,
+                             "party": dis.key.party, "text": dis.text(),
+                             "figures": [{"name": n, "counties_files": a, "state_canvass": b}
+                                         for n, a, b in dis.figures]}
+                            for dis in result.disagreements],
+            "issues": [_issue_json(i) for i in result.issues]}
+
+
+def _print_whole(result: WholeCheck, only_close: bool) -> None:
+    print(f"{len(result.files)} file(s)"
+          + (f", cross-checked against {result.state_source}" if result.state_source else "")
+          + f" — {len(result.races)} contests; law applied: {result.edition.label}")
+    width = min(max([len(r.check.totals.contest.key.label()) for r in result.races] + [10]),
+                60)
+    for rc in result.races:
+        cc = rc.check
+        d = cc.decision
+        if only_close and not d.within_margin:
+            continue
+        label = cc.totals.contest.key.label()[:width]
+        margin = "—" if d.margin is None else f"{d.margin:,}"
+        threshold = "—" if cc.portion else f"{d.threshold:,}"
+        what = ("official" if rc.official else "whole race" if not cc.portion
+                else f"{len(cc.coverage.counties) if cc.coverage else 0} county part(s)")
+        print(f"{label:<{width}}  total {d.total:>9,}  margin {margin:>7}  "
+              f"threshold {threshold:>6}  {d.verdict.label} ({what})")
+        if d.within_margin:
+            print(f"    {d.explanation}")
+            print(f"    File with {cc.office} ({cc.office_basis})"
+                  + (f"; {cc.deadline_explained}" if cc.deadline_explained else ""))
+        for m in rc.race.confirm:
+            print(f"    Confirm: {m}.")
+    close = sum(1 for r in result.races if r.check.decision.within_margin)
+    print(f"{close} contest(s) inside the recount margin.")
+    if result.disagreements:
+        print(f"The counties' files disagree with the state canvass in "
+              f"{len(result.disagreements)} race(s); the verdicts rest on the state canvass:")
+        for dis in result.disagreements:
+            print(f"  {dis.text()}")
+    if result.issues:
+        print("Issues:")
+        _print_issues(result.issues, sys.stdout)
 
 
 def _issue_json(i: Issue) -> dict[str, Any]:
@@ -186,7 +260,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         if not args.file:
             print("check: give a canvass file, or --demo", file=sys.stderr)
             return EXIT_USAGE
-        path = Path(args.file)
+        if len(args.file) > 1 or args.state_canvass:
+            return _check_whole(args)
+        path = Path(args.file[0])
         kind = ElectionKind(args.kind) if args.kind else None
         when = args.date
         cc = args.canvass_completed.date() if args.canvass_completed else None
@@ -218,6 +294,38 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps(check_json(result), indent=2, ensure_ascii=False))
     else:
         _print_check(result, args.close)
+    return EXIT_FAIL if any(i.severity is Severity.ERROR for i in result.issues) else EXIT_OK
+
+
+def _check_whole(args: argparse.Namespace) -> int:
+    """`check FILE FILE …`: the counties' files (or a state canvass) as whole races."""
+    from recount_desk.actions import whole as whole_actions
+
+    kind = ElectionKind(args.kind) if args.kind else None
+
+    def read(path: Path | str) -> canvass_actions.ParsedCanvass:
+        return canvass_actions.read_file(
+            path, family=args.format, primary=(kind.is_primary if kind else None),
+            seats=_seats(args.seats), options=ReadOptions(sheet=args.sheet))
+
+    try:
+        result = whole_actions.check_files(
+            args.file, kind=kind, election_date=args.date,
+            edition=Edition(args.edition) if args.edition else None,
+            canvass_completed=args.canvass_completed.date() if args.canvass_completed else None,
+            closed=tuple(args.closed_day or ()), scopes=_scopes(args.scope),
+            state_canvass=args.state_canvass, read=read)
+    except ImportFailed as e:
+        if args.json:
+            print(json.dumps({"files": args.file, "contests": [],
+                              "issues": [_issue_json(e.issue)]}, indent=2, ensure_ascii=False))
+        else:
+            print(str(e.issue), file=sys.stderr)
+        return EXIT_FAIL
+    if args.json:
+        print(json.dumps(whole_json(result), indent=2, ensure_ascii=False))
+    else:
+        _print_whole(result, args.close)
     return EXIT_FAIL if any(i.severity is Severity.ERROR for i in result.issues) else EXIT_OK
 
 
@@ -597,7 +705,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
 
     c = sub.add_parser("check", help="every contest of a canvass file, its verdict and why")
-    c.add_argument("file", nargs="?", help="canvass file (CSV, XLSX, XLS, ODS, XML, ZIP)")
+    c.add_argument("file", nargs="*", help="canvass file (CSV, XLSX, XLS, ODS, XML, ZIP); "
+                   "several counties' files are combined into whole races")
+    c.add_argument("--state-canvass", metavar="FILE",
+                   help="the lieutenant governor's county-level canvass: the counties' figures "
+                   "are cross-checked against it and the verdicts rest on it")
     c.add_argument("--demo", action="store_true", help="the bundled demo election")
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.add_argument("--close", action="store_true", help="show only contests inside the margin")

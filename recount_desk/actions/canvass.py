@@ -130,6 +130,29 @@ class ContestCheck:
     deadline_explained: str | None
     scope: ScopeFinding | None = None
     coverage: Coverage | None = None
+    # The county's own figures, when the verdict is on the whole race's.
+    county_totals: ContestTotals | None = None
+
+    def figures_text(self) -> str:
+        """Which figures the verdict stands on, in plain words (portion or whole race)."""
+        cov = self.coverage
+        scope = self.scope
+        if scope is None or scope.scope not in (Scope.MULTICOUNTY, Scope.STATEWIDE):
+            return "The whole race: it is voted within this jurisdiction."
+        race = (f"the race covers {', '.join(scope.counties)}" if scope.counties
+                else "the race covers several counties" if scope.scope is Scope.MULTICOUNTY
+                else "the race is voted in all 29 counties")
+        if self.portion:
+            where = (f"{', '.join(cov.counties)}" if cov and cov.counties else "this county")
+            return (f"A portion only — {where}'s figures; {race}. No verdict on a portion: "
+                    "add the other counties' canvasses or type the state canvass's totals "
+                    "to decide the whole race.")
+        own = ""
+        if self.county_totals is not None:
+            own = (" This county's own figures: " + ", ".join(
+                f"{c.choice.name} {c.votes:,}" for c in self.county_totals.choices) + ".")
+        src = cov.source if cov else "the whole race"
+        return f"The whole race ({race}), from {src}.{own}"
 
     @property
     def portion(self) -> bool:
@@ -158,7 +181,8 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
                   election_date: date, canvass_completed: date | None,
                   closed: Closed = (), *,
                   scope: ScopeFinding | None = None, coverage: Coverage | None = None,
-                  county: str | None = None) -> ContestCheck:
+                  county: str | None = None,
+                  county_totals: ContestTotals | None = None) -> ContestCheck:
     """One contest's verdict, office and deadline; ``closed``: the case's proclaimed
     holidays (63G-1-301). The office's assumption, if any, joins the verdict's. A county's
     portion of a multicounty or statewide contest gets no verdict (core.scope)."""
@@ -177,7 +201,7 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
     return ContestCheck(
         totals, d, office.name, office.basis,
         dl.due.isoformat(timespec="minutes") if dl else None,
-        dl.explain() if dl else None, scope, coverage,
+        dl.explain() if dl else None, scope, coverage, county_totals,
     )
 
 

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from recount_desk import store
-from recount_desk.core.model import Contest, ContestKind, PassRule, Scope, VotingMethod
+from recount_desk.core.calendar import Closed
+from recount_desk.core.model import (
+    Contest,
+    ContestKind,
+    ContestTotals,
+    PassRule,
+    Scope,
+    VotingMethod,
+)
 from recount_desk.core.rules import (
     Finding,
     Office,
@@ -20,6 +28,7 @@ from recount_desk.store import repo
 
 from .canvass import ContestCheck, check_contest, file_county
 from .case import Case
+from .whole_case import WholeRaceRecord, whole_races
 
 
 @dataclass(frozen=True)
@@ -32,7 +41,6 @@ class ContestRow:
 def overview(case: Case) -> list[ContestRow]:
     """Every contest of the case with its verdict, office and deadline."""
     e = case.election
-    ed = case.edition
     cc = e.canvass_completed.date() if e.canvass_completed else None
     counts = dict(case.conn.execute(
         "SELECT contest_id, count(*) FROM recount_request WHERE withdrawn=0 "
@@ -40,11 +48,25 @@ def overview(case: Case) -> list[ContestRow]:
     set_by_officer = officer_scopes(case)
     county = case_county(case)
     closed = case.closed_days
-    return [ContestRow(sc.id, check_contest(
-                sc.totals, ed, e.kind, e.date, cc, closed, county=county,
-                scope=_finding(sc.totals.contest, set_by_officer.get(sc.id), county, case)),
+    whole = whole_races(case)
+    return [ContestRow(sc.id, _check(case, sc.totals, cc, closed, county,
+                                     _finding(sc.totals.contest, set_by_officer.get(sc.id),
+                                              county, case), whole.get(sc.id)),
                        counts.get(sc.id, 0))
             for sc in repo.contests(case.conn)]
+
+
+def _check(case: Case, totals: ContestTotals, cc: date | None, closed: Closed,
+           county: str | None, finding: ScopeFinding,
+           whole: WholeRaceRecord | None) -> ContestCheck:
+    """The contest's check: on the whole race when the case knows it, else on its figures."""
+    e = case.election
+    if whole is not None and finding.scope in (Scope.MULTICOUNTY, Scope.STATEWIDE):
+        return check_contest(whole.totals(totals), case.edition, e.kind, e.date, cc, closed,
+                             scope=finding, coverage=whole.coverage(), county=county,
+                             county_totals=totals)
+    return check_contest(totals, case.edition, e.kind, e.date, cc, closed, scope=finding,
+                         county=county)
 
 
 def case_county(case: Case) -> str | None:
@@ -96,9 +118,8 @@ def contest_check(case: Case, contest_id: int) -> ContestRow:
                           "contest_id=?", (contest_id,)).fetchone()[0]
     county = case_county(case)
     finding = _finding(sc.totals.contest, officer_scopes(case).get(contest_id), county, case)
-    return ContestRow(contest_id, check_contest(sc.totals, case.edition, e.kind, e.date, cc,
-                                                case.closed_days, scope=finding,
-                                                county=county), n)
+    return ContestRow(contest_id, _check(case, sc.totals, cc, case.closed_days, county,
+                                         finding, whole_races(case).get(contest_id)), n)
 
 
 def precinct_table(case: Case, contest_id: int) -> tuple[list[str], list[str], list[list[int]]]:

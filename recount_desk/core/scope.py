@@ -200,11 +200,16 @@ def check_label(key: ContestKey, county: str | None,
     if name is None or found is None:
         return None
     office, number = found
-    if number is None:
-        return None
     if office is DistrictOffice.JUDICIAL or cycle_for(election_date) is None:
         return None
     here = districts_of_county(office, name, election_date)
+    if number is None:
+        if len(here) != 1:
+            return None
+        return LabelCorrection(ContestKey(key.title, str(here[0]), key.party),
+                               f"{key.label()}: the file gives no district; by the district "
+                               f"table {name} County lies only in {office.label} district "
+                               f"{here[0]}, so the race is read as district {here[0]}.")
     if not here or number in here:
         return None
     if number > office.seats:

@@ -124,6 +124,8 @@ class ContestDetailPane(QWidget):
 
         facts = QFormLayout()
         facts.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.figures = self._value("Figures")
+        facts.addRow("Figures:", self.figures)
         facts.addRow("Who may request:", self.who)
         facts.addRow("File with:", self.office)
         facts.addRow("Deadline:", self.deadline)
@@ -225,7 +227,7 @@ class ContestDetailPane(QWidget):
         if row is None:
             self.title.setText("Select a contest above to see its verdict and why.")
             for lab in (self.verdict, self.explanation, self.who, self.office, self.deadline,
-                        self.edition, self.assumptions):
+                        self.edition, self.assumptions, self.figures):
                 lab.clear()
             self.verdict_icon.clear()
             self.precinct_model.set_table([], [])
@@ -237,6 +239,7 @@ class ContestDetailPane(QWidget):
         self.verdict.setStyleSheet(f"color: {VERDICT_INK[d.verdict].name()};")
         self.verdict_icon.setPixmap(verdict_icon(d.verdict).pixmap(24, 24))
         self.explanation.setText(d.explanation)
+        self.figures.setText(row.check.figures_text())
         self.who.setText(d.who_may_request)
         self.office.setText(f"{row.check.office[:1].upper()}{row.check.office[1:]} "
                             f"(Utah Code {row.check.office_basis})")
