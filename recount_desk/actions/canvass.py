@@ -46,16 +46,28 @@ def detect_file(path: Path | str) -> list[Detection]:
 
 def read_file(path: Path | str, *, family: str | None = None, primary: bool | None = None,
               seats: dict[str, int] | None = None,
-              options: ReadOptions | None = None) -> ParsedCanvass:
+              options: ReadOptions | None = None,
+              detection: Detection | None = None) -> ParsedCanvass:
     """Read a canvass file into memory; nothing is written. Raises ImportFailed.
 
-    Every contest's scope is inferred (core.scope) from the file, the office and the
-    district table, with the file's election date (or today's) and county.
-    """
+    ``detection``: the family's claim from :func:`detect_file`, which the plausibility gate
+    lowers when the reading looks wrong (see :func:`with_gate`). Every contest's scope is
+    inferred (core.scope) from the file, the office and the district table, with the
+    file's election date (or today's) and county."""
     parsed = formats.read_canvass(path, family=family, primary=primary, seats=seats,
-                                  options=options)
+                                  options=options, detection=detection)
     when = date.fromisoformat(parsed.election_date) if parsed.election_date else date.today()
     return with_inferred_scopes(parsed, when, file_county(parsed))
+
+
+def with_gate(found: list[Detection], parsed: ParsedCanvass) -> list[Detection]:
+    """The claims with the read family's confidence as the plausibility gate left it,
+    most confident first."""
+    d = parsed.detection
+    if d is None:
+        return found
+    return sorted([d if x.family == d.family else x for x in found],
+                  key=lambda x: -x.confidence)
 
 
 class ImportRefused(Exception):
@@ -174,6 +186,8 @@ class CheckResult:
     contests: list[ContestCheck]
     issues: list[Issue]
     detection: Detection | None = None
+    # Why the plausibility gate doubts the reading (empty when it looks like a canvass).
+    doubts: tuple[str, ...] = ()
     county: str | None = None
 
 
@@ -277,5 +291,5 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
         [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
                        coverage=file_coverage(parsed, f, county), county=county)
          for t, f in zip(parsed.totals, findings, strict=True)],
-        issues, parsed.detection, county,
+        issues, parsed.detection, tuple(parsed.doubts), county,
     )

@@ -65,6 +65,14 @@ class ParsedCanvass:
     detection: Detection | None = None
     # The counties the file's rows name (a county column), in the file's order.
     counties: tuple[str, ...] = ()
+    # Why the plausibility gate doubts this reading, in sentences (its issues are also
+    # among ``issues``); a doubtful reading is not offered as done.
+    doubts: list[str] = field(default_factory=list)
+
+    @property
+    def doubtful(self) -> bool:
+        """The reading does not look like a real canvass: not to be offered as done."""
+        return bool(self.doubts)
 
     @property
     def errors(self) -> list[Issue]:
