@@ -119,6 +119,42 @@ MUNICIPAL_PRIMARY_NOMINEES = (
 )
 
 
+_VOTE_FOR = re.compile(r"\bvote\s*for\s*(?:not\s+more\s+than\s+)?(\d+)|\(\s*(\d+)\s*\)\s*$",
+                       re.IGNORECASE)
+_SEVERAL = re.compile(
+    r"\b(council|at[- ]large|\d+\s*-?\s*(?:yr|year)s?\b|vote\s*for|members?|commissioners|"
+    r"seats|trustees|board of (?:education|trustees)|constables?)", re.IGNORECASE)
+
+
+def seats_in_title(title: str) -> int | None:
+    """The number of seats a title states ("Council (Vote for 2)", "U.S. SENATE ( 1)")."""
+    m = _VOTE_FOR.search(title)
+    if not m:
+        return None
+    n = int(m.group(1) or m.group(2))
+    return n if 1 <= n <= 50 else None
+
+
+def several_seats_hint(title: str) -> str | None:
+    """The words of a title that suggest a race fills several seats, or None."""
+    m = _SEVERAL.search(title)
+    return m.group(0).strip() if m else None
+
+
+def seats_assumption(contest: Contest) -> str | None:
+    """What the verdict assumes about the seats of a race whose seats nobody stated."""
+    if contest.kind is not ContestKind.RACE or contest.seats_from_file:
+        return None
+    hint = several_seats_hint(contest.key.title)
+    if hint is None:
+        return (f"The file does not say how many seats this race fills; {contest.seats} is "
+                "assumed. Set the seats in the contest settings if it fills more.")
+    return (f"SEATS NOT STATED: the file does not say how many seats this race fills and "
+            f"its title (“{hint}”) suggests it may fill several; {contest.seats} is assumed. "
+            "With more seats the winners and who may request change: confirm the seats in "
+            "the contest settings (or check --seats) before relying on this verdict.")
+
+
 def places(contest: Contest, kind: ElectionKind | None) -> int:
     """How many candidates this race puts through: its seats, or in a municipal primary
     twice its seats (20A-9-404(2))."""
@@ -316,6 +352,9 @@ def decide(totals: ContestTotals, edition: Edition, *, kind: ElectionKind | None
         assumptions.append(text)
     if n_places != max(1, contest.seats):
         assumptions.append(MUNICIPAL_PRIMARY_NOMINEES)
+    seat_note = seats_assumption(contest)
+    if seat_note is not None and seat_note.startswith("SEATS NOT STATED"):
+        assumptions.insert(0, seat_note)
 
     if contest.voting_method is VotingMethod.IRV:
         return MarginDecision(
