@@ -72,18 +72,18 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
     conflict = kind_mismatch(parsed, case.election.kind, case.election.date)
     if conflict is not None and conflict not in parsed.issues:
         parsed.issues.append(conflict)
-    with store.transaction(case.conn, case.actor, "import canvass") as payload:
+    with store.transaction(case.conn, case.actor, "import canvass") as tx:
         if existing is not None:
-            repo.clear_canvass(case.conn)
+            repo.clear_canvass(tx)
         import_id, digest = repo.insert_canvass(
-            case.conn, file=parsed.file, sha256=parsed.sha256, family=parsed.family,
+            tx, file=parsed.file, sha256=parsed.sha256, family=parsed.family,
             imported_at=store.utc_now(), primary=parsed.primary, precincts=parsed.precincts,
             totals=parsed.totals, columns=parsed.columns, extras=parsed.extras,
             issues=parsed.issues)
-        payload.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
-                        "contests": len(parsed.contests), "precincts": len(parsed.precincts),
-                        "rows": parsed.rows, "canvass_digest": digest,
-                        "replaced": existing.file if existing else None})
+        tx.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
+                   "contests": len(parsed.contests), "precincts": len(parsed.precincts),
+                   "rows": parsed.rows, "canvass_digest": digest,
+                   "replaced": existing.file if existing else None})
     return import_id
 
 

@@ -338,8 +338,8 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     fp = fingerprint(report)
     data.update({"fingerprint": fp, "code": short_code(fp), "file": out_path.name,
                  "pdf_sha256": hashlib.sha256(blob).hexdigest()})
-    with store.transaction(case.conn, case.actor, GENERATED) as payload:
-        payload.update(data)
+    with store.transaction(case.conn, case.actor, GENERATED) as tx:
+        tx.update(data)
         _write(out_path, blob)
     if on_progress:
         on_progress(1, 1)

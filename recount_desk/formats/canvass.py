@@ -29,12 +29,13 @@ from recount_desk.core.model import (
     ContestTotals,
     ExtraKind,
     Issue,
+    Scope,
     Severity,
     VoteColumn,
     looks_like_proposition,
     stance_of,
 )
-from recount_desk.core.rules import seats_in_title
+from recount_desk.core.rules import proposition_scope, seats_in_title
 
 from .base import Detection, RawCanvass
 
@@ -225,10 +226,13 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             n_seats = 1
             if not is_prop:
                 assumed_seats += 1
+        # A city's or a district's proposition, where its title says so, is filed with
+        # that body's clerk at a special election (20A-4-401(2)(c)(i),(ii)).
+        scope = (proposition_scope(title) if is_prop else None) or Scope.COUNTY
         contests.append(Contest(
             ContestKey(title, district, cparty),
             ContestKind.PROPOSITION if is_prop else ContestKind.RACE,
-            seats=max(1, n_seats), seats_from_file=from_file,
+            seats=max(1, n_seats), scope=scope, seats_from_file=from_file,
         ))
         choices.append(chs)
     if assumed_seats:

@@ -30,11 +30,11 @@ from recount_desk.core.model import (
 )
 
 from .blobs import column_blobs, int_values
-from .db import canvass_digest
+from .db import Tx, canvass_digest
 
 
-def set_election(conn: sqlite3.Connection, e: Election, edition: str | None = None) -> None:
-    conn.execute(
+def set_election(tx: Tx, e: Election, edition: str | None = None) -> None:
+    tx.execute(
         "INSERT INTO election(id, name, election_date, kind, jurisdiction, canvass_completed, "
         "officer, edition) VALUES (1,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET "
         "name=excluded.name, election_date=excluded.election_date, kind=excluded.kind, "
@@ -65,10 +65,10 @@ def closed_days(conn: sqlite3.Connection) -> tuple[ClosedDay, ...]:
                         for d in json.loads(row[0])))
 
 
-def set_closed_days(conn: sqlite3.Connection, days: Sequence[ClosedDay]) -> None:
+def set_closed_days(tx: Tx, days: Sequence[ClosedDay]) -> None:
     value = json.dumps([{"day": d.day.isoformat(), "reason": d.reason} for d in sorted(days)],
                        ensure_ascii=False, sort_keys=True)
-    conn.execute("INSERT INTO meta(key, value) VALUES ('closed_days', ?) ON CONFLICT(key) DO "
+    tx.execute("INSERT INTO meta(key, value) VALUES ('closed_days', ?) ON CONFLICT(key) DO "
                  "UPDATE SET value=excluded.value", (value,))
 
 
@@ -92,15 +92,15 @@ def current_import(conn: sqlite3.Connection) -> ImportInfo | None:
     return ImportInfo(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7])
 
 
-def clear_canvass(conn: sqlite3.Connection) -> None:
+def clear_canvass(tx: Tx) -> None:
     """Remove the canvass (before a replacement import), keeping the election."""
     for t in ("canvass_column", "canvass_extra", "request_voter", "recount_request", "choice",
               "contest", "precinct", "import_issue", "canvass_import"):
-        conn.execute(f"DELETE FROM {t}")
+        tx.execute(f"DELETE FROM {t}")
 
 
 def insert_canvass(
-    conn: sqlite3.Connection,
+    tx: Tx,
     *,
     file: str,
     sha256: str,
@@ -119,7 +119,7 @@ def insert_canvass(
     order with ascending precincts; they are stored as one row per choice, and the digest
     is :func:`~recount_desk.store.db.canvass_digest` (scheme 3).
     """
-    conn.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
+    tx.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
                      ((i + 1, p) for i, p in enumerate(precincts)))
     choice_base: list[int] = []
     next_choice = 1
@@ -131,32 +131,35 @@ def insert_canvass(
                              c.seats, int(c.seats_from_file), c.scope.value,
                              c.voting_method.value, c.pass_rule.value, t.precincts,
                              t.extras.get(ExtraKind.OVER), t.extras.get(ExtraKind.UNDER),
-                             t.extras.get(ExtraKind.BLANK)))
+                             t.extras.get(ExtraKind.BLANK), int(t.official), t.hidden_cells,
+                             json.dumps(dict(t.hidden_max), sort_keys=True, ensure_ascii=False)
+                             if t.hidden_max else None))
         choice_base.append(next_choice)
         for k, ct in enumerate(t.choices):
             choice_rows.append((next_choice + k, ci + 1, k, ct.choice.name, ct.choice.party,
                                 ct.choice.kind.value, ct.votes))
         next_choice += len(t.choices)
-    conn.executemany("INSERT INTO contest(id, position, title, district, party, kind, seats, "
+    tx.executemany("INSERT INTO contest(id, position, title, district, party, kind, seats, "
                      "seats_from_file, scope, voting_method, pass_rule, precincts, over_votes, "
-                     "under_votes, blank_votes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     "under_votes, blank_votes, official_totals, hidden_cells, hidden_max) "
+                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      contest_rows)
-    conn.executemany("INSERT INTO choice(id, contest_id, position, name, party, kind, "
+    tx.executemany("INSERT INTO choice(id, contest_id, position, name, party, kind, "
                      "canvass_total) VALUES (?,?,?,?,?,?,?)", choice_rows)
     stored = [(choice_base[col.contest] + col.choice, *column_blobs(col.precincts, col.votes))
               for col in columns]
-    conn.executemany("INSERT INTO canvass_column(choice_id, rows, width, precincts, votes) "
+    tx.executemany("INSERT INTO canvass_column(choice_id, rows, width, precincts, votes) "
                      "VALUES (?,?,?,?,?)", ((c, len(v) // w, w, p, v) for c, w, p, v in stored))
     ext = sorted((c + 1, p + 1, k, v) for p, c, k, v in extras)
-    conn.executemany("INSERT INTO canvass_extra(contest_id, precinct_id, kind, votes) "
+    tx.executemany("INSERT INTO canvass_extra(contest_id, precinct_id, kind, votes) "
                      "VALUES (?,?,?,?)", ext)
     digest = canvass_digest(stored, ext)
     rows = sum(len(v) // w for _, w, _, v in stored)
-    cur = conn.execute("INSERT INTO canvass_import(file, sha256, family, imported_at, rows, "
+    cur = tx.execute("INSERT INTO canvass_import(file, sha256, family, imported_at, rows, "
                        "primary_election, digest, digest_scheme) VALUES (?,?,?,?,?,?,?,3)",
                        (file, sha256, family, imported_at, rows, int(primary), digest))
     import_id = int(cur.lastrowid or 0)
-    conn.executemany("INSERT INTO import_issue(import_id, file, sheet, row_number, column_name, "
+    tx.executemany("INSERT INTO import_issue(import_id, file, sheet, row_number, column_name, "
                      "severity, message) VALUES (?,?,?,?,?,?,?)",
                      ((import_id, i.file, i.sheet, i.row, i.column, i.severity.value, i.message)
                       for i in issues))
@@ -188,16 +191,18 @@ def contests(conn: sqlite3.Connection, contest_id: int | None = None) -> list[St
     out = []
     for row in conn.execute(
             "SELECT id, title, district, party, kind, seats, seats_from_file, scope, "
-            "voting_method, pass_rule, precincts, over_votes, under_votes, blank_votes "
+            "voting_method, pass_rule, precincts, over_votes, under_votes, blank_votes, "
+            "official_totals, hidden_cells, hidden_max "
             f"FROM contest {where.replace('contest_id', 'id')} ORDER BY position", args):
         (cid, title, district, party, kind, seats, sff, scope, vm, pr, nprec,
-         over, under, blank) = row
+         over, under, blank, official, hidden, hmax) = row
         extras = {k: v for k, v in ((ExtraKind.OVER, over), (ExtraKind.UNDER, under),
                                     (ExtraKind.BLANK, blank)) if v is not None}
         contest = Contest(ContestKey(title, district, party), ContestKind(kind), seats,
                           Scope(scope), VotingMethod(vm), PassRule(pr), bool(sff))
-        out.append(StoredContest(cid, ContestTotals(contest, tuple(choices.get(cid, [])),
-                                                    extras, nprec)))
+        out.append(StoredContest(cid, ContestTotals(
+            contest, tuple(choices.get(cid, [])), extras, nprec, official=bool(official),
+            hidden_cells=hidden, hidden_max=json.loads(hmax) if hmax else {})))
     return out
 
 
@@ -213,13 +218,15 @@ def has_recount(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT EXISTS (SELECT 1 FROM recount)").fetchone()[0] == 1
 
 
-def update_contest(conn: sqlite3.Connection, contest_id: int, *, seats: int, scope: Scope,
+def update_contest(tx: Tx, contest_id: int, *, seats: int, scope: Scope,
                    voting_method: VotingMethod, pass_rule: PassRule,
                    kind: ContestKind | None = None) -> None:
-    conn.execute("UPDATE contest SET seats=?, scope=?, voting_method=?, pass_rule=? WHERE id=?",
-                 (seats, scope.value, voting_method.value, pass_rule.value, contest_id))
+    # The officer's settings state the seats: the verdict no longer calls them assumed.
+    tx.execute("UPDATE contest SET seats=?, seats_from_file=1, scope=?, voting_method=?, "
+               "pass_rule=? WHERE id=?",
+               (seats, scope.value, voting_method.value, pass_rule.value, contest_id))
     if kind is not None:
-        conn.execute("UPDATE contest SET kind=? WHERE id=?", (kind.value, contest_id))
+        tx.execute("UPDATE contest SET kind=? WHERE id=?", (kind.value, contest_id))
 
 
 def precinct_names(conn: sqlite3.Connection) -> dict[int, str]:
@@ -252,12 +259,12 @@ def precinct_table(conn: sqlite3.Connection, contest_id: int
     return [names[p] for p in order], chs, [rows[p] for p in order]
 
 
-def add_request(conn: sqlite3.Connection, *, contest_id: int, requester: str,
+def add_request(tx: Tx, *, contest_id: int, requester: str,
                 candidate: str | None, filed_at: datetime, filed_with: str, timely: bool,
                 eligible: bool, right_office: bool, accepted: bool,
                 override_reason: str | None, findings: list[dict[str, object]],
                 voters: Sequence[tuple[str, bool]], recorded_by: str, recorded_at: str) -> int:
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO recount_request(contest_id, requester, candidate, filed_at, filed_with, "
         "timely, eligible, right_office, accepted, override_reason, findings, recorded_by, "
         "recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -265,7 +272,7 @@ def add_request(conn: sqlite3.Connection, *, contest_id: int, requester: str,
          int(timely), int(eligible), int(right_office), int(accepted), override_reason,
          json.dumps(findings, ensure_ascii=False), recorded_by, recorded_at))
     rid = int(cur.lastrowid or 0)
-    conn.executemany("INSERT INTO request_voter(request_id, position, name, voted_confirmed) "
+    tx.executemany("INSERT INTO request_voter(request_id, position, name, voted_confirmed) "
                      "VALUES (?,?,?,?)",
                      ((rid, i, n, int(ok)) for i, (n, ok) in enumerate(voters)))
     return rid
