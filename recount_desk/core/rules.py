@@ -123,7 +123,7 @@ _VOTE_FOR = re.compile(r"\bvote\s*for\s*(?:not\s+more\s+than\s+)?(\d+)|\(\s*(\d+
                        re.IGNORECASE)
 _SEVERAL = re.compile(
     r"\b(council|at[- ]large|\d+\s*-?\s*(?:yr|year)s?\b|vote\s*for|members?|commissioners|"
-    r"seats|trustees|board of (?:education|trustees)|constables?)", re.IGNORECASE)
+    r"seats|trustees|board of (?:education|trustees)|constables)", re.IGNORECASE)
 
 
 def seats_in_title(title: str) -> int | None:
