@@ -142,13 +142,14 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     """Verdicts for every contest of a read canvass, without a case file."""
     if election_date is None and parsed.election_date:
         election_date = date.fromisoformat(parsed.election_date)
+    known_date = election_date
     issues = list(parsed.issues)
     if election_date is None:
         election_date = date.today()
         issues.append(Issue(parsed.file, "The election date is not known (give --date); "
                             f"the law in force on {election_date.isoformat()} is applied.",
                             severity=Severity.NOTE))
-    found = file_kind(parsed, election_date)
+    found = file_kind(parsed, known_date)
     if kind is None:
         kind = found.kind
         issues.append(Issue(

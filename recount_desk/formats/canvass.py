@@ -335,6 +335,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             # What a hidden cell could hold is not known from the file (no ballots-cast
             # figure per precinct is carried): no upper bound.
             hidden_max={nm: None for nm, n in hid.items() if n and nm in counted},
+            precinct_sums={nm: counted[nm] for nm in counted
+                           if official and counted[nm] != use[nm]},
         ))
 
     extras_rows = [

@@ -133,7 +133,9 @@ def insert_canvass(
                              t.extras.get(ExtraKind.OVER), t.extras.get(ExtraKind.UNDER),
                              t.extras.get(ExtraKind.BLANK), int(t.official), t.hidden_cells,
                              json.dumps(dict(t.hidden_max), sort_keys=True, ensure_ascii=False)
-                             if t.hidden_max else None))
+                             if t.hidden_max else None,
+                             json.dumps(dict(t.precinct_sums), sort_keys=True,
+                                        ensure_ascii=False) if t.precinct_sums else None))
         choice_base.append(next_choice)
         for k, ct in enumerate(t.choices):
             choice_rows.append((next_choice + k, ci + 1, k, ct.choice.name, ct.choice.party,
@@ -141,8 +143,8 @@ def insert_canvass(
         next_choice += len(t.choices)
     tx.executemany("INSERT INTO contest(id, position, title, district, party, kind, seats, "
                      "seats_from_file, scope, voting_method, pass_rule, precincts, over_votes, "
-                     "under_votes, blank_votes, official_totals, hidden_cells, hidden_max) "
-                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     "under_votes, blank_votes, official_totals, hidden_cells, hidden_max, "
+                     "precinct_sums) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      contest_rows)
     tx.executemany("INSERT INTO choice(id, contest_id, position, name, party, kind, "
                      "canvass_total) VALUES (?,?,?,?,?,?,?)", choice_rows)
@@ -192,17 +194,18 @@ def contests(conn: sqlite3.Connection, contest_id: int | None = None) -> list[St
     for row in conn.execute(
             "SELECT id, title, district, party, kind, seats, seats_from_file, scope, "
             "voting_method, pass_rule, precincts, over_votes, under_votes, blank_votes, "
-            "official_totals, hidden_cells, hidden_max "
+            "official_totals, hidden_cells, hidden_max, precinct_sums "
             f"FROM contest {where.replace('contest_id', 'id')} ORDER BY position", args):
         (cid, title, district, party, kind, seats, sff, scope, vm, pr, nprec,
-         over, under, blank, official, hidden, hmax) = row
+         over, under, blank, official, hidden, hmax, psums) = row
         extras = {k: v for k, v in ((ExtraKind.OVER, over), (ExtraKind.UNDER, under),
                                     (ExtraKind.BLANK, blank)) if v is not None}
         contest = Contest(ContestKey(title, district, party), ContestKind(kind), seats,
                           Scope(scope), VotingMethod(vm), PassRule(pr), bool(sff))
         out.append(StoredContest(cid, ContestTotals(
             contest, tuple(choices.get(cid, [])), extras, nprec, official=bool(official),
-            hidden_cells=hidden, hidden_max=json.loads(hmax) if hmax else {})))
+            hidden_cells=hidden, hidden_max=json.loads(hmax) if hmax else {},
+            precinct_sums=json.loads(psums) if psums else {})))
     return out
 
 

@@ -404,3 +404,28 @@ def test_a_verdict_on_hidden_counts_holds_for_every_value_they_could_hold(
         assert set(other.outcome.winners) == set(d.outcome.winners)
         assert {t.name for t in other.losers if t.eligible} == \
             {t.name for t in d.losers if t.eligible}
+
+
+def unreconciled(totals: ContestTotals, sums: dict[str, int], cells: int = 0) -> ContestTotals:
+    return ContestTotals(totals.contest, totals.choices, official=True, hidden_cells=cells,
+                         hidden_max={n: None for n in sums} if cells else {},
+                         precinct_sums=sums)
+
+
+@pytest.mark.parametrize(
+    ("totals", "verdict"),
+    [(unreconciled(race(15, 61), {"B": 16}), Verdict.UNDECIDABLE),
+     (unreconciled(race(5000, 1000), {"B": 990}), Verdict.NOT_ELIGIBLE),
+     (unreconciled(race(5000, 4990), {"B": 4980}, cells=3), Verdict.WITHIN_MARGIN),
+     (unreconciled(race(5000, 4990), {"B": 5100}, cells=3), Verdict.UNDECIDABLE)],
+    ids=["(1)(c) totals row and precincts give different verdicts",
+         "(1)(b) totals row and precincts agree on the verdict",
+         "(1)(b) hidden cells explain the shortfall: official totals",
+         "(1)(b) precincts above the official totals: not explained"],
+)
+def test_official_totals_that_the_precincts_contradict(totals: ContestTotals,
+                                                       verdict: Verdict) -> None:
+    d = decide(totals, Edition.Y2019)
+    assert d.verdict is verdict
+    if verdict is not Verdict.UNDECIDABLE and not totals.hidden_cells:
+        assert any("its precincts give the same one" in a for a in d.assumptions)
