@@ -114,6 +114,7 @@ def check_json(result: CheckResult, given_seats: Sequence[str] = ()) -> dict[str
             "detection": None if det is None else {
                 "family": det.family, "label": det.label, "confidence": det.confidence,
                 "reason": det.reason},
+            "doubts": list(result.doubts),
             "edition": result.edition.value,
             "edition_label": result.edition.label, "election_kind": result.kind.value,
             "election_kind_source": inf.source.value if inf else None,
@@ -143,6 +144,11 @@ def _print_check(result: CheckResult, only_close: bool,
            if det else f"{result.family} format")
     print(f"{result.source} — {len(result.contests)} contests ({how}); "
           f"law applied: {result.edition.label}")
+    if result.doubts:
+        print("THIS READING LOOKS WRONG; do not rely on the figures below until the file is "
+              "mapped (check --mapping) or corrected:")
+        for why in result.doubts:
+            print(f"  - {why}")
     if result.kind_inference is not None:
         print(f"Election kind: {result.kind_inference.describe()}")
     given = _given(given_seats)
@@ -229,7 +235,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps(check_json(result, args.seats or ()), indent=2, ensure_ascii=False))
     else:
         _print_check(result, args.close, args.seats or ())
-    return EXIT_FAIL if any(i.severity is Severity.ERROR for i in result.issues) else EXIT_OK
+    return EXIT_FAIL if result.doubts or any(i.severity is Severity.ERROR
+                                             for i in result.issues) else EXIT_OK
 
 
 def cmd_new(args: argparse.Namespace) -> int:
