@@ -142,7 +142,7 @@ def test_kind_given_against_the_file_is_pointed_out(capsys: pytest.CaptureFixtur
 def test_import_into_a_case_of_another_kind_keeps_a_warning(tmp_path: Path) -> None:
     case = tmp_path / "m.recount"
     assert main(["new", str(case), "--name", "2018", "--date", "2018-11-06", "--kind",
-                 "municipal_primary", "--jurisdiction", "Moab"]) == 0
+                 "municipal_general", "--jurisdiction", "Moab"]) == 0
     assert main(["import", str(case), str(GRAND)]) == 0
     conn = sqlite3.connect(case)
     msgs = [r[0] for r in conn.execute("SELECT message FROM import_issue")]
