@@ -248,8 +248,26 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
         for kind, n in p.totals.extras.items():
             extras[kind] = extras.get(kind, 0) + n
     contest = replace(first, key=key, scope=finding.scope)
-    totals = replace(parts[0].totals, contest=contest, choices=tuple(choices), extras=extras,
-                     precincts=sum(p.totals.precincts for p in parts))
+    # Hidden cells and official totals (model.ContestTotals): the whole race is official
+    # only when every part is; a part's hidden cells count unless its own totals are.
+    display_of = {nk: c.choice.name for nk, c in zip(order, choices, strict=True)}
+    official = all(p.totals.official for p in parts)
+    hidden = sum(p.totals.hidden_cells for p in parts if not p.totals.official)
+    hidden_max: dict[str, int | None] = {}
+    sums: dict[str, int] = {}
+    split = any(p.totals.precinct_sums for p in parts)
+    for p in parts:
+        for ct in p.totals.choices:
+            name = display_of[canon[name_key(ct.choice.name)]]
+            if split:
+                sums[name] = sums.get(name, 0) + p.totals.precinct_sums.get(ct.choice.name,
+                                                                             ct.votes)
+            if not p.totals.official and ct.choice.name in p.totals.hidden_max:
+                more, have = p.totals.hidden_max[ct.choice.name], hidden_max.get(name, 0)
+                hidden_max[name] = None if more is None or have is None else have + more
+    totals = ContestTotals(contest, tuple(choices), extras,
+                           sum(p.totals.precincts for p in parts), official, hidden,
+                           hidden_max, sums)
     return WholeRace(key, finding, tuple(parts), totals, coverage, tuple(confirm), notes)
 
 
