@@ -309,6 +309,21 @@ def _print_check(result: CheckResult, only_close: bool,
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.demo_portion:
+        from recount_desk.actions import demo_portion
+
+        alone, whole = demo_portion.check_portion_demo()
+        if args.json:
+            print(json.dumps({"county_portion": whole_json(alone), "whole_race":
+                              whole_json(whole)}, indent=2, ensure_ascii=False))
+            return EXIT_OK
+        print("Step 1 — Grand County's canvass alone: every contest is Grand's portion of a "
+              "multicounty or statewide race.")
+        _print_whole(alone, args.close)
+        print("\nStep 2 — with Carbon's, Duchesne's and Emery's files: State House 69 is "
+              "decided on the whole race.")
+        _print_whole(whole, args.close)
+        return EXIT_OK
     if args.demo:
         spec = demo_actions.demo_spec()
         path = spec.canvass
@@ -771,6 +786,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the lieutenant governor's county-level canvass: the counties' figures "
                    "are cross-checked against it and the verdicts rest on it")
     c.add_argument("--demo", action="store_true", help="the bundled demo election")
+    c.add_argument("--demo-portion", action="store_true",
+                   help="the county-portion demo: Grand's part of State House 69, then the "
+                   "whole race from the four counties' files")
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.add_argument("--close", action="store_true", help="show only contests inside the margin")
     c.add_argument("--kind", choices=[k.value for k in ElectionKind])

@@ -62,3 +62,13 @@ def test_scope_option_sets_a_contest_within_the_county(
     assert hd(out, "70")["portion"] is True
     with pytest.raises(SystemExit, match="SCOPE one of"):
         main(["check", str(grand), "--scope", "State House=regional"])
+
+
+def test_portion_demo_shows_both_steps(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--demo-portion"]) == 0
+    text = capsys.readouterr().out
+    one, two = text.split("Step 2")
+    line69 = next(ln for ln in one.splitlines() if "State House — District 69" in ln)
+    assert "County portion" in line69 and "threshold      —" in line69
+    line69 = next(ln for ln in two.splitlines() if "State House — District 69" in ln)
+    assert "Not eligible (whole race)" in line69 and "11,909" in line69

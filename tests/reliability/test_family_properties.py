@@ -53,7 +53,9 @@ def _is_plain_name(name: str) -> bool:
     """A candidate name that no layout reserves for something else (over votes, totals,
     write-ins, party prefixes, yes/no)."""
     return (vocab.choice_kind_ext(name) == "candidate" and stance_of(name) is None
-            and not _PARTY_WORDS.match(name.split()[0].casefold()))
+            and not _PARTY_WORDS.match(name.split()[0].casefold())
+            # the plausibility gate takes a "percent" column for a statistic, not a name
+            and "percent" not in name.casefold())
 
 
 candidate = st.tuples(word, word).map(" ".join).filter(_is_plain_name)
