@@ -1,11 +1,13 @@
-"""Make resources/fonts/DroidSansFallback-subset.ttf: the CJK fallback font of the report.
+"""Make resources/fonts/WenQuanYiMicroHei-subset.ttf: the CJK fallback font of the report.
 
-Droid Sans Fallback (Apache License 2.0; Debian package fonts-droid-fallback) cut down to
+WenQuanYi Micro Hei (Apache License 2.0, or GPL-3+ with font exception: we use it under
+Apache 2.0; Debian package fonts-wqy-microhei), a TrueType font reportlab can embed, cut
+down to
 the characters of the common national character sets: GB 2312 (simplified Chinese),
-Big5 level 1 (traditional Chinese), JIS X 0208 (Japanese kanji and kana) and KS X 1001
+JIS X 0208 (Japanese kanji and kana) and KS X 1001
 (Korean Hangul syllables), with CJK punctuation and full-width forms. Run once by hand:
 
-    python packaging/fonts/subset_cjk.py /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf
+    python packaging/fonts/subset_cjk.py /usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
-OUT = Path(__file__).resolve().parents[2] / "resources" / "fonts" / "DroidSansFallback-subset.ttf"
+OUT = Path(__file__).resolve().parents[2] / "resources" / "fonts" / "WenQuanYiMicroHei-subset.ttf"
 RANGES = [(0x3000, 0x30FF), (0x3100, 0x312F), (0x3130, 0x318F), (0xFF00, 0xFFEF)]
-CODECS = ("gb2312", "big5", "shift_jis", "euc_kr")
+CODECS = ("gb2312", "shift_jis", "euc_kr")
 
 
 def wanted() -> set[int]:
@@ -36,7 +38,7 @@ def wanted() -> set[int]:
 
 
 def main(source: str) -> None:
-    font = TTFont(source)
+    font = TTFont(source, fontNumber=0)
     have = set(font.getBestCmap())
     codes = sorted(wanted() & have)
     opts = subset.Options()

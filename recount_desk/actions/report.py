@@ -99,11 +99,11 @@ def font_dir() -> Path:
     return resource("fonts")
 
 
-def render(report: RecountReport) -> bytes:
+def render(report: RecountReport, fp: str | None = None) -> bytes:
     """The PDF bytes of ``report`` (reportlab is imported here, not when the window opens)."""
     from recount_desk.report import pdf
 
-    return pdf.render(report, font_dir())
+    return pdf.render(report, font_dir(), fp=fp)
 
 
 # --- reading the recount out of the case -----------------------------------------------
@@ -436,8 +436,10 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
         raise ReportNotReady("The report has not been signed yet, so there is nothing to "
                              "reprint; make the report without --reprint.")
     last = store.last_entry(case.conn)
+    # the appendix shows the log up to now; without one, copies of the same data are equal
     data: dict[str, Any] = {"contest_id": contest_id, "appendix": appendix,
-                            "audit_upto": last.seq if last else 0, "reprint": 0}
+                            "audit_upto": (last.seq if last else 0) if appendix else 0,
+                            "reprint": 0}
     if signing is not None:
         earlier = [d for _, d in _generations(case.conn)
                    if d.get("contest_id") == contest_id and d.get("signing_id") == signing.id]
@@ -451,8 +453,8 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     report = replace(base, printing=_printing(case, contest_id, data, base))
     if on_progress:
         on_progress(0, 1)
-    blob = render(report)
     fp = fingerprint(report)
+    blob = render(report, fp)
     data.update({"fingerprint": fp, "code": short_code(fp), "file": out_path.name,
                  "pdf_sha256": hashlib.sha256(blob).hexdigest(),
                  "official": is_official(report)})
@@ -539,7 +541,8 @@ def verify_report(case: Case, pdf_path: Path | str) -> ReportCheck:
                            f"{short_code(recorded)}.{note}", cid, recorded)
     meta = pdf_meta.read(blob)
     if meta is None:
-        return ReportCheck(False, pdf_path.name, "is not a PDF that can be read.")
+        return ReportCheck(False, pdf_path.name, "cannot be read as a PDF: it was damaged or "
+                           "altered after it was made, or it is not a report.")
     named = meta.fingerprint
     if named is None:
         return ReportCheck(False, pdf_path.name,
@@ -563,9 +566,10 @@ def verify_report(case: Case, pdf_path: Path | str) -> ReportCheck:
         if pdf_meta.same_text(again, blob):
             return ReportCheck(False, pdf_path.name,
                                f"names the case's fingerprint {short_code(named)} and its text "
-                               "is the same as the report the case gives, but its bytes are "
-                               "not: it was re-saved by another program (or changed in a way "
-                               "the text does not show). Use a copy made by Recount Desk.",
+                               "is the same as the report the case gives, but its bytes were "
+                               "altered after it was made: re-saved by another program, or "
+                               "changed in a way the text does not show. Use a copy made by "
+                               "Recount Desk.",
                                cid, named)
         return ReportCheck(False, pdf_path.name,
                            f"the PDF was altered after it was made: it names the case's "

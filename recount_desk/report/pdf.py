@@ -28,6 +28,7 @@ from typing import Any
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.pagesizes import LETTER, landscape
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.pdfbase import pdfmetrics
@@ -35,11 +36,11 @@ from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
+    ActionFlowable,
     BaseDocTemplate,
     CondPageBreak,
     Flowable,
     Frame,
-    KeepTogether,
     NextPageTemplate,
     PageBreak,
     PageTemplate,
@@ -131,11 +132,11 @@ def _styles() -> _Styles:
                           spaceAfter=4, alignment=TA_LEFT)
     return _Styles(
         h1=ParagraphStyle("h1", parent=body, fontName="RDSans-Bold", fontSize=15, leading=19,
-                          spaceAfter=4, keepWithNext=1),
+                          spaceAfter=4),
         h2=ParagraphStyle("h2", parent=body, fontName="RDSans-Bold", fontSize=11.5, leading=15,
-                          spaceBefore=10, spaceAfter=4, keepWithNext=1),
+                          spaceBefore=10, spaceAfter=4),
         h3=ParagraphStyle("h3", parent=body, fontName="RDSans-Bold", fontSize=9.5,
-                          leading=12.5, spaceBefore=6, spaceAfter=3, keepWithNext=1),
+                          leading=12.5, spaceBefore=6, spaceAfter=3),
         body=body,
         small=ParagraphStyle("small", parent=body, fontSize=8, leading=10),
         cell=ParagraphStyle("cell", fontName="RDCond", fontSize=8, leading=9.6),
@@ -337,11 +338,13 @@ def keywords(report: RecountReport, fp: str, code: str) -> str:
 
 
 def render(report: RecountReport, font_dir: Path,
-           on_progress: Callable[[int, int], None] | None = None) -> bytes:
-    """The report as PDF bytes; the same report gives the same bytes."""
+           on_progress: Callable[[int, int], None] | None = None,
+           fp: str | None = None) -> bytes:
+    """The report as PDF bytes; the same report gives the same bytes. ``fp``: its
+    fingerprint, when the caller has it already."""
     register_fonts(font_dir)
     st = _styles()
-    fp = fingerprint(report)
+    fp = fp or fingerprint(report)
     code = short_code(fp)
     buf = io.BytesIO()
     doc = BaseDocTemplate(
@@ -385,7 +388,68 @@ def _story(r: RecountReport, st: _Styles, fp: str, code: str,
         s += _own_sheet(_cost_statement(r, st), st, frame_h)
     if r.printing.appendix is not None:
         s += [PageBreak(), *_appendix(r, st)]
-    return s
+    return _keep_headings(s, {st.h1.name, st.h2.name, st.h3.name})
+
+
+def _keep_headings(story: list[Flowable], heads: set[str]) -> list[Flowable]:
+    """Every run of headings goes to a page with what follows it (reportlab's keepWithNext
+    would push a heading and a long table whole to the next page, leaving a gap)."""
+    out: list[Flowable] = []
+    run: list[Flowable] = []
+    for f in story:
+        if isinstance(f, Paragraph) and (f.style.name in heads or (
+                run and f.style.name == "small" and len(run) < 3)):
+            run.append(f)
+            continue
+        if run and isinstance(f, ActionFlowable):
+            out += [*run, f]
+            run = []
+        elif run:
+            out.append(_KeepStart([*run, f]))
+            run = []
+        else:
+            out.append(f)
+    out += run
+    return out
+
+
+class _KeepStart(Flowable):
+    """Headings and the flowable after them: placed only where the headings and the start
+    of what follows (a few lines of it, or all of it if short) fit; then they flow on."""
+
+    START = 42.0
+
+    def __init__(self, content: list[Flowable]) -> None:
+        super().__init__()
+        self._content = content
+        self._need = 0.0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        total = 0.0
+        need = 0.0
+        for i, f in enumerate(self._content):
+            _, h = f.wrapOn(self.canv, availWidth, availHeight)
+            h += f.getSpaceBefore() + f.getSpaceAfter()
+            total += h
+            last = i == len(self._content) - 1
+            need += min(h, self.START) if last else h
+        self._need = need
+        self.width, self.height = availWidth, total
+        return availWidth, total
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        self.wrap(availWidth, availHeight)
+        if availHeight + 1e-6 < self._need:
+            return []
+        return list(self._content)
+
+    def draw(self) -> None:
+        y = self.height
+        for f in self._content:
+            _, h = f.wrapOn(self.canv, self.width, self.height)
+            y -= f.getSpaceBefore() + h
+            f.drawOn(self.canv, 0, y)
+            y -= f.getSpaceAfter()
 
 
 def _blank_page(st: _Styles, frame_h: float) -> list[Flowable]:
@@ -679,6 +743,7 @@ class _GridSpec:
     blocks: list[_Block]
     prefix: list[float]  # prefix[i] = height of blocks [0, i)
     total: _Block
+    memo: dict[str, dict[Any, Any]]  # encoded strings, shared by the pages of a document
 
 
 def _grid_columns(r: RecountReport, page_w: float) -> tuple[list[float], int]:
@@ -765,7 +830,7 @@ def _grid_spec(r: RecountReport, page_w: float, batches: bool) -> _GridSpec:
     heights = [len(b.rows) * ROW_H for b in blocks]
     del num_w, n
     return _GridSpec(widths, head_lines, head_size, head_h, blocks,
-                     [0.0, *accumulate(heights)], total)
+                     [0.0, *accumulate(heights)], total, {})
 
 
 class _UnitGrid(Flowable):
@@ -839,49 +904,30 @@ class _UnitGrid(Flowable):
             yy -= len(b.rows) * ROW_H
         c.setFillColor(colors.black)
         t = c.beginText()
-        widths_cache: dict[tuple[str, str], float] = {}
-
-        def w_of(text: str, font: str) -> float:
-            key = (text, font)
-            got = widths_cache.get(key)
-            if got is None:
-                got = widths_cache[key] = stringWidth(text, font, UNIT_SIZE)
-            return got
-
+        out = _TextWriter(t, s.memo)
         rules: list[tuple[float, float, float, float]] = []
         heavy: list[tuple[float, float, float, float]] = []
         for k, b in enumerate(blocks):
             is_total = self._with_total and k == len(blocks) - 1
             for i, row in enumerate(b.rows):
                 base = y - ROW_H + 2.4
+                font = UNIT_BOLD if is_total else UNIT_FONT
                 name = row[0]
-                bold_row = is_total
-                if name:
-                    font = UNIT_BOLD if bold_row else UNIT_FONT
-                    if b.fallback:
-                        x = 3.0
-                        for fb, piece in tx.runs(name):
-                            f = tx.FALLBACK if fb else font
-                            t.setFont(f, UNIT_SIZE)
-                            t.setTextOrigin(x, base)
-                            t.textOut(piece)
-                            x += tx.width(piece, f, UNIT_SIZE)
-                    else:
-                        t.setFont(font, UNIT_SIZE)
-                        t.setTextOrigin(3, base)
-                        t.textOut(name)
+                if name and b.fallback:
+                    x = 3.0
+                    for fb, piece in tx.runs(name):
+                        f = tx.FALLBACK if fb else font
+                        out.put(f, x, base, piece)
+                        x += tx.width(piece, f, UNIT_SIZE)
+                elif name:
+                    out.put(font, 3, base, name)
                 if row[1]:
-                    t.setFont(UNIT_BOLD if bold_row else UNIT_FONT, UNIT_SIZE)
-                    t.setTextOrigin(xs[1] + 3, base)
-                    t.textOut(row[1])
+                    out.put(font, xs[1] + 3, base, row[1])
                 for j in range(2, len(row)):
                     cell = row[j]
-                    if not cell:
-                        continue
-                    font = UNIT_BOLD if (bold_row or (i == 2 and j in b.bold)) else UNIT_FONT
-                    t.setFont(font, UNIT_SIZE)
-                    t.setTextOrigin(xs[j + 1] - 3 - w_of(cell, font), base)
-                    t.textOut(cell)
+                    if cell:
+                        f = UNIT_BOLD if (is_total or (i == 2 and j in b.bold)) else font
+                        out.put(f, xs[j + 1] - 3 - out.width(cell, f), base, cell)
                 y -= ROW_H
                 if i < len(b.rows) - 1:
                     rules.append((xs[1], y, xs[-1], y))
@@ -896,6 +942,56 @@ class _UnitGrid(Flowable):
         c.lines([*heavy, (0, top, xs[-1], top), (0, top - s.head_h, xs[-1], top - s.head_h),
                  (0, top, 0, bottom), (xs[-1], top, xs[-1], bottom),
                  (xs[2], top, xs[2], bottom)])
+
+
+class _TextWriter:
+    """Many short strings into one text object, each encoded once.
+
+    A 3,000-unit grid draws about 100,000 cells, mostly the same few hundred numbers;
+    reportlab's ``textOut`` encodes every string into the font's subsets again and emits a
+    font change after every ``setFont``. Here each distinct string is split into its subset
+    pieces once (by reportlab's own ``splitString``, which also records the glyphs for
+    embedding), and a font operator is written only when the font or subset changes.
+    """
+
+    def __init__(self, t: Any, memo: dict[str, dict[Any, Any]]) -> None:
+        self._t = t
+        self._canv = t._canvas
+        self._active: tuple[str, int] | None = None
+        # shared by every page of one document (the subsets belong to the document)
+        self._pieces: dict[tuple[str, str], list[tuple[int, str]]] = memo.setdefault(
+            "pieces", {})
+        self._widths: dict[tuple[str, str], float] = memo.setdefault("widths", {})
+        self._names: dict[tuple[str, int], str] = memo.setdefault("names", {})
+        self._tf = f"{fp_str(UNIT_SIZE)} Tf {fp_str(UNIT_SIZE * 1.2)} TL"
+
+    def width(self, text: str, font: str) -> float:
+        key = (text, font)
+        got = self._widths.get(key)
+        if got is None:
+            got = self._widths[key] = stringWidth(text, font, UNIT_SIZE)
+        return got
+
+    def put(self, font: str, x: float, y: float, text: str) -> None:
+        code = self._t._code
+        code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+        key = (font, text)
+        pieces = self._pieces.get(key)
+        if pieces is None:
+            f = pdfmetrics.getFont(font)
+            doc = self._canv._doc
+            pieces = self._pieces[key] = [
+                (subset, f"({self._canv._escape(raw)}) Tj")
+                for subset, raw in f.splitString(text, doc)]
+        for subset, tj in pieces:
+            if self._active != (font, subset):
+                name = self._names.get((font, subset))
+                if name is None:
+                    name = self._names[(font, subset)] = pdfmetrics.getFont(
+                        font).getSubsetInternalName(subset, self._canv._doc)
+                code.append(f"{name} {self._tf}")
+                self._active = (font, subset)
+            code.append(tj)
 
 
 def _units_section(r: RecountReport, st: _Styles, unit_word: str,

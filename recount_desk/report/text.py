@@ -2,10 +2,10 @@
 the Latin font lacks (Chinese, Japanese, Korean) set in the bundled fallback font, and
 wrapping by measured width that breaks an over-long word with a hyphen, never silently.
 
-Right-to-left: Arabic letters are given their joined forms by ``arabic_reshaper`` and the
-line is put in visual order by ``python-bidi`` (the Unicode bidirectional algorithm), once
-here for every place the report draws text, so a name reads the same in a table, a
-sentence and the footer. A name is shaped as one line before it is wrapped.
+Right-to-left: Arabic letters are given their joined forms by ``arabic_reshaper`` and each
+right-to-left run is put in visual order by ``python-bidi`` (the Unicode bidirectional
+algorithm), once here for every place the report draws text, so a name reads the same in a
+table, a sentence and the footer, and is never broken across lines.
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 
 FALLBACK = "RDCJK"
-FALLBACK_FILE = "DroidSansFallback-subset.ttf"
+FALLBACK_FILE = "WenQuanYiMicroHei-subset.ttf"
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+_RTL_CH = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
+_RTL_RUN = re.compile(f"[{_RTL_CH}]+(?: +[{_RTL_CH}]+)*")
 _state: dict[str, object] = {}
 
 
@@ -48,13 +50,19 @@ def _fallback_ready() -> bool:
 
 @lru_cache(maxsize=4096)
 def visual(text: str) -> str:
-    """``text`` as it is drawn left to right: right-to-left runs shaped and reordered."""
+    """``text`` as it is drawn left to right: each right-to-left run (letters and the spaces
+    between them, e.g. a name) shaped and reordered on its own, as if isolated, so numbers
+    and words around it keep their places. Its words are joined by no-break spaces: a name
+    broken across two lines would show its words swapped."""
     if not _RTL.search(text):
         return text
     import arabic_reshaper
     from bidi import get_display
 
-    return str(get_display(arabic_reshaper.reshape(text)))
+    def one(m: re.Match[str]) -> str:
+        return str(get_display(arabic_reshaper.reshape(m.group(0)))).replace(" ", "\u00a0")
+
+    return _RTL_RUN.sub(one, text)
 
 
 def needs_fallback(text: str) -> bool:

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from recount_desk.core.model import ContestKind, ElectionKind, Scope
 from recount_desk.core.report_model import (
@@ -157,8 +157,10 @@ def county_race(**changes: object) -> RecountReport:
 
 
 def signed(report: RecountReport, reprint: int = 0,
-           at: datetime = datetime(2018, 12, 4, 11, 0)) -> RecountReport:
-    """The same report as recorded signed by every member present and the officer."""
+           at: datetime | None = None) -> RecountReport:
+    """The same report as recorded signed by every member present and the officer (an
+    hour after the report's date unless ``at`` says when)."""
+    at = at or report.report_date() + timedelta(hours=1)
     signers = tuple(Signer(m.name, m.title) for m in report.board.present)
     signers += (Signer(report.officer.name, report.officer.title),)
     gen = datetime(2019, 1, 3, 15, 5) if reprint else at
