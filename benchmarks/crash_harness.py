@@ -14,6 +14,7 @@ land while a case is created and the canvass imported.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import signal
 import sqlite3
@@ -138,7 +139,11 @@ def run(kills: int, seed: int, max_delay: float, fresh_every: int,
             acked = 0
         proc = subprocess.Popen(
             [sys.executable, __file__, "--worker", str(case_path), "--seed", str(seed * 1000 + k)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            # the worker runs the same checkout as this harness, not an installed copy
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                [str(Path(__file__).resolve().parents[1]),
+                 *filter(None, [os.environ.get("PYTHONPATH")])])))
         time.sleep(rnd.uniform(0.05, max_delay))
         exited = proc.poll() is not None
         if not exited:

@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from recount_desk import store
-from recount_desk.core.audit import verify_chain
-from recount_desk.store import repo
+from recount_desk.core.audit import AcceptedChange, verify_chain
 
 
 @dataclass
@@ -20,15 +19,21 @@ class VerifyResult:
     ok: bool
     entries: int
     problems: list[str] = field(default_factory=list)
+    # The entry after which the data and the log part ways (a broken link, or the last entry
+    # when the data was changed after it).
     first_break: int | None = None
     upgraded_copy: bool = False  # an older file, checked on an upgraded copy
+    accepted: list[AcceptedChange] = field(default_factory=list)
 
     def summary(self) -> str:
         note = (" (written by an older version: checked on an upgraded copy; the file is "
                 "unchanged)") if self.upgraded_copy else ""
+        accepted = "".join(
+            f" The file was accepted as it was found after a change outside Recount Desk at "
+            f"audit entry {a.seq} by {a.person}: {a.reason}." for a in self.accepted)
         if self.ok:
             return (f"{self.path}: OK — integrity check passed, {self.entries} audit entries "
-                    f"chained, data matches the audit log{note}.")
+                    f"chained, data matches the audit log{note}.{accepted}")
         return f"{self.path}: NOT OK — " + "; ".join(self.problems) + note
 
 
@@ -67,36 +72,20 @@ def _verify(conn: sqlite3.Connection, name: str) -> VerifyResult:
     integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
     if integrity != "ok":
         problems.append(f"SQLite integrity check failed: {integrity}")
-    # The append-only triggers are part of the case: without them the log can be rewritten.
-    triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
-    missing = sorted({"audit_no_update", "audit_no_delete"} - triggers)
-    if missing:
-        problems.append("the audit log's append-only guard was removed outside Recount Desk "
-                        f"(trigger {', '.join(missing)} is missing)")
     entries = list(store.audit_entries(conn))
     for e in entries:
         if e.action == "migrate case file" and \
                 json.loads(e.payload)["data"].get("data_matched_log") is False:
             problems.append("the case data had been changed outside Recount Desk before the "
                             f"file was upgraded to this version (audit entry {e.seq})")
+    # The chain, the append-only guard, the data against the last entry, the canvass: the
+    # same check every action makes before it writes.
+    found = store.differences(conn)
+    problems += found
     brk = verify_chain(entries)
-    first_break = None
-    if brk is not None:
-        first_break = brk.seq
-        problems.append(f"audit entry {brk.seq} is broken: {brk.reason}")
-    if entries and brk is None:
-        last = json.loads(entries[-1].payload)
-        if last.get("state") != store.state_digest(conn):
-            problems.append("the case data was changed outside Recount Desk after audit entry "
-                            f"{entries[-1].seq} ({entries[-1].action})")
-        imp = repo.current_import(conn)
-        if imp is not None:
-            recorded = [json.loads(e.payload)["data"].get("canvass_digest") for e in entries
-                        if e.action == "import canvass"]
-            actual = store.stored_canvass_digest(conn)
-            if actual != imp.digest or (recorded and recorded[-1] != actual):
-                problems.append("the canvass votes were changed outside Recount Desk (they no "
-                                "longer match the digest recorded at import)")
-    elif not entries:
-        problems.append("the audit log is empty")
-    return VerifyResult(name, not problems, len(entries), problems, first_break)
+    first_break = brk.seq if brk is not None else None
+    if first_break is None and found and entries and not any(
+            p.startswith("the audit log") for p in found):
+        first_break = entries[-1].seq  # the data parts from the log after the last entry
+    return VerifyResult(name, not problems, len(entries), problems, first_break,
+                        accepted=store.accepted_changes(conn) if entries else [])

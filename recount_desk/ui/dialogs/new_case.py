@@ -52,7 +52,7 @@ class NewCaseDialog(QDialog):
         for k in ElectionKind:
             self.kind.addItem(k.label, k.value)
         self.jurisdiction = QLineEdit()
-        self.jurisdiction.setPlaceholderText("e.g. Grand County, or Moab City")
+        self.jurisdiction.setPlaceholderText("e.g. Wasatch County, or Heber City")
         self.canvass_known = QCheckBox("Known")
         self.canvass_known.setToolTip("The recount request deadline runs from this moment")
         self.canvass = QDateTimeEdit(QDateTime(QDate.currentDate(), QTime(10, 0)))
