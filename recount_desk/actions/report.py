@@ -122,13 +122,17 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     rec = recount_repo.get_recount(conn, contest_id)
     if rec is None:
         raise ReportNotReady(f"No recount of {contest.key.label()} has been started.")
-    layout = rc.SheetLayout.for_contest(totals)
-    table = recount_actions.variance(case, contest_id)
-    rows = {r.name: r for r in recount_actions.unit_list(case, contest_id)}
+    # the recount's own model, read once: units, their states, officers and notes
+    state = recount_actions.recount_state(case, contest_id)
+    layout = state.layout
+    rows = {r.name: r for r in state.units}
     entries = recount_repo.current_entries(conn, contest_id)
     resolutions = recount_repo.current_resolutions(conn, contest_id, entries)
     stored_env = recount_repo.envelopes(conn, contest_id)
     envelopes = [s.record for s in stored_env]
+    table = rc.variance_table(layout, [r.state for r in state.units],
+                              recount_repo.canvass_by_precinct(conn, contest_id), envelopes,
+                              {r.name: r.variance_note for r in state.units})
     missing = [r.unit for r in table.rows if r.recount is None]
     if missing:
         raise ReportNotReady(f"{len(missing)} of {len(table.rows)} units are not reconciled "

@@ -708,6 +708,9 @@ def format_cents(cents: int) -> str:
 def _plain(value: object) -> object:
     if type(value) is tuple and all(type(v) is int for v in value):
         return list(value)  # votes: the common case, kept fast for 3,000-unit recounts
+    if type(value) is Ballots:
+        return {"counted": value.counted, "write_ins": value.write_ins, "over": value.over,
+                "under": value.under}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {name: _plain(getattr(value, name)) for name in _field_names(type(value))}
     if isinstance(value, Enum):

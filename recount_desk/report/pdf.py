@@ -224,7 +224,15 @@ def _canvas_class(report: RecountReport, fp: str, code: str) -> type[Canvas]:
         mark = f"{status} — generated at {format_datetime(p.generated_at)}"
     stamp = p.generated_at if p.generated_at is not None else report.report_date()
     pdf_date = "D:" + stamp.strftime("%Y%m%d%H%M%S")
-    extra = p.footer_note
+    line = f"Fingerprint {code}   SHA-256 {fp}" + (f"   {p.footer_note}" if p.footer_note
+                                                      else "")
+    fitted: dict[tuple[str, float, float], str] = {}
+
+    def _fitted(text: str, font: str, size: float, room: float) -> str:
+        key = (text, size, room)  # the same on every page: measured once
+        if key not in fitted:
+            fitted[key] = _fit(text, font, size, room)
+        return fitted[key]
 
     class FooterCanvas(Canvas):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -263,11 +271,8 @@ def _canvas_class(report: RecountReport, fp: str, code: str) -> type[Canvas]:
             page = f"Page {number} of {total}"
             self.drawRightString(w - MARGIN, y, page)
             room = w - 2 * MARGIN - stringWidth(page, "RDSans-Bold", 8) - 12
-            _draw_text(self, MARGIN, y, _fit(left, "RDSans", 7.5, room), "RDSans", 7.5)
-            line = f"Fingerprint {code}   SHA-256 {fp}"
-            if extra:
-                line += f"   {extra}"
-            _draw_text(self, MARGIN, y - 10, _fit(line, "RDSans", 6.5, w - 2 * MARGIN),
+            _draw_text(self, MARGIN, y, _fitted(left, "RDSans", 7.5, room), "RDSans", 7.5)
+            _draw_text(self, MARGIN, y - 10, _fitted(line, "RDSans", 6.5, w - 2 * MARGIN),
                        "RDSans", 6.5)
             self.setFont("RDSans-Bold", 8)
             self.drawCentredString(w / 2, h - MARGIN + 14, mark)
