@@ -614,9 +614,10 @@ def _recount_section(r: RecountReport, st: _Styles) -> list[Flowable]:
              f"{_n(a.rejected_total if a else 0)} (their ballots were not counted; see 3)"),
         ], st),
         _p("2.1 Totals", st.h3),
-        _totals_table(r, st),
         _p("“—” means the figure is not recorded: the canvass file gives no ballots-counted "
-           "figure and lists write-ins as choices of their own.", st.small),
+           "figure, and lists write-ins as choices of their own or not at all, so where its "
+           "write-ins are “—” its total counts the listed choices only.", st.small),
+        _totals_table(r, st),
     ]
     s += _changed_section(r, st, unit_word)
     s += _entry_section(r, st)
