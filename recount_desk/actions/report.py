@@ -148,6 +148,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     choices = layout.choices
     batches = rec.unit_kind is rc.UnitKind.BATCHES
     extras = recount_repo.canvass_extras_by_precinct(conn, contest_id)
+    loads, sources = _retab_sources(case, contest_id)
     stored_units = {su.unit.name: su for su in recount_repo.units(conn, contest_id)}
     resolution_of = {r.unit_id: r for r in resolutions.values()}
     unit_of = {p: u.name for u in (su.unit for su in stored_units.values())
@@ -185,7 +186,8 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
         units.append(Unit(r.unit, tuple(r.canvass[c] for c in choices),
                           tuple((r.recount or {})[c] for c in choices),
                           su.unit.precincts if batches else (), canvass_b, recount_b,
-                          r.note, who, resolution, joined.get(r.unit, 0)))
+                          r.note, who, resolution, joined.get(r.unit, 0),
+                          sources.get(r.unit, "")))
     party = {c.choice.name: c.choice.party for c in totals.choices}
 
     members = recount_repo.board_members(conn, contest_id)
@@ -266,6 +268,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
         automatic_basis=automatic,
         absentee=absentee,
         witnesses=witnesses,
+        loads=loads,
         costs=cost,
         canvass_completed=canvass_done.date() if canvass_done else None,
         started_at=started_at,
@@ -314,6 +317,28 @@ def _request_info(q: repo.StoredRequest) -> RecountRequestInfo:
 _OFFICES = {"municipal_clerk": "the municipal clerk", "district_clerk": "the district clerk",
             "county_clerk": "the county clerk",
             "lieutenant_governor": "the lieutenant governor"}
+
+
+def _retab_sources(case: Case, contest_id: int) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The re-tabulated statements loaded (one line each, with the file's SHA-256) and the
+    source of each unit not loaded from them (issue 15)."""
+    from .retab import UnitSource, loads, unit_sources
+
+    done = loads(case, contest_id)
+    if not done:
+        return (), {}
+    src = unit_sources(case, contest_id)
+    lines = []
+    for ld in done:
+        n = sum(1 for s in src.values() if s.load is not None and s.load.id == ld.id)
+        lines.append(f"re-tabulation, loaded from {ld.file}"
+                     + (f" (sheet {ld.sheet})" if ld.sheet else "")
+                     + f" (SHA-256 {ld.sha256}), contest “{ld.file_contest}”, on "
+                     f"{ld.loaded_at[:10]} by {ld.loaded_by}: {n} unit(s) counted from it")
+    marks = {u: ("Hand count" + (f": {s.note}" if s.note else "")) if s.source is
+             UnitSource.HAND else s.text for u, s in src.items()
+             if s.source is not UnitSource.LOADED}
+    return tuple(lines), marks
 
 
 def _requester(q: repo.StoredRequest) -> str:

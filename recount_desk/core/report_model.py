@@ -132,6 +132,9 @@ class Unit:
     entered_by: tuple[str, ...] = ()  # the officers who entered its tally sheet(s)
     resolution: str = ""  # how a double-entry disagreement was settled, by whom
     envelopes: int = 0  # accepted absentee envelopes whose ballots joined this unit
+    # Where the unit's figures come from when it differs from the recount's loads (a unit
+    # hand-counted in a re-tabulation, issue 15); empty otherwise.
+    source: str = ""
 
     @property
     def difference(self) -> tuple[int, ...]:
@@ -349,6 +352,9 @@ class RecountReport:
     completed_at: datetime | None = None
     write_in_line: bool = True  # a race's tally sheet has a line for write-ins
     printing: Printing = Printing()
+    # The re-tabulated statements loaded as the recount's tallies (issue 15), one line
+    # each: "re-tabulation, loaded from FILE (SHA-256 …) …".
+    loads: tuple[str, ...] = ()
 
     @property
     def automatic(self) -> bool:

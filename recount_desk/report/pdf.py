@@ -612,6 +612,7 @@ def _recount_section(r: RecountReport, st: _Styles) -> list[Flowable]:
                       f" ({len(r.choices)} choices)"),
             ("Absentee envelopes still rejected",
              f"{_n(a.rejected_total if a else 0)} (their ballots were not counted; see 3)"),
+            *(("Source", line) for line in r.loads),
         ], st),
         _p("2.1 Totals", st.h3),
         _p("“—” means the figure is not recorded: the canvass file gives no ballots-counted "
@@ -711,6 +712,12 @@ def _entry_section(r: RecountReport, st: _Styles) -> list[Flowable]:
         s.append(_plain_table(data, [BODY_W * 0.7, BODY_W * 0.3], right=1))
     else:
         s.append(_p("The case records no officer's name for the tally sheets.", st.body))
+    sourced = [u for u in r.units if u.source]
+    if sourced:
+        data = [["Unit", "Where its figures come from (not the re-tabulated statement)"]]
+        data += [[_p(u.name, st.cell), _p(u.source, st.cell)] for u in sourced]
+        s.append(Spacer(1, 4))
+        s.append(_plain_table(data, [BODY_W * 0.25, BODY_W * 0.75]))
     resolved = [u for u in r.units if u.resolution]
     if resolved:
         data = [["Unit", "How the two entries' disagreement was resolved"]]
@@ -820,6 +827,8 @@ def _grid_spec(r: RecountReport, page_w: float, batches: bool) -> _GridSpec:
         if u.covers:
             lines += tx.wrap(tx.visual("Covers " + ", ".join(u.covers)), UNIT_FONT,
                              UNIT_SIZE - 1, room)
+        if u.source:
+            lines += tx.wrap(tx.visual(u.source), UNIT_FONT, UNIT_SIZE - 1, room)
         blocks.append(_block(r, lines, _unit_values(u, r, 0), _unit_values(u, r, 1),
                              tx.needs_fallback(vis)))
     tc = list(r.canvass_totals())
@@ -1008,7 +1017,9 @@ def _units_section(r: RecountReport, st: _Styles, unit_word: str,
                _p("For each unit: the official canvass, the recount (with any absentee "
                   "ballots accepted on reexamination), and the change (recount minus "
                   "canvass), for every choice, the write-ins, the total votes, the over- and "
-                  "under-votes and the ballots counted. A changed figure is in bold.",
+                  "under-votes and the ballots counted. A changed figure is in bold."
+                  + (" Every unit's figures are loaded from the re-tabulated statement above "
+                     "unless its source is named under it." if r.loads else ""),
                   st.small)]
     if not r.units:
         return [*heading, _p("No units are recorded.", st.body)]
