@@ -22,7 +22,7 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_sheet_text, sheet_names, sniff
 
 FAMILY = "ess_custom"
@@ -68,13 +68,13 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     try:
         names = sheet_names(path, kind)
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     # The statement is usually the first sheet; a few workbooks put a cover sheet first.
     for s in names[:3]:
         try:
             rows = read_sheet_text(path, s, nrows=14)
-        except Exception:
+        except NOT_OURS:  # a file of another family, or damaged
             return None
         found = _detect_rows(rows)
         if found is not None:

@@ -33,7 +33,7 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -50,9 +50,6 @@ _PARTY_STAT = re.compile(
     r"independent\s+american|rep|dem|lib|con|grn|uup|iap)\b", re.IGNORECASE)
 _BALLOTS_TOTAL = re.compile(r"^\s*ballots\s+cast\s*-?\s*total\s*$", re.IGNORECASE)
 _GENERIC_WRITE_IN = re.compile(r"^\s*write-?\s*ins?(\s+votes?)?\s*$", re.IGNORECASE)
-# Text mangled once (UTF-8 read as Windows-1252 and saved): 'JULIÃ\x81N' for 'JULIÁN'.
-# Only the lead bytes of Latin-1 letters (Ã, Â) are taken: 'AÅŽ' is a real name in some tongue.
-_MOJIBAKE = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u0152-\u2122\u20ac]")
 _NOT_ON_BALLOT = {"-", "\u2013", "\u2014"}
 
 
@@ -76,7 +73,7 @@ def detect(path: Path, kind: str) -> Detection | None:
                     break
         else:
             return None
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     if not rows or not _is_header(rows[0]):
         return None
@@ -91,7 +88,7 @@ def _has_stat_labels(row: list[str]) -> bool:
 
 def _unmangle(text: str) -> str:
     """'JULIÃ\\x81N CASTRO' -> 'JULIÁN CASTRO' when the text is UTF-8 read as Windows-1252."""
-    if not _MOJIBAKE.search(text):
+    if not vocab.MOJIBAKE.search(text):
         return text
     try:
         raw = bytes(ord(ch) if ord(ch) < 256 else ch.encode("cp1252")[0] for ch in text)

@@ -35,7 +35,7 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
 from ._workbook_checks import excel_error_cells
-from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_rows, read_csv_text, sniff
 
 FAMILY = "handbuilt"
@@ -60,7 +60,6 @@ _PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
                 "con": "CON", "constitution": "CON"}
 _NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP)\s*\)$",
                          re.IGNORECASE)
-_SUPPRESSED = {"suppressed", "*", "**", "***", "****"}
 _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
                            re.IGNORECASE)
 _VOTE_FOR_ONLY = re.compile(r"^\(?\s*vote\s+for\s+(not\s+more\s+than\s+)?\d+\s*\)?$",
@@ -227,7 +226,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         if seen and summaries == seen:
             return Detection(FAMILY, SUMMARY_LABEL, 10, "only ballot statistics (registered "
                              "voters, ballots cast …) and no contests or candidates")
-    except Exception:  # never raise for a file that is not ours
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     return None
 
@@ -660,7 +659,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                 ballots_total = b
             continue
         values = [r[j] for j, *_ in cols if r[j]]
-        if values and not any(to_int(v) is not None or v.lower() in _SUPPRESSED
+        if values and not any(to_int(v) is not None or vocab.is_suppressed(v)
                               for v in values):
             skipped.append(i)
             continue  # text across the candidate columns: not a precinct's counts
@@ -669,7 +668,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             ballots_rows.setdefault(label, i + 1)
         for (contest, party), idxs in groups.items():
             cells = [r[cols[x][0]] for x in idxs]
-            if any(c.lower() in _SUPPRESSED for c in cells):
+            if any(vocab.is_suppressed(c) for c in cells):
                 suppressed.add((contest, "", party))
                 sup_rows[(contest, "", party)] = sup_rows.get((contest, "", party), 0) + 1
                 n_sup += 1

@@ -16,7 +16,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._workbook_checks import excel_error_cells, first_visible_sheet
-from .base import ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
 from .tabular import cell_text, factorize_text, read_csv_text, sniff
 
 if TYPE_CHECKING:
@@ -38,9 +38,7 @@ _ALIASES = {
 
 
 # UTF-8 read as Windows-1252 ("JosÃ©", "â€™") and the replacement character.
-_GARBLED = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178"
-                      "\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]|"
-                      "\u00e2\u20ac|\ufffd")
+_GARBLED = vocab.GARBLED
 # Control characters and bidirectional overrides that make a name display as another.
 _HIDDEN_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
@@ -65,7 +63,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     try:
         head = _head(path, kind)
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     cols = _columns(head)
     if {"office", "candidate", "votes"} <= cols.keys():
@@ -212,7 +210,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         # "1,234": a thousands separator.
         num_u[k] = pd.to_numeric(votes_u[k].replace(",", ""), errors="coerce")
     num = num_u[votes_c]
-    suppressed = flags(votes_u, lambda v: v in _SUPPRESSED)[votes_c]
+    suppressed = flags(votes_u, vocab.is_suppressed)[votes_c]
     blank = votes_blank_u[votes_c]
     xl_error = np.zeros(n, dtype=bool)
     if kind_name == "xlsx" and (keep & blank).any():
@@ -356,9 +354,6 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
 def _fold(text: str) -> str:
     """A title compared without case and spacing."""
     return " ".join(text.split()).casefold()
-
-
-_SUPPRESSED = frozenset({"*", "**", "***", "****", "Suppressed", "suppressed"})
 
 
 def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
