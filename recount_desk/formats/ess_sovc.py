@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from recount_desk.core.model import Issue, Severity
 
@@ -319,13 +320,13 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     for seg in segments:
         parts = [seg]
         while True:
-            s = parts[-1]
+            sg = parts[-1]
             cut = None
-            for j in range(1, len(s.cols)):
-                left = frozenset().union(*(support[pos[c]] for c in s.cols[:j]))
-                right = frozenset().union(*(support[pos[c]] for c in s.cols[j:]))
+            for j in range(1, len(sg.cols)):
+                left = frozenset().union(*(support[pos[c]] for c in sg.cols[:j]))
+                right = frozenset().union(*(support[pos[c]] for c in sg.cols[j:]))
                 if left and right and not (left & right) and \
-                        s.kinds[j] in ("candidate", "write_in"):
+                        sg.kinds[j] in ("candidate", "write_in"):
                     cut = j
                     break
             if cut is None:
@@ -333,15 +334,15 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             # Nothing in the file marks this boundary: say so loudly, one race read as two
             # would get the wrong verdict.
             issues.append(Issue(
-                name, f"{s.title!r}: the file does not mark where one contest ends and the next "
+                name, f"{sg.title!r}: the file does not mark where one contest ends and the next "
                 f"begins; the columns were split where the precincts with votes stop "
-                f"overlapping ({col_letter(s.cols[0])}–{col_letter(s.cols[cut - 1])}: "
-                + ", ".join(s.names[:cut]) + f" | {col_letter(s.cols[cut])}–"
-                f"{col_letter(s.cols[-1])}: " + ", ".join(s.names[cut:]) + "). If this is one "
+                f"overlapping ({col_letter(sg.cols[0])}–{col_letter(sg.cols[cut - 1])}: "
+                + ", ".join(sg.names[:cut]) + f" | {col_letter(sg.cols[cut])}–"
+                f"{col_letter(sg.cols[-1])}: " + ", ".join(sg.names[cut:]) + "). If this is one "
                 "contest, read the file through the column mapping instead.", sheet, 1,
-                col_letter(s.cols[cut]), Severity.WARNING))
-            parts[-1:] = [_Segment(s.title, s.cols[:cut], s.names[:cut], s.kinds[:cut]),
-                          _Segment(s.title, s.cols[cut:], s.names[cut:], s.kinds[cut:])]
+                col_letter(sg.cols[cut]), Severity.WARNING))
+            parts[-1:] = [_Segment(sg.title, sg.cols[:cut], sg.names[:cut], sg.kinds[:cut]),
+                          _Segment(sg.title, sg.cols[cut:], sg.names[cut:], sg.kinds[cut:])]
         split.extend(parts)
     segments = split
 
@@ -397,7 +398,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     skipped_stats: list[str] = []
     invalid_wi = 0
     prec_names = _precinct_names(rows, body_idx)
-    records: dict[str, list] = {k: [] for k in ("p", "contest", "district", "party", "choice",
+    records: dict[str, list[Any]] = {k: [] for k in ("p", "contest", "district", "party", "choice",
                                                  "cparty", "kind", "votes")}
     for seg, cparty in zip(segments, seg_party, strict=True):
         title = seg.title or "(untitled contest)"
@@ -448,12 +449,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 chp = parties[c]
             k = pos[c]
             mask = present[:, k]
-            n = int(mask.sum())
-            if n:
+            n_present = int(mask.sum())
+            if n_present:
                 records["p"].append(np.nonzero(mask)[0])
-                for col, v in (("contest", title), ("district", district), ("party", cparty),
-                               ("choice", choice), ("cparty", chp), ("kind", ck)):
-                    records[col].append(np.full(n, v, dtype=object))
+                for col, val in (("contest", title), ("district", district), ("party", cparty),
+                                 ("choice", choice), ("cparty", chp), ("kind", ck)):
+                    records[col].append(np.full(n_present, val, dtype=object))
                 records["votes"].append(values[mask, k])
             if c in totals_vals and ck in ("candidate", "write_in"):
                 tot = file_totals.setdefault(key, {})

@@ -191,7 +191,8 @@ def _is_number_like(text: str) -> bool:
     return True
 
 
-def _summary_failure(path: Path, sheet: str | None, what: str, others: list[str]):
+def _summary_failure(path: Path, sheet: str | None, what: str, others: list[str]
+                     ) -> ImportFailed:
     where = f"sheet {sheet!r} of this workbook" if sheet else "this file"
     instead = ("choose another sheet (" + ", ".join(repr(n) for n in others) + ")"
                if others else "export the precinct-level canvass (the Statement of Votes Cast, "
@@ -721,9 +722,9 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                             "privacy; the file's totals row is used for those contests.",
                             sheet or None, severity=Severity.NOTE))
     counted = {(c, "", p) for _pr, c, _d, p, *_ in out}
-    for key in sorted(suppressed - counted):
-        issues.append(Issue(name, f"{key[0]!r} is suppressed in every precinct "
-                            f"({sup_rows[key]}), so it has no precinct counts and is not "
+    for hidden_key in sorted(suppressed - counted):
+        issues.append(Issue(name, f"{hidden_key[0]!r} is suppressed in every precinct "
+                            f"({sup_rows[hidden_key]}), so it has no precinct counts and is not "
                             "imported.", sheet or None, severity=Severity.WARNING))
     seats: dict[tuple[str, str, str], int] = {}
     for contest, party in all_groups:

@@ -44,7 +44,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
-from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_rows, sniff
 
 FAMILY = "sideways"
@@ -293,8 +293,8 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
         if pending is not None:
             title, seats = pending[0], None
             if "\x00" in title:
-                title, n = title.split("\x00", 1)
-                seats = int(n)
+                title, stated = title.split("\x00", 1)
+                seats = int(stated)
             current = _Block(title, pending[1], h, seats)
             blocks.append(current)
             pending = None
@@ -358,7 +358,8 @@ def _ballot_list(rows: list[list[str]]) -> tuple[int, int] | None:
     return None
 
 
-def _ballot_list_failure(path: Path, sheet: str | None, where: tuple[int, int]):
+def _ballot_list_failure(path: Path, sheet: str | None, where: tuple[int, int]
+                         ) -> ImportFailed:
     row, n = where
     return fail(path, "Recount Desk does not recognise this layout as a canvass: it is a list of "
                 f"{n:,} ballot records (cast vote record numbers with their batch and tabulator) "
@@ -479,8 +480,8 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
     unheaded = _classify_unheaded(rows, lay)
 
     for h in lay.headers:
-        for j, k in unheaded.get(h.row, {}).items():
-            if k == "unknown":
+        for j, what in unheaded.get(h.row, {}).items():
+            if what == "unknown":
                 issues.append(Issue(
                     name, f"Column {col_letter(j)} holds counts but has no precinct name in the "
                     f"header row {h.row + 1}, and it is not the sum of the precincts; it was "

@@ -272,3 +272,20 @@ def test_one_vocabulary_of_garbled_text(text, garbled, mojibake):
 
     assert bool(vocab.GARBLED.search(text)) is garbled
     assert bool(vocab.MOJIBAKE.search(text)) is mojibake
+
+
+def test_hand_built_precincts_against_a_disagreeing_totals_row_are_doubtful(tmp_path):
+    path = _sheet(tmp_path / "t.xlsx", [
+        ["", "", "", "", "Mayor", ""],
+        ["Precinct Name", "Total Reg. Voters", "Total Ballots Cast", "Turn out %", "Ann", "Bob"],
+        ["P1", 100, 60, 0.6, 30, 20],
+        ["P2", 100, 60, 0.6, 31, 19],
+        ["COUNTY TOTALS", 200, 120, 0.6, 61, 93],
+    ])
+    parsed = read_canvass(path)
+    assert parsed.doubtful
+    assert any("do not add up" in d for d in parsed.doubts)
+    # A surely recognised family whose file disagrees with itself stays offered (warned).
+    clarity = read_canvass(Path(__file__).parents[1] / "data" / "formats" / "clarity"
+                           / "arkansas-2014-general-detail.xml")
+    assert not clarity.doubtful and clarity.detection.confidence < 97
