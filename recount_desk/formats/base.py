@@ -109,6 +109,20 @@ class Detection:
     reason: str
 
 
+class FormatFamily(Protocol):
+    """What a family module provides (checked by mypy against every module of the registry,
+    :data:`recount_desk.formats.FAMILY_MODULES`): its name and label, a claim on a file,
+    and the reading. ``detect`` returns None for a file of another family and raises only
+    for a bug; ``read`` raises :class:`ImportFailed` with a clear sentence."""
+
+    FAMILY: str
+    LABEL: str
+
+    def detect(self, path: Path, kind: str) -> Detection | None: ...
+
+    def read(self, path: Path, options: ReadOptions | None = None) -> RawCanvass: ...
+
+
 class Progress(Protocol):
     def __call__(self, done: int, total: int) -> None: ...
 
