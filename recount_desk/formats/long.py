@@ -378,17 +378,17 @@ def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
 
 def _read_csv(path: Path) -> tuple[pd.DataFrame, str | None]:
     """The CSV as text cells, except a votes column of whole numbers, which the parser reads
-    as integers (no text to convert). Any other votes column is read again as text, so its
-    problems can be reported cell by cell."""
+    as integers (no text to convert). The file is parsed once: the parser's own inference
+    leaves a votes column with a blank, a '*' or a '1,234' as the file's text, so its
+    problems can be reported cell by cell; only a column it reads as other numbers
+    (fractions) is read again as text."""
     header, _ = read_csv_text(path, nrows=0, dtype=object)
     votes = _columns([str(c) for c in header.columns]).get("votes")
     if votes is not None:
-        types: dict[str, object] = {str(c): object for c in header.columns}
-        types[votes] = "int64"
-        try:
-            return read_csv_text(path, dtype=types)
-        except (ValueError, OverflowError, TypeError):
-            pass  # blanks, '*', '1,234', fractions …: read as text below
+        types: dict[str, object] = {str(c): object for c in header.columns if str(c) != votes}
+        df, encoding = read_csv_text(path, dtype=types)
+        if votes in df.columns and df[votes].dtype.kind in "iO":
+            return df, encoding
     return read_csv_text(path, dtype=object)
 
 
