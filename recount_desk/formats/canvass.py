@@ -247,7 +247,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         issues.append(Issue(
             raw.file, f"The file does not say how many seats {assumed_seats} race(s) fill; one "
             "seat each is assumed. Change it in the contest settings (or with --seats "
-            "\"TITLE=N\") for a multi-seat race.", raw.sheet, severity=Severity.NOTE))
+            "\"NAME=N\", NAME as check prints it) for a multi-seat race.", raw.sheet,
+            severity=Severity.NOTE))
 
     # The columns in (contest, choice) order: the store's order, so neither the store nor
     # its digest sorts again.
