@@ -52,7 +52,8 @@ SHOW_ALL, SHOW_RACES, SHOW_PROPOSITIONS = 0, 1, 2
 def filter_rows(rows: Sequence[ContestRow], *, within_only: bool, show: int,
                 text: str) -> list[ContestRow]:
     """The rows a filter keeps (done on the list, not by a proxy model)."""
-    needle = text.strip().casefold()
+    # Every word typed must appear ("House 32" finds "State House — District 32").
+    needles = text.casefold().split()
     out = []
     for r in rows:
         d = r.check.decision
@@ -63,10 +64,10 @@ def filter_rows(rows: Sequence[ContestRow], *, within_only: bool, show: int,
             continue
         if show == SHOW_PROPOSITIONS and c.kind is not ContestKind.PROPOSITION:
             continue
-        if needle:
+        if needles:
             hay = " ".join([c.key.label(), c.key.district, c.key.party,
                             *(ch.choice.name for ch in r.check.totals.choices)]).casefold()
-            if needle not in hay:
+            if not all(n in hay for n in needles):
                 continue
         out.append(r)
     return out
@@ -306,6 +307,8 @@ class ContestsPage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._all: list[ContestRow] = []
+        self._shown: int | None = None  # the contest the detail pane shows
+        self._fitted = False  # the column widths fit the data
         self.within = QCheckBox("&Within the recount margin only")
         self.within.setAccessibleName("Show only contests within the recount margin")
         self.show_kind = QComboBox()
@@ -364,9 +367,9 @@ class ContestsPage(QWidget):
         lay.addLayout(bar)
         lay.addWidget(self.splitter, 1)
 
-        self.within.toggled.connect(self.apply_filter)
-        self.show_kind.currentIndexChanged.connect(self.apply_filter)
-        self.search.textChanged.connect(self.apply_filter)
+        self.within.toggled.connect(lambda _on: self.apply_filter())
+        self.show_kind.currentIndexChanged.connect(lambda _i: self.apply_filter())
+        self.search.textChanged.connect(lambda _t: self.apply_filter())
         self.setTabOrder(self.within, self.show_kind)
         self.setTabOrder(self.show_kind, self.search)
         self.setTabOrder(self.search, self.table)
@@ -374,7 +377,8 @@ class ContestsPage(QWidget):
 
     def set_rows(self, rows: Sequence[ContestRow]) -> None:
         self._all = list(rows)
-        self.apply_filter()
+        self._shown = None  # new data: the detail pane is shown again
+        self.apply_filter(resize=True)
 
     def all_rows(self) -> list[ContestRow]:
         return list(self._all)
@@ -382,7 +386,7 @@ class ContestsPage(QWidget):
     def shown_rows(self) -> list[ContestRow]:
         return self.model.rows()
 
-    def apply_filter(self) -> None:
+    def apply_filter(self, resize: bool = False) -> None:
         keep = self.current_contest_id()
         rows = filter_rows(self._all, within_only=self.within.isChecked(),
                            show=self.show_kind.currentIndex(), text=self.search.text())
@@ -390,16 +394,21 @@ class ContestsPage(QWidget):
         n_within = sum(1 for r in self._all if r.check.decision.within_margin)
         self.count.setText(f"{len(rows)} of {len(self._all)} shown · {n_within} within the "
                            "margin")
-        for c in range(self.model.columnCount()):
-            self.table.resizeColumnToContents(c)
-            if self.table.columnWidth(c) > 240:
-                self.table.setColumnWidth(c, 240)
+        # The widths are fitted when the data changes, not at each keystroke of a filter
+        # (fitting 14 columns costs more than the filter itself: benchmarks/gui_keystroke.py).
+        if resize or not self._fitted:
+            self._fitted = bool(rows)
+            for c in range(self.model.columnCount()):
+                self.table.resizeColumnToContents(c)
+                if self.table.columnWidth(c) > 240:
+                    self.table.setColumnWidth(c, 240)
         target = self.model.row_of(keep) if keep is not None else -1
         if target < 0 and rows:
             target = 0
         if target >= 0:
             self.select_row(target)
         else:
+            self._shown = None
             self.detail.show_row(None)
         self.filtered.emit()
 
@@ -422,6 +431,10 @@ class ContestsPage(QWidget):
     def _current_changed(self, current: object, _previous: object) -> None:
         row = self.model.row_at(self.table.currentIndex().row())
         if row is None:
+            self._shown = None
             self.detail.show_row(None)
             return
+        if row.id == self._shown:
+            return  # the same contest after a filter: its detail is already shown
+        self._shown = row.id
         self.contest_selected.emit(row.id)
