@@ -105,6 +105,8 @@ def run(contests: int, runs: int, folder: Path) -> None:
     w.resize(1280, 800)
     w.show()
     app.processEvents()
+    _ = w.contests_page  # the pages are built at the first paint, before any case is opened
+    app.processEvents()
     meter = StallMeter()
     loop = QEventLoop()
     w.case_checked.connect(lambda _p: loop.quit())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,6 +105,20 @@ class ContestSettingsCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.window.apply_settings(self.contest_id, self.before)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A case a worker opened, with its overview read on that worker's connection."""
+
+    path: Path
+    rows: list[ContestRow]
+
+    @staticmethod
+    def read(case: Case) -> Opened:
+        from recount_desk.actions import contests as contest_actions
+
+        return Opened(case.path, contest_actions.overview(case))
 
 
 class MainWindow(QMainWindow):
@@ -506,9 +521,9 @@ class MainWindow(QMainWindow):
         if not self.keep_unsaved_work(f"opening {path.name}"):
             return
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
-            with case_actions.open_case(path):
-                return path
+        def job(progress: workers.Progress, cancelled: Any) -> Opened:
+            with case_actions.open_case(path) as case:
+                return Opened.read(case)
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the case", label=f"Opening {path.name}…")
@@ -521,9 +536,9 @@ class MainWindow(QMainWindow):
         if not self.keep_unsaved_work("opening the demo election"):
             return
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
+        def job(progress: workers.Progress, cancelled: Any) -> Opened:
             with demo_actions.open_demo_case(fresh=fresh) as case:
-                return case.path
+                return Opened.read(case)
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the demo election", label="Preparing the demo election…")
@@ -549,14 +564,16 @@ class MainWindow(QMainWindow):
         self.tell("The case could not be opened", text)
         self.case_open_failed.emit(text)
 
-    def _attach(self, path: Path) -> None:
-        """Take over a case a worker opened; verification and the backup follow in the
-        background (a statewide case is shown at once, not after checking every vote)."""
+    def _attach(self, opened: Opened | Path) -> None:
+        """Take over a case a worker opened (and read the overview of, so that the window's
+        thread does not); verification and the backup follow in the background (a statewide
+        case is shown at once, not after checking every vote)."""
         from recount_desk.actions import case as case_actions
         from recount_desk.actions.case import CaseFileError
 
         from . import workers
 
+        path = opened.path if isinstance(opened, Opened) else Path(opened)
         try:
             case = case_actions.open_case(path)
         except CaseFileError as e:
@@ -587,7 +604,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("lastCase", str(path))
         self.settings.setValue("lastFolder", str(path.parent))
         self._remember_recent(path)
-        self.refresh(opened=True)
+        self.refresh(opened=True, rows=opened.rows if isinstance(opened, Opened) else None)
         if self.contests_page.model.rowCount():
             self.contests_page.table.setFocus()
         self.case_opened.emit(str(path))
@@ -651,9 +668,9 @@ class MainWindow(QMainWindow):
 
         election, path = dlg.election(), dlg.path()
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
-            with case_actions.create_case(path, election):
-                return path
+        def job(progress: workers.Progress, cancelled: Any) -> Opened:
+            with case_actions.create_case(path, election) as case:
+                return Opened.read(case)
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Creating the case")
@@ -705,7 +722,7 @@ class MainWindow(QMainWindow):
         self.canvass_imported.emit()
 
     # -- overview ---------------------------------------------------------------------------------
-    def refresh(self, opened: bool = False) -> None:
+    def refresh(self, opened: bool = False, rows: list[ContestRow] | None = None) -> None:
         """Re-read every page (overview, requests, recount) and the status bar and menus
         from the case: after any action, whatever showed what it changed is current."""
         from recount_desk.actions import contests as contest_actions
@@ -717,7 +734,7 @@ class MainWindow(QMainWindow):
             self.recount_page.reload_contests()
             self._update_actions()
             return
-        self.rows = contest_actions.overview(self.case)
+        self.rows = rows if rows is not None else contest_actions.overview(self.case)
         self.refreshing = True
         try:
             self.contests_page.set_rows(self.rows)

@@ -49,13 +49,21 @@ PASS_LABELS = [(PassRule.MAJORITY, "Majority"), (PassRule.TWO_THIRDS, "Two-third
 SHOW_ALL, SHOW_RACES, SHOW_PROPOSITIONS = 0, 1, 2
 
 
+def search_text(r: ContestRow) -> str:
+    """What the search box looks in: the contest, its district and party, the choices."""
+    c = r.check.totals.contest
+    return " ".join([c.key.label(), c.key.district, c.key.party,
+                     *(ch.choice.name for ch in r.check.totals.choices)]).casefold()
+
+
 def filter_rows(rows: Sequence[ContestRow], *, within_only: bool, show: int,
-                text: str) -> list[ContestRow]:
-    """The rows a filter keeps (done on the list, not by a proxy model)."""
+                text: str, hay: Sequence[str] | None = None) -> list[ContestRow]:
+    """The rows a filter keeps (done on the list, not by a proxy model). ``hay``: each
+    row's ``search_text``, made once per data change rather than at every keystroke."""
     # Every word typed must appear ("House 32" finds "State House — District 32").
     needles = text.casefold().split()
     out = []
-    for r in rows:
+    for i, r in enumerate(rows):
         d = r.check.decision
         c = r.check.totals.contest
         if within_only and not d.within_margin:
@@ -65,9 +73,8 @@ def filter_rows(rows: Sequence[ContestRow], *, within_only: bool, show: int,
         if show == SHOW_PROPOSITIONS and c.kind is not ContestKind.PROPOSITION:
             continue
         if needles:
-            hay = " ".join([c.key.label(), c.key.district, c.key.party,
-                            *(ch.choice.name for ch in r.check.totals.choices)]).casefold()
-            if not all(n in hay for n in needles):
+            where = hay[i] if hay is not None else search_text(r)
+            if not all(n in where for n in needles):
                 continue
         out.append(r)
     return out
@@ -308,6 +315,8 @@ class ContestsPage(QWidget):
         super().__init__(parent)
         self._all: list[ContestRow] = []
         self._shown: int | None = None  # the contest the detail pane shows
+        self._hay: list[str] = []
+        self._n_within = 0
         self._fitted = False  # the column widths fit the data
         self.within = QCheckBox("&Within the recount margin only")
         self.within.setAccessibleName("Show only contests within the recount margin")
@@ -347,7 +356,9 @@ class ContestsPage(QWidget):
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.Interactive)
-        self.table.horizontalHeader().setResizeContentsPrecision(200)
+        # Widths fitted on the first rows (and those in view), not all 1,000: fitting is the
+        # dearest part of showing a new overview.
+        self.table.horizontalHeader().setResizeContentsPrecision(60)
         bold = QFont(self.table.horizontalHeader().font())
         bold.setBold(True)
         self.table.horizontalHeader().setFont(bold)
@@ -377,6 +388,8 @@ class ContestsPage(QWidget):
 
     def set_rows(self, rows: Sequence[ContestRow]) -> None:
         self._all = list(rows)
+        self._hay = [search_text(r) for r in self._all]
+        self._n_within = sum(1 for r in self._all if r.check.decision.within_margin)
         self._shown = None  # new data: the detail pane is shown again
         self.apply_filter(resize=True)
 
@@ -389,9 +402,10 @@ class ContestsPage(QWidget):
     def apply_filter(self, resize: bool = False) -> None:
         keep = self.current_contest_id()
         rows = filter_rows(self._all, within_only=self.within.isChecked(),
-                           show=self.show_kind.currentIndex(), text=self.search.text())
+                           show=self.show_kind.currentIndex(), text=self.search.text(),
+                           hay=self._hay)
         self.model.set_rows(rows)
-        n_within = sum(1 for r in self._all if r.check.decision.within_margin)
+        n_within = self._n_within
         self.count.setText(f"{len(rows)} of {len(self._all)} shown · {n_within} within the "
                            "margin")
         # The widths are fitted when the data changes, not at each keystroke of a filter
