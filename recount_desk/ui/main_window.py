@@ -121,6 +121,29 @@ class Opened:
         return Opened(case.path, contest_actions.overview(case))
 
 
+# Where the keyboard is must always show (WCAG 2.4.7): item views and text fields draw a
+# clear frame when they hold the focus; buttons and boxes keep the style's own focus ring.
+FOCUS_STYLE = ("QAbstractItemView:focus, QLineEdit:focus, QPlainTextEdit:focus, "
+               "QAbstractSpinBox:focus { border: 2px solid palette(highlight); }")
+
+
+def name_scroll_areas(root: QWidget) -> None:
+    """A scrolled area takes the focus (so the keyboard can scroll it): it is named after
+    what it shows, for a screen reader."""
+    from PySide6.QtWidgets import QScrollArea
+
+    for area in root.findChildren(QScrollArea):
+        if area.accessibleName():
+            continue
+        inner = area.widget()
+        owner: QWidget | None = area.parentWidget()
+        while owner is not None and not owner.accessibleName():
+            owner = owner.parentWidget()
+        what = (inner.accessibleName() if inner is not None else "") or (
+            owner.accessibleName() if owner is not None else "")
+        area.setAccessibleName(f"{what} (scrolled area)" if what else "Scrolled area")
+
+
 class MainWindow(QMainWindow):
     case_opened = Signal(str)
     case_open_failed = Signal(str)
@@ -148,6 +171,7 @@ class MainWindow(QMainWindow):
         self.last_message: QMessageBox | None = None
         self.setWindowTitle("Recount Desk")
         self.setAcceptDrops(True)
+        self.setStyleSheet(FOCUS_STYLE)
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -211,7 +235,10 @@ class MainWindow(QMainWindow):
 
         self.recount_page = RecountPage(self)
         self.add_page("Recou&nt", self.recount_page)
+        for page in (contests, requests, self.recount_page):
+            name_scroll_areas(page)
         contests.contest_selected.connect(self._contest_selected)
+        contests.import_button.clicked.connect(lambda: self.import_canvass())
         contests.detail.settings_requested.connect(self._settings_requested)
         contests.detail.request_wanted.connect(self.record_request)
         requests.request_wanted.connect(lambda: self.record_request(None))
@@ -355,7 +382,10 @@ class MainWindow(QMainWindow):
         self.act_notes = self._action("The law in &plain words", self.show_plain_words,
                                       "Shift+F1")
         self.act_about = self._action("&About Recount Desk", self.show_about)
-        for a in (self.act_statute, self.act_notes, None, self.act_about):
+        self.act_guide = self._action("&Getting started", self.show_getting_started, None,
+                                      "A first recount, step by step")
+        for a in (self.act_guide, None, self.act_statute, self.act_notes, None,
+                  self.act_about):
             h.addSeparator() if a is None else h.addAction(a)
 
     # -- undo ----------------------------------------------------------------------------------
@@ -672,8 +702,22 @@ class MainWindow(QMainWindow):
             with case_actions.create_case(path, election) as case:
                 return Opened.read(case)
 
-        workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
+        def created(opened: Opened) -> None:
+            self._attach(opened)
+            if self.case is not None and not self.rows:
+                self.lead_to_import()
+
+        workers.start(job, on_done=created, on_failed=self._open_failed, parent=self,
                       title="Creating the case")
+
+    def lead_to_import(self) -> None:
+        """A new case's next step is the import: the Contests page says so and its button
+        has the focus (Enter starts the import)."""
+        self.tabs.setCurrentWidget(self.contests_page)
+        # After the dialog has gone and the window has the focus back.
+        QTimer.singleShot(0, self.contests_page.import_button.setFocus)
+        self.statusBar().showMessage("The case is created. Next: import the canvass "
+                                     "(Enter, or File › Import canvass…, Ctrl+I).", 15000)
 
     # -- election details -------------------------------------------------------------------------
     def edit_election(self) -> NewCaseDialog | None:
@@ -1003,6 +1047,13 @@ class MainWindow(QMainWindow):
 
         dlg = LawTextDialog("Recounts in Utah, in plain words",
                             resource("law", "plain-words.md"), self)
+        dlg.show()
+        return dlg
+
+    def show_getting_started(self) -> LawTextDialog:
+        from .dialogs.messages import LawTextDialog
+
+        dlg = LawTextDialog("Getting started", resource("help", "getting-started.md"), self)
         dlg.show()
         return dlg
 

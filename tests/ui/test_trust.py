@@ -410,3 +410,25 @@ def test_f8_opens_the_next_unit_awaiting_its_second_entry_and_a_mismatch_shows_i
     assert "entries differ" in tally.result.text()
     assert "Differences" in tally.result.text()
     assert tally.current_unit() == units[3]  # moved on to the next awaiting its second
+
+
+def test_a_new_case_leads_to_the_import_and_help_has_a_getting_started_guide(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    window.settings.setValue("lastFolder", str(tmp_path))
+    dlg = window.new_case()
+    assert dlg is not None
+    qtbot.keyClicks(dlg.name, "2030 General")
+    qtbot.keyClicks(dlg.jurisdiction, "Sample County")
+    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+        dlg.create.click()
+    page = window.contests_page
+    assert window.tabs.currentWidget() is page
+    assert page.import_button.isVisible()
+    qtbot.waitUntil(lambda: window.focusWidget() is page.import_button, timeout=SIGNAL_MS)
+    assert "import the canvass" in window.statusBar().currentMessage()
+    guide = window.show_getting_started()
+    text = guide.browser.toPlainText()
+    assert "Import the canvass" in text and "F8" in text
+    assert guide.browser.accessibleName() == "Getting started"
+    guide.close()
+    assert window.act_guide in window.menuBar().actions()[-1].menu().actions()

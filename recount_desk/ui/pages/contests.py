@@ -181,6 +181,7 @@ class ContestDetailPane(QWidget):
         lv.addWidget(self.request, 0, Qt.AlignmentFlag.AlignLeft)
         lv.addStretch(1)
         scroll = QScrollArea()
+        scroll.setAccessibleName("Contest settings and details (scrolled area)")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(left)
@@ -340,6 +341,13 @@ class ContestsPage(QWidget):
         bar.addWidget(self.search, 1)
         bar.addWidget(self.count)
 
+        # A case without a canvass shows its next step (and nothing of another case).
+        self.import_button = QPushButton("&Import the canvass…")
+        self.import_button.setAccessibleName("Import the canvass")
+        self.import_button.setAccessibleDescription(
+            "This case holds no canvass yet: import the official canvass file (Ctrl+I)")
+        self.import_button.hide()
+
         self.model = ContestsTableModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -376,6 +384,7 @@ class ContestsPage(QWidget):
 
         lay = QVBoxLayout(self)
         lay.addLayout(bar)
+        lay.addWidget(self.import_button, 0, Qt.AlignmentFlag.AlignLeft)
         lay.addWidget(self.splitter, 1)
 
         self.within.toggled.connect(lambda _on: self.apply_filter())
@@ -388,6 +397,7 @@ class ContestsPage(QWidget):
 
     def set_rows(self, rows: Sequence[ContestRow]) -> None:
         self._all = list(rows)
+        self.import_button.setVisible(not self._all)
         self._hay = [search_text(r) for r in self._all]
         self._n_within = sum(1 for r in self._all if r.check.decision.within_margin)
         self._shown = None  # new data: the detail pane is shown again
