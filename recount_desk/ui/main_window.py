@@ -155,6 +155,9 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
+        from . import workers
+
+        workers.collect_on_gui_thread()
         self.settings = settings or QSettings()
         self.case: Case | None = None
         self.rows: list[ContestRow] = []
@@ -206,6 +209,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.resize(1280, 800)
         self._restore_geometry()
+        self._fit_screen()
 
     # -- pages -------------------------------------------------------------------------------
     @property
@@ -823,7 +827,7 @@ class MainWindow(QMainWindow):
                 if s.source else "no canvass imported yet")
         self.status_case.setText(
             f"{e.name}, {e.jurisdiction} · {held} · {s.requests} request"
-            f"{'s' if s.requests != 1 else ''} · law of {s.edition.value}"
+            f"{'s' if s.requests != 1 else ''} · {s.edition.label.split(' (')[0]}"
             + (" · READ-ONLY" if self.case.readonly else ""))
         self.status_case.setToolTip(
             f"Case file {self.case.path}\n{e.kind.label}\nCanvass from {s.source or '—'}\n"
@@ -1111,6 +1115,18 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+
+    def _fit_screen(self) -> None:
+        """Never larger than the screen's free area (a scaled or small screen, or a size
+        kept from a larger monitor): what is below the fold cannot be reached."""
+        screen = self.screen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        w, h = min(self.width(), free.width()), min(self.height(), free.height() - 30)
+        if (w, h) != (self.width(), self.height()):
+            self.resize(max(w, 640), max(h, 480))
+            self.move(free.topLeft())
 
     def _restore_pages(self) -> None:
         s = self.settings

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QCoreApplication, QDate, QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -29,6 +30,7 @@ from recount_desk.core.model import ContestKind
 from recount_desk.ui.main_window import MainWindow
 
 from .conftest import SIGNAL_MS, make_case
+from .test_recount_pages import grand  # noqa: F401 - the fixture
 
 
 def texts(root: QWidget) -> Iterator[tuple[str, str]]:
@@ -432,3 +434,30 @@ def test_a_new_case_leads_to_the_import_and_help_has_a_getting_started_guide(
     assert guide.browser.accessibleName() == "Getting started"
     guide.close()
     assert window.act_guide in window.menuBar().actions()[-1].menu().actions()
+
+
+@pytest.mark.qt_log_level_fail("WARNING")
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # the offscreen platform's
+def test_a_whole_scripted_recount_raises_nothing_and_logs_no_qt_warning(
+        grand: tuple[MainWindow, int], qtbot: QtBot) -> None:  # noqa: F811
+    # pytest-qt fails the test on an exception raised in any slot or event handler, and
+    # these marks on any Qt warning.
+    from .test_recount_pages import (
+        test_a_whole_recount_by_keyboard_double_entry_to_signed_and_locked as whole,
+    )
+
+    whole(grand, qtbot)
+    window, _cid = grand
+    assert window.recount_page.state is not None  # the recount ran to its end
+
+
+def test_the_window_opens_within_the_screen_and_the_status_bar_names_the_law_as_the_pane(
+        demo: MainWindow, settings: object) -> None:
+    fresh = MainWindow(settings)  # type: ignore[arg-type]
+    free = fresh.screen().availableGeometry()
+    assert fresh.width() <= free.width() and fresh.height() <= free.height()
+    fresh.close()
+    assert demo.case is not None
+    law = demo.case.edition.label.split(" (")[0]
+    assert law in demo.status_case.text()
+    assert law in demo.contests_page.detail.edition.text()

@@ -170,6 +170,8 @@ class ContestDetailPane(QWidget):
         head = QHBoxLayout()
         head.addWidget(self.verdict_icon)
         head.addWidget(self.verdict, 1)
+        # Beside the verdict, not under the settings: above the fold at 1280×720.
+        head.addWidget(self.request)
 
         left = QWidget()
         lv = QVBoxLayout(left)
@@ -178,7 +180,6 @@ class ContestDetailPane(QWidget):
         lv.addWidget(self.explanation)
         lv.addLayout(facts)
         lv.addWidget(settings)
-        lv.addWidget(self.request, 0, Qt.AlignmentFlag.AlignLeft)
         lv.addStretch(1)
         scroll = QScrollArea()
         scroll.setAccessibleName("Contest settings and details (scrolled area)")
