@@ -53,7 +53,7 @@ from recount_desk.store import recount_repo, repo
 
 from . import recount as recount_actions
 from .case import Case
-from .verify import verify_open
+from .verify import chain_head, verify_open
 
 GENERATED = "report generated"
 
@@ -293,7 +293,7 @@ def _printing(case: Case, contest_id: int, data: dict[str, Any]) -> Printing:
     signed = data.get("signed_on")
     return Printing(int(data.get("reprint", 0)), datetime.fromisoformat(gen) if gen else None,
                     appendix, date.fromisoformat(signed) if signed else None,
-                    tuple(data.get("signed_by", ())))
+                    tuple(data.get("signed_by", ())), str(data.get("chain_head", "")))
 
 
 def _sentence_body(text: str) -> str:
@@ -324,7 +324,8 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     earlier = [d for _, d in _generations(case.conn) if d.get("contest_id") == contest_id]
     last = store.last_entry(case.conn)
     data: dict[str, Any] = {"contest_id": contest_id, "appendix": appendix,
-                            "audit_upto": last.seq if last else 0, "reprint": 0}
+                            "audit_upto": last.seq if last else 0, "reprint": 0,
+                            "chain_head": chain_head(case.conn)}
     if signing is not None:
         clock = now or datetime.now
         data["reprint"] = 1 + max((int(d.get("reprint", 0)) for d in earlier), default=0)

@@ -10,8 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from recount_desk import store
-from recount_desk.core.audit import verify_chain
-from recount_desk.store import repo
+from recount_desk.core.audit import AuditEntry, verify_chain
+from recount_desk.store import anchor, repo
+from recount_desk.store.anchor import Head
+from recount_desk.store.backup import backup_time, last_entry_of, list_backups
+from recount_desk.store.schema import schema_problems
 
 
 @dataclass
@@ -22,22 +25,32 @@ class VerifyResult:
     problems: list[str] = field(default_factory=list)
     first_break: int | None = None
     upgraded_copy: bool = False  # an older file, checked on an upgraded copy
+    notes: list[str] = field(default_factory=list)  # what cannot be proved either way
 
     def summary(self) -> str:
         note = (" (written by an older version: checked on an upgraded copy; the file is "
                 "unchanged)") if self.upgraded_copy else ""
+        also = "".join(f" Note: {n}." for n in self.notes)
         if self.ok:
             return (f"{self.path}: OK — integrity check passed, {self.entries} audit entries "
-                    f"chained, data matches the audit log{note}.")
-        return f"{self.path}: NOT OK — " + "; ".join(self.problems) + note
+                    f"chained, data matches the audit log{note}.{also}")
+        return f"{self.path}: NOT OK — " + "; ".join(self.problems) + note + also
 
 
-def verify_case(path: Path | str) -> VerifyResult:
+def verify_case(path: Path | str, *, anchored: bool | None = None) -> VerifyResult:
     """Check a case file read-only; every problem is named, the first broken link first.
 
     A file written by an older version is checked on an upgraded copy (the upgrade checks
-    the data against the log by the old rules first); the file itself is not touched."""
+    the data against the log by the old rules first); the file itself is not touched.
+    ``anchored``: also compare the log with the chain's heads kept outside the case (this
+    workstation's record, the backups); by default yes, except for a backup itself (which
+    is older than the case by design)."""
     path = Path(path)
+    if anchored is None:
+        anchored = not _is_a_backup(path)
+    if path.exists() and not path.is_file():
+        return VerifyResult(path.name, False, 0, [f"{path.name} is not a regular file (a "
+                                                  "folder, a pipe or a device)"])
     with tempfile.TemporaryDirectory() as tmp:
         upgraded = False
         try:
@@ -50,7 +63,7 @@ def verify_case(path: Path | str) -> VerifyResult:
         except store.CaseFileError as e:
             return VerifyResult(path.name, False, 0, [str(e)])
         try:
-            result = _verify(conn, path.name)
+            result = _verify(conn, path.name, anchored=anchored, case=path)
         finally:
             conn.close()
         result.upgraded_copy = upgraded
@@ -59,21 +72,78 @@ def verify_case(path: Path | str) -> VerifyResult:
 
 def verify_open(conn: sqlite3.Connection, name: str) -> VerifyResult:
     """The same checks on a case that is already open (the report runs them first)."""
-    return _verify(conn, name)
+    return _verify(conn, name, anchored=True)
 
 
-def _verify(conn: sqlite3.Connection, name: str) -> VerifyResult:
+def _is_a_backup(path: Path) -> bool:
+    from .demo import user_data_dir
+
+    try:
+        return (user_data_dir() / "backups").resolve() in path.resolve().parents
+    except OSError:
+        return False
+
+
+def known_heads(conn: sqlite3.Connection, case: Path | None = None) -> list[Head]:
+    """The chain's heads kept outside the case: this workstation's record and every backup
+    made since the last restore (a restore sets the record back on purpose)."""
+    from .demo import user_data_dir
+
+    cid = anchor.case_id(conn)
+    if cid is None:
+        return []
+    root = user_data_dir()
+    heads = []
+    mine = anchor.known_head(root, cid)
+    if mine is not None:
+        heads.append(mine)
+    since = anchor.restored_at(root, cid)
+    for b in list_backups(root, case) if case is not None else _backups_by_id(root, cid):
+        made = backup_time(b)
+        if since is not None and (made is None or made < since):
+            continue
+        last = last_entry_of(b)
+        if last is not None:
+            heads.append(Head(last.seq, last.hash, f"the backup {b.name}"))
+    return heads
+
+
+def _backups_by_id(root: Path, cid: str) -> list[Path]:
+    from recount_desk.store.backup import _in_folder, backup_dir
+
+    return _in_folder(backup_dir(root, cid))
+
+
+def chain_head(conn: sqlite3.Connection) -> str:
+    """The head of the case's audit chain as printed on the report beside the fingerprint:
+    "Log entry 42 · 3f9a0c…" (a rollback or a recomputed chain shows as another head)."""
+    last = store.last_entry(conn)
+    if last is None:
+        return "no audit entries"
+    return f"Log entry {last.seq} · {last.hash[:12]}"
+
+
+def _verify(conn: sqlite3.Connection, name: str, *, anchored: bool,
+            case: Path | None = None) -> VerifyResult:
+    try:
+        return _checks(conn, name, anchored=anchored, case=case)
+    except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError) as e:
+        # Odd tables or payloads planted in the file: a finding, never a traceback.
+        return VerifyResult(name, False, 0, [f"the case file's contents are not what Recount "
+                                             f"Desk writes and cannot be checked ({e})"])
+
+
+def _checks(conn: sqlite3.Connection, name: str, *, anchored: bool,
+            case: Path | None) -> VerifyResult:
     problems: list[str] = []
     integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
     if integrity != "ok":
         problems.append(f"SQLite integrity check failed: {integrity}")
-    # The append-only triggers are part of the case: without them the log can be rewritten.
-    triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
-    missing = sorted({"audit_no_update", "audit_no_delete"} - triggers)
-    if missing:
-        problems.append("the audit log's append-only guard was removed outside Recount Desk "
-                        f"(trigger {', '.join(missing)} is missing)")
-    entries = list(store.audit_entries(conn))
+    # The schema is part of the case: a planted trigger changes what is stored without any
+    # row the digest sees; without the append-only triggers the log can be rewritten.
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    problems += schema_problems(conn, version)
+    entries: list[AuditEntry] = list(store.audit_entries(conn))
     for e in entries:
         if e.action == "migrate case file" and \
                 json.loads(e.payload)["data"].get("data_matched_log") is False:
@@ -99,4 +169,13 @@ def _verify(conn: sqlite3.Connection, name: str) -> VerifyResult:
                                 "longer match the digest recorded at import)")
     elif not entries:
         problems.append("the audit log is empty")
-    return VerifyResult(name, not problems, len(entries), problems, first_break)
+    notes: list[str] = []
+    if anchored:
+        from .demo import user_data_dir
+
+        problems += anchor.head_problems(entries, known_heads(conn, case))
+        cid = anchor.case_id(conn)
+        if cid is not None:
+            forged, notes = anchor.unseen_entries(user_data_dir(), cid, entries)
+            problems += forged
+    return VerifyResult(name, not problems, len(entries), problems, first_break, notes=notes)

@@ -230,6 +230,10 @@ class Printing:
     appendix: tuple[AuditRow, ...] | None = None
     signed_on: date | None = None
     signed_by: tuple[str, ...] = ()
+    # The head of the case's audit chain the report was made from ("audit entry 42 · chain
+    # head 3f9a…"), printed on every page: a case rolled back or with its log recomputed
+    # no longer has it (store/anchor.py). Empty on reports made before it was printed.
+    chain_head: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -155,6 +155,7 @@ def _canvas_class(report: RecountReport, fp: str, code: str) -> type[Canvas]:
     """A canvas that holds its pages until the end, so each footer can say "Page X of Y"."""
     left = f"{title(report)} · {report.contest.label()}"
     reprint = report.printing.reprint
+    head = report.printing.chain_head
     mark = ""
     if reprint and report.printing.generated_at is not None:
         mark = (f"Reprint {reprint} — generated at "
@@ -196,6 +197,8 @@ def _canvas_class(report: RecountReport, fp: str, code: str) -> type[Canvas]:
             self.drawString(MARGIN, y, _fit(left, "RDSans", 7.5, room))
             self.setFont("RDSans", 6.5)
             self.drawString(MARGIN, y - 10, f"Fingerprint {code}   SHA-256 {fp}")
+            if head:  # the audit chain's head, beside the fingerprint (store/anchor.py)
+                self.drawRightString(PAGE_W - MARGIN, y - 10, head)
             if mark:
                 self.setFont("RDSans-Bold", 8)
                 self.drawCentredString(PAGE_W / 2, PAGE_H - MARGIN + 14, mark)

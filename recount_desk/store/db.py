@@ -8,12 +8,14 @@ which is how ``verify`` finds a change made outside the program.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import hashlib
 import json
 import shutil
 import sqlite3
 import struct
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -87,12 +89,23 @@ def replayed_clock() -> Iterator[Callable[[datetime], None]]:
         _clock.at = None
 
 
+class CaseConnection(sqlite3.Connection):
+    """A connection to a case file. ``after_commit`` (if set) is called with each audit
+    entry just before its action commits (``committed`` False) and once it has (True): it
+    keeps the chain's head outside the file. ``writer`` names the workstation in entries."""
+
+    after_commit: Callable[[AuditEntry, bool], None] | None = None
+    writer: str | None = None
+
+
 def _connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
     if readonly:
         uri = path.resolve().as_uri() + "?mode=ro"
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10,
+                               factory=CaseConnection)
     else:
-        conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=10,
+                               factory=CaseConnection)
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=10000")
     if not readonly:
@@ -119,6 +132,8 @@ def create(path: Path) -> sqlite3.Connection:
         _apply(conn, step)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', ?)", (utc_now(),))
+    # The case's identity (backups and the chain's head kept outside are filed under it).
+    conn.execute("INSERT INTO meta(key, value) VALUES ('case_id', ?)", (uuid.uuid4().hex,))
     return conn
 
 
@@ -152,6 +167,9 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sq
     path = Path(path)
     if not path.exists():
         raise CaseFileError(f"{path.name} does not exist.")
+    if not path.is_file():  # a FIFO would block the read below forever
+        raise CaseFileError(f"{path.name} is not a case file: it is a folder, a pipe or a "
+                            "device, not a regular file.")
     try:
         with open(path, "rb") as f:
             head = f.read(100)
@@ -303,6 +321,15 @@ def stored_canvass_digest(conn: sqlite3.Connection) -> str:
     return canvass_digest(columns, extras)
 
 
+def _after_commit(conn: sqlite3.Connection, entry: AuditEntry, *, committed: bool) -> None:
+    """Tell the connection's owner the action is about to be, or is, saved; the head kept
+    outside is a second witness, whose failure neither stops nor undoes the action."""
+    hook = getattr(conn, "after_commit", None)
+    if hook is not None:
+        with contextlib.suppress(OSError):
+            hook(entry, committed)
+
+
 @contextmanager
 def transaction(conn: sqlite3.Connection, actor: str, action: str) -> Iterator[dict[str, Any]]:
     """One user action: BEGIN IMMEDIATE … audit entry … COMMIT, or ROLLBACK on any error.
@@ -321,11 +348,16 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str) -> Iterator[d
         yield payload
         prev = last_entry(conn)
         body = {"data": payload, "state": state_digest(conn)}
+        writer = getattr(conn, "writer", None)
+        if writer:  # which workstation wrote it (store/anchor.py)
+            body["writer"] = writer
         e = make_entry(prev, utc_now(), actor, action, body)
         conn.execute("INSERT INTO audit(seq, at, actor, action, payload, prev_hash, hash) "
                      "VALUES (?,?,?,?,?,?,?)",
                      (e.seq, e.at, e.actor, e.action, e.payload, e.prev_hash, e.hash))
+        _after_commit(conn, e, committed=False)
         conn.execute("COMMIT")
+        _after_commit(conn, e, committed=True)
     except sqlite3.OperationalError as e:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
