@@ -325,7 +325,7 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     last = store.last_entry(case.conn)
     data: dict[str, Any] = {"contest_id": contest_id, "appendix": appendix,
                             "audit_upto": last.seq if last else 0, "reprint": 0,
-                            "chain_head": chain_head(case.conn)}
+                            "chain_head": chain_head(case.conn, skip_action=GENERATED)}
     if signing is not None:
         clock = now or datetime.now
         data["reprint"] = 1 + max((int(d.get("reprint", 0)) for d in earlier), default=0)

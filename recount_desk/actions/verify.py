@@ -114,13 +114,18 @@ def _backups_by_id(root: Path, cid: str) -> list[Path]:
     return _in_folder(backup_dir(root, cid))
 
 
-def chain_head(conn: sqlite3.Connection) -> str:
+def chain_head(conn: sqlite3.Connection, *, skip_action: str | None = None) -> str:
     """The head of the case's audit chain as printed on the report beside the fingerprint:
-    "Log entry 42 · 3f9a0c…" (a rollback or a recomputed chain shows as another head)."""
-    last = store.last_entry(conn)
-    if last is None:
+    "Log entry 42 · 3f9a0c12ab34" (a rollback or a recomputed chain shows as another head).
+
+    ``skip_action``: entries of this action after the last other one are passed over (the
+    report's own "report generated" entries, so that two copies made one after the other
+    from the same data are the same bytes)."""
+    row = conn.execute("SELECT seq, hash FROM audit WHERE action IS NOT ? ORDER BY seq DESC "
+                       "LIMIT 1", (skip_action,)).fetchone()
+    if row is None:
         return "no audit entries"
-    return f"Log entry {last.seq} · {last.hash[:12]}"
+    return f"Log entry {row[0]} · {str(row[1])[:12]}"
 
 
 def _verify(conn: sqlite3.Connection, name: str, *, anchored: bool,

@@ -249,7 +249,8 @@ def test_the_report_prints_the_chain_head_on_every_page(case: Path, tmp_path: Pa
     from pypdf import PdfReader
 
     with open_case(case) as c:
-        last = store.last_entry(c.conn)  # the head the report is made from
+        last = store.last_entry(c.conn)  # the head the report is made from (not a report)
+        assert last is not None and last.action != report.GENERATED
         res = report.make_report(c, report.default_contest(c, demo=True) or 0,
                                  tmp_path / "r.pdf")
     assert last is not None
