@@ -77,6 +77,7 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     """Detect (unless ``family`` is given), read and build. Raises ImportFailed with a clear
     message when the file cannot be read as a canvass at all."""
     path = Path(path)
+    sniff(path)  # refuses at once what is no regular file (a FIFO would hang the read)
     options = options or ReadOptions()
     if options.mapping is not None and family is None:
         family = "mapping"
