@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -46,6 +48,12 @@ def verify_case(path: Path | str, *, anchored: bool | None = None) -> VerifyResu
     workstation's record, the backups); by default yes, except for a backup itself (which
     is older than the case by design)."""
     path = Path(path)
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return VerifyResult(path.name, False, 0, [f"{path.name} is a loop of symbolic "
+                                                      "links, not a file"])
     if anchored is None:
         anchored = not _is_a_backup(path)
     if path.exists() and not path.is_file():
@@ -80,7 +88,7 @@ def _is_a_backup(path: Path) -> bool:
 
     try:
         return (user_data_dir() / "backups").resolve() in path.resolve().parents
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a loop of symbolic links
         return False
 
 

@@ -124,6 +124,17 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                    + ", ".join(repr(m) for m in missing)
                    + "; a long-format canvass needs office (contest), candidate (choice) and "
                    "votes columns.", sheet=sheet, row=1)
+    # Two columns of one role ("votes" twice; pandas names the second "votes.1"): which to
+    # count cannot be guessed, and ignoring one would drop its votes without a word.
+    for key in ("votes", "candidate", "office", "precinct"):
+        same = [str(c) for c in df.columns
+                if _columns([re.sub(r"\.[0-9]+$", "", str(c))]).get(key) is not None
+                and _norm(re.sub(r"\.[0-9]+$", "", str(c))) == _norm(
+                    re.sub(r"\.[0-9]+$", "", cols.get(key, "\0")))]
+        if len(same) > 1:
+            raise fail(path, f"The header has {len(same)} {key!r} columns "
+                       f"({', '.join(repr(c) for c in same)}); keep one (or rename the "
+                       "others) so it is clear which to count.", sheet=sheet, row=1)
     if df.empty:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
     n = len(df)
@@ -227,6 +238,14 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                     first_row + int(i), cols["votes"], Severity.ERROR))
                 blank[i] = False
                 xl_error[i] = True
+    # "1e3" is not how a count is written: refuse it rather than read 1,000.
+    sci = flags(votes_u, lambda v: isinstance(v, str) and ("e" in v or "E" in v)
+                and not np.isnan(pd.to_numeric(v, errors="coerce")))[votes_c] & keep
+    for i in np.flatnonzero(sci)[:10]:
+        issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is written "
+                            "as a power of ten; write the count in digits.", sheet,
+                            first_row + int(i), cols["votes"], Severity.ERROR))
+    num = np.where(sci, 0, num)
     known = ~np.isnan(num)
     bad = keep & ~known & ~suppressed & ~blank & ~xl_error
     huge = keep & known & (np.abs(np.where(known, num, 0)) >= 1e9)
@@ -297,6 +316,26 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                 "check the totals against the election system.", sheet,
                                 first_row + int(title_prec.argmax()), cols.get("precinct"),
                                 Severity.WARNING))
+
+    # A precinct named like a totals row ("Total", "County") is the file's totals row only
+    # when it equals the sum of the precincts; otherwise it is a precinct of that name, and
+    # dropping its votes would show a wrong winner.
+    named_total = keep & is_total
+    if named_total.any():
+        key = race * len(cand_u) + cand_c
+        rest = keep & ~is_total
+        counted = pd.Series(votes[rest]).groupby(key[rest]).sum()
+        for pc in np.unique(prec_c[named_total]):
+            rows_p = named_total & (prec_c == pc)
+            as_total = pd.Series(votes[rows_p]).groupby(key[rows_p]).sum()
+            if as_total.equals(counted.reindex(as_total.index, fill_value=0)):
+                continue
+            is_total &= ~rows_p
+            issues.append(Issue(name, f"The precinct {prec_u[pc]!r} is named like a totals "
+                                "row but its votes are not the sum of the other precincts, "
+                                "so it is read as a precinct. Check it against the election "
+                                "system.", sheet, first_row + int(rows_p.argmax()),
+                                cols.get("precinct"), Severity.WARNING))
 
     total_rows = keep & is_total
     body = keep & ~is_total
@@ -372,6 +411,10 @@ def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
     return remap[codes], [str(u) for u in uniques]
 
 
+_SCIENTIFIC = re.compile(rb'(?:^|[,;\t"])\s*[+-]?[0-9.]+[eE][+-]?[0-9]+\s*(?:[,;\t"\r\n]|$)',
+                         re.M)
+
+
 def _read_csv(path: Path) -> tuple[pd.DataFrame, str | None]:
     """The CSV as text cells, except a votes column of whole numbers, which the parser reads
     as integers (no text to convert). Any other votes column is read again as text, so its
@@ -382,6 +425,11 @@ def _read_csv(path: Path) -> tuple[pd.DataFrame, str | None]:
         types: dict[str, object] = {str(c): object for c in header.columns}
         types[votes] = "int64"
         try:
+            # The integer parser reads "1e3" as 1000: a file with such a field is read as
+            # text, where the votes column's cells are checked one by one.
+            with open(path, "rb") as f:
+                if _SCIENTIFIC.search(f.read()):
+                    raise ValueError
             return read_csv_text(path, dtype=types)
         except (ValueError, OverflowError, TypeError):
             pass  # blanks, '*', '1,234', fractions …: read as text below

@@ -26,6 +26,9 @@ MAX_UNZIPPED = 2 * 1024**3  # a canvass xlsx this large is a zip bomb, not a can
 def sniff(path: Path) -> str:
     """'csv', 'xlsx', 'xls', 'ods', 'spreadsheetml', 'xml', 'zip', or raises ImportFailed."""
     if not path.exists():
+        if path.is_symlink():
+            raise fail(path, "This is a symbolic link to nothing (or a loop of links), not "
+                       "a file.")
         raise fail(path, "The file does not exist.")
     if path.is_dir():
         raise fail(path, "This is a folder, not a file.")

@@ -166,6 +166,9 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sq
     """
     path = Path(path)
     if not path.exists():
+        if path.is_symlink():
+            raise CaseFileError(f"{path.name} is a symbolic link to nothing (or a loop of "
+                                "links), not a case file.")
         raise CaseFileError(f"{path.name} does not exist.")
     if not path.is_file():  # a FIFO would block the read below forever
         raise CaseFileError(f"{path.name} is not a case file: it is a folder, a pipe or a "

@@ -180,5 +180,5 @@ WRITERS: dict[str, Callable[[Path], Path]] = {
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "hostile")
     out.mkdir(parents=True, exist_ok=True)
-    for name, write in WRITERS.items():
+    for write in WRITERS.values():
         print(write(out))
