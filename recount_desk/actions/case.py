@@ -16,6 +16,7 @@ from recount_desk.core.rules import Edition, edition_for
 from recount_desk.store import anchor, lock, repo
 from recount_desk.store.backup import (
     BackupRefused,
+    case_ids,
     file_case_id,
     last_entry_of,
     list_backups,
@@ -247,9 +248,15 @@ def restore_backup(path: Path | str, backup: Path | str) -> Path:
         raise store.CaseFileError(f"{path.name} is open in Recount Desk by "
                                   f"{holder.describe()}; close it before restoring.")
     root = user_data_dir()
-    replaced = last_entry_of(path)
+    replaced, head, cid = last_entry_of(path), last_entry_of(backup), file_case_id(backup)
     try:
-        aside = restore_file(backup, path, root)
+        if head is not None and cid is not None and cid in case_ids(root, path):
+            # The chain's head kept outside goes back with the case (a restore is no
+            # rollback), first: a kill during the copy must not make the restored case look
+            # rolled back; the replaced head stays known (its entries were written here).
+            with contextlib.suppress(OSError):
+                anchor.record(root, cid, head, path, restored=True, superseded=replaced)
+        return restore_file(backup, path, root)
     except BackupRefused as e:
         raise store.CaseFileError(str(e)) from e
     except (OSError, sqlite3.Error) as e:
@@ -257,12 +264,6 @@ def restore_backup(path: Path | str, backup: Path | str) -> Path:
                                   "it was.") from e
     finally:
         lock.release(path)
-    # The chain's head kept outside goes back with the case: a restore is no rollback.
-    head, cid = last_entry_of(path), file_case_id(path)
-    if head is not None and cid is not None:
-        with contextlib.suppress(OSError):
-            anchor.record(root, cid, head, path, restored=True, superseded=replaced)
-    return aside
 
 
 class ElectionDetailsRefused(Exception):

@@ -318,17 +318,21 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                 Severity.WARNING))
 
     # A precinct named like a totals row ("Total", "County") is the file's totals row only
-    # when it equals the sum of the precincts; otherwise it is a precinct of that name, and
-    # dropping its votes would show a wrong winner.
+    # when it is the sum of the precincts (for at least one choice: a totals row with a typo
+    # stays one, and is reported below as not adding up); otherwise it is a precinct of that
+    # name, and dropping its votes would show a wrong winner.
     named_total = keep & is_total
     if named_total.any():
         key = race * len(cand_u) + cand_c
-        rest = keep & ~is_total
-        counted = pd.Series(votes[rest]).groupby(key[rest]).sum()
+        plain = keep & ~is_total
         for pc in np.unique(prec_c[named_total]):
             rows_p = named_total & (prec_c == pc)
             as_total = pd.Series(votes[rows_p]).groupby(key[rows_p]).sum()
-            if as_total.equals(counted.reindex(as_total.index, fill_value=0)):
+            # the sum of the plain precincts, or of every other row (a "County" precinct
+            # beside the real "Total" row)
+            if any(bool((as_total == pd.Series(votes[r]).groupby(key[r]).sum().reindex(
+                    as_total.index, fill_value=0)).any())
+                   for r in (plain, keep & ~rows_p)):
                 continue
             is_total &= ~rows_p
             issues.append(Issue(name, f"The precinct {prec_u[pc]!r} is named like a totals "

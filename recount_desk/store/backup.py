@@ -141,7 +141,7 @@ def restore(backup: Path, case: Path, root: Path) -> Path:
                             f"{theirs[:12]}… is not {case.name}'s, {mine[0][:12]}…); nothing "
                             "was changed.")
     aside = case.with_name(f"{case.stem}.before-restore-"
-                           f"{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}{case.suffix}")
+                           f"{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}{case.suffix}")
     src = sqlite3.connect(backup.resolve().as_uri() + "?mode=ro", uri=True, timeout=5)
     try:
         if _restore_through_sqlite(src, case, aside):
