@@ -19,6 +19,7 @@ link, ``--mode twopaths``: only one may write). ``--mode all`` shares the kills 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import signal
 import sqlite3
@@ -205,7 +206,6 @@ def _acked_in_asides(case_path: Path) -> int:
 
 def run(kills: int, seed: int, max_delay: float, fresh_every: int,
         folder: Path, quiet: bool = False, mode: str = "recount") -> Figures:
-    import os
 
     rnd = random.Random(seed)
     figs = Figures()

@@ -23,6 +23,7 @@ from recount_desk.actions.canvass import (
     ReadOptions,
     check_parsed,
 )
+from recount_desk.core.calendar import ClosedDay
 from recount_desk.core.model import Election, ElectionKind, Issue, Severity
 from recount_desk.core.rules import Edition
 
@@ -37,6 +38,19 @@ def _seats(values: Sequence[str] | None) -> dict[str, int]:
             raise SystemExit(f"--seats takes TITLE=N with N ≥ 1, not {v!r}")
         out[title.strip()] = int(n)
     return out
+
+
+def _closed_day(text: str) -> ClosedDay:
+    day, sep, reason = text.partition("=")
+    try:
+        d = date.fromisoformat(day.strip())
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give DATE=REASON, e.g. 2026-11-24=\"Day of mourning\"") from e
+    if not sep or not reason.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give the reason after '=' (the governor's proclamation)")
+    return ClosedDay(d, reason.strip())
 
 
 def _date(text: str) -> date:
@@ -165,7 +179,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         parsed = demo_actions.apply_demo_scopes(parsed)
     result = check_parsed(parsed, kind=kind, election_date=when,
                           edition=Edition(args.edition) if args.edition else None,
-                          canvass_completed=cc)
+                          canvass_completed=cc, closed=tuple(args.closed_day or ()))
     if args.json:
         print(json.dumps(check_json(result), indent=2, ensure_ascii=False))
     else:
@@ -218,11 +232,21 @@ def cmd_election(args: argparse.Namespace) -> int:
                 print(str(err), file=sys.stderr)
                 return EXIT_FAIL
             e = case.election
+        if args.closed_day or args.no_closed_days:
+            keep = [] if args.no_closed_days else list(case.closed_days)
+            try:
+                case_actions.set_closed_days(case, keep + list(args.closed_day or []))
+            except (case_actions.ElectionDetailsRefused,
+                    case_actions.store.CaseFileError) as err:
+                print(str(err), file=sys.stderr)
+                return EXIT_FAIL
         done = (e.canvass_completed.isoformat(timespec="minutes") if e.canvass_completed
                 else "not known")
+        closed = "; ".join(f"{c.day.isoformat()} {c.reason}" for c in case.closed_days)
         print(f"{e.name}\n  date: {e.date.isoformat()}\n  kind: {e.kind.label}\n"
               f"  jurisdiction: {e.jurisdiction}\n  canvass completed: {done}\n"
-              f"  officer: {e.officer or '—'}\n  law applied: {case.edition.label}")
+              f"  officer: {e.officer or '—'}\n  law applied: {case.edition.label}\n"
+              f"  days proclaimed holidays (63G-1-301): {closed or 'none'}")
     return EXIT_OK
 
 
@@ -395,6 +419,159 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _open_for_recount(path: str) -> Any:
+    try:
+        return case_actions.open_case(path)
+    except case_actions.store.CaseFileError as err:
+        print(str(err), file=sys.stderr)
+        return None
+
+
+def _read_voters(path: str) -> list[tuple[str, bool]]:
+    """One voter a line: ``NAME`` or ``NAME,voted`` (the officer confirmed the person voted;
+    ``yes``/``y``/``1``/``voted``/``true``). A name alone is not confirmed."""
+    import csv as _csv
+
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SystemExit(f"--voters: {path} cannot be read ({e}).") from e
+    out: list[tuple[str, bool]] = []
+    for rec in _csv.reader(text.splitlines()):
+        if not rec or not rec[0].strip():
+            continue
+        name = rec[0].strip()
+        flag = rec[1].strip().casefold() if len(rec) > 1 else ""
+        if name.casefold() in ("name", "voter") and len(out) == 0:
+            continue  # a header row
+        out.append((name, flag in ("yes", "y", "1", "voted", "true", "x")))
+    return out
+
+
+def cmd_request(args: argparse.Namespace) -> int:
+    """Record a recount request (the same action as the window's request dialog)."""
+    from recount_desk.actions import contests as contest_actions
+    from recount_desk.core.rules import Office, Requester
+
+    case = _open_for_recount(args.case)
+    if case is None:
+        return EXIT_FAIL
+    with case:
+        voters = _read_voters(args.voters) if args.voters else []
+        requester = Requester.VOTERS if args.voters else Requester.CANDIDATE
+        candidate = args.candidate
+        try:
+            row = contest_actions.contest_check(case, args.contest)
+        except KeyError:
+            print(f"There is no contest number {args.contest} in this case.", file=sys.stderr)
+            return EXIT_FAIL
+        if candidate:
+            names = {c.choice.name.casefold(): c.choice.name for c in row.check.totals.choices}
+            candidate = names.get(candidate.strip().casefold(), candidate.strip())
+        try:
+            rid, ev = contest_actions.record_request(
+                case, args.contest, requester=requester, candidate=candidate, voters=voters,
+                filed_at=args.filed_at, filed_with=Office(args.filed_with),
+                override_reason=args.override_reason)
+        except contest_actions.RequestRefused as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAIL
+        print(f"Recorded request {rid} for {row.check.totals.contest.key.label()}:")
+        for f in ev.findings():
+            print(f"  [{'ok' if f.ok else 'NO'}] {f.text} ({f.basis})")
+    return EXIT_OK
+
+
+def cmd_start(args: argparse.Namespace) -> int:
+    """Start a contest's recount: the method, one unit per canvass precinct."""
+    from recount_desk.actions import recount as recount_actions
+    from recount_desk.core.recount import EntryMode, RecountMethod
+
+    case = _open_for_recount(args.case)
+    if case is None:
+        return EXIT_FAIL
+    with case:
+        method = RecountMethod(args.method)
+        mode = EntryMode(args.entry_mode) if args.entry_mode else EntryMode.DOUBLE
+        try:
+            st = recount_actions.start_recount(case, args.contest, method=method,
+                                               entry_mode=mode)
+        except recount_actions.RecountError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAIL
+        print(f"Started the {method.label.lower()} of {st.title}: {len(st.units)} units, "
+              f"{mode.label.lower()}.")
+    return EXIT_OK
+
+
+def cmd_recount(args: argparse.Namespace) -> int:
+    """Load a re-tabulated statement of votes as a contest's recount tallies."""
+    from recount_desk.actions import recount as recount_actions
+    from recount_desk.actions import retab as retab_actions
+
+    case = _open_for_recount(args.case)
+    if case is None:
+        return EXIT_FAIL
+    with case:
+        try:
+            f = retab_actions.read_retab_file(args.source, sheet=args.sheet)
+            preview = retab_actions.preview_load(case, args.contest, f,
+                                                 file_contest=args.file_contest)
+        except ImportFailed as e:
+            print(str(e.issue), file=sys.stderr)
+            return EXIT_FAIL
+        except recount_actions.RecountError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAIL
+        best = preview.matches[0]
+        if args.file_contest is None and not best.sure:
+            print(f"{f.file}: no contest of the file is surely the recount of "
+                  f"{preview.title} (closest: {best.contest.label!r}, "
+                  f"{'; '.join(best.reasons)}); name it with --file-contest "
+                  f"({', '.join(f'{c.index}={c.label!r}' for c in f.contests)}).",
+                  file=sys.stderr)
+            return EXIT_FAIL
+        for line in preview.lines():
+            print(line)
+        if preview.refused:
+            bad = [p for p in preview.problems if p.refuses]
+            print(f"{f.file} cannot be loaded: {bad[0].text}"
+                  + (f" ({len(bad) - 1} more problem(s) listed above)" if len(bad) > 1
+                     else ""), file=sys.stderr)
+            return EXIT_FAIL
+        if not args.yes:
+            print("Nothing was written: run again with --yes to record this load.")
+            return EXIT_OK
+        try:
+            res = retab_actions.load_retab(case, preview, confirm=True)
+        except recount_actions.RecountError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAIL
+        print(f"Loaded {res.loaded} of {preview.plan.units_total} units from {f.file} "
+              f"(SHA-256 {f.sha256}) as one audited action."
+              + (f" Left for a hand count: {', '.join(res.left_for_hand)}."
+                 if res.left_for_hand else ""))
+    return EXIT_OK
+
+
+def cmd_tally_sheets(args: argparse.Namespace) -> int:
+    """Blank tally sheets for a hand count, one page per unit (PDF)."""
+    from recount_desk.actions import recount as recount_actions
+    from recount_desk.actions import tally_sheets as sheet_actions
+
+    case = _open_for_recount(args.case)
+    if case is None:
+        return EXIT_FAIL
+    with case:
+        try:
+            out = sheet_actions.make_tally_sheets(case, args.contest, args.output)
+        except recount_actions.RecountError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAIL
+        print(f"Wrote {out.pages} tally sheet(s) to {out.path}.")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="recount-desk",
@@ -412,6 +589,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--kind", choices=[k.value for k in ElectionKind])
     c.add_argument("--date", type=_date, help="election date (decides the edition of the law)")
     c.add_argument("--canvass-completed", type=_datetime, help="for the request deadline")
+    c.add_argument("--closed-day", action="append", type=_closed_day, metavar="DATE=REASON",
+                   help="a day the governor proclaimed a legal holiday (63G-1-301)")
     c.add_argument("--edition", choices=[e.value for e in Edition])
     c.add_argument("--seats", action="append", metavar="TITLE=N")
     c.add_argument("--sheet", help="the sheet to read, for workbooks with several elections")
@@ -438,6 +617,11 @@ def build_parser() -> argparse.ArgumentParser:
     el.add_argument("--jurisdiction")
     el.add_argument("--canvass-completed", type=_datetime)
     el.add_argument("--officer")
+    el.add_argument("--closed-day", action="append", type=_closed_day, metavar="DATE=REASON",
+                    help="a day the governor proclaimed a legal holiday (63G-1-301); every "
+                    "deadline counts it (repeat for several)")
+    el.add_argument("--no-closed-days", action="store_true",
+                    help="remove the proclaimed holidays entered before")
     el.set_defaults(func=cmd_election)
 
     i = sub.add_parser("import", help="import a canvass file into a case")
@@ -474,6 +658,46 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--steps", action="store_true", help="every checklist step, with its basis")
     st.add_argument("--json", action="store_true", help="machine-readable output")
     st.set_defaults(func=cmd_status)
+
+    rq = sub.add_parser("request", help="record a recount request for a contest")
+    rq.add_argument("case")
+    rq.add_argument("--contest", type=int, required=True, help="contest id (see status)")
+    who = rq.add_mutually_exclusive_group(required=True)
+    who.add_argument("--candidate", help="the losing candidate who requests")
+    who.add_argument("--voters", metavar="FILE",
+                     help="the requesting voters, one a line: NAME or NAME,voted")
+    rq.add_argument("--filed-at", type=_datetime, required=True, metavar="YYYY-MM-DD HH:MM")
+    rq.add_argument("--filed-with", required=True,
+                    choices=["county_clerk", "municipal_clerk", "district_clerk",
+                             "lieutenant_governor"])
+    rq.add_argument("--override-reason", help="record a request that fails a check anyway")
+    rq.set_defaults(func=cmd_request)
+
+    sr = sub.add_parser("start", help="start a contest's recount")
+    sr.add_argument("case")
+    sr.add_argument("--contest", type=int, required=True)
+    sr.add_argument("--method", required=True, choices=["retabulation", "hand_count"])
+    sr.add_argument("--entry-mode", choices=["single", "double"],
+                    help="hand entry of tally sheets (default: double; a loaded "
+                    "re-tabulation is not keyed)")
+    sr.set_defaults(func=cmd_start)
+
+    rc = sub.add_parser("recount", help="load the re-tabulated statement of votes as the "
+                        "recount's tallies (prints the comparison; --yes records it)")
+    rc.add_argument("case")
+    rc.add_argument("--contest", type=int, required=True)
+    rc.add_argument("--from", dest="source", required=True, metavar="FILE")
+    rc.add_argument("--sheet", help="the workbook's sheet holding the recount")
+    rc.add_argument("--file-contest", type=int, metavar="N",
+                    help="the file's contest to use, when the proposal is not sure")
+    rc.add_argument("--yes", action="store_true", help="record the load")
+    rc.set_defaults(func=cmd_recount)
+
+    ts = sub.add_parser("tally-sheets", help="printed tally sheets for a hand count (PDF)")
+    ts.add_argument("case")
+    ts.add_argument("--contest", type=int, required=True)
+    ts.add_argument("-o", "--output", required=True, help="the PDF to write")
+    ts.set_defaults(func=cmd_tally_sheets)
 
     ex = sub.add_parser("export", help="the contests overview as CSV or XLSX (by the suffix)")
     ex.add_argument("case")

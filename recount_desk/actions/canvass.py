@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from recount_desk import formats, store
+from recount_desk.core.calendar import Closed
 from recount_desk.core.model import ContestTotals, ElectionKind, Issue, Severity
 from recount_desk.core.rules import (
     Edition,
@@ -66,15 +68,15 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
         raise ImportRefused(
             "A recount has been started in this case; replacing its canvass would discard the "
             "recount's records. Start a new case file for the new canvass; nothing was changed.")
-    with store.transaction(case.conn, case.actor, "import canvass") as payload:
+    with store.transaction(case.conn, case.actor, "import canvass") as tx:
         if existing is not None:
-            repo.clear_canvass(case.conn)
+            repo.clear_canvass(tx)
         import_id, digest = repo.insert_canvass(
-            case.conn, file=parsed.file, sha256=parsed.sha256, family=parsed.family,
+            tx, file=parsed.file, sha256=parsed.sha256, family=parsed.family,
             imported_at=store.utc_now(), primary=parsed.primary, precincts=parsed.precincts,
             totals=parsed.totals, columns=parsed.columns, extras=parsed.extras,
             issues=parsed.issues)
-        payload.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
+        tx.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
                         "contests": len(parsed.contests), "precincts": len(parsed.precincts),
                         "rows": parsed.rows, "canvass_digest": digest,
                         "replaced": existing.file if existing else None})
@@ -111,10 +113,15 @@ class CheckResult:
 
 
 def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
-                  election_date: date, canvass_completed: date | None) -> ContestCheck:
-    d = decide(totals, edition)
+                  election_date: date, canvass_completed: date | None,
+                  closed: Closed = ()) -> ContestCheck:
+    """One contest's verdict, office and deadline; ``closed``: the case's proclaimed
+    holidays (63G-1-301). The office's assumption, if any, joins the verdict's."""
+    d = decide(totals, edition, kind=kind, election_date=election_date)
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
-    dl = (request_deadline(kind, canvass_completed, totals.contest.kind)
+    if office.assumption:
+        d = dataclasses.replace(d, assumptions=(*d.assumptions, office.assumption))
+    dl = (request_deadline(kind, canvass_completed, totals.contest.kind, closed)
           if canvass_completed else None)
     return ContestCheck(
         totals, d, office.name, office.basis,
@@ -125,7 +132,8 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
 
 def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
                  election_date: date | None = None, edition: Edition | None = None,
-                 canvass_completed: date | None = None) -> CheckResult:
+                 canvass_completed: date | None = None,
+                 closed: Closed = ()) -> CheckResult:
     """Verdicts for every contest of a read canvass, without a case file."""
     if election_date is None and parsed.election_date:
         election_date = date.fromisoformat(parsed.election_date)
@@ -140,6 +148,7 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     ed = edition or edition_for(election_date)
     return CheckResult(
         parsed.file, parsed.family, ed, kind,
-        [check_contest(t, ed, kind, election_date, canvass_completed) for t in parsed.totals],
+        [check_contest(t, ed, kind, election_date, canvass_completed, closed)
+         for t in parsed.totals],
         issues, parsed.detection,
     )

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from recount_desk import store
 from recount_desk.core.audit import AuditEntry
+from recount_desk.core.calendar import ClosedDay, holiday_name
 from recount_desk.core.model import Election, ElectionKind
 from recount_desk.core.rules import Edition, edition_for
 from recount_desk.store import anchor, lock, repo
@@ -66,6 +67,12 @@ class Case:
     def edition_overridden(self) -> bool:
         return self._election_row()[1] is not None
 
+    @property
+    def closed_days(self) -> tuple[ClosedDay, ...]:
+        """Days the governor proclaimed legal holidays (63G-1-301), entered for this case;
+        every deadline of the case counts them as holidays."""
+        return repo.closed_days(self.conn)
+
 
 @dataclass(frozen=True)
 class FieldError:
@@ -112,9 +119,9 @@ def create_case(path: Path | str, election: Election, *, edition: Edition | None
     case = Case(path, conn, actor=actor or store.actor_name())
     lock.acquire(path, case.actor)
     _keep_head_outside(case)
-    with store.transaction(conn, case.actor, "create case") as payload:
-        repo.set_election(conn, election, edition.value if edition else None)
-        payload.update(_election_payload(election, edition))
+    with store.transaction(conn, case.actor, "create case") as tx:
+        repo.set_election(tx, election, edition.value if edition else None)
+        tx.update(_election_payload(election, edition))
     return case
 
 
@@ -286,9 +293,69 @@ def update_election(case: Case, election: Election) -> None:
         raise ElectionDetailsRefused(
             f"{signed} signed recount(s) rest on the election's date and kind; reopen them "
             "before changing either. Nothing was changed.")
-    with store.transaction(case.conn, case.actor, "update election") as payload:
-        repo.set_election(case.conn, election, override)
-        payload.update(_election_payload(election, Edition(override) if override else None))
+    with store.transaction(case.conn, case.actor, "update election") as tx:
+        repo.set_election(tx, election, override)
+        tx.update(_election_payload(election, Edition(override) if override else None))
+
+
+class AcceptRefused(Exception):
+    """An "accept the file as it is" that cannot be recorded; the message says why."""
+
+
+def changed_outside(case: Case) -> list[str]:
+    """What differs between the case and its audit log (empty when they match). While it is
+    not empty every action is refused, until a backup is restored or the file is accepted
+    as it is."""
+    return store.differences(case.conn)
+
+
+def accept_file_as_is(case: Case, reason: str) -> list[str]:
+    """Record, as one audited action, that the officer goes on from the file as it was
+    found after a change outside Recount Desk. The entry keeps what differed and the
+    reason; the report shows it. Returns what was accepted."""
+    why = (reason or "").strip()
+    if not why:
+        raise AcceptRefused("Give the reason for accepting the file as it is (who changed "
+                            "it, why, and how you checked it); it goes in the audit log and "
+                            "the report. Nothing was changed.")
+    found = store.differences(case.conn)
+    if not found:
+        raise AcceptRefused("The file matches its audit log: there is nothing to accept.")
+    with store.transaction(case.conn, case.actor, store.ACCEPT_ACTION, accept_reason=why):
+        pass
+    return found
+
+
+def set_closed_days(case: Case, days: list[ClosedDay]) -> tuple[ClosedDay, ...]:
+    """Replace the case's list of days proclaimed legal holidays by the governor
+    (63G-1-301) as one audited action; every deadline of the case then counts them.
+
+    Each day needs its reason (the proclamation); a day that is already a weekend day or a
+    legal holiday is refused (it changes nothing and would hide a typing error). Deadlines
+    already shown are computed again from the new list; recorded requests keep the findings
+    they were recorded with."""
+    seen: set[date] = set()
+    for d in days:
+        if not d.reason.strip():
+            raise ElectionDetailsRefused(f"Give the reason for {d.day.isoformat()} (the "
+                                         "governor's proclamation). Nothing was changed.")
+        if d.day in seen:
+            raise ElectionDetailsRefused(f"{d.day.isoformat()} is listed twice. Nothing was "
+                                         "changed.")
+        seen.add(d.day)
+        already = holiday_name(d.day)
+        if already is not None:
+            raise ElectionDetailsRefused(f"{d.day.isoformat()} is already closed ({already}); "
+                                         "it need not be entered. Nothing was changed.")
+    clean = tuple(sorted(ClosedDay(d.day, " ".join(d.reason.split())) for d in days))
+    before = case.closed_days
+    with store.transaction(case.conn, case.actor, "set closed days") as payload:
+        repo.set_closed_days(case.conn, clean)
+        payload.update({
+            "before": [{"day": d.day.isoformat(), "reason": d.reason} for d in before],
+            "after": [{"day": d.day.isoformat(), "reason": d.reason} for d in clean],
+            "basis": "63G-1-301"})
+    return clean
 
 
 @dataclass(frozen=True)
@@ -312,8 +379,24 @@ def summary(case: Case) -> CaseSummary:
                        imp.rows if imp else 0, imp.file if imp else None, n_req)
 
 
+@dataclass(frozen=True)
+class LastAction:
+    """The newest entry of the case's audit log: its number, action and payload."""
+
+    seq: int
+    action: str
+    payload: str
+
+
+def last_action(case: Case) -> LastAction | None:
+    """The case's newest recorded action (the window's undo says which action was last)."""
+    e = store.last_entry(case.conn)
+    return LastAction(e.seq, e.action, e.payload) if e else None
+
+
 # The window shows these messages as they are; it never imports the store itself.
 CaseFileError = store.CaseFileError
+CaseChangedOutside = store.CaseChangedOutside
 
 
 def save_copy(case: Case, destination: Path | str) -> Path:

@@ -34,7 +34,8 @@ def overview(case: Case) -> list[ContestRow]:
     counts = dict(case.conn.execute(
         "SELECT contest_id, count(*) FROM recount_request WHERE withdrawn=0 "
         "GROUP BY contest_id").fetchall())
-    return [ContestRow(sc.id, check_contest(sc.totals, ed, e.kind, e.date, cc),
+    closed = case.closed_days
+    return [ContestRow(sc.id, check_contest(sc.totals, ed, e.kind, e.date, cc, closed),
                        counts.get(sc.id, 0))
             for sc in repo.contests(case.conn)]
 
@@ -45,7 +46,8 @@ def contest_check(case: Case, contest_id: int) -> ContestRow:
     cc = e.canvass_completed.date() if e.canvass_completed else None
     n = case.conn.execute("SELECT count(*) FROM recount_request WHERE withdrawn=0 AND "
                           "contest_id=?", (contest_id,)).fetchone()[0]
-    return ContestRow(contest_id, check_contest(sc.totals, case.edition, e.kind, e.date, cc), n)
+    return ContestRow(contest_id, check_contest(sc.totals, case.edition, e.kind, e.date, cc,
+                                                case.closed_days), n)
 
 
 def precinct_table(case: Case, contest_id: int) -> tuple[list[str], list[str], list[list[int]]]:
@@ -59,10 +61,10 @@ def set_contest_settings(case: Case, contest_id: int, *, seats: int, scope: Scop
     if seats < 1:
         raise ValueError("A contest fills at least one seat.")
     before = repo.contest_by_id(case.conn, contest_id).totals.contest
-    with store.transaction(case.conn, case.actor, "change contest settings") as payload:
-        repo.update_contest(case.conn, contest_id, seats=seats, scope=scope,
+    with store.transaction(case.conn, case.actor, "change contest settings") as tx:
+        repo.update_contest(tx, contest_id, seats=seats, scope=scope,
                             voting_method=voting_method, pass_rule=pass_rule, kind=kind)
-        payload.update({
+        tx.update({
             "contest_id": contest_id, "contest": before.key.label(),
             "before": {"seats": before.seats, "scope": before.scope.value,
                        "voting_method": before.voting_method.value,
@@ -83,7 +85,8 @@ def evaluate(case: Case, contest_id: int, *, requester: Requester, candidate: st
     return evaluate_request(
         row.check.decision, e.kind, e.date,
         e.canvass_completed.date() if e.canvass_completed else None,
-        requester, candidate, sum(1 for _, ok in voters if ok), filed_at, filed_with)
+        requester, candidate, sum(1 for _, ok in voters if ok), filed_at, filed_with,
+        case.closed_days)
 
 
 class RequestRefused(Exception):
@@ -107,14 +110,14 @@ def record_request(case: Case, contest_id: int, *, requester: Requester,
         raise RequestRefused(f"The request fails a check ({failed}). To accept it anyway, "
                              "give the reason.")
     findings = [{"ok": f.ok, "text": f.text, "basis": f.basis} for f in ev.findings()]
-    with store.transaction(case.conn, case.actor, "record recount request") as payload:
+    with store.transaction(case.conn, case.actor, "record recount request") as tx:
         rid = repo.add_request(
-            case.conn, contest_id=contest_id, requester=requester.value, candidate=candidate,
+            tx, contest_id=contest_id, requester=requester.value, candidate=candidate,
             filed_at=filed_at, filed_with=filed_with.value, timely=ev.timely.ok,
             eligible=ev.eligible.ok, right_office=ev.right_office.ok, accepted=True,
             override_reason=reason, findings=findings, voters=voters,
             recorded_by=case.actor, recorded_at=store.utc_now())
-        payload.update({"request_id": rid, "contest_id": contest_id,
+        tx.update({"request_id": rid, "contest_id": contest_id,
                         "requester": requester.value, "candidate": candidate,
                         "voters": [n for n, _ in voters],
                         "filed_at": filed_at.isoformat(timespec="minutes"),

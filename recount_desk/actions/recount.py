@@ -82,6 +82,7 @@ from recount_desk.core.recount import (
     units_from_precincts,
     variance_table,
 )
+from recount_desk.core.retab import loaded_unit_state
 from recount_desk.core.rules import Verdict, decide
 from recount_desk.store import recount_repo as rr
 from recount_desk.store import repo
@@ -271,11 +272,16 @@ def _load(case: Case, contest_id: int) -> _Ctx:
     entries = rr.current_entries(case.conn, contest_id)
     resolutions = rr.current_resolutions(case.conn, contest_id, entries)
     mode = settings.entry_mode if settings else EntryMode.DOUBLE
+    loaded = rr.loaded_units(case.conn, contest_id)
     states = []
     for u in units:
         e = entries.get(u.id, {})
         res = resolutions.get(u.id)
         first, second = e.get(1), e.get(2)
+        if u.id in loaded and first is not None:  # from the re-tabulated file: one load
+            states.append(loaded_unit_state(u.unit, layout, first.entry.sheet,
+                                            first.entry.warning_note))
+            continue
         states.append(unit_state(u.unit, layout, mode, first.entry if first else None,
                                  second.entry if second else None,
                                  res.resolution if res else None))
@@ -299,11 +305,11 @@ def _started(ctx: _Ctx) -> rr.StoredRecount:
     return ctx.settings
 
 
-def _withdraw_stale_declaration(case: Case, ctx: _Ctx, payload: dict[str, object]) -> None:
+def _withdraw_stale_declaration(case: Case, ctx: _Ctx, tx: store.Tx) -> None:
     """A change to the counted data makes an earlier declaration out of date."""
     if rr.current_declaration(case.conn, ctx.contest_id) is not None:
-        rr.withdraw_declaration(case.conn, ctx.contest_id)
-        payload["declaration_withdrawn"] = True
+        rr.withdraw_declaration(tx, ctx.contest_id)
+        tx["declaration_withdrawn"] = True
 
 
 def _name(text: str, what: str) -> str:
@@ -340,7 +346,7 @@ def start_recount(case: Case, contest_id: int, *, method: RecountMethod,
     precincts; together every precinct exactly once). Until the first tally is entered the
     recount may be started again with other settings; after that the units are fixed.
     """
-    with store.transaction(case.conn, case.actor, "start recount") as payload:
+    with store.transaction(case.conn, case.actor, "start recount") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         if ctx.settings is not None and rr.entry_count(case.conn, contest_id):
@@ -353,10 +359,10 @@ def start_recount(case: Case, contest_id: int, *, method: RecountMethod,
         if problems:
             raise RecountError(" ".join(problems))
         kind = UnitKind.BATCHES if batches is not None else UnitKind.PRECINCTS
-        rr.save_recount(case.conn, contest_id, method=method, entry_mode=entry_mode,
+        rr.save_recount(tx, contest_id, method=method, entry_mode=entry_mode,
                         unit_kind=kind, units=units, started_at=store.utc_now(),
                         started_by=case.actor)
-        payload.update({"contest_id": contest_id, "contest": ctx.title,
+        tx.update({"contest_id": contest_id, "contest": ctx.title,
                         "method": method.value, "entry_mode": entry_mode.value,
                         "unit_kind": kind.value, "restarted": ctx.settings is not None,
                         "units": [{"name": u.name, "precincts": list(u.precincts)}
@@ -377,11 +383,14 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
     """
     officer = _name(officer, "the name of the officer who enters this sheet")
     note = (warning_note or "").strip()
-    with store.transaction(case.conn, case.actor, "enter tally") as payload:
+    with store.transaction(case.conn, case.actor, "enter tally") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         settings = _started(ctx)
         su = ctx.unit(unit)
+        if su.id in rr.loaded_units(case.conn, contest_id):
+            raise RecountError(f"{unit} was loaded from the re-tabulated statement of votes; "
+                               "replace it by a hand count, with a note, before entering it.")
         if entry not in (1, 2):
             raise RecountError("The entry number is 1 or 2.")
         if entry == 2 and settings.entry_mode is EntryMode.SINGLE:
@@ -398,10 +407,10 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
             raise WarningNeedsNote(
                 f"{unit}: {check.text} The sheet was not saved.", check)
         cids = rr.choice_ids(case.conn, contest_id)
-        eid = rr.add_entry(case.conn, su.id, TallyEntry(entry, officer, clean, note), cids,
+        eid = rr.add_entry(tx, su.id, TallyEntry(entry, officer, clean, note), cids,
                            store.utc_now(), case.actor)
-        _withdraw_stale_declaration(case, ctx, payload)
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
+        _withdraw_stale_declaration(case, ctx, tx)
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
                         "entry": entry, "officer": officer, "sheet": _sheet_json(clean),
                         "check_ok": None if check is None else check.ok,
                         "warning_note": note or None,
@@ -437,7 +446,7 @@ def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: Resolution
     """
     by = _name(by, "who resolved the difference")
     note = (note or "").strip()
-    with store.transaction(case.conn, case.actor, "resolve tally mismatch") as payload:
+    with store.transaction(case.conn, case.actor, "resolve tally mismatch") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         _started(ctx)
@@ -465,10 +474,10 @@ def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: Resolution
                 raise WarningNeedsNote(f"{unit}: {check.text} Nothing was saved.", check)
             note = inherited
         res = Resolution(kind, sheet, by, note)
-        rid = rr.add_resolution(case.conn, su.id, first.id, second.id, res,
+        rid = rr.add_resolution(tx, su.id, first.id, second.id, res,
                                 rr.choice_ids(case.conn, contest_id), store.utc_now())
-        _withdraw_stale_declaration(case, ctx, payload)
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
+        _withdraw_stale_declaration(case, ctx, tx)
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
                         "resolution_id": rid, "kind": kind.value, "by": by,
                         "first_entry_id": first.id, "second_entry_id": second.id,
                         "differences": [{"field": d.label, "first": d.first,
@@ -480,13 +489,13 @@ def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: Resolution
 
 def set_variance_note(case: Case, contest_id: int, unit: str, note: str) -> None:
     """The officer's explanation of a unit's variance against the canvass."""
-    with store.transaction(case.conn, case.actor, "note variance") as payload:
+    with store.transaction(case.conn, case.actor, "note variance") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         _started(ctx)
         su = ctx.unit(unit)
-        rr.set_variance_note(case.conn, su.id, note.strip())
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
+        rr.set_variance_note(tx, su.id, note.strip())
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
                         "before": su.variance_note or None, "note": note.strip() or None})
 
 
@@ -509,7 +518,7 @@ def add_witness(case: Case, contest_id: int, *, name: str, designated_by: str, s
     side = _name(side, "the side or candidate the witness represents")
     if attended_from and attended_to and attended_to < attended_from:
         raise RecountError("The witness cannot leave before arriving.")
-    with store.transaction(case.conn, case.actor, "add witness") as payload:
+    with store.transaction(case.conn, case.actor, "add witness") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         if ctx.totals.contest.kind is ContestKind.PROPOSITION:
@@ -520,11 +529,11 @@ def add_witness(case: Case, contest_id: int, *, name: str, designated_by: str, s
         elif side not in ctx.layout.choices:
             raise RecountError(f"{side!r} is not a candidate in {ctx.title}; name the "
                                "candidate this witness represents.")
-        wid = rr.add_witness(case.conn, contest_id, name=name, designated_by=designated_by,
+        wid = rr.add_witness(tx, contest_id, name=name, designated_by=designated_by,
                              side=side, designated_at=designated_at,
                              attended_from=attended_from, attended_to=attended_to,
                              recorded_by=case.actor, recorded_at=store.utc_now())
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "witness_id": wid,
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "witness_id": wid,
                         "name": name, "designated_by": designated_by, "side": side,
                         "designated_at": _iso(designated_at),
                         "attended_from": _iso(attended_from), "attended_to": _iso(attended_to)})
@@ -537,13 +546,13 @@ def record_witness_attendance(case: Case, contest_id: int, witness_id: int, *,
     """When a witness was present (arrived, left)."""
     if attended_from and attended_to and attended_to < attended_from:
         raise RecountError("The witness cannot leave before arriving.")
-    with store.transaction(case.conn, case.actor, "record witness attendance") as payload:
+    with store.transaction(case.conn, case.actor, "record witness attendance") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         if witness_id not in {w.id for w in rr.witnesses(case.conn, contest_id)}:
             raise RecountError(f"No witness number {witness_id} in {ctx.title}.")
-        rr.set_witness_attendance(case.conn, witness_id, attended_from, attended_to)
-        payload.update({"contest_id": contest_id, "witness_id": witness_id,
+        rr.set_witness_attendance(tx, witness_id, attended_from, attended_to)
+        tx.update({"contest_id": contest_id, "witness_id": witness_id,
                         "attended_from": _iso(attended_from), "attended_to": _iso(attended_to)})
 
 
@@ -613,7 +622,7 @@ def import_envelopes_csv(case: Case, contest_id: int, path: Path | str) -> Envel
         except UnicodeDecodeError as e:
             raise RecountError(f"{path.name} is not a text (CSV) file.") from e
     rows, issues = _parse_envelope_csv(path.name, text)
-    with store.transaction(case.conn, case.actor, "import envelopes") as payload:
+    with store.transaction(case.conn, case.actor, "import envelopes") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         _started(ctx)
@@ -636,9 +645,9 @@ def import_envelopes_csv(case: Case, contest_id: int, path: Path | str) -> Envel
             raise EnvelopeImportRefused(
                 f"{path.name} was not imported: {len(issues)} problem(s) to fix. Nothing was "
                 "changed.", issues)
-        rr.add_envelopes(case.conn, contest_id, clean, "csv", store.utc_now(), case.actor)
-        _withdraw_stale_declaration(case, ctx, payload)
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "file": path.name,
+        rr.add_envelopes(tx, contest_id, clean, "csv", store.utc_now(), case.actor)
+        _withdraw_stale_declaration(case, ctx, tx)
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "file": path.name,
                         "envelopes": [list(r) for r in clean]})
     return EnvelopeImport(path.name, len(clean))
 
@@ -701,7 +710,7 @@ def add_envelope(case: Case, contest_id: int, *, envelope_id: str, precinct: str
                  original_reason: str) -> int:
     """Enter one unopened envelope by hand (envelope id, precinct, why it was not opened)."""
     no = unicodedata.normalize("NFKC", (envelope_id or "").strip())  # "Ｅ１" is "E1"
-    with store.transaction(case.conn, case.actor, "add envelope") as payload:
+    with store.transaction(case.conn, case.actor, "add envelope") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         _started(ctx)
@@ -712,11 +721,11 @@ def add_envelope(case: Case, contest_id: int, *, envelope_id: str, precinct: str
         if errors:
             raise RecountError(" ".join(m for _, m in errors))
         assert found is not None
-        (eid,) = rr.add_envelopes(case.conn, contest_id,
+        (eid,) = rr.add_envelopes(tx, contest_id,
                                   [(no, found, original_reason.strip())], "hand",
                                   store.utc_now(), case.actor)
-        _withdraw_stale_declaration(case, ctx, payload)
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "envelope": no,
+        _withdraw_stale_declaration(case, ctx, tx)
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "envelope": no,
                         "precinct": found, "original_reason": original_reason.strip()})
     return eid
 
@@ -751,7 +760,7 @@ def record_envelope_checks(case: Case, contest_id: int, envelope_id: str, *,
     computed under the rule of the election's date (``return_rule``).
     """
     by = (checked_by or case.actor).strip()
-    with store.transaction(case.conn, case.actor, "check envelope") as payload:
+    with store.transaction(case.conn, case.actor, "check envelope") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         env = _envelope(ctx, envelope_id)
@@ -761,9 +770,9 @@ def record_envelope_checks(case: Case, contest_id: int, envelope_id: str, *,
                                   received_at)
         if values.get(EnvelopeCheck.IN_TIME) is None and timely.ok is not None:
             values[EnvelopeCheck.IN_TIME] = timely.ok
-        rr.add_envelope_check(case.conn, env.id, values, postmarked, received_at,
+        rr.add_envelope_check(tx, env.id, values, postmarked, received_at,
                               note.strip(), by, store.utc_now())
-        payload.update({"contest_id": contest_id, "contest": ctx.title,
+        tx.update({"contest_id": contest_id, "contest": ctx.title,
                         "envelope": envelope_id, "checked_by": by,
                         "checks": {c.value: values.get(c) for c in EnvelopeCheck},
                         "postmarked": postmarked.isoformat() if postmarked else None,
@@ -783,7 +792,7 @@ def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
     ballot's votes. ``PENDING`` takes a decision back (recorded too).
     """
     decided_by = _name(decided_by, "who decided")
-    with store.transaction(case.conn, case.actor, "decide envelope") as payload:
+    with store.transaction(case.conn, case.actor, "decide envelope") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         env = _envelope(ctx, envelope_id)
@@ -807,11 +816,11 @@ def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
             votes = None
         else:
             reason, reason_text, votes = None, "", None
-        rr.add_envelope_decision(case.conn, env.id, outcome, reason, reason_text.strip(),
+        rr.add_envelope_decision(tx, env.id, outcome, reason, reason_text.strip(),
                                  votes, rr.choice_ids(case.conn, contest_id), decided_by,
                                  store.utc_now())
-        _withdraw_stale_declaration(case, ctx, payload)
-        payload.update({"contest_id": contest_id, "contest": ctx.title,
+        _withdraw_stale_declaration(case, ctx, tx)
+        tx.update({"contest_id": contest_id, "contest": ctx.title,
                         "envelope": envelope_id, "precinct": env.record.precinct,
                         "outcome": outcome.value, "decided_by": decided_by,
                         "reason": reason.label if reason else None,
@@ -826,15 +835,15 @@ def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
 def confirm_no_envelopes(case: Case, contest_id: int, *, confirmed: bool = True,
                          note: str = "") -> None:
     """Record that there were no unopened absentee envelopes to reexamine ((1)(e)(iii))."""
-    with store.transaction(case.conn, case.actor, "confirm no envelopes") as payload:
+    with store.transaction(case.conn, case.actor, "confirm no envelopes") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         _started(ctx)
         if confirmed and ctx.envelopes:
             raise RecountError(f"{ctx.title} lists {len(ctx.envelopes)} envelope(s); "
                                "reexamine them instead.")
-        rr.set_no_envelopes(case.conn, contest_id, confirmed, note.strip())
-        payload.update({"contest_id": contest_id, "contest": ctx.title,
+        rr.set_no_envelopes(tx, contest_id, confirmed, note.strip())
+        tx.update({"contest_id": contest_id, "contest": ctx.title,
                         "confirmed": confirmed, "note": note.strip() or None})
 
 
@@ -866,7 +875,7 @@ def declaration_preview(case: Case, contest_id: int, on: date | None = None) -> 
     today = on or datetime.now().date()
     totals = recount_totals(ctx.layout, ctx.states, [e.record for e in ctx.envelopes])
     return declaration(ctx.totals, totals, case.edition, case.election.kind,
-                       _recount_completed(case, contest_id, today))
+                       _recount_completed(case, contest_id, today), closed=case.closed_days)
 
 
 def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
@@ -880,7 +889,7 @@ def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
     """
     reason = (override_reason or "").strip() or None
     today = on or datetime.now().date()
-    with store.transaction(case.conn, case.actor, "declare result") as payload:
+    with store.transaction(case.conn, case.actor, "declare result") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         settings = _started(ctx)
@@ -892,7 +901,8 @@ def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
                 + " To declare now, give the reason for the override.", ready.blockers)
         totals = recount_totals(ctx.layout, ctx.states, [e.record for e in ctx.envelopes])
         completed = _recount_completed(case, contest_id, today)
-        pre = declaration(ctx.totals, totals, case.edition, case.election.kind, completed)
+        pre = declaration(ctx.totals, totals, case.edition, case.election.kind, completed,
+                          closed=case.closed_days)
         if pre.needs_lot and lot is None:
             assert pre.lot_rule is not None
             raise LotRequired(pre.text, pre.lot_rule, pre.outcome.tied)
@@ -907,17 +917,17 @@ def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
             if problems:
                 raise RecountError(" ".join(problems))
         decl = declaration(ctx.totals, totals, case.edition, case.election.kind, completed,
-                           lot)
+                           lot, closed=case.closed_days)
         did = rr.add_declaration(
-            case.conn, contest_id, result=decl.outcome.result.value, elected=decl.elected,
+            tx, contest_id, result=decl.outcome.result.value, elected=decl.elected,
             tied=decl.outcome.tied, totals=totals, text=decl.text, basis=decl.basis,
             complete=ready.complete, override_reason=reason, declared_by=case.actor,
             declared_at=store.utc_now())
         late = False
         if lot is not None and decl.lot_rule is not None:
             late = lot_is_late(lot, decl.lot_rule)
-            rr.add_lot(case.conn, did, lot, decl.lot_rule.deadline, late, decl.lot_rule.basis)
-        payload.update({
+            rr.add_lot(tx, did, lot, decl.lot_rule.deadline, late, decl.lot_rule.basis)
+        tx.update({
             "contest_id": contest_id, "contest": ctx.title, "declaration_id": did,
             "result": decl.outcome.result.value, "elected": list(decl.elected),
             "tied": list(decl.outcome.tied), "totals": totals, "text": decl.text,
@@ -956,11 +966,11 @@ def add_cost(case: Case, contest_id: int, *, kind: CostKind, description: str,
             raise RecountError("Give the amount (zero or more).")
         amount, hours_hundredths, rate_cents = amount_cents, None, None
     item = CostItem(kind, description, amount, hours_hundredths, rate_cents)
-    with store.transaction(case.conn, case.actor, "add cost") as payload:
+    with store.transaction(case.conn, case.actor, "add cost") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
-        cid = rr.add_cost(case.conn, contest_id, item, case.actor, store.utc_now())
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "cost_id": cid,
+        cid = rr.add_cost(tx, contest_id, item, case.actor, store.utc_now())
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "cost_id": cid,
                         "kind": kind.value, "description": description,
                         "hours_hundredths": hours_hundredths, "rate_cents": rate_cents,
                         "amount_cents": amount})
@@ -969,12 +979,12 @@ def add_cost(case: Case, contest_id: int, *, kind: CostKind, description: str,
 
 def remove_cost(case: Case, contest_id: int, cost_id: int) -> None:
     """Take a cost item off the statement (it stays in the history)."""
-    with store.transaction(case.conn, case.actor, "remove cost") as payload:
+    with store.transaction(case.conn, case.actor, "remove cost") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
-        if not rr.remove_cost(case.conn, contest_id, cost_id):
+        if not rr.remove_cost(tx, contest_id, cost_id):
             raise RecountError(f"No cost item number {cost_id} in {ctx.title}.")
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "cost_id": cost_id})
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "cost_id": cost_id})
 
 
 def costs(case: Case, contest_id: int) -> list[rr.StoredCost]:
@@ -1001,11 +1011,11 @@ def set_board_members(case: Case, contest_id: int, members: Sequence[BoardMember
         clean.append(BoardMember(_name(m.name, "each member's name"),
                                  _name(m.title, f"{m.name.strip() or 'each member'}'s title"),
                                  m.role, m.present))
-    with store.transaction(case.conn, case.actor, "set board members") as payload:
+    with store.transaction(case.conn, case.actor, "set board members") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
-        rr.set_board_members(case.conn, contest_id, clean)
-        payload.update({"contest_id": contest_id, "contest": ctx.title,
+        rr.set_board_members(tx, contest_id, clean)
+        tx.update({"contest_id": contest_id, "contest": ctx.title,
                         "members": [{"name": m.name, "title": m.title, "role": m.role.value,
                                      "present": m.present} for m in clean]})
     return board(case, contest_id)
@@ -1022,15 +1032,15 @@ def convene_board(case: Case, contest_id: int, *, convened_at: datetime, place: 
     if body_size < 1:
         raise RecountError("Give the number of seats on the county (or municipal) "
                            "legislative body.")
-    with store.transaction(case.conn, case.actor, "convene board") as payload:
+    with store.transaction(case.conn, case.actor, "convene board") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         kind = board_kind or board_kind_for(case.election.kind)
-        rr.set_convening(case.conn, contest_id, board_kind=kind, body_size=body_size,
+        rr.set_convening(tx, contest_id, board_kind=kind, body_size=body_size,
                          convened_at=convened_at, place=place, recorded_by=case.actor,
                          recorded_at=store.utc_now())
         q = quorum(kind, rr.board_members(case.conn, contest_id), body_size)
-        payload.update({"contest_id": contest_id, "contest": ctx.title,
+        tx.update({"contest_id": contest_id, "contest": ctx.title,
                         "board_kind": kind.value, "body_size": body_size,
                         "convened_at": _iso(convened_at), "place": place,
                         "quorum": q.ok, "quorum_text": q.text})
@@ -1059,7 +1069,7 @@ def sign_report(case: Case, contest_id: int, *, signed_at: datetime,
     names = tuple(s.strip() for s in signers if s.strip())
     if not names:
         raise RecountError("Name who signed the report.")
-    with store.transaction(case.conn, case.actor, "sign report") as payload:
+    with store.transaction(case.conn, case.actor, "sign report") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         blockers = []
@@ -1074,9 +1084,9 @@ def sign_report(case: Case, contest_id: int, *, signed_at: datetime,
             raise RecountError(f"{ctx.title} cannot be signed yet: " + "; ".join(blockers)
                                + ".")
         digest = store.state_digest(case.conn)
-        sid = rr.add_signing(case.conn, contest_id, signed_at, names, digest, case.actor,
+        sid = rr.add_signing(tx, contest_id, signed_at, names, digest, case.actor,
                              store.utc_now())
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "signing_id": sid,
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "signing_id": sid,
                         "signed_at": _iso(signed_at), "signers": list(names),
                         "data_digest": digest})
     got = rr.active_signing(case.conn, contest_id)
@@ -1087,13 +1097,13 @@ def sign_report(case: Case, contest_id: int, *, signed_at: datetime,
 def reopen(case: Case, contest_id: int, *, reason: str) -> None:
     """Unlock a signed contest; the reason is recorded and the signing set aside."""
     reason = _name(reason, "the reason for reopening a signed contest")
-    with store.transaction(case.conn, case.actor, "reopen contest") as payload:
+    with store.transaction(case.conn, case.actor, "reopen contest") as tx:
         ctx = _load(case, contest_id)
         signing = rr.active_signing(case.conn, contest_id)
         if signing is None:
             raise RecountError(f"{ctx.title} is not locked.")
-        rid = rr.reopen(case.conn, contest_id, signing.id, reason, case.actor, store.utc_now())
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "reopen_id": rid,
+        rid = rr.reopen(tx, contest_id, signing.id, reason, case.actor, store.utc_now())
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "reopen_id": rid,
                         "signing_id": signing.id, "reason": reason})
 
 
@@ -1132,7 +1142,8 @@ def recount_state(case: Case, contest_id: int) -> RecountState:
     decl = rr.current_declaration(case.conn, contest_id)
     b = board(case, contest_id)
     signing = rr.active_signing(case.conn, contest_id)
-    automatic = decide(ctx.totals, case.edition).verdict is Verdict.AUTOMATIC
+    automatic = decide(ctx.totals, case.edition, kind=case.election.kind,
+                       election_date=case.election.date).verdict is Verdict.AUTOMATIC
     cl = checklist(ChecklistInput(
         ctx.totals.contest.kind, _requested(case, contest_id), automatic, settings is not None,
         ready, decl is not None, bool(decl and decl.override_reason),
@@ -1141,7 +1152,8 @@ def recount_state(case: Case, contest_id: int) -> RecountState:
     preview = None
     if settings is not None:
         preview = declaration(ctx.totals, totals, case.edition, case.election.kind,
-                              _recount_completed(case, contest_id, datetime.now().date()))
+                              _recount_completed(case, contest_id, datetime.now().date()),
+                              closed=case.closed_days)
     rule = return_rule(case.election.date)
     assumptions = list(rule.assumptions)
     if preview is not None and preview.lot_rule is not None:

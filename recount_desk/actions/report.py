@@ -170,7 +170,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
         for q in repo.requests(conn, contest_id) if q.accepted)
     automatic = ""
     if not requests:
-        d = decide(totals, edition)
+        d = decide(totals, edition, kind=case.election.kind, election_date=case.election.date)
         automatic = (f"{d.explanation} ({d.basis})" if d.automatic_recount
                      else "No request is recorded; the recount was begun by the election "
                           "officer.")
@@ -339,8 +339,8 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     fp = fingerprint(report)
     data.update({"fingerprint": fp, "code": short_code(fp), "file": out_path.name,
                  "pdf_sha256": hashlib.sha256(blob).hexdigest()})
-    with store.transaction(case.conn, case.actor, GENERATED) as payload:
-        payload.update(data)
+    with store.transaction(case.conn, case.actor, GENERATED) as tx:
+        tx.update(data)
         _write(out_path, blob)
     if on_progress:
         on_progress(1, 1)

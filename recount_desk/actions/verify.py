@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from recount_desk import store
-from recount_desk.core.audit import AuditEntry, verify_chain
-from recount_desk.store import anchor, repo
+from recount_desk.core.audit import AcceptedChange, AuditEntry, verify_chain
+from recount_desk.store import anchor
 from recount_desk.store.anchor import Head
 from recount_desk.store.backup import backup_time, last_entry_of, list_backups
-from recount_desk.store.schema import schema_problems
 
 
 @dataclass
@@ -25,17 +24,23 @@ class VerifyResult:
     ok: bool
     entries: int
     problems: list[str] = field(default_factory=list)
+    # The entry after which the data and the log part ways (a broken link, or the last entry
+    # when the data was changed after it).
     first_break: int | None = None
     upgraded_copy: bool = False  # an older file, checked on an upgraded copy
+    accepted: list[AcceptedChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what cannot be proved either way
 
     def summary(self) -> str:
         note = (" (written by an older version: checked on an upgraded copy; the file is "
                 "unchanged)") if self.upgraded_copy else ""
+        accepted = "".join(
+            f" The file was accepted as it was found after a change outside Recount Desk at "
+            f"audit entry {a.seq} by {a.person}: {a.reason}." for a in self.accepted)
         also = "".join(f" Note: {n}." for n in self.notes)
         if self.ok:
             return (f"{self.path}: OK — integrity check passed, {self.entries} audit entries "
-                    f"chained, data matches the audit log{note}.{also}")
+                    f"chained, data matches the audit log{note}.{accepted}{also}")
         return f"{self.path}: NOT OK — " + "; ".join(self.problems) + note + also
 
 
@@ -152,38 +157,23 @@ def _checks(conn: sqlite3.Connection, name: str, *, anchored: bool,
     integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
     if integrity != "ok":
         problems.append(f"SQLite integrity check failed: {integrity}")
-    # The schema is part of the case: a planted trigger changes what is stored without any
-    # row the digest sees; without the append-only triggers the log can be rewritten.
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    problems += schema_problems(conn, version)
     entries: list[AuditEntry] = list(store.audit_entries(conn))
     for e in entries:
         if e.action == "migrate case file" and \
                 json.loads(e.payload)["data"].get("data_matched_log") is False:
             problems.append("the case data had been changed outside Recount Desk before the "
                             f"file was upgraded to this version (audit entry {e.seq})")
+    # The chain, the append-only guard, the data against the last entry, the canvass: the
+    # same check every action makes before it writes.
+    found = store.differences(conn)
+    problems += found
     brk = verify_chain(entries)
-    first_break = None
-    if brk is not None:
-        first_break = brk.seq
-        problems.append(f"audit entry {brk.seq} is broken: {brk.reason}")
-    if entries and brk is None:
-        last = json.loads(entries[-1].payload)
-        if last.get("state") != store.state_digest(conn):
-            problems.append("the case data was changed outside Recount Desk after audit entry "
-                            f"{entries[-1].seq} ({entries[-1].action})")
-        imp = repo.current_import(conn)
-        if imp is not None:
-            recorded = [json.loads(e.payload)["data"].get("canvass_digest") for e in entries
-                        if e.action == "import canvass"]
-            actual = store.stored_canvass_digest(conn)
-            if actual != imp.digest or (recorded and recorded[-1] != actual):
-                problems.append("the canvass votes were changed outside Recount Desk (they no "
-                                "longer match the digest recorded at import)")
-    elif not entries:
-        problems.append("the audit log is empty")
+    first_break = brk.seq if brk is not None else None
+    if first_break is None and found and entries and not any(
+            p.startswith("the audit log") for p in found):
+        first_break = entries[-1].seq  # the data parts from the log after the last entry
     notes: list[str] = []
-    if anchored:
+    if anchored:  # the chain against its heads kept outside the case (store/anchor.py)
         from .demo import user_data_dir
 
         problems += anchor.head_problems(entries, known_heads(conn, case))
@@ -191,4 +181,5 @@ def _checks(conn: sqlite3.Connection, name: str, *, anchored: bool,
         if cid is not None:
             forged, notes = anchor.unseen_entries(user_data_dir(), cid, entries)
             problems += forged
-    return VerifyResult(name, not problems, len(entries), problems, first_break, notes=notes)
+    return VerifyResult(name, not problems, len(entries), problems, first_break,
+                        accepted=store.accepted_changes(conn) if entries else [], notes=notes)

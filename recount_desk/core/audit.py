@@ -51,6 +51,20 @@ def make_entry(prev: AuditEntry | None, at: str, actor: str, action: str,
 
 
 @dataclass(frozen=True, slots=True)
+class AcceptedChange:
+    """An audited "accept the file as it is": the case had been changed outside the program
+    and the officer chose to go on from the file as found, for the reason given. The report
+    shows every one of these."""
+
+    seq: int  # the audit entry that records the acceptance
+    at: str  # UTC, ISO 8601
+    person: str
+    login: str
+    reason: str
+    differences: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ChainBreak:
     seq: int
     reason: str

@@ -14,12 +14,18 @@ Sources (see docs/utah-law-notes.md §4):
 - Utah Code 68-3-7 and 20A-1-401(3): leave out the first day, include the last; a last day
   on a Saturday, Sunday or legal holiday moves to the next day that is none of those.
 
+- Days the governor proclaims as legal holidays under 63G-1-301 (a day of fasting or
+  thanksgiving, or an extra holiday in extraordinary conditions) cannot be computed: the
+  officer enters them in the case as extra closed days (:class:`ClosedDay`), and every
+  deadline here takes them into account.
+
 Assumption shown to users: the 2026 version that adds Good Friday is NOT CONFIRMED
 (utah-law-notes §4b) and is not applied.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
@@ -38,6 +44,21 @@ HOLIDAY_ASSUMPTION = (
 class Holiday:
     day: date
     name: str
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ClosedDay:
+    """A day the governor proclaimed a legal holiday (63G-1-301), entered in the case."""
+
+    day: date
+    reason: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.reason} (proclaimed by the governor, 63G-1-301)"
+
+
+Closed = Collection[ClosedDay]
 
 
 def _nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
@@ -114,25 +135,29 @@ def legal_holidays(year: int) -> tuple[Holiday, ...]:
     return tuple(sorted((h for h in days if h.day.year == year), key=lambda h: h.day))
 
 
-def holiday_name(d: date) -> str | None:
-    """The reason ``d`` is not a business day, or None if it is one."""
+def holiday_name(d: date, closed: Closed = ()) -> str | None:
+    """The reason ``d`` is not a business day, or None if it is one. ``closed``: the days
+    the governor proclaimed legal holidays, as entered in the case."""
     if d.weekday() == 6:
         return "Sunday (a legal holiday, 63G-1-301)"
     for h in legal_holidays(d.year):
         if h.day == d:
             return h.name
+    for c in closed:
+        if c.day == d:
+            return c.label
     if d.weekday() == 5:
         return "Saturday"
     return None
 
 
-def is_business_day(d: date) -> bool:
-    return holiday_name(d) is None
+def is_business_day(d: date, closed: Closed = ()) -> bool:
+    return holiday_name(d, closed) is None
 
 
-def next_business_day(d: date) -> date:
+def next_business_day(d: date, closed: Closed = ()) -> date:
     """``d`` itself if it is a business day, else the next day that is one."""
-    while not is_business_day(d):
+    while not is_business_day(d, closed):
         d += timedelta(days=1)
     return d
 
@@ -164,23 +189,24 @@ def long_date(d: date) -> str:
     return f"{d:%a %b} {d.day}, {d.year}"
 
 
-def add_days_utah(start: date, days: int, basis: str) -> Deadline:
-    """Count ``days`` after ``start`` (first day excluded), moved off weekends and holidays.
+def add_days_utah(start: date, days: int, basis: str, closed: Closed = ()) -> Deadline:
+    """Count ``days`` after ``start`` (first day excluded), moved off weekends and holidays
+    (and the case's proclaimed ``closed`` days).
 
-    Utah Code 68-3-7; 20A-1-401(3).
+    Utah Code 68-3-7; 20A-1-401(3); 63G-1-301.
     """
     last = start + timedelta(days=days)
-    due = next_business_day(last)
+    due = next_business_day(last, closed)
     return Deadline(
         due=datetime.combine(due, REQUEST_DEADLINE_TIME),
         days=days,
         start=start,
         moved_from=last if due != last else None,
-        moved_because=holiday_name(last) if due != last else None,
+        moved_because=holiday_name(last, closed) if due != last else None,
         basis=basis,
     )
 
 
-def first_business_day_at_least(start: date, days: int) -> date:
+def first_business_day_at_least(start: date, days: int, closed: Closed = ()) -> date:
     """The first business day at least ``days`` calendar days after ``start`` (20A-1-304)."""
-    return next_business_day(start + timedelta(days=days))
+    return next_business_day(start + timedelta(days=days), closed)

@@ -7,6 +7,7 @@ an election has a kind (20A-1-102), a contest is a race between candidates
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -171,6 +172,23 @@ class Contest:
     seats_from_file: bool = False
 
 
+_AGGREGATE_WORDS = frozenset({"write", "in", "ins", "writein", "writeins", "total", "totals",
+                              "votes", "vote", "all", "other", "others", "scattered",
+                              "scattering", "candidates", "candidate", "qualified"})
+
+
+def is_aggregate_write_in(choice: Choice) -> bool:
+    """True for the file's single "Write-ins" line (all write-in votes lumped together), which
+    is counted in the race's total but is never a candidate; False for a named write-in
+    candidate ("Write-in: Jane Doe", "Jane Doe (Write-in)"), who may win or ask."""
+    words = re.findall(r"[^\W\d_]+", choice.name.casefold())
+    if not words:
+        return False
+    if not any(w.startswith("write") for w in words):
+        return False
+    return all(w in _AGGREGATE_WORDS for w in words)
+
+
 @dataclass(frozen=True, slots=True)
 class ChoiceTotal:
     choice: Choice
@@ -200,6 +218,20 @@ class ContestTotals:
     choices: tuple[ChoiceTotal, ...]
     extras: Mapping[ExtraKind, int] = field(default_factory=dict)
     precincts: int = 0
+    # The choices' votes are the file's own official totals (its totals row or summary
+    # sheet), not the sum of its precinct rows: hidden precinct cells do not matter then.
+    official: bool = False
+    # Precinct cells the file hides (privacy marks such as '*') or leaves blank, which the
+    # votes above do not include (0 unless ``official`` is False).
+    hidden_cells: int = 0
+    # For each choice with hidden cells: the most they could add (None: no limit is known,
+    # e.g. no ballots-cast figure for the precinct). Absent choices have nothing hidden.
+    hidden_max: Mapping[str, int | None] = field(default_factory=dict)
+
+    @property
+    def incomplete(self) -> bool:
+        """Some counts are hidden and the file has no official totals to stand in for them."""
+        return self.hidden_cells > 0 and not self.official
 
     @property
     def total(self) -> int:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from enum import StrEnum
 
-from .calendar import add_days_utah, long_date
+from .calendar import Closed, add_days_utah, long_date
 from .model import (
     Choice,
     ChoiceKind,
@@ -31,7 +31,15 @@ from .model import (
     ElectionKind,
     Scope,
 )
-from .rules import Edition, Outcome, Result, lot_meeting_deadline, outcome, who_pays
+from .rules import (
+    Edition,
+    Outcome,
+    Result,
+    lot_meeting_deadline,
+    outcome,
+    places,
+    who_pays,
+)
 
 # --------------------------------------------------------------------------------------
 # Settings and units
@@ -869,7 +877,7 @@ class LotRule:
 
 
 def lot_rule(edition: Edition, kind: ElectionKind, scope: Scope,
-             recount_completed: date | None) -> LotRule:
+             recount_completed: date | None, closed: Closed = ()) -> LotRule:
     """20A-1-304 for the edition in force (utah-law-notes §3).
 
     2024 (H.B. 515): the election officer, at a public meeting no later than the first
@@ -888,7 +896,7 @@ def lot_rule(edition: Edition, kind: ElectionKind, scope: Scope,
         else:
             who = "The election officer"
             where = "at a public meeting, in a manner the officer chooses"
-        deadline = lot_meeting_deadline(recount_completed) if recount_completed else None
+        deadline = lot_meeting_deadline(recount_completed, closed) if recount_completed else None
         when = (f"no later than {long_date(deadline)}" if deadline else
                 "no later than the first business day at least three days after the "
                 "recount canvass")
@@ -897,7 +905,7 @@ def lot_rule(edition: Edition, kind: ElectionKind, scope: Scope,
                        "may attend or send a representative.",
                        "20A-1-304 (as amended by 2024 H.B. 515)")
     days = 5 if kind is ElectionKind.MUNICIPAL_PRIMARY else 30
-    deadline = add_days_utah(recount_completed, days, "20A-1-304").due.date() \
+    deadline = add_days_utah(recount_completed, days, "20A-1-304", closed).due.date() \
         if recount_completed else None
     when = f"by {long_date(deadline)}" if deadline else f"within {days} days of the recount"
     return LotRule("The election officer", deadline,
@@ -956,7 +964,7 @@ class Declaration:
 
 def declaration(totals_canvass: ContestTotals, recount: Mapping[str, int], edition: Edition,
                 kind: ElectionKind, recount_completed: date | None,
-                lot: Lot | None = None) -> Declaration:
+                lot: Lot | None = None, closed: Closed = ()) -> Declaration:
     """Declare from the recount totals (20A-4-401(1)(e)(iv)-(v), (2)(d)(iv)).
 
     The winners come from ``rules.outcome`` on the recounted votes. A tie at the cut-off
@@ -966,7 +974,7 @@ def declaration(totals_canvass: ContestTotals, recount: Mapping[str, int], editi
                                 recount.get(c.choice.name, 0))
                     for c in totals_canvass.choices)
     totals = ContestTotals(totals_canvass.contest, choices, {}, totals_canvass.precincts)
-    res = outcome(totals)
+    res = outcome(totals, places=places(totals.contest, kind))
     contest = totals.contest
     if contest.kind is ContestKind.PROPOSITION:
         word = "passed" if res.result is Result.PASSED else "failed"
@@ -977,7 +985,7 @@ def declaration(totals_canvass: ContestTotals, recount: Mapping[str, int], editi
                            f"20A-4-401(2)(d)(iv); {res.basis}", False, None)
     basis = "20A-4-401(1)(e)(iv)" if max(1, contest.seats) == 1 else "20A-4-401(1)(e)(v)"
     if res.result is Result.TIE:
-        rule = lot_rule(edition, kind, contest.scope, recount_completed)
+        rule = lot_rule(edition, kind, contest.scope, recount_completed, closed)
         tied = " and ".join(res.tied)
         if lot is None:
             return Declaration(res, totals, res.winners,

@@ -9,11 +9,13 @@ Arithmetic is exact: .25 % is tested as ``400 * difference <= total``; never a f
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 
-from .calendar import Deadline, add_days_utah, first_business_day_at_least
+from .calendar import Closed, Deadline, add_days_utah, first_business_day_at_least
 from .model import (
     ChoiceKind,
     ChoiceTotal,
@@ -24,6 +26,7 @@ from .model import (
     PassRule,
     Scope,
     VotingMethod,
+    is_aggregate_write_in,
 )
 
 
@@ -68,6 +71,8 @@ class Verdict(StrEnum):
     NOT_ELIGIBLE = "not_eligible"
     EXCLUDED_IRV = "excluded_irv"
     UNCONTESTED = "uncontested"
+    NO_RESULT = "no_result"
+    UNDECIDABLE = "undecidable"
 
     @property
     def label(self) -> str:
@@ -77,6 +82,8 @@ class Verdict(StrEnum):
             "not_eligible": "Not eligible",
             "excluded_irv": "Excluded: instant runoff",
             "uncontested": "Uncontested",
+            "no_result": "No result: no votes recorded",
+            "undecidable": "Cannot be decided from this file",
         }[self.value]
 
 
@@ -96,11 +103,38 @@ def rank(choices: tuple[ChoiceTotal, ...]) -> tuple[ChoiceTotal, ...]:
     return tuple(sorted(choices, key=lambda c: -c.votes))
 
 
-def outcome(totals: ContestTotals) -> Outcome:
+def candidates(choices: tuple[ChoiceTotal, ...]) -> tuple[ChoiceTotal, ...]:
+    """The choices that are candidates: the file's aggregate "Write-ins" line is counted in
+    the race's total but is nobody, so it never wins, ties or asks (utah-law-notes §1f)."""
+    return tuple(c for c in choices if not is_aggregate_write_in(c.choice))
+
+
+# 20A-9-404(2): a municipal primary is held for an office only when more than twice the
+# number of persons needed to fill it are candidates; it narrows them to that many.
+MUNICIPAL_PRIMARY_NOMINEES = (
+    "A municipal primary nominates twice the number of candidates as there are seats to "
+    "fill (read from Utah Code 20A-9-404(2), which holds no primary where the candidates do "
+    "not exceed twice the seats; the rule that the top twice-the-seats are nominated is NOT "
+    "CONFIRMED in the text read, resources/law/law-notes.md)."
+)
+
+
+def places(contest: Contest, kind: ElectionKind | None) -> int:
+    """How many candidates this race puts through: its seats, or in a municipal primary
+    twice its seats (20A-9-404(2))."""
+    seats = max(1, contest.seats)
+    if kind is ElectionKind.MUNICIPAL_PRIMARY and contest.kind is ContestKind.RACE:
+        return 2 * seats
+    return seats
+
+
+def outcome(totals: ContestTotals, *, places: int | None = None) -> Outcome:
     """Elected / passed / failed / tie, on the given totals.
 
     Races: 20A-4-401(1)(e)(iv),(v) and 20A-4-304(1)(a),(b): the ``seats`` candidates with
-    the most votes; a tie at the cut-off is a tie (decided by lot, 20A-1-304).
+    the most votes (``places`` overrides it: a municipal primary nominates twice the
+    seats); a tie at the cut-off is a tie (decided by lot, 20A-1-304). The aggregate
+    "Write-ins" line is never a winner.
     Propositions: 20A-4-304(1)(c): passed iff for > against; a tie fails. Under a
     two-thirds pass rule (Utah Const. art. VI §1) passed iff for ≥ 2/3 of for + against.
     """
@@ -116,20 +150,21 @@ def outcome(totals: ContestTotals) -> Outcome:
             basis = "20A-4-304(1)(c)"
         return Outcome(Result.PASSED if passed else Result.FAILED, ranking, (), (), basis)
 
-    if not ranking or totals.total == 0:
+    people = candidates(ranking)
+    if not people or totals.total == 0:
         return Outcome(Result.NO_VOTES, ranking, (), (), "20A-4-401(1)(e)")
-    seats = max(1, contest.seats)
+    seats = places if places is not None else max(1, contest.seats)
     basis = "20A-4-401(1)(e)(iv)" if seats == 1 else "20A-4-401(1)(e)(v)"
-    if len(ranking) <= seats:
-        return Outcome(Result.ELECTED, ranking, tuple(c.choice.name for c in ranking), (), basis)
-    cutoff = ranking[seats - 1].votes
-    first_out = ranking[seats].votes
+    if len(people) <= seats:
+        return Outcome(Result.ELECTED, ranking, tuple(c.choice.name for c in people), (), basis)
+    cutoff = people[seats - 1].votes
+    first_out = people[seats].votes
     if cutoff == first_out:
-        tied = tuple(c.choice.name for c in ranking if c.votes == cutoff)
-        sure = tuple(c.choice.name for c in ranking if c.votes > cutoff)
+        tied = tuple(c.choice.name for c in people if c.votes == cutoff)
+        sure = tuple(c.choice.name for c in people if c.votes > cutoff)
         return Outcome(Result.TIE, ranking, sure, tied, "20A-4-304(1)(b); 20A-1-304")
     return Outcome(
-        Result.ELECTED, ranking, tuple(c.choice.name for c in ranking[:seats]), (), basis
+        Result.ELECTED, ranking, tuple(c.choice.name for c in people[:seats]), (), basis
     )
 
 
@@ -197,6 +232,11 @@ class MarginDecision:
         return self.verdict in (Verdict.WITHIN_MARGIN, Verdict.AUTOMATIC)
 
     @property
+    def decided(self) -> bool:
+        """False when the file's figures cannot decide the verdict (hidden counts)."""
+        return self.verdict is not Verdict.UNDECIDABLE
+
+    @property
     def tie(self) -> bool:
         return self.outcome.result is Result.TIE
 
@@ -215,10 +255,45 @@ def _pct(total: int) -> str:
     return f"{total:,}"
 
 
-def decide(totals: ContestTotals, edition: Edition) -> MarginDecision:
-    """Is this contest within the recount margin, and why (20A-4-401(1)-(2))."""
+def _votes(n: int) -> str:
+    return f"{n:,} vote{'s' if n != 1 else ''}"
+
+
+# The instant-runoff pilot (Ch. 4, Part 6) and its sunset (utah-law-notes §6).
+IRV_PILOT_SUNSET = date(2026, 1, 1)
+HB290_REPEAL = date(2024, 5, 1)
+
+
+def irv_assumptions(election_date: date | None) -> tuple[str, ...]:
+    """What is not confirmed about the instant-runoff exclusion of 20A-4-401(1)(a), for an
+    IRV race only (utah-law-notes §6)."""
+    if election_date is None:
+        return ("The instant-runoff pilot may have lapsed on Jan 1, 2026 (63I-2-220); the "
+                "election date is not known, so the (1)(a) exclusion is applied (NOT "
+                "CONFIRMED, utah-law-notes §6).",)
+    if election_date >= IRV_PILOT_SUNSET:
+        return ("The instant-runoff pilot was set to lapse on Jan 1, 2026 (63I-2-220); "
+                "whether it was extended, and so whether 20A-4-401(1)(a) still excludes this "
+                "race, is NOT CONFIRMED (utah-law-notes §6).",)
+    if election_date >= HB290_REPEAL:
+        return ("2024 H.B. 290 would have repealed the instant-runoff pilot on May 1, 2024; "
+                "whether it passed is NOT CONFIRMED, so the (1)(a) exclusion is applied "
+                "(utah-law-notes §6).",)
+    return ()
+
+
+def decide(totals: ContestTotals, edition: Edition, *, kind: ElectionKind | None = None,
+           election_date: date | None = None) -> MarginDecision:
+    """Is this contest within the recount margin, and why (20A-4-401(1)-(2)).
+
+    ``kind``: the election's kind (a municipal primary nominates twice the seats,
+    20A-9-404(2)); ``election_date``: for the assumptions that depend on it (the IRV
+    pilot's sunset). Counts the file hides (``totals.incomplete``) give a verdict only when
+    every value the hidden cells could hold gives the same one.
+    """
     contest = totals.contest
-    res = outcome(totals)
+    n_places = places(contest, kind)
+    res = outcome(totals, places=n_places)
     total = totals.total
     thr = threshold_votes(total)
     assumptions: list[str] = []
@@ -227,6 +302,20 @@ def decide(totals: ContestTotals, edition: Edition) -> MarginDecision:
             "Write-in votes are counted in the total votes cast for all candidates; the "
             "statute does not say so expressly (utah-law-notes §1f)."
         )
+    lumped = [c for c in totals.choices if is_aggregate_write_in(c.choice)]
+    if lumped and contest.kind is ContestKind.RACE:
+        votes = sum(c.votes for c in lumped)
+        text = (f"The file's “{lumped[0].choice.name}” line ({_votes(votes)}) lumps all "
+                "write-in votes together: it is counted in the total but is not a candidate, "
+                "so it cannot win, tie or request a recount.")
+        people = candidates(res.ranking)
+        if len(people) >= n_places and votes + thr >= people[n_places - 1].votes > 0:
+            text += (" It holds enough votes that a single write-in candidate could have won "
+                     "or be within the recount margin of the lowest winner: check the "
+                     "write-in tally in the canvass.")
+        assumptions.append(text)
+    if n_places != max(1, contest.seats):
+        assumptions.append(MUNICIPAL_PRIMARY_NOMINEES)
 
     if contest.voting_method is VotingMethod.IRV:
         return MarginDecision(
@@ -234,92 +323,233 @@ def decide(totals: ContestTotals, edition: Edition) -> MarginDecision:
             "20A-4-401(1)(a)",
             "This race is decided by instant runoff voting; 20A-4-401 does not apply to it "
             "(Utah Code 20A-4-401(1)(a)).",
-            "Nobody under 20A-4-401",
-            assumptions=(
-                "The instant-runoff pilot may have lapsed on Jan 1, 2026 (NOT CONFIRMED, "
-                "utah-law-notes §6).",
-            ),
+            "Nobody under 20A-4-401 (20A-4-401(1)(a))",
+            assumptions=(*assumptions, *irv_assumptions(election_date)),
         )
+
+    if totals.incomplete:
+        return _decide_hidden(totals, edition, kind, election_date, assumptions)
+
+    if total == 0:
+        return _no_votes(totals, edition, res, assumptions)
 
     if contest.kind is ContestKind.PROPOSITION:
         return _decide_proposition(totals, edition, res, thr, assumptions)
 
-    ranking = res.ranking
-    seats = max(1, contest.seats)
+    ranking = candidates(res.ranking)
+    seats = n_places
+    elect = "nominated" if seats != max(1, contest.seats) else "elected"
     if len(ranking) <= seats:
         return MarginDecision(
             contest, edition, res, total, Verdict.UNCONTESTED, None, thr, None, None, (),
             "20A-4-401(1)(b)",
-            f"{len(ranking)} candidate(s) for {seats} seat(s): there is no losing candidate "
-            "who could request a recount.",
-            "Nobody", tuple(assumptions),
+            f"{len(ranking)} candidate(s) for {seats} place(s) to be {elect}: there is no "
+            "losing candidate who could request a recount.",
+            "Nobody (20A-4-401(1)(b))", tuple(assumptions),
         )
     lowest = ranking[seats - 1]
+    cutoff = lowest.votes
+    tied_now = res.result is Result.TIE
+    # In a tie at the cut-off nobody has won the tied place: every tied candidate is a
+    # losing candidate, 0 votes behind (20A-4-401(1)(b); 20A-1-304).
+    measured = [c for c in ranking if c.votes == cutoff] if tied_now else []
+    measured += list(ranking[seats:]) if not tied_now else \
+        [c for c in ranking if c.votes < cutoff]
     losers = tuple(
-        LoserTest(c.choice.name, c.votes, lowest.votes - c.votes,
-                  within_recount_margin(lowest.votes - c.votes, total))
-        for c in ranking[seats:]
+        LoserTest(c.choice.name, c.votes, cutoff - c.votes,
+                  within_recount_margin(cutoff - c.votes, total))
+        for c in measured
     )
     closest = losers[0]
     margin = closest.difference
     basis = margin_basis(total, ContestKind.RACE)
     seat_words = "the lowest winning candidate" if seats > 1 else "the winner"
     rule_words = (
-        f"within {thr:,} vote{'s' if thr != 1 else ''}, 0.25 % of the {_pct(total)} votes cast"
+        f"within {_votes(thr)}, 0.25 % of the {_pct(total)} votes cast"
         if total > 400 else
-        f"one vote or less, the rule where {_pct(total)} (400 or fewer) votes were cast"
+        f"a difference of one vote, the rule where {_pct(total)} (400 or fewer) votes were "
+        "cast"
     )
 
-    if res.result is Result.TIE and edition is Edition.Y2024:
+    if tied_now:
         tied = " and ".join(res.tied)
-        what = "the highest vote" if seats == 1 else "the last seat of this at-large race"
+        what = "the highest vote" if seats == 1 else "the last place in this race"
+        if edition is Edition.Y2024:
+            return MarginDecision(
+                contest, edition, res, total, Verdict.AUTOMATIC, 0, thr, closest.name,
+                None, losers, "20A-4-401(2) (2024)",
+                f"{tied} are tied for {what} with {_votes(cutoff)} each: the election "
+                "officer recounts this race without a request (Utah Code 20A-4-401(2), as "
+                "amended by 2024 H.B. 515); a tie that remains is decided by lot "
+                "(20A-1-304).",
+                "Nobody needs to: the recount is automatic (20A-4-401(2), 2024)",
+                tuple(assumptions),
+            )
+        if total <= 400:
+            assumptions.append(
+                "20A-4-401(1)(c) speaks of a difference of one vote; a tie (a difference of "
+                "0) in a race of 400 or fewer votes is taken to qualify as well (NOT "
+                "CONFIRMED: the statute does not say)."
+            )
+        eligible = [t for t in losers if t.eligible]
+        names = ", ".join(t.name for t in eligible)
+        expl = (
+            f"{tied} are tied for {what} with {_votes(cutoff)} each. In a tie none of "
+            f"them has won that place, so each tied candidate may request a recount — Utah "
+            f"Code {basis}. If the tie remains after the recount it is decided by lot "
+            "(20A-1-304)."
+        )
+        others = [t for t in eligible if t.difference > 0]
+        if others:
+            expl += " So may: " + ", ".join(t.name for t in others) + "."
         return MarginDecision(
-            contest, edition, res, total, Verdict.AUTOMATIC, 0, thr, closest.name,
-            lowest.choice.name, losers, "20A-4-401(2) (2024)",
-            f"{tied} are tied for {what} with {lowest.votes:,} votes each: the election "
-            "officer recounts this race without a request (Utah Code 20A-4-401(2), as "
-            "amended by 2024 H.B. 515); a tie that remains is decided by lot "
-            "(20A-1-304).",
-            "Nobody needs to: the recount is automatic",
-            tuple(assumptions),
+            contest, edition, res, total, Verdict.WITHIN_MARGIN, 0, thr, closest.name,
+            None, losers, basis, expl,
+            f"The tied candidates {names} ({basis})", tuple(assumptions),
         )
 
     eligible = [t for t in losers if t.eligible]
     if eligible:
         names = ", ".join(t.name for t in eligible)
-        if res.result is Result.TIE:
-            expl = (
-                f"{closest.name} is tied with {lowest.choice.name} ({lowest.votes:,} votes "
-                f"each) and may request a recount: a difference of 0 is {rule_words} — Utah "
-                f"Code {basis}. If the tie remains after the recount it is decided by lot "
-                "(20A-1-304)."
-            )
-        else:
-            expl = (
-                f"{closest.name} may request a recount: the difference of {margin:,} "
-                f"vote{'s' if margin != 1 else ''} from {seat_words}, {lowest.choice.name}, "
-                f"is {rule_words} — Utah Code {basis}."
-            )
+        expl = (
+            f"{closest.name} may request a recount: the difference of {_votes(margin)} "
+            f"from {seat_words}, {lowest.choice.name}, is {rule_words} — Utah Code {basis}."
+        )
         if len(eligible) > 1:
             expl += f" Each of these losing candidates may request one: {names}."
         return MarginDecision(
             contest, edition, res, total, Verdict.WITHIN_MARGIN, margin, thr, closest.name,
             lowest.choice.name, losers, basis, expl,
-            f"The losing candidate{'s' if len(eligible) > 1 else ''} {names} (20A-4-401(1)(b))",
+            f"The losing candidate{'s' if len(eligible) > 1 else ''} {names} ({basis})",
             tuple(assumptions),
         )
     expl = (
         f"Not eligible: {closest.name} trails {seat_words}, {lowest.choice.name}, by "
-        f"{margin:,} votes; the recount margin is "
-        + (f"{thr:,} vote{'s' if thr != 1 else ''} (0.25 % of the {_pct(total)} votes cast)"
-           if total > 400 else f"one vote where {_pct(total)} votes were cast")
+        f"{_votes(margin)}; the recount margin is "
+        + (f"{_votes(thr)} (0.25 % of the {_pct(total)} votes cast)"
+           if total > 400 else f"a difference of one vote where {_pct(total)} votes were "
+           "cast")
         + f" — Utah Code {basis}."
     )
     return MarginDecision(
         contest, edition, res, total, Verdict.NOT_ELIGIBLE, margin, thr, closest.name,
-        lowest.choice.name, losers, basis, expl, "Nobody: the difference is too large",
-        tuple(assumptions),
+        lowest.choice.name, losers, basis, expl,
+        f"Nobody: the difference is too large ({basis})", tuple(assumptions),
     )
+
+
+def _no_votes(totals: ContestTotals, edition: Edition, res: Outcome,
+              assumptions: list[str]) -> MarginDecision:
+    """A contest in which the file records no votes at all: no result, and no recount."""
+    contest = totals.contest
+    prop = contest.kind is ContestKind.PROPOSITION
+    basis = "20A-4-401(2)(b)" if prop else "20A-4-401(1)(c)"
+    tie = (" A 0-to-0 tie is not a tie for the highest vote that the 2024 text recounts "
+           "automatically: there is nothing to recount." if edition is Edition.Y2024 else "")
+    return MarginDecision(
+        contest, edition, res, 0, Verdict.NO_RESULT, None, 1, None, None, (), basis,
+        f"No votes are recorded for any choice in this {'proposition' if prop else 'race'}, "
+        f"so it has no result and no margin to measure.{tie} This is most likely a data "
+        "error (a contest whose votes were not exported, or a wrong column): check the "
+        "canvass file.",
+        f"Nobody: no votes are recorded ({basis})", tuple(assumptions),
+    )
+
+
+def _range(lo: int, hi: int | None) -> str:
+    return f"{lo:,} to {hi:,}" if hi is not None else f"{lo:,} or more"
+
+
+def _decide_hidden(totals: ContestTotals, edition: Edition, kind: ElectionKind | None,
+                   election_date: date | None, assumptions: list[str]) -> MarginDecision:
+    """Hidden counts and no official totals: the verdict on the visible counts stands only
+    if every value the hidden cells could hold gives the same one; else it is undecidable.
+
+    Each pairwise test below is linear in the hidden votes, so its extremes are at the
+    bounds: a loser's lead over a winner is largest with all the loser's hidden votes and
+    none of the winner's (the total grows with the others'), and smallest the other way.
+    """
+    contest = totals.contest
+    visible = dataclasses.replace(totals, hidden_cells=0, hidden_max={})
+    shown = decide(visible, edition, kind=kind, election_date=election_date)
+    cells = totals.hidden_cells
+    hmax = {c.choice.name: totals.hidden_max.get(c.choice.name, 0) for c in totals.choices}
+    unbounded = [n for n, h in hmax.items() if h is None]
+    bounds = "; ".join(f"{c.choice.name} {_range(c.votes, _plus(c.votes, hmax[c.choice.name]))}"
+                       for c in totals.choices if hmax[c.choice.name] != 0)
+    why = (f"{cells:,} precinct count{'s are' if cells != 1 else ' is'} hidden in the file "
+           "(privacy marks such as '*', or blank cells) and the file has no official totals "
+           f"for this contest. The counts could be: {bounds}.")
+    robust = not unbounded and _robust(totals, shown, places(contest, kind),
+                                       {n: h or 0 for n, h in hmax.items()})
+    extra = [*assumptions]
+    if robust:
+        extra.append(why + " The verdict is the same whatever the hidden cells hold.")
+        return dataclasses.replace(shown, assumptions=tuple(dict.fromkeys(
+            (*extra, *shown.assumptions))))
+    limit = ("Some hidden counts have no known limit, so any result is possible. "
+             if unbounded else "Within these bounds the verdict could differ. ")
+    return MarginDecision(
+        contest, edition, shown.outcome, shown.total, Verdict.UNDECIDABLE, shown.margin,
+        shown.threshold, shown.closest_loser, shown.lowest_winner, shown.losers,
+        shown.basis,
+        f"Cannot be decided from this file: {why} {limit}On the visible counts alone it "
+        f"would be: {shown.verdict.label.lower()}. Get the official canvass totals (the "
+        "board of canvassers' report) and check again — Utah Code "
+        f"{shown.basis}.",
+        f"Cannot be decided from this file ({shown.basis})",
+        tuple(dict.fromkeys((*extra, *shown.assumptions))),
+    )
+
+
+def _plus(v: int, h: int | None) -> int | None:
+    return None if h is None else v + h
+
+
+def _robust(totals: ContestTotals, shown: MarginDecision, seats: int,
+            h: dict[str, int]) -> bool:
+    """Whether every value of the hidden cells (0..h[name] each) gives ``shown``'s verdict."""
+    v = {c.choice.name: c.votes for c in totals.choices}
+    t_lo = totals.total
+    t_hi = t_lo + sum(h.values())
+    if totals.contest.kind is ContestKind.PROPOSITION:
+        if totals.contest.pass_rule is PassRule.TWO_THIRDS:
+            return False
+        yes_n = [c.choice.name for c in totals.choices if c.choice.kind is ChoiceKind.FOR]
+        no_n = [c.choice.name for c in totals.choices if c.choice.kind is ChoiceKind.AGAINST]
+        y, n = sum(v[x] for x in yes_n), sum(v[x] for x in no_n)
+        hy, hn = sum(h[x] for x in yes_n), sum(h[x] for x in no_n)
+        if y - n - hn > 0:  # passes whatever is hidden
+            lead, gain, lose = y - n, hy, hn
+        elif n - y - hy >= 0:  # fails whatever is hidden
+            lead, gain, lose = n - y, hn, hy
+        else:
+            return False
+        if shown.verdict is Verdict.WITHIN_MARGIN:
+            # Widest margin: all the hidden votes on the leading side.
+            return 400 * (lead + gain) <= y + n + gain
+        narrowest = lead - lose
+        return narrowest >= 2 and 400 * narrowest > y + n + lose
+    if shown.verdict not in (Verdict.WITHIN_MARGIN, Verdict.NOT_ELIGIBLE) or shown.tie:
+        return False
+    winners = set(shown.outcome.winners)
+    losers = [t.name for t in shown.losers]
+    # The winners stay the winners: no loser can reach a winner.
+    if any(v[w] - v[x] - h[x] <= 0 for w in winners for x in losers):
+        return False
+    low = shown.lowest_winner
+    if low is None:
+        return False
+    for t in shown.losers:
+        if t.eligible:
+            # Still within against the lowest winner at its most (the total grows by 1 for
+            # each of its hidden votes, the difference by 1).
+            if 400 * (v[low] + h[low] - v[t.name]) > t_lo + h[low]:
+                return False
+        elif any(v[w] - v[t.name] - h[t.name] < 2
+                 or 400 * (v[w] - v[t.name] - h[t.name]) <= t_hi - h[w] for w in winners):
+            return False
+    return True
 
 
 def _decide_proposition(
@@ -342,8 +572,15 @@ def _decide_proposition(
     rule_words = (
         f"within {thr:,} vote{'s' if thr != 1 else ''}, 0.25 % of the {total:,} votes for "
         "and against"
-        if total > 400 else f"one vote or less, where {total:,} (400 or fewer) votes were cast"
+        if total > 400 else f"a difference of one vote, the rule where {total:,} (400 or "
+        "fewer) votes were cast"
     )
+    if eligible and margin == 0 and total <= 400:
+        assumptions.append(
+            "20A-4-401(2)(b) speaks of a difference of one vote; a tie (a difference of 0) "
+            "where 400 or fewer votes were cast is taken to qualify as well (NOT CONFIRMED: "
+            "the statute does not say)."
+        )
     if eligible:
         expl = (
             f"The proposition {word} {yes:,} to {no:,}: the margin of {margin:,} is "
@@ -356,14 +593,14 @@ def _decide_proposition(
             f"Not eligible: the proposition {word} {yes:,} to {no:,}, a margin of "
             f"{margin:,}; the recount margin is "
             + (f"{thr:,} votes (0.25 % of {total:,})" if total > 400
-               else f"one vote where {total:,} votes were cast")
+               else f"a difference of one vote where {total:,} votes were cast")
             + f" — Utah Code {basis}."
         )
         verdict = Verdict.NOT_ELIGIBLE
     return MarginDecision(
         contest, edition, res, total, verdict, margin, thr, None, None, (), basis, expl,
-        "Any 10 voters who voted in the election (20A-4-401(2)(a))" if eligible
-        else "Nobody: the margin is too large",
+        f"Any 10 voters who voted in the election ({basis})" if eligible
+        else f"Nobody: the margin is too large ({basis})",
         tuple(assumptions),
     )
 
@@ -380,12 +617,18 @@ class FilingOffice:
     office: Office
     name: str
     basis: str
+    assumption: str | None = None
 
 
 def filing_office(
     kind: ElectionKind, scope: Scope, contest_kind: ContestKind, election_date: date
 ) -> FilingOffice:
-    """With whom a request is filed: 20A-4-401(1)(d) for races, (2)(c) for propositions."""
+    """With whom a request is filed: 20A-4-401(1)(d) for races, (2)(c) for propositions.
+
+    A proposition of a city or town (scope municipal) or of a special district at a special
+    election goes to that body's clerk: the special election is then the municipality's or
+    the district's own election ((2)(c)(i),(ii); an assumption, shown).
+    """
     district = ("local district clerk" if election_date < SPECIAL_DISTRICT_RENAME
                 else "special district clerk")
     if contest_kind is ContestKind.PROPOSITION:
@@ -393,6 +636,20 @@ def filing_office(
             return FilingOffice(Office.MUNICIPAL_CLERK, "the municipal clerk", "20A-4-401(2)(c)(i)")
         if kind is ElectionKind.SPECIAL_DISTRICT:
             return FilingOffice(Office.DISTRICT_CLERK, f"the {district}", "20A-4-401(2)(c)(ii)")
+        if kind is ElectionKind.SPECIAL and scope is Scope.MUNICIPAL:
+            return FilingOffice(
+                Office.MUNICIPAL_CLERK, "the municipal clerk", "20A-4-401(2)(c)(i)",
+                "A city or town's proposition at a special election is taken to make it a "
+                "municipal election under 20A-4-401(2)(c)(i), so the request goes to the "
+                "municipal clerk (NOT CONFIRMED: the statute does not name special "
+                "elections).")
+        if kind is ElectionKind.SPECIAL and scope is Scope.SPECIAL_DISTRICT:
+            return FilingOffice(
+                Office.DISTRICT_CLERK, f"the {district}", "20A-4-401(2)(c)(ii)",
+                "A special district's proposition at a special election is taken to make it "
+                "a special district election under 20A-4-401(2)(c)(ii), so the request goes "
+                f"to the {district} (NOT CONFIRMED: the statute does not name special "
+                "elections).")
         if scope in (Scope.STATEWIDE, Scope.MULTICOUNTY):
             return FilingOffice(Office.LIEUTENANT_GOVERNOR, "the lieutenant governor",
                                 "20A-4-401(2)(c)(iv)")
@@ -410,23 +667,46 @@ def filing_office(
     return FilingOffice(Office.COUNTY_CLERK, "the county clerk", "20A-4-401(1)(d)(ii)(C)")
 
 
+_CITY = re.compile(r"\b(city|town|municipal(ity)?|metro township)\b", re.IGNORECASE)
+_DISTRICT = re.compile(
+    r"\b(special service|improvement|water( conservancy)?|sewer|sanitary|fire( protection)?|"
+    r"cemetery|mosquito abatement|recreation|parks?( and recreation)?|service area|"
+    r"hospital|library|transit|drainage|irrigation|local|special)\s+district\b|"
+    r"\bservice area\b", re.IGNORECASE)
+
+
+def proposition_scope(title: str) -> Scope | None:
+    """Whose proposition this is, from its title, where the title says: a city or town's
+    (scope municipal), a special district's, or None (the file does not tell). A school
+    district is not a special district (its bond goes to the county clerk)."""
+    if _DISTRICT.search(title):
+        return Scope.SPECIAL_DISTRICT
+    if "school district" in title.casefold():
+        return None
+    if _CITY.search(title):
+        return Scope.MUNICIPAL
+    return None
+
+
 def request_deadline(kind: ElectionKind, canvass_completed: date,
-                     contest_kind: ContestKind = ContestKind.RACE) -> Deadline:
+                     contest_kind: ContestKind = ContestKind.RACE,
+                     closed: Closed = ()) -> Deadline:
     """Before 5 p.m., 3 days after the canvass (municipal primary) or 7 days otherwise.
 
-    20A-4-401(1)(d)(i),(ii) and (2)(a); time computed under 68-3-7 / 20A-1-401.
+    20A-4-401(1)(d)(i),(ii) and (2)(a); time computed under 68-3-7 / 20A-1-401, with the
+    case's ``closed`` days (holidays proclaimed by the governor, 63G-1-301).
     """
     if contest_kind is ContestKind.PROPOSITION:
-        return add_days_utah(canvass_completed, 7, "20A-4-401(2)(a); 68-3-7")
+        return add_days_utah(canvass_completed, 7, "20A-4-401(2)(a); 68-3-7", closed)
     if kind is ElectionKind.MUNICIPAL_PRIMARY:
-        return add_days_utah(canvass_completed, 3, "20A-4-401(1)(d)(i); 68-3-7")
-    return add_days_utah(canvass_completed, 7, "20A-4-401(1)(d)(ii); 68-3-7")
+        return add_days_utah(canvass_completed, 3, "20A-4-401(1)(d)(i); 68-3-7", closed)
+    return add_days_utah(canvass_completed, 7, "20A-4-401(1)(d)(ii); 68-3-7", closed)
 
 
-def lot_meeting_deadline(recount_canvass_completed: date) -> date:
+def lot_meeting_deadline(recount_canvass_completed: date, closed: Closed = ()) -> date:
     """2024 edition: the lot is drawn at a public meeting no later than the first business
     day at least three calendar days after the recount canvass (20A-1-304, 2024 H.B. 515)."""
-    return first_business_day_at_least(recount_canvass_completed, 3)
+    return first_business_day_at_least(recount_canvass_completed, 3, closed)
 
 
 def who_pays(edition: Edition, contest_kind: ContestKind) -> tuple[str, str, bool]:
@@ -478,15 +758,17 @@ def evaluate_request(
     voters_confirmed: int,
     filed_at: datetime,
     filed_with: Office,
+    closed: Closed = (),
 ) -> RequestEvaluation:
-    """Check a request against 20A-4-401(1)(b)-(d) or (2)(a)-(c)."""
+    """Check a request against 20A-4-401(1)(b)-(d) or (2)(a)-(c); ``closed``: the case's
+    proclaimed holidays (63G-1-301)."""
     contest = decision.contest
     if canvass_completed is None:
         timely = Finding(False, "The canvass completion date is not set, so the deadline "
                          "cannot be computed.", "20A-4-401(1)(d)")
         dl = None
     else:
-        dl = request_deadline(kind, canvass_completed, contest.kind)
+        dl = request_deadline(kind, canvass_completed, contest.kind, closed)
         if filed_at < datetime.combine(canvass_completed, datetime.min.time()):
             timely = Finding(False, "Filed before the canvass was completed.", dl.basis)
         elif filed_at < dl.due:
@@ -497,13 +779,21 @@ def evaluate_request(
     if decision.verdict is Verdict.AUTOMATIC:
         eligible = Finding(True, "No request is needed: the recount is automatic (tie).",
                            "20A-4-401(2) (2024)")
+    elif decision.verdict is Verdict.UNDECIDABLE:
+        eligible = Finding(False, "Whether this request is within the recount margin cannot "
+                           "be decided from the canvass file: some counts are hidden and it "
+                           "has no official totals. Check against the official canvass.",
+                           decision.basis)
+    elif decision.verdict is Verdict.NO_RESULT:
+        eligible = Finding(False, "The canvass records no votes in this contest: there is no "
+                           "result to recount (most likely a data error).", decision.basis)
     elif contest.kind is ContestKind.PROPOSITION:
         if requester is not Requester.VOTERS:
             eligible = Finding(False, "A proposition recount is requested by 10 voters.",
-                               "20A-4-401(2)(a)")
+                               decision.basis)
         elif voters_confirmed < 10:
             eligible = Finding(False, f"Only {voters_confirmed} voter(s) confirmed as having "
-                               "voted; 10 are required.", "20A-4-401(2)(a)")
+                               "voted; 10 are required.", decision.basis)
         elif not decision.within_margin:
             eligible = Finding(False, "The margin is outside the recount margin.", decision.basis)
         else:
@@ -511,16 +801,30 @@ def evaluate_request(
                                decision.basis)
     else:
         loser = next((t for t in decision.losers if t.name == candidate), None)
+        lump = next((c for c in decision.outcome.ranking if c.choice.name == candidate
+                     and is_aggregate_write_in(c.choice)), None)
         if requester is not Requester.CANDIDATE:
             eligible = Finding(False, "A race recount is requested by the losing candidate.",
-                               "20A-4-401(1)(b)")
+                               decision.basis)
+        elif lump is not None:
+            eligible = Finding(False, f"“{lump.choice.name}” is the file's lump of all "
+                               "write-in votes, not a candidate: it cannot request a recount.",
+                               decision.basis)
+        elif loser is None and candidate in decision.outcome.winners:
+            word = "nominated" if kind is ElectionKind.MUNICIPAL_PRIMARY else "elected"
+            eligible = Finding(False, f"{candidate} is {word} on the canvass, not a losing "
+                               "candidate, so has nothing to ask a recount for.",
+                               "20A-9-404(2)" if word == "nominated" else decision.basis)
         elif loser is None:
             eligible = Finding(False, f"{candidate or 'The requester'} is not a losing candidate "
-                               "in this race.", "20A-4-401(1)(b)")
+                               "in this race.", decision.basis)
         elif not loser.eligible:
             eligible = Finding(False, f"{loser.name} trails by {loser.difference:,} votes, more "
                                f"than the recount margin of {decision.threshold:,}.",
                                decision.basis)
+        elif loser.difference == 0:
+            eligible = Finding(True, f"{loser.name} is tied for the last place: in a tie no "
+                               "tied candidate has won, so each may ask.", decision.basis)
         else:
             eligible = Finding(True, f"{loser.name} trails by {loser.difference:,}, within the "
                                f"recount margin of {decision.threshold:,}.", decision.basis)

@@ -4,6 +4,11 @@ Durability: WAL journal, ``synchronous=FULL``, foreign keys on; each user action
 ``BEGIN IMMEDIATE`` transaction that ends with its audit entry, so a crash loses at most the
 action in progress. The audit entry carries a digest of the case's state after the action,
 which is how ``verify`` finds a change made outside the program.
+
+Check before write: a transaction first checks the case against its last audit entry and
+refuses (``CaseChangedOutside``) when they differ, so an outside edit is never absorbed by
+the next action. The connection is ``query_only`` outside ``transaction()``: a write that
+does not go through it (and so would have no audit entry) fails.
 """
 
 from __future__ import annotations
@@ -22,10 +27,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from recount_desk.core.audit import AuditEntry, canonical_json, make_entry
+from recount_desk.core.audit import (
+    AcceptedChange,
+    AuditEntry,
+    canonical_json,
+    make_entry,
+    verify_chain,
+)
 
 from .blobs import int64_bytes, int_values
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from .schema import schema_problems
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # Tables whose content is covered by the per-action state digest. The canvass votes are
@@ -44,6 +56,34 @@ class OlderCaseFile(CaseFileError):
 
 class ReadOnlyCase(CaseFileError):
     """The case is open read-only (locked, second instance, or read-only media)."""
+
+
+class CaseChangedOutside(CaseFileError):
+    """The case no longer matches its last audit entry: it was changed outside Recount Desk.
+
+    ``differences`` names what differs. Nothing is written until the officer restores a
+    backup or records that the file is accepted as it is (with a reason)."""
+
+    def __init__(self, differences: Sequence[str]) -> None:
+        self.differences = list(differences)
+        super().__init__(
+            "This case file was changed outside Recount Desk: " + "; ".join(self.differences)
+            + ". Nothing was changed. Restore a backup (File › Restore a backup…), or accept "
+            "the file as it is, with a reason that the audit log and the report will show.")
+
+
+class CaseConnection(sqlite3.Connection):
+    """A case file's connection. ``verified`` is (``PRAGMA data_version``, hash of the last
+    audit entry) at the time the data was last known to match the log: while neither has
+    moved (no other connection wrote the file) the check before a write costs two queries."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.verified: tuple[int, str] | None = None
+        # Called with each audit entry just before its action commits (False) and once it
+        # has (True): it keeps the chain's head outside the file (store/anchor.py).
+        self.after_commit: Callable[[AuditEntry, bool], None] | None = None
+        self.writer: str | None = None  # the workstation named in each entry it writes
 
 
 def actor_name() -> str:
@@ -89,16 +129,7 @@ def replayed_clock() -> Iterator[Callable[[datetime], None]]:
         _clock.at = None
 
 
-class CaseConnection(sqlite3.Connection):
-    """A connection to a case file. ``after_commit`` (if set) is called with each audit
-    entry just before its action commits (``committed`` False) and once it has (True): it
-    keeps the chain's head outside the file. ``writer`` names the workstation in entries."""
-
-    after_commit: Callable[[AuditEntry, bool], None] | None = None
-    writer: str | None = None
-
-
-def _connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
+def _connect(path: Path, readonly: bool = False) -> CaseConnection:
     if readonly:
         uri = path.resolve().as_uri() + "?mode=ro"
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10,
@@ -111,10 +142,16 @@ def _connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
     if not readonly:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
+    _writable(conn, False)
     return conn
 
 
-def create(path: Path) -> sqlite3.Connection:
+def _writable(conn: sqlite3.Connection, on: bool) -> None:
+    """Writes are possible only inside ``transaction()`` (or a migration)."""
+    conn.execute(f"PRAGMA query_only={'OFF' if on else 'ON'}")
+
+
+def create(path: Path) -> CaseConnection:
     """A new case file at ``path`` (which must not exist), with its schema written in an
     open transaction: the caller's first audited action commits it, so a crash before that
     leaves a file that is refused as "not a case file", never a case without its first entry.
@@ -126,6 +163,7 @@ def create(path: Path) -> sqlite3.Connection:
         conn = _connect(path)
     except sqlite3.Error as e:
         raise CaseFileError(f"Cannot create {path.name}: {e}.") from e
+    _writable(conn, True)
     conn.execute("BEGIN IMMEDIATE")
     conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     for step in MIGRATIONS:
@@ -159,7 +197,7 @@ def _statements(script: str) -> list[str]:
     return out
 
 
-def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sqlite3.Connection:
+def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> CaseConnection:
     """Open an existing case file, refusing anything that is not a sound case file.
 
     A file written by an older version is migrated after a backup copy is made beside it.
@@ -214,6 +252,7 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sq
         backup = path.with_name(f"{path.stem}.v{version}-backup{path.suffix}")
         shutil.copy2(path, backup)
         conn = _connect(path)
+        _writable(conn, True)
         # One transaction: the upgrade and its audit entry land together or not at all. The
         # data is checked against the log first, by the old rules: an edit made outside the
         # program before the upgrade stays on record (verify reports it), never blessed.
@@ -222,8 +261,8 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> sq
         for step in MIGRATIONS[version:]:
             _apply(conn, step)
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        with transaction(conn, "recount-desk", "migrate case file") as payload:
-            payload.update({"from_version": version, "to_version": SCHEMA_VERSION,
+        with transaction(conn, "recount-desk", "migrate case file", _migrating=True) as tx:
+            tx.update({"from_version": version, "to_version": SCHEMA_VERSION,
                             "backup": backup.name, "data_matched_log": matched})
     return conn
 
@@ -240,12 +279,34 @@ def audit_entries(conn: sqlite3.Connection) -> Iterator[AuditEntry]:
         yield AuditEntry(*row)
 
 
+def accepted_changes(conn: sqlite3.Connection) -> list[AcceptedChange]:
+    """Every "accept the file as it is" in the audit log, oldest first."""
+    out = []
+    for seq, at, actor, payload in conn.execute(
+            "SELECT seq, at, actor, payload FROM audit WHERE action=? ORDER BY seq",
+            (ACCEPT_ACTION,)):
+        body = json.loads(payload)
+        data = body.get("data", {})
+        out.append(AcceptedChange(seq, at, actor, str(body.get("login", "")),
+                                  str(data.get("reason", "")),
+                                  tuple(str(d) for d in data.get("differences", ()))))
+    return out
+
+
 def state_digest(conn: sqlite3.Connection, *, per_row: bool = False) -> str:
     """SHA-256 over every table except the audit log and the bulk canvass tables.
 
     ``per_row``: the way case formats 1 and 2 hashed it (each row apart), to check such a
     file against its log before it is upgraded."""
+    return state_parts(conn, per_row=per_row)[0]
+
+
+def state_parts(conn: sqlite3.Connection, *, per_row: bool = False
+                ) -> tuple[str, dict[str, str]]:
+    """The state digest and, beside it, one digest per table it covers (the audit entry
+    keeps both, so a mismatch can name the tables that changed)."""
     h = hashlib.sha256()
+    parts: dict[str, str] = {}
     tables = [r[0] for r in conn.execute(
         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY name")]
@@ -253,16 +314,87 @@ def state_digest(conn: sqlite3.Connection, *, per_row: bool = False) -> str:
         if t in ("audit", *BULK_TABLES):
             continue
         h.update(f"\x1e{t}\x1d".encode())
+        part = hashlib.sha256()
         cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
         order = ", ".join(f'"{c}"' for c in cols)
         rows = conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}').fetchall()
         if per_row:
             for row in rows:
-                h.update(canonical_json(list(row)).encode("utf-8"))
-                h.update(b"\n")
+                data = canonical_json(list(row)).encode("utf-8") + b"\n"
+                h.update(data)
+                part.update(data)
         else:  # the whole table as one JSON list of rows (case format 3)
-            h.update(canonical_json(rows).encode("utf-8"))
-    return h.hexdigest()
+            data = canonical_json(rows).encode("utf-8")
+            h.update(data)
+            part.update(data)
+        parts[t] = part.hexdigest()
+    return h.hexdigest(), parts
+
+
+# What the tables hold, in the words a clerk uses (for "what differs").
+TABLE_WORDS = {
+    "meta": "the file's own details", "election": "the election's details",
+    "canvass_import": "the canvass import record", "import_issue": "the import's findings",
+    "precinct": "the precincts", "contest": "the contests", "choice": "the candidates",
+    "recount_request": "the recount requests", "request_voter": "the requesting voters",
+    "recount": "the recount settings", "recount_unit": "the recount units",
+    "unit_precinct": "the units' precincts", "tally_entry": "the tally entries",
+    "tally_vote": "the tallied votes", "tally_resolution": "the double-entry resolutions",
+    "resolution_vote": "the resolved votes", "witness": "the witnesses",
+    "envelope": "the absentee envelopes", "envelope_check": "the envelope checks",
+    "envelope_decision": "the envelope decisions", "envelope_vote": "the envelopes' votes",
+    "declaration": "the declaration", "lot": "the lot drawn", "cost_item": "the costs",
+    "board_member": "the board members", "board_convening": "the board's convening",
+    "recount_signing": "the signatures", "recount_reopen": "the reopenings",
+    "person": "the roster of people",
+}
+
+
+def differences(conn: sqlite3.Connection) -> list[str]:
+    """What differs between the case and its audit log, in words, the first broken link
+    first; empty when the data is as the last entry recorded it. Reads everything (the
+    chain, the state, the canvass): used when the cheap check cannot vouch for the file."""
+    problems: list[str] = []
+    triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
+    missing = sorted({"audit_no_update", "audit_no_delete"} - triggers)
+    if missing:
+        problems.append("the audit log's append-only guard was removed outside Recount Desk "
+                        f"(trigger {', '.join(missing)} is missing)")
+    # The schema is part of the checked state: a planted trigger (AFTER INSERT … SET votes =
+    # votes + 50) changes what is stored without any row the digests see.
+    problems += schema_problems(conn, int(conn.execute("PRAGMA user_version").fetchone()[0]))
+    entries = list(audit_entries(conn))
+    brk = verify_chain(entries)
+    if brk is not None:
+        problems.append(f"audit entry {brk.seq} is broken: {brk.reason}")
+        return problems
+    if not entries:
+        problems.append("the audit log is empty")
+        return problems
+    last = entries[-1]
+    body = json.loads(last.payload)
+    digest, parts = state_parts(conn)
+    if body.get("state") != digest:
+        recorded = body.get("tables")
+        where = ""
+        if isinstance(recorded, dict):
+            changed = sorted(t for t in set(recorded) | set(parts)
+                             if recorded.get(t) != parts.get(t))
+            if changed:
+                where = ": " + ", ".join(TABLE_WORDS.get(t, t) for t in changed) + " differ"
+        problems.append("the case data was changed outside Recount Desk after audit entry "
+                        f"{last.seq} ({last.action}){where}")
+    if conn.execute("SELECT EXISTS (SELECT 1 FROM canvass_import)").fetchone()[0]:
+        imp_digest = conn.execute("SELECT digest FROM canvass_import ORDER BY id DESC "
+                                  "LIMIT 1").fetchone()[0]
+        recorded_canvass = [json.loads(e.payload)["data"].get("canvass_digest")
+                            for e in entries if e.action in ("import canvass", ACCEPT_ACTION)]
+        recorded_canvass = [d for d in recorded_canvass if d]
+        actual = stored_canvass_digest(conn)
+        if actual != imp_digest or (recorded_canvass and recorded_canvass[-1] != actual):
+            problems.append("the canvass votes were changed outside Recount Desk (they no "
+                            "longer match the digest recorded at import)")
+    return problems
 
 
 def _state_matches_log(conn: sqlite3.Connection, version: int) -> bool:
@@ -324,6 +456,9 @@ def stored_canvass_digest(conn: sqlite3.Connection) -> str:
     return canvass_digest(columns, extras)
 
 
+ACCEPT_ACTION = "accept the file as it is"
+
+
 def _after_commit(conn: sqlite3.Connection, entry: AuditEntry, *, committed: bool) -> None:
     """Tell the connection's owner the action is about to be, or is, saved; the head kept
     outside is a second witness, whose failure neither stops nor undoes the action."""
@@ -333,34 +468,115 @@ def _after_commit(conn: sqlite3.Connection, entry: AuditEntry, *, committed: boo
             hook(entry, committed)
 
 
-@contextmanager
-def transaction(conn: sqlite3.Connection, actor: str, action: str) -> Iterator[dict[str, Any]]:
-    """One user action: BEGIN IMMEDIATE … audit entry … COMMIT, or ROLLBACK on any error.
+class Tx:
+    """An open transaction: the only handle the store's write functions take, so nothing can
+    be written without the audit entry that closes it. ``update``/``[]`` fill the entry's
+    payload with what the action did."""
 
-    The caller fills the yielded dict with what the action did; it becomes the audit payload.
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.payload: dict[str, Any] = {}
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, args)
+
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
+        return self.conn.executemany(sql, rows)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.payload.update(*args, **kwargs)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.payload[key] = value
+
+    def __getitem__(self, key: str) -> Any:
+        return self.payload[key]
+
+
+def check_state(conn: sqlite3.Connection) -> list[str]:
+    """What differs between the case and its last audit entry (empty: they match).
+
+    Cheap while no other connection has written the file since this one last checked or
+    wrote (``PRAGMA data_version`` and the last entry's hash are unchanged); otherwise a
+    full check. Call it inside a write transaction so nobody writes between the check and
+    the action."""
+    head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+    if head is None:
+        return []  # a new file: its first entry is being written
+    version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+    cached = getattr(conn, "verified", None)
+    if cached == (version, head[0]):
+        return []
+    problems = differences(conn)
+    if not problems and isinstance(conn, CaseConnection):
+        conn.verified = (version, head[0])
+    return problems
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
+                accept_reason: str | None = None, login: str | None = None,
+                _migrating: bool = False) -> Iterator[Tx]:
+    """One user action: BEGIN IMMEDIATE, check against the log, the action, audit entry,
+    COMMIT; ROLLBACK on any error.
+
+    The case is first checked against its last audit entry: on a mismatch the action is
+    refused with ``CaseChangedOutside`` naming what differs, unless ``accept_reason`` is given
+    (the officer accepts the file as it is: the entry records what differed and why it was
+    accepted). The caller writes through the yielded ``Tx`` and fills its payload with what
+    the action did. ``actor`` is the person acting; ``login`` (default: the workstation's
+    login) is recorded beside it.
     """
+    new_file = conn.in_transaction  # a new file's schema is already in its first transaction
     try:
-        if not conn.in_transaction:  # a new file's schema is already in its first transaction
+        if not new_file:
+            _writable(conn, True)
             conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as e:
+        _writable(conn, False)
         if "readonly" in str(e) or "read-only" in str(e):
             raise ReadOnlyCase("The case file is read-only; nothing was changed.") from e
         raise
-    payload: dict[str, Any] = {}
+    tx = Tx(conn)
     try:
-        yield payload
+        accepted: list[str] = []
+        if not new_file and not _migrating:
+            problems = check_state(conn)
+            if problems and accept_reason is None:
+                raise CaseChangedOutside(problems)
+            if problems:
+                if any(p.startswith(("audit entry", "the audit log", "the schema"))
+                       for p in problems):
+                    raise CaseFileError("The audit log itself was changed or damaged ("
+                                        + "; ".join(problems) + "): a file cannot be "
+                                        "accepted as it is then. Restore a backup.")
+                accepted = problems
+        yield tx
+        if accept_reason is not None:
+            tx.payload.update({"reason": accept_reason, "differences": accepted,
+                               "canvass_digest": stored_canvass_digest(conn)
+                               if conn.execute("SELECT EXISTS (SELECT 1 FROM canvass_import)"
+                                               ).fetchone()[0] else None})
+            if tx.payload["canvass_digest"]:
+                conn.execute("UPDATE canvass_import SET digest=? WHERE id=(SELECT max(id) FROM "
+                             "canvass_import)", (tx.payload["canvass_digest"],))
         prev = last_entry(conn)
-        body = {"data": payload, "state": state_digest(conn)}
+        digest, parts = state_parts(conn)
+        body = {"data": tx.payload, "state": digest, "tables": parts,
+                "login": login if login is not None else actor_name()}
         writer = getattr(conn, "writer", None)
         if writer:  # which workstation wrote it (store/anchor.py)
             body["writer"] = writer
-        e = make_entry(prev, utc_now(), actor, action, body)
+        entry = make_entry(prev, utc_now(), actor, action, body)
         conn.execute("INSERT INTO audit(seq, at, actor, action, payload, prev_hash, hash) "
-                     "VALUES (?,?,?,?,?,?,?)",
-                     (e.seq, e.at, e.actor, e.action, e.payload, e.prev_hash, e.hash))
-        _after_commit(conn, e, committed=False)
+                     "VALUES (?,?,?,?,?,?,?)", (entry.seq, entry.at, entry.actor, entry.action,
+                                                entry.payload, entry.prev_hash, entry.hash))
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        _after_commit(conn, entry, committed=False)
         conn.execute("COMMIT")
-        _after_commit(conn, e, committed=True)
+        _after_commit(conn, entry, committed=True)
+        if isinstance(conn, CaseConnection):
+            conn.verified = (version, entry.hash)  # own commits do not move data_version
     except sqlite3.OperationalError as e:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
@@ -376,3 +592,5 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str) -> Iterator[d
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+    finally:
+        _writable(conn, False)

@@ -403,5 +403,28 @@ def v3_canvass_columns(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE canvass_vote")
 
 
-MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [V1, V2, v3_canvass_columns]
+# V4: the recount loaded from the tabulators' re-tabulated statement of votes (issue 15):
+# each load (file, SHA-256, the contest in it, who, when), and which tally entry came from
+# which load; a unit replaced by a hand count keeps the officer's note.
+V4 = """
+CREATE TABLE retab_load (
+    id INTEGER PRIMARY KEY,
+    contest_id INTEGER NOT NULL REFERENCES contest(id) ON DELETE CASCADE,
+    file TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    family TEXT NOT NULL,
+    sheet TEXT,
+    file_contest TEXT NOT NULL,
+    units INTEGER NOT NULL,
+    loaded_at TEXT NOT NULL,
+    loaded_by TEXT NOT NULL
+);
+
+ALTER TABLE tally_entry ADD COLUMN load_id INTEGER REFERENCES retab_load(id);
+
+ALTER TABLE recount_unit ADD COLUMN source_note TEXT NOT NULL DEFAULT '';
+"""
+
+MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [V1, V2, v3_canvass_columns,
+                                                                 V4]
 SCHEMA_VERSION = len(MIGRATIONS)

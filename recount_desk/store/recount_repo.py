@@ -34,6 +34,7 @@ from recount_desk.core.recount import (
     UnitKind,
 )
 
+from .db import Tx
 from .repo import contest_counts, precinct_names
 
 # --------------------------------------------------------------------------------------
@@ -101,32 +102,32 @@ def recount_contest_ids(conn: sqlite3.Connection) -> list[int]:
     return [r[0] for r in conn.execute("SELECT contest_id FROM recount ORDER BY contest_id")]
 
 
-def save_recount(conn: sqlite3.Connection, contest_id: int, *, method: RecountMethod,
+def save_recount(tx: Tx, contest_id: int, *, method: RecountMethod,
                  entry_mode: EntryMode, unit_kind: UnitKind, units: Sequence[RecountUnit],
                  started_at: str, started_by: str) -> list[int]:
     """Create (or, before any entry, replace) a contest's recount settings and units."""
-    conn.execute("DELETE FROM recount_unit WHERE contest_id=?", (contest_id,))
-    conn.execute(
+    tx.execute("DELETE FROM recount_unit WHERE contest_id=?", (contest_id,))
+    tx.execute(
         "INSERT INTO recount(contest_id, method, entry_mode, unit_kind, started_at, started_by) "
         "VALUES (?,?,?,?,?,?) ON CONFLICT(contest_id) DO UPDATE SET method=excluded.method, "
         "entry_mode=excluded.entry_mode, unit_kind=excluded.unit_kind, "
         "started_at=excluded.started_at, started_by=excluded.started_by",
         (contest_id, method.value, entry_mode.value, unit_kind.value, started_at, started_by))
-    pids = precinct_ids(conn)
+    pids = precinct_ids(tx.conn)
     ids = []
     for pos, u in enumerate(units):
-        cur = conn.execute("INSERT INTO recount_unit(contest_id, position, name) VALUES (?,?,?)",
+        cur = tx.execute("INSERT INTO recount_unit(contest_id, position, name) VALUES (?,?,?)",
                            (contest_id, pos, u.name.strip()))
         uid = int(cur.lastrowid or 0)
         ids.append(uid)
-        conn.executemany("INSERT INTO unit_precinct(unit_id, precinct_id, contest_id) "
+        tx.executemany("INSERT INTO unit_precinct(unit_id, precinct_id, contest_id) "
                          "VALUES (?,?,?)", ((uid, pids[p], contest_id) for p in u.precincts))
     return ids
 
 
-def set_no_envelopes(conn: sqlite3.Connection, contest_id: int, confirmed: bool,
+def set_no_envelopes(tx: Tx, contest_id: int, confirmed: bool,
                      note: str) -> None:
-    conn.execute("UPDATE recount SET no_envelopes_confirmed=?, no_envelopes_note=? "
+    tx.execute("UPDATE recount SET no_envelopes_confirmed=?, no_envelopes_note=? "
                  "WHERE contest_id=?", (int(confirmed), note, contest_id))
 
 
@@ -150,8 +151,8 @@ def units(conn: sqlite3.Connection, contest_id: int) -> list[StoredUnit]:
                 "contest_id=? ORDER BY position", (contest_id,))]
 
 
-def set_variance_note(conn: sqlite3.Connection, unit_id: int, note: str) -> None:
-    conn.execute("UPDATE recount_unit SET variance_note=? WHERE id=?", (note, unit_id))
+def set_variance_note(tx: Tx, unit_id: int, note: str) -> None:
+    tx.execute("UPDATE recount_unit SET variance_note=? WHERE id=?", (note, unit_id))
 
 
 # --------------------------------------------------------------------------------------
@@ -175,19 +176,19 @@ def _votes_of(conn: sqlite3.Connection, table: str, key: str, row_id: int
         f"WHERE t.{key}=? ORDER BY c.position", (row_id,))}
 
 
-def add_entry(conn: sqlite3.Connection, unit_id: int, entry: TallyEntry,
+def add_entry(tx: Tx, unit_id: int, entry: TallyEntry,
               choice_id_of: Mapping[str, int], entered_at: str, entered_by: str) -> int:
     """Append an entry; the unit's earlier entry with the same number is superseded."""
-    conn.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND entry_no=? "
+    tx.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND entry_no=? "
                  "AND superseded=0", (unit_id, entry.number))
     s = entry.sheet
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO tally_entry(unit_id, entry_no, officer, ballots, write_ins, over_votes, "
         "under_votes, warning_note, entered_at, entered_by) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (unit_id, entry.number, entry.officer, s.ballots, s.write_ins, s.over, s.under,
          entry.warning_note, entered_at, entered_by))
     eid = int(cur.lastrowid or 0)
-    conn.executemany("INSERT INTO tally_vote(entry_id, choice_id, votes) VALUES (?,?,?)",
+    tx.executemany("INSERT INTO tally_vote(entry_id, choice_id, votes) VALUES (?,?,?)",
                      ((eid, choice_id_of[n], v) for n, v in s.votes.items()))
     return eid
 
@@ -223,18 +224,18 @@ class StoredResolution:
     resolved_at: str
 
 
-def add_resolution(conn: sqlite3.Connection, unit_id: int, first_entry_id: int,
+def add_resolution(tx: Tx, unit_id: int, first_entry_id: int,
                    second_entry_id: int, resolution: Resolution,
                    choice_id_of: Mapping[str, int], resolved_at: str) -> int:
     s = resolution.sheet
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO tally_resolution(unit_id, first_entry_id, second_entry_id, kind, ballots, "
         "write_ins, over_votes, under_votes, note, resolved_by, resolved_at) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         (unit_id, first_entry_id, second_entry_id, resolution.kind.value, s.ballots,
          s.write_ins, s.over, s.under, resolution.note, resolution.by, resolved_at))
     rid = int(cur.lastrowid or 0)
-    conn.executemany("INSERT INTO resolution_vote(resolution_id, choice_id, votes) "
+    tx.executemany("INSERT INTO resolution_vote(resolution_id, choice_id, votes) "
                      "VALUES (?,?,?)", ((rid, choice_id_of[n], v) for n, v in s.votes.items()))
     return rid
 
@@ -286,10 +287,10 @@ def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat(timespec="minutes") if dt else None
 
 
-def add_witness(conn: sqlite3.Connection, contest_id: int, *, name: str, designated_by: str,
+def add_witness(tx: Tx, contest_id: int, *, name: str, designated_by: str,
                 side: str, designated_at: datetime | None, attended_from: datetime | None,
                 attended_to: datetime | None, recorded_by: str, recorded_at: str) -> int:
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO witness(contest_id, name, designated_by, side, designated_at, "
         "attended_from, attended_to, recorded_by, recorded_at) VALUES (?,?,?,?,?,?,?,?,?)",
         (contest_id, name, designated_by, side, _iso(designated_at), _iso(attended_from),
@@ -297,9 +298,9 @@ def add_witness(conn: sqlite3.Connection, contest_id: int, *, name: str, designa
     return int(cur.lastrowid or 0)
 
 
-def set_witness_attendance(conn: sqlite3.Connection, witness_id: int,
+def set_witness_attendance(tx: Tx, witness_id: int,
                            attended_from: datetime | None, attended_to: datetime | None) -> None:
-    conn.execute("UPDATE witness SET attended_from=?, attended_to=? WHERE id=?",
+    tx.execute("UPDATE witness SET attended_from=?, attended_to=? WHERE id=?",
                  (_iso(attended_from), _iso(attended_to), witness_id))
 
 
@@ -328,14 +329,14 @@ class StoredEnvelope:
     source: str
 
 
-def add_envelopes(conn: sqlite3.Connection, contest_id: int,
+def add_envelopes(tx: Tx, contest_id: int,
                   rows: Sequence[tuple[str, str, str]], source: str, added_at: str,
                   added_by: str) -> list[int]:
     """Insert (envelope id, precinct name, original reason) rows; precincts must exist."""
-    pids = precinct_ids(conn)
+    pids = precinct_ids(tx.conn)
     ids = []
     for no, precinct, reason in rows:
-        cur = conn.execute(
+        cur = tx.execute(
             "INSERT INTO envelope(contest_id, envelope_no, precinct_id, original_reason, "
             "source, added_at, added_by) VALUES (?,?,?,?,?,?,?)",
             (contest_id, no, pids[precinct], reason, source, added_at, added_by))
@@ -348,12 +349,12 @@ def envelope_numbers(conn: sqlite3.Connection, contest_id: int) -> set[str]:
                                        (contest_id,))}
 
 
-def add_envelope_check(conn: sqlite3.Connection, envelope_id: int,
+def add_envelope_check(tx: Tx, envelope_id: int,
                        checks: Mapping[EnvelopeCheck, bool | None], postmarked: date | None,
                        received_at: datetime | None, note: str, checked_by: str,
                        checked_at: str) -> int:
     vals = [None if checks.get(c) is None else int(bool(checks.get(c))) for c in EnvelopeCheck]
-    cur = conn.execute(
+    cur = tx.execute(
         f"INSERT INTO envelope_check(envelope_id, {', '.join(_CHECK_COLUMNS)}, postmarked, "
         "received_at, note, checked_by, checked_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         (envelope_id, *vals, postmarked.isoformat() if postmarked else None,
@@ -361,12 +362,12 @@ def add_envelope_check(conn: sqlite3.Connection, envelope_id: int,
     return int(cur.lastrowid or 0)
 
 
-def add_envelope_decision(conn: sqlite3.Connection, envelope_id: int,
+def add_envelope_decision(tx: Tx, envelope_id: int,
                           outcome: EnvelopeOutcome, reason: RejectionReason | None,
                           reason_text: str, votes: EnvelopeVotes | None,
                           choice_id_of: Mapping[str, int], decided_by: str,
                           decided_at: str) -> int:
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO envelope_decision(envelope_id, outcome, reason, reason_text, write_ins, "
         "over_votes, under_votes, decided_by, decided_at) VALUES (?,?,?,?,?,?,?,?,?)",
         (envelope_id, outcome.value, reason.value if reason else None, reason_text,
@@ -374,7 +375,7 @@ def add_envelope_decision(conn: sqlite3.Connection, envelope_id: int,
          votes.under if votes else 0, decided_by, decided_at))
     did = int(cur.lastrowid or 0)
     if votes is not None:
-        conn.executemany("INSERT INTO envelope_vote(decision_id, choice_id, votes) "
+        tx.executemany("INSERT INTO envelope_vote(decision_id, choice_id, votes) "
                          "VALUES (?,?,?)",
                          ((did, choice_id_of[n], v) for n, v in votes.votes.items()))
     return did
@@ -451,14 +452,14 @@ class StoredDeclaration:
     lot_late: bool
 
 
-def add_declaration(conn: sqlite3.Connection, contest_id: int, *, result: str,
+def add_declaration(tx: Tx, contest_id: int, *, result: str,
                     elected: Sequence[str], tied: Sequence[str], totals: Mapping[str, int],
                     text: str, basis: str, complete: bool, override_reason: str | None,
                     declared_by: str, declared_at: str) -> int:
     """Append a declaration; an earlier one for the contest is superseded."""
-    conn.execute("UPDATE declaration SET superseded=1 WHERE contest_id=? AND superseded=0",
+    tx.execute("UPDATE declaration SET superseded=1 WHERE contest_id=? AND superseded=0",
                  (contest_id,))
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO declaration(contest_id, result, elected, tied, totals, text, basis, "
         "complete, override_reason, declared_by, declared_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         (contest_id, result, json.dumps(list(elected), ensure_ascii=False),
@@ -468,9 +469,9 @@ def add_declaration(conn: sqlite3.Connection, contest_id: int, *, result: str,
     return int(cur.lastrowid or 0)
 
 
-def add_lot(conn: sqlite3.Connection, declaration_id: int, lot: Lot, deadline: date | None,
+def add_lot(tx: Tx, declaration_id: int, lot: Lot, deadline: date | None,
             late: bool, basis: str) -> int:
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO lot(declaration_id, drawn_by, drawn_at, place, method, witnesses, chosen, "
         "deadline, late, basis) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (declaration_id, lot.drawn_by, _iso(lot.drawn_at), lot.place, lot.method,
@@ -480,8 +481,8 @@ def add_lot(conn: sqlite3.Connection, declaration_id: int, lot: Lot, deadline: d
     return int(cur.lastrowid or 0)
 
 
-def withdraw_declaration(conn: sqlite3.Connection, contest_id: int) -> None:
-    conn.execute("UPDATE declaration SET superseded=1 WHERE contest_id=? AND superseded=0",
+def withdraw_declaration(tx: Tx, contest_id: int) -> None:
+    tx.execute("UPDATE declaration SET superseded=1 WHERE contest_id=? AND superseded=0",
                  (contest_id,))
 
 
@@ -521,9 +522,9 @@ class StoredCost:
     added_at: str
 
 
-def add_cost(conn: sqlite3.Connection, contest_id: int, item: CostItem, added_by: str,
+def add_cost(tx: Tx, contest_id: int, item: CostItem, added_by: str,
              added_at: str) -> int:
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO cost_item(contest_id, kind, description, hours_hundredths, rate_cents, "
         "amount_cents, added_by, added_at) VALUES (?,?,?,?,?,?,?,?)",
         (contest_id, item.kind.value, item.description, item.hours_hundredths,
@@ -531,8 +532,8 @@ def add_cost(conn: sqlite3.Connection, contest_id: int, item: CostItem, added_by
     return int(cur.lastrowid or 0)
 
 
-def remove_cost(conn: sqlite3.Connection, contest_id: int, cost_id: int) -> bool:
-    cur = conn.execute("UPDATE cost_item SET removed=1 WHERE id=? AND contest_id=? AND "
+def remove_cost(tx: Tx, contest_id: int, cost_id: int) -> bool:
+    cur = tx.execute("UPDATE cost_item SET removed=1 WHERE id=? AND contest_id=? AND "
                        "removed=0", (cost_id, contest_id))
     return cur.rowcount == 1
 
@@ -559,12 +560,12 @@ class StoredConvening:
     recorded_by: str
 
 
-def set_board_members(conn: sqlite3.Connection, contest_id: int,
+def set_board_members(tx: Tx, contest_id: int,
                       members: Sequence[BoardMember]) -> None:
     """Replace the member list (earlier rows are kept, marked removed)."""
-    conn.execute("UPDATE board_member SET removed=1 WHERE contest_id=? AND removed=0",
+    tx.execute("UPDATE board_member SET removed=1 WHERE contest_id=? AND removed=0",
                  (contest_id,))
-    conn.executemany(
+    tx.executemany(
         "INSERT INTO board_member(contest_id, position, name, title, role, present) "
         "VALUES (?,?,?,?,?,?)",
         ((contest_id, i, m.name, m.title, m.role.value, int(m.present))
@@ -577,10 +578,10 @@ def board_members(conn: sqlite3.Connection, contest_id: int) -> list[BoardMember
         "ORDER BY position", (contest_id,))]
 
 
-def set_convening(conn: sqlite3.Connection, contest_id: int, *, board_kind: BoardKind,
+def set_convening(tx: Tx, contest_id: int, *, board_kind: BoardKind,
                   body_size: int, convened_at: datetime, place: str, recorded_by: str,
                   recorded_at: str) -> None:
-    conn.execute(
+    tx.execute(
         "INSERT INTO board_convening(contest_id, board_kind, body_size, convened_at, place, "
         "recorded_by, recorded_at) VALUES (?,?,?,?,?,?,?) ON CONFLICT(contest_id) DO UPDATE "
         "SET board_kind=excluded.board_kind, body_size=excluded.body_size, "
@@ -623,9 +624,9 @@ class StoredReopen:
     reopened_at: str
 
 
-def add_signing(conn: sqlite3.Connection, contest_id: int, signed_at: datetime,
+def add_signing(tx: Tx, contest_id: int, signed_at: datetime,
                 signers: Sequence[str], digest: str, recorded_by: str, recorded_at: str) -> int:
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO recount_signing(contest_id, signed_at, signers, state_digest, "
         "recorded_by, recorded_at) VALUES (?,?,?,?,?,?)",
         (contest_id, _iso(signed_at), json.dumps(list(signers), ensure_ascii=False), digest,
@@ -643,10 +644,10 @@ def active_signing(conn: sqlite3.Connection, contest_id: int) -> StoredSigning |
                          row[3], row[4], bool(row[5]))
 
 
-def reopen(conn: sqlite3.Connection, contest_id: int, signing_id: int, reason: str,
+def reopen(tx: Tx, contest_id: int, signing_id: int, reason: str,
            reopened_by: str, reopened_at: str) -> int:
-    conn.execute("UPDATE recount_signing SET active=0 WHERE id=?", (signing_id,))
-    cur = conn.execute("INSERT INTO recount_reopen(contest_id, signing_id, reason, reopened_by, "
+    tx.execute("UPDATE recount_signing SET active=0 WHERE id=?", (signing_id,))
+    cur = tx.execute("INSERT INTO recount_reopen(contest_id, signing_id, reason, reopened_by, "
                        "reopened_at) VALUES (?,?,?,?,?)",
                        (contest_id, signing_id, reason, reopened_by, reopened_at))
     return int(cur.lastrowid or 0)
@@ -656,3 +657,76 @@ def reopen_log(conn: sqlite3.Connection, contest_id: int) -> list[StoredReopen]:
     return [StoredReopen(*r) for r in conn.execute(
         "SELECT id, signing_id, reason, reopened_by, reopened_at FROM recount_reopen WHERE "
         "contest_id=? ORDER BY id", (contest_id,))]
+
+
+# --------------------------------------------------------------------------------------
+# Re-tabulation loads (schema V4)
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredLoad:
+    """One load of a re-tabulated statement of votes as the recount's tallies."""
+
+    id: int
+    contest_id: int
+    file: str
+    sha256: str
+    family: str
+    sheet: str | None
+    file_contest: str
+    units: int
+    loaded_at: str
+    loaded_by: str
+
+
+def add_load(conn: sqlite3.Connection, contest_id: int, *, file: str, sha256: str,
+             family: str, sheet: str | None, file_contest: str, units: int, loaded_at: str,
+             loaded_by: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO retab_load(contest_id, file, sha256, family, sheet, file_contest, units, "
+        "loaded_at, loaded_by) VALUES (?,?,?,?,?,?,?,?,?)",
+        (contest_id, file, sha256, family, sheet, file_contest, units, loaded_at, loaded_by))
+    return int(cur.lastrowid or 0)
+
+
+def loads(conn: sqlite3.Connection, contest_id: int) -> list[StoredLoad]:
+    return [StoredLoad(*r) for r in conn.execute(
+        "SELECT id, contest_id, file, sha256, family, sheet, file_contest, units, loaded_at, "
+        "loaded_by FROM retab_load WHERE contest_id=? ORDER BY id", (contest_id,))]
+
+
+def add_loaded_entry(conn: sqlite3.Connection, unit_id: int, entry: TallyEntry,
+                     choice_id_of: Mapping[str, int], load_id: int, entered_at: str,
+                     entered_by: str) -> int:
+    """A unit's tally from a load: entry 1, marked with its load; any current entry of the
+    unit is superseded (kept in history)."""
+    conn.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND superseded=0",
+                 (unit_id,))
+    eid = add_entry(conn, unit_id, entry, choice_id_of, entered_at, entered_by)
+    conn.execute("UPDATE tally_entry SET load_id=? WHERE id=?", (load_id, eid))
+    return eid
+
+
+def loaded_units(conn: sqlite3.Connection, contest_id: int) -> dict[int, int]:
+    """unit id → the load its current entry 1 came from (units whose tally was loaded)."""
+    return {int(u): int(lid) for u, lid in conn.execute(
+        "SELECT e.unit_id, e.load_id FROM tally_entry e JOIN recount_unit u ON u.id = e.unit_id "
+        "WHERE u.contest_id=? AND e.superseded=0 AND e.entry_no=1 AND e.load_id IS NOT NULL",
+        (contest_id,))}
+
+
+def supersede_unit_entries(conn: sqlite3.Connection, unit_id: int) -> int:
+    """Set aside a unit's current entries (kept in history); returns how many."""
+    return conn.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND superseded=0",
+                        (unit_id,)).rowcount
+
+
+def set_source_note(conn: sqlite3.Connection, unit_id: int, note: str) -> None:
+    conn.execute("UPDATE recount_unit SET source_note=? WHERE id=?", (note, unit_id))
+
+
+def source_notes(conn: sqlite3.Connection, contest_id: int) -> dict[int, str]:
+    return {int(i): n for i, n in conn.execute(
+        "SELECT id, source_note FROM recount_unit WHERE contest_id=? AND source_note != ''",
+        (contest_id,))}

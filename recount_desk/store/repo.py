@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from recount_desk.core.calendar import ClosedDay
 from recount_desk.core.model import (
     Choice,
     ChoiceKind,
@@ -29,11 +30,11 @@ from recount_desk.core.model import (
 )
 
 from .blobs import column_blobs, int_values
-from .db import canvass_digest
+from .db import Tx, canvass_digest
 
 
-def set_election(conn: sqlite3.Connection, e: Election, edition: str | None = None) -> None:
-    conn.execute(
+def set_election(tx: Tx, e: Election, edition: str | None = None) -> None:
+    tx.execute(
         "INSERT INTO election(id, name, election_date, kind, jurisdiction, canvass_completed, "
         "officer, edition) VALUES (1,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET "
         "name=excluded.name, election_date=excluded.election_date, kind=excluded.kind, "
@@ -53,6 +54,22 @@ def get_election(conn: sqlite3.Connection) -> tuple[Election, str | None] | None
     name, d, kind, jur, cc, officer, edition = row
     return (Election(name, date.fromisoformat(d), ElectionKind(kind), jur,
                      datetime.fromisoformat(cc) if cc else None, officer), edition)
+
+
+def closed_days(conn: sqlite3.Connection) -> tuple[ClosedDay, ...]:
+    """The days the officer entered as proclaimed holidays (63G-1-301), oldest first."""
+    row = conn.execute("SELECT value FROM meta WHERE key='closed_days'").fetchone()
+    if row is None:
+        return ()
+    return tuple(sorted(ClosedDay(date.fromisoformat(d["day"]), d["reason"])
+                        for d in json.loads(row[0])))
+
+
+def set_closed_days(conn: sqlite3.Connection, days: Sequence[ClosedDay]) -> None:
+    value = json.dumps([{"day": d.day.isoformat(), "reason": d.reason} for d in sorted(days)],
+                       ensure_ascii=False, sort_keys=True)
+    conn.execute("INSERT INTO meta(key, value) VALUES ('closed_days', ?) ON CONFLICT(key) DO "
+                 "UPDATE SET value=excluded.value", (value,))
 
 
 @dataclass(frozen=True)
@@ -75,15 +92,15 @@ def current_import(conn: sqlite3.Connection) -> ImportInfo | None:
     return ImportInfo(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7])
 
 
-def clear_canvass(conn: sqlite3.Connection) -> None:
+def clear_canvass(tx: Tx) -> None:
     """Remove the canvass (before a replacement import), keeping the election."""
     for t in ("canvass_column", "canvass_extra", "request_voter", "recount_request", "choice",
               "contest", "precinct", "import_issue", "canvass_import"):
-        conn.execute(f"DELETE FROM {t}")
+        tx.execute(f"DELETE FROM {t}")
 
 
 def insert_canvass(
-    conn: sqlite3.Connection,
+    tx: Tx,
     *,
     file: str,
     sha256: str,
@@ -102,7 +119,7 @@ def insert_canvass(
     order with ascending precincts; they are stored as one row per choice, and the digest
     is :func:`~recount_desk.store.db.canvass_digest` (scheme 3).
     """
-    conn.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
+    tx.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
                      ((i + 1, p) for i, p in enumerate(precincts)))
     choice_base: list[int] = []
     next_choice = 1
@@ -120,26 +137,26 @@ def insert_canvass(
             choice_rows.append((next_choice + k, ci + 1, k, ct.choice.name, ct.choice.party,
                                 ct.choice.kind.value, ct.votes))
         next_choice += len(t.choices)
-    conn.executemany("INSERT INTO contest(id, position, title, district, party, kind, seats, "
+    tx.executemany("INSERT INTO contest(id, position, title, district, party, kind, seats, "
                      "seats_from_file, scope, voting_method, pass_rule, precincts, over_votes, "
                      "under_votes, blank_votes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      contest_rows)
-    conn.executemany("INSERT INTO choice(id, contest_id, position, name, party, kind, "
+    tx.executemany("INSERT INTO choice(id, contest_id, position, name, party, kind, "
                      "canvass_total) VALUES (?,?,?,?,?,?,?)", choice_rows)
     stored = [(choice_base[col.contest] + col.choice, *column_blobs(col.precincts, col.votes))
               for col in columns]
-    conn.executemany("INSERT INTO canvass_column(choice_id, rows, width, precincts, votes) "
+    tx.executemany("INSERT INTO canvass_column(choice_id, rows, width, precincts, votes) "
                      "VALUES (?,?,?,?,?)", ((c, len(v) // w, w, p, v) for c, w, p, v in stored))
     ext = sorted((c + 1, p + 1, k, v) for p, c, k, v in extras)
-    conn.executemany("INSERT INTO canvass_extra(contest_id, precinct_id, kind, votes) "
+    tx.executemany("INSERT INTO canvass_extra(contest_id, precinct_id, kind, votes) "
                      "VALUES (?,?,?,?)", ext)
     digest = canvass_digest(stored, ext)
     rows = sum(len(v) // w for _, w, _, v in stored)
-    cur = conn.execute("INSERT INTO canvass_import(file, sha256, family, imported_at, rows, "
+    cur = tx.execute("INSERT INTO canvass_import(file, sha256, family, imported_at, rows, "
                        "primary_election, digest, digest_scheme) VALUES (?,?,?,?,?,?,?,3)",
                        (file, sha256, family, imported_at, rows, int(primary), digest))
     import_id = int(cur.lastrowid or 0)
-    conn.executemany("INSERT INTO import_issue(import_id, file, sheet, row_number, column_name, "
+    tx.executemany("INSERT INTO import_issue(import_id, file, sheet, row_number, column_name, "
                      "severity, message) VALUES (?,?,?,?,?,?,?)",
                      ((import_id, i.file, i.sheet, i.row, i.column, i.severity.value, i.message)
                       for i in issues))
@@ -196,13 +213,13 @@ def has_recount(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT EXISTS (SELECT 1 FROM recount)").fetchone()[0] == 1
 
 
-def update_contest(conn: sqlite3.Connection, contest_id: int, *, seats: int, scope: Scope,
+def update_contest(tx: Tx, contest_id: int, *, seats: int, scope: Scope,
                    voting_method: VotingMethod, pass_rule: PassRule,
                    kind: ContestKind | None = None) -> None:
-    conn.execute("UPDATE contest SET seats=?, scope=?, voting_method=?, pass_rule=? WHERE id=?",
+    tx.execute("UPDATE contest SET seats=?, scope=?, voting_method=?, pass_rule=? WHERE id=?",
                  (seats, scope.value, voting_method.value, pass_rule.value, contest_id))
     if kind is not None:
-        conn.execute("UPDATE contest SET kind=? WHERE id=?", (kind.value, contest_id))
+        tx.execute("UPDATE contest SET kind=? WHERE id=?", (kind.value, contest_id))
 
 
 def precinct_names(conn: sqlite3.Connection) -> dict[int, str]:
@@ -235,12 +252,12 @@ def precinct_table(conn: sqlite3.Connection, contest_id: int
     return [names[p] for p in order], chs, [rows[p] for p in order]
 
 
-def add_request(conn: sqlite3.Connection, *, contest_id: int, requester: str,
+def add_request(tx: Tx, *, contest_id: int, requester: str,
                 candidate: str | None, filed_at: datetime, filed_with: str, timely: bool,
                 eligible: bool, right_office: bool, accepted: bool,
                 override_reason: str | None, findings: list[dict[str, object]],
                 voters: Sequence[tuple[str, bool]], recorded_by: str, recorded_at: str) -> int:
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO recount_request(contest_id, requester, candidate, filed_at, filed_with, "
         "timely, eligible, right_office, accepted, override_reason, findings, recorded_by, "
         "recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -248,7 +265,7 @@ def add_request(conn: sqlite3.Connection, *, contest_id: int, requester: str,
          int(timely), int(eligible), int(right_office), int(accepted), override_reason,
          json.dumps(findings, ensure_ascii=False), recorded_by, recorded_at))
     rid = int(cur.lastrowid or 0)
-    conn.executemany("INSERT INTO request_voter(request_id, position, name, voted_confirmed) "
+    tx.executemany("INSERT INTO request_voter(request_id, position, name, voted_confirmed) "
                      "VALUES (?,?,?,?)",
                      ((rid, i, n, int(ok)) for i, (n, ok) in enumerate(voters)))
     return rid

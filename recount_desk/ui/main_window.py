@@ -56,6 +56,39 @@ if TYPE_CHECKING:
 MAX_RECENT = 8
 CASE_FILTER = "Recount Desk case (*.recount);;All files (*)"
 
+# The audit log's action names as the Edit menu says them ("Can't undo resolving …").
+ACTION_WORDS = {
+    "create case": "creating the case", "import canvass": "importing the canvass",
+    "update election": "changing the election details",
+    "change contest settings": "changing a contest's settings",
+    "record recount request": "recording a recount request",
+    "start recount": "starting the recount", "enter tally": "entering a tally sheet",
+    "resolve tally mismatch": "resolving a difference between the entries",
+    "note variance": "writing a variance note", "add witness": "adding a witness",
+    "record witness attendance": "recording a witness's attendance",
+    "import envelopes": "importing the envelope list", "add envelope": "adding an envelope",
+    "check envelope": "recording an envelope's checks",
+    "decide envelope": "deciding an envelope",
+    "confirm no envelopes": "confirming there were no unopened envelopes",
+    "declare result": "declaring the result", "add cost": "adding a cost",
+    "remove cost": "removing a cost", "set board members": "changing the board",
+    "convene board": "recording the board's convening", "sign report": "signing the report",
+    "reopen contest": "reopening the contest",
+}
+
+
+def action_words(action: str, payload: str = "") -> str:
+    """An audit entry in the clerk's words, naming its unit when it has one."""
+    import json
+
+    words = ACTION_WORDS.get(action, action)
+    try:
+        data = json.loads(payload) if payload else {}
+    except ValueError:
+        data = {}
+    unit = data.get("unit") if isinstance(data, dict) else None
+    return f"{words} ({unit})" if isinstance(unit, str) and unit else words
+
 
 class ContestSettingsCommand(QUndoCommand):
     """One change of a contest's settings; undoing it is itself a recorded change."""
@@ -88,6 +121,15 @@ class MainWindow(QMainWindow):
         self.case: Case | None = None
         self.rows: list[ContestRow] = []
         self.undo_stack = QUndoStack(self)
+        # The newest audit entry the undo stack accounts for; a newer one is an action that
+        # cannot be undone here, and Ctrl+Z then says so instead of undoing an older one.
+        self._known_seq = 0
+        self._undoing = False
+        self._pending_writes = 0
+        self._irreversible: str | None = None
+        # Whether the pages have shown a case: they are built anew for the next one.
+        self._pages_used = False
+        self.refreshing = False  # re-reading the pages (no selection then is the user's)
         self.last_message: QMessageBox | None = None
         self.setWindowTitle("Recount Desk")
         self.setAcceptDrops(True)
@@ -147,6 +189,7 @@ class MainWindow(QMainWindow):
 
         self._contests_page = contests = ContestsPage()
         self._requests_page = requests = RequestsPage()
+        contests.within.setChecked(self.act_within.isChecked())
         self.add_page("&Contests", contests)
         self.add_page("&Requests", requests)
         from .pages.recount import RecountPage
@@ -160,6 +203,20 @@ class MainWindow(QMainWindow):
         self.act_within.toggled.connect(contests.within.setChecked)
         contests.within.toggled.connect(self.act_within.setChecked)
         self._restore_pages()
+
+    def _rebuild_pages(self) -> None:
+        """Throw away every page and build it anew, so nothing of the case shown before
+        (a field, a default, a selection, a list) can show in the one opened now."""
+        if self._contests_page is None:
+            return
+        self.save_layout()
+        old = [self.tabs.widget(i) for i in range(self.tabs.count())]
+        self.tabs.clear()
+        for w in old:
+            w.hide()
+            w.deleteLater()
+        self._contests_page = self._requests_page = None
+        self._ensure_pages()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -218,6 +275,9 @@ class MainWindow(QMainWindow):
                                      "Write a copy of the case file, e.g. to a USB stick")
         self.act_restore = self._action("&Restore a backup…", self.restore_backup, None,
                                         "Put an automatic backup copy in place of this case")
+        self.act_accept = self._action("&Accept the file as it is…", self.accept_file_as_is,
+                                       None, "Go on from a case changed outside Recount Desk, "
+                                       "recording why (the audit log and the report show it)")
         self.act_print = self._action("&Print…", self.print_overview,
                                       QKeySequence.StandardKey.Print,
                                       "Print the contests overview as shown")
@@ -233,6 +293,7 @@ class MainWindow(QMainWindow):
         f.addAction(self.act_details)
         f.addAction(self.act_copy)
         f.addAction(self.act_restore)
+        f.addAction(self.act_accept)
         f.addAction(self.act_print)
         f.addAction(self.act_report)
         f.addSeparator()
@@ -240,11 +301,12 @@ class MainWindow(QMainWindow):
         self._rebuild_recent()
 
         e = mb.addMenu("&Edit")
-        self.act_undo = self.undo_stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
-        self.act_redo = self.undo_stack.createRedoAction(self, "&Redo")
+        self.act_undo = self._action("&Undo", self.undo, QKeySequence.StandardKey.Undo)
+        self.act_redo = self._action("&Redo", self.redo, None)
         self.act_redo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Redo),
                                     QKeySequence("Ctrl+Y")])
+        self.undo_stack.indexChanged.connect(lambda _i: self._stack_changed())
+        self._update_undo()
         e.addAction(self.act_undo)
         e.addAction(self.act_redo)
         e.addSeparator()
@@ -280,6 +342,127 @@ class MainWindow(QMainWindow):
         self.act_about = self._action("&About Recount Desk", self.show_about)
         for a in (self.act_statute, self.act_notes, None, self.act_about):
             h.addSeparator() if a is None else h.addAction(a)
+
+    # -- undo ----------------------------------------------------------------------------------
+    def _current_seq(self) -> int:
+        from recount_desk.actions import case as case_actions
+
+        if self.case is None:
+            return 0
+        last = case_actions.last_action(self.case)
+        return last.seq if last else 0
+
+    def _stack_changed(self) -> None:
+        from shiboken6 import isValid
+
+        if not isValid(self.undo_stack) or not isValid(self):
+            return  # the stack empties itself as the window is destroyed
+        if not self._undoing:
+            self._known_seq = self._current_seq()
+        if self.undo_stack.canUndo():
+            self._irreversible = None
+        self._update_undo()
+
+    def _update_undo(self) -> None:
+        s = self.undo_stack
+        if s.canUndo():
+            self.act_undo.setText(f"&Undo {s.undoText()}")
+            self.act_undo.setEnabled(True)
+        elif self._irreversible:
+            self.act_undo.setText(f"&Undo — not possible for {self._irreversible}")
+            self.act_undo.setEnabled(True)  # Ctrl+Z then says why nothing was undone
+        else:
+            self.act_undo.setText("&Undo")
+            self.act_undo.setEnabled(False)
+        self.act_redo.setText(f"&Redo {s.redoText()}" if s.canRedo() else "&Redo")
+        self.act_redo.setEnabled(s.canRedo())
+
+    def note_changes(self) -> None:
+        """After any action: an audit entry the undo stack did not make is an action that
+        cannot be undone here, so older ones can no longer be undone past it."""
+        from recount_desk.actions import case as case_actions
+
+        if self.case is None or self._undoing or self._pending_writes:
+            return
+        last = case_actions.last_action(self.case)
+        seq = last.seq if last else 0
+        if seq > self._known_seq and last is not None:
+            self._known_seq = seq
+            self._irreversible = action_words(last.action, last.payload)
+            self.undo_stack.clear()
+            self._update_undo()
+
+    def undo(self) -> None:
+        """Undo the last action, saying which; or say why the last one cannot be undone."""
+        if not self.undo_stack.canUndo():
+            text = (f"The last action, {self._irreversible}, cannot be undone with Ctrl+Z."
+                    if self._irreversible else "There is nothing to undo.")
+            self.statusBar().showMessage(text, 10000)
+            return
+        what = self.undo_stack.undoText()
+        self._undoing = True
+        try:
+            self.undo_stack.undo()
+        finally:
+            self._undoing = False
+        self._known_seq = self._current_seq()
+        self._update_undo()
+        self.statusBar().showMessage(f"Undone: {what} (the undo is recorded in the audit "
+                                     "log). Ctrl+Y redoes it.", 10000)
+
+    def redo(self) -> None:
+        if not self.undo_stack.canRedo():
+            self.statusBar().showMessage("There is nothing to redo.", 10000)
+            return
+        what = self.undo_stack.redoText()
+        self._undoing = True
+        try:
+            self.undo_stack.redo()
+        finally:
+            self._undoing = False
+        self._known_seq = self._current_seq()
+        self._update_undo()
+        self.statusBar().showMessage(f"Redone: {what} (recorded in the audit log).", 10000)
+
+    # -- unsaved work and confirmations ---------------------------------------------------------
+    def confirm(self, title: str, text: str) -> bool:
+        """Ask before an action that is hard to take back (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Question, title, text,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                          self)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return box.exec() == QMessageBox.StandardButton.Yes
+
+    def ask_unsaved(self, text: str) -> QMessageBox.StandardButton:
+        """Save, Discard or Cancel for a sheet typed but not saved (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "A tally sheet is not saved", text,
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self)
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        return QMessageBox.StandardButton(box.exec())
+
+    def unsaved_work(self) -> str | None:
+        """What has been typed and not saved, in words; None when nothing is."""
+        page = getattr(self, "recount_page", None) if self._contests_page else None
+        if page is None or self.case is None:
+            return None
+        return page.unsaved_work()
+
+    def keep_unsaved_work(self, doing: str) -> bool:
+        """Before quitting or switching case: True when it may go ahead (the sheet was saved
+        or the officer chose to discard it), False when it must not."""
+        what = self.unsaved_work()
+        if what is None:
+            return True
+        answer = self.ask_unsaved(
+            f"{what[0].upper()}{what[1:]} has numbers typed that are not saved. Save the sheet "
+            f"before {doing}?")
+        if answer == QMessageBox.StandardButton.Cancel:
+            return False
+        if answer == QMessageBox.StandardButton.Discard:
+            return True
+        self.recount_page.save_unsaved_work()
+        return self.unsaved_work() is None  # a refused save keeps the window as it is
 
     def _update_actions(self) -> None:
         has_case = self.case is not None
@@ -320,6 +503,8 @@ class MainWindow(QMainWindow):
         from . import workers
 
         path = Path(path)
+        if not self.keep_unsaved_work(f"opening {path.name}"):
+            return
 
         def job(progress: workers.Progress, cancelled: Any) -> Path:
             with case_actions.open_case(path):
@@ -332,6 +517,9 @@ class MainWindow(QMainWindow):
         from recount_desk.actions import demo as demo_actions
 
         from . import workers
+
+        if not self.keep_unsaved_work("opening the demo election"):
+            return
 
         def job(progress: workers.Progress, cancelled: Any) -> Path:
             with demo_actions.open_demo_case(fresh=fresh) as case:
@@ -388,12 +576,18 @@ class MainWindow(QMainWindow):
                       parent=self)
         if self.case is not None:
             self.case.close()
-        self.case = case
         self.undo_stack.clear()
+        self.case = case
+        self._irreversible = None
+        self._known_seq = self._current_seq()
+        self._update_undo()
+        if self._pages_used:
+            self._rebuild_pages()
+        self._pages_used = True
         self.settings.setValue("lastCase", str(path))
         self.settings.setValue("lastFolder", str(path.parent))
         self._remember_recent(path)
-        self.refresh()
+        self.refresh(opened=True)
         if self.contests_page.model.rowCount():
             self.contests_page.table.setFocus()
         self.case_opened.emit(str(path))
@@ -403,8 +597,10 @@ class MainWindow(QMainWindow):
         if problems:
             warnings.append("<b>This case file does not match its audit log</b>: "
                             + html.escape("; ".join(problems))
-                            + ". No official report can be made from it. Use File › Restore "
-                            "a backup… to go back to a copy made when it was opened earlier.")
+                            + ". No official report can be made from it and nothing can be "
+                            "changed in it. Use File › Restore a backup… to go back to a copy "
+                            "made when it was opened earlier, or File › Accept the file as it "
+                            "is… to go on from it with a reason the report will show.")
         if readonly_reason:
             warnings.append(html.escape(readonly_reason))
         self.banner.setText("<br>".join(warnings))
@@ -437,9 +633,11 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(items))
 
     # -- new case --------------------------------------------------------------------------------
-    def new_case(self) -> NewCaseDialog:
+    def new_case(self) -> NewCaseDialog | None:
         from .dialogs.new_case import NewCaseDialog
 
+        if not self.keep_unsaved_work("creating a new case"):
+            return None
         folder = Path(str(self.settings.value("lastFolder", str(Path.home()))))
         dlg = NewCaseDialog(folder, self)
         dlg.accepted.connect(lambda: self._create(dlg))
@@ -507,23 +705,34 @@ class MainWindow(QMainWindow):
         self.canvass_imported.emit()
 
     # -- overview ---------------------------------------------------------------------------------
-    def refresh(self) -> None:
-        """Re-read the overview, the requests and the status bar from the case."""
+    def refresh(self, opened: bool = False) -> None:
+        """Re-read every page (overview, requests, recount) and the status bar and menus
+        from the case: after any action, whatever showed what it changed is current."""
         from recount_desk.actions import contests as contest_actions
 
         if self.case is None:
             self.rows = []
             self.contests_page.set_rows([])
             self.status_case.setText("No case open — File › New case… or Open…")
+            self.recount_page.reload_contests()
             self._update_actions()
             return
         self.rows = contest_actions.overview(self.case)
-        self.contests_page.set_rows(self.rows)
+        self.refreshing = True
+        try:
+            self.contests_page.set_rows(self.rows)
+        finally:
+            self.refreshing = False
         if not self.rows:
             self.contests_page.detail.title.setText(
                 "This case holds no canvass yet. Choose File › Import canvass… (Ctrl+I).")
         self._refresh_requests()
         self._refresh_status()
+        if opened:
+            self.recount_page.case_opened()
+        else:
+            self.recount_page.reload_contests()
+        self.note_changes()
         self._update_actions()
 
     def _refresh_requests(self) -> None:
@@ -587,12 +796,21 @@ class MainWindow(QMainWindow):
                     case, contest_id, seats=s.seats, scope=s.scope,
                     voting_method=s.voting_method, pass_rule=s.pass_rule)
 
+        # The write is the undo stack's own (this command's redo or undo), made in a worker.
+        self._pending_writes += 1
+
+        def settle() -> None:
+            self._pending_writes -= 1
+            self._known_seq = self._current_seq()
+
         def done(_row: ContestRow) -> None:
+            settle()
             self.refresh()
             self.contests_page.select_contest(contest_id)
             self.settings_applied.emit(contest_id)
 
         def failed(e: BaseException) -> None:
+            settle()
             self.tell("The settings were not changed", str(e))
             self.refresh()
 
@@ -624,7 +842,7 @@ class MainWindow(QMainWindow):
         """Replace the open case with one of its automatic backups (verified first)."""
         from recount_desk.actions import case as case_actions
 
-        if self.case is None:
+        if self.case is None or not self.keep_unsaved_work("restoring a backup"):
             return
         path = self.case.path
         if backup is None:
@@ -649,6 +867,38 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Restored from {backup.name}; the replaced file was kept "
                                      f"as {aside.name}.", 10000)
         self.open_path(path)
+
+    def accept_file_as_is(self, reason: str | None = None) -> None:
+        """Record that the officer goes on from a case changed outside Recount Desk."""
+        from PySide6.QtWidgets import QInputDialog
+
+        from recount_desk.actions import case as case_actions
+
+        if self.case is None:
+            return
+        found = case_actions.changed_outside(self.case)
+        if not found:
+            self.tell("Nothing to accept", "This case matches its audit log.",
+                      QMessageBox.Icon.Information)
+            return
+        if reason is None:
+            text, ok = QInputDialog.getMultiLineText(
+                self, "Accept the file as it is",
+                "This case was changed outside Recount Desk:\n• " + "\n• ".join(found)
+                + "\n\nWhy is it accepted as it is (who changed it, and how was it checked)? "
+                "The audit log and the report show this.")
+            if not ok:
+                return
+            reason = text
+        try:
+            case_actions.accept_file_as_is(self.case, reason)
+        except (case_actions.AcceptRefused, case_actions.CaseFileError) as e:
+            self.tell("The file was not accepted", str(e))
+            return
+        self._show_banner(self.case.readonly_reason, [])
+        self.refresh()
+        self.statusBar().showMessage("The file was accepted as it is; the reason is in the "
+                                     "audit log.", 10000)
 
     def save_copy(self, dest: Path | None = None) -> None:
         from recount_desk.actions import case as case_actions
@@ -797,6 +1047,9 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         from . import workers
 
+        if not self.keep_unsaved_work("quitting"):
+            event.ignore()
+            return
         self.save_layout()
         workers.wait_all()
         self.close_case()

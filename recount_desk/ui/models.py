@@ -32,6 +32,8 @@ VERDICT_TINT = {
     Verdict.NOT_ELIGIBLE: QColor("#e3f1e1"),
     Verdict.EXCLUDED_IRV: QColor("#e4e4e4"),
     Verdict.UNCONTESTED: QColor("#ececec"),
+    Verdict.NO_RESULT: QColor("#f3e0f0"),
+    Verdict.UNDECIDABLE: QColor("#dde6f6"),
 }
 VERDICT_INK = {
     Verdict.WITHIN_MARGIN: QColor("#8a5a00"),
@@ -39,6 +41,8 @@ VERDICT_INK = {
     Verdict.NOT_ELIGIBLE: QColor("#2e6b30"),
     Verdict.EXCLUDED_IRV: QColor("#555555"),
     Verdict.UNCONTESTED: QColor("#555555"),
+    Verdict.NO_RESULT: QColor("#7a2a6e"),
+    Verdict.UNDECIDABLE: QColor("#1f4f99"),
 }
 
 _ICONS: dict[str, QIcon] = {}
@@ -81,6 +85,16 @@ def verdict_icon(verdict: Verdict) -> QIcon:
             p.setPen(check)
             p.drawLine(int(s * 0.15), int(s * 0.55), int(s * 0.4), int(s * 0.8))
             p.drawLine(int(s * 0.4), int(s * 0.8), int(s * 0.85), int(s * 0.22))
+        elif verdict in (Verdict.UNDECIDABLE, Verdict.NO_RESULT):  # a square with "?"
+            p.setBrush(ink)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.drawRoundedRect(QRectF(s * 0.08, s * 0.08, s * 0.84, s * 0.84), s / 6, s / 6)
+            p.setPen(QColor("white"))
+            font = p.font()
+            font.setPixelSize(max(8, int(s * 0.7)))
+            font.setBold(True)
+            p.setFont(font)
+            p.drawText(QRectF(0, 0, s, s), int(Qt.AlignmentFlag.AlignCenter), "?")
         else:  # excluded or uncontested: a circle with a bar
             ring = QPen(ink, max(1.5, s / 9))
             p.setPen(ring)

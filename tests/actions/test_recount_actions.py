@@ -75,7 +75,7 @@ def make_case(path: Path, *, when: date = date(2024, 11, 5)) -> Case:
                for ci, table in ((0, CANVASS), (1, prop_votes)) for k in (0, 1)]
     with store.transaction(case.conn, case.actor, "import canvass") as payload:
         _, digest = repo.insert_canvass(
-            case.conn, file="test.csv", sha256="0" * 64, family="test",
+            payload, file="test.csv", sha256="0" * 64, family="test",
             imported_at=store.utc_now(), primary=False, precincts=PRECINCTS,
             totals=[race, prop], columns=columns, extras=[], issues=[])
         payload["canvass_digest"] = digest

@@ -63,12 +63,12 @@ def tables(conn: sqlite3.Connection) -> set[str]:
 @contextmanager
 def old_state_digest() -> Iterator[None]:
     """Audit entries written as case formats 1 and 2 wrote them (state hashed row by row)."""
-    real = db.state_digest
-    db.state_digest = functools.partial(real, per_row=True)  # type: ignore[assignment]
+    real = db.state_parts
+    db.state_parts = functools.partial(real, per_row=True)  # type: ignore[assignment]
     try:
         yield
     finally:
-        db.state_digest = real  # type: ignore[assignment]
+        db.state_parts = real  # type: ignore[assignment]
 
 
 def make_v1_file(path: Path) -> None:
@@ -82,14 +82,14 @@ def make_v1_file(path: Path) -> None:
     conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', '2024-01-01T00:00:00')")
     conn.execute("COMMIT")
     with old_state_digest(), store.transaction(conn, "v1", "create case") as payload:
-        repo.set_election(conn, Election("Old", date(2022, 11, 8), ElectionKind.GENERAL,
+        repo.set_election(payload, Election("Old", date(2022, 11, 8), ElectionKind.GENERAL,
                                          "Old County"))
         payload["name"] = "Old"
     conn.close()
 
 
-def test_schema_version_is_three() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 3
+def test_schema_version_is_four() -> None:
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 4
 
 
 def test_v1_file_migrates_to_the_current_format_with_a_backup(tmp_path: Path) -> None:
@@ -119,9 +119,9 @@ def conn(tmp_path: Path) -> sqlite3.Connection:
     c = store.create(tmp_path / "r.recount")
     race = ContestTotals(Contest(ContestKey("Mayor")),
                          (ChoiceTotal(Choice("Ada"), 3), ChoiceTotal(Choice("Ben"), 2)), {}, 2)
-    with store.transaction(c, "t", "import canvass"):
-        repo.set_election(c, Election("E", date(2024, 11, 5), ElectionKind.GENERAL, "C"))
-        repo.insert_canvass(c, file="f", sha256="0", family="t", imported_at="now",
+    with store.transaction(c, "t", "import canvass") as tx:
+        repo.set_election(tx, Election("E", date(2024, 11, 5), ElectionKind.GENERAL, "C"))
+        repo.insert_canvass(tx, file="f", sha256="0", family="t", imported_at="now",
                             primary=False, precincts=["P1", "P2"], totals=[race],
                             columns=[VoteColumn(0, 0, [1, 2], [2, 1]),
                                      VoteColumn(0, 1, [1, 2], [1, 1])], extras=[], issues=[])
@@ -130,8 +130,8 @@ def conn(tmp_path: Path) -> sqlite3.Connection:
 
 
 def write(conn: sqlite3.Connection, fn):  # type: ignore[no-untyped-def]
-    with store.transaction(conn, "t", "test write"):
-        return fn()
+    with store.transaction(conn, "t", "test write") as tx:
+        return fn(tx)
 
 
 def test_contest_precincts_and_canvass(conn: sqlite3.Connection) -> None:
@@ -142,8 +142,8 @@ def test_contest_precincts_and_canvass(conn: sqlite3.Connection) -> None:
 
 
 def _start(conn: sqlite3.Connection) -> list[int]:
-    return write(conn, lambda: rr.save_recount(  # type: ignore[no-any-return]
-        conn, 1, method=RecountMethod.HAND_COUNT, entry_mode=EntryMode.DOUBLE,
+    return write(conn, lambda tx: rr.save_recount(  # type: ignore[no-any-return]
+        tx, 1, method=RecountMethod.HAND_COUNT, entry_mode=EntryMode.DOUBLE,
         unit_kind=UnitKind.BATCHES, units=[RecountUnit("All", ("P1", "P2"))],
         started_at="now", started_by="t"))
 
@@ -157,8 +157,8 @@ def test_units_and_settings_round_trip(conn: sqlite3.Connection) -> None:
     assert [(u.id, u.unit) for u in rr.units(conn, 1)] == [(uid, RecountUnit("All",
                                                                            ("P1", "P2")))]
     with pytest.raises(sqlite3.IntegrityError):
-        write(conn, lambda: rr.save_recount(
-            conn, 1, method=RecountMethod.HAND_COUNT, entry_mode=EntryMode.DOUBLE,
+        write(conn, lambda tx: rr.save_recount(tx,
+            1, method=RecountMethod.HAND_COUNT, entry_mode=EntryMode.DOUBLE,
             unit_kind=UnitKind.BATCHES,
             units=[RecountUnit("A", ("P1",)), RecountUnit("B", ("P1",))],
             started_at="now", started_by="t"))
@@ -168,9 +168,9 @@ def test_entries_supersede_and_keep_none(conn: sqlite3.Connection) -> None:
     (uid,) = _start(conn)
     cids = rr.choice_ids(conn, 1)
     first = TallySheet(5, {"Ada": 3, "Ben": None}, 0, 0, 0)
-    write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(1, "D", first), cids, "t1", "t"))
+    write(conn, lambda tx: rr.add_entry(tx, uid, TallyEntry(1, "D", first), cids, "t1", "t"))
     again = TallySheet(5, {"Ada": 3, "Ben": 2}, 0, 0, 0)
-    e1 = write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(1, "D", again), cids, "t2",
+    e1 = write(conn, lambda tx: rr.add_entry(tx, uid, TallyEntry(1, "D", again), cids, "t2",
                                           "t"))
     cur = rr.current_entries(conn, 1)
     assert cur[uid][1].id == e1
@@ -187,31 +187,31 @@ def test_resolution_is_stale_after_a_new_entry(conn: sqlite3.Connection) -> None
     cids = rr.choice_ids(conn, 1)
     a = TallySheet(5, {"Ada": 3, "Ben": 2}, 0, 0, 0)
     b = TallySheet(5, {"Ada": 2, "Ben": 3}, 0, 0, 0)
-    e1 = write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(1, "D", a), cids, "t", "t"))
-    e2 = write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(2, "M", b), cids, "t", "t"))
-    write(conn, lambda: rr.add_resolution(
-        conn, uid, e1, e2, Resolution(ResolutionKind.KEEP_FIRST, a, "S", "n"), cids, "t"))
+    e1 = write(conn, lambda tx: rr.add_entry(tx, uid, TallyEntry(1, "D", a), cids, "t", "t"))
+    e2 = write(conn, lambda tx: rr.add_entry(tx, uid, TallyEntry(2, "M", b), cids, "t", "t"))
+    write(conn, lambda tx: rr.add_resolution(tx,
+        uid, e1, e2, Resolution(ResolutionKind.KEEP_FIRST, a, "S", "n"), cids, "t"))
     res = rr.current_resolutions(conn, 1, rr.current_entries(conn, 1))
     assert res[uid].resolution.sheet == a
-    write(conn, lambda: rr.add_entry(conn, uid, TallyEntry(2, "M", a), cids, "t", "t"))
+    write(conn, lambda tx: rr.add_entry(tx, uid, TallyEntry(2, "M", a), cids, "t", "t"))
     assert rr.current_resolutions(conn, 1, rr.current_entries(conn, 1)) == {}
 
 
 def test_envelopes_keep_the_latest_check_and_decision(conn: sqlite3.Connection) -> None:
     _start(conn)
-    (eid,) = write(conn, lambda: rr.add_envelopes(conn, 1, [("E1", "P2", "Signature")],
+    (eid,) = write(conn, lambda tx: rr.add_envelopes(tx, 1, [("E1", "P2", "Signature")],
                                                   "csv", "t", "t"))
-    write(conn, lambda: rr.add_envelope_check(conn, eid, {EnvelopeCheck.SIGNATURE: False},
+    write(conn, lambda tx: rr.add_envelope_check(tx, eid, {EnvelopeCheck.SIGNATURE: False},
                                               None, None, "", "S", "t"))
-    write(conn, lambda: rr.add_envelope_check(
-        conn, eid, dict.fromkeys(EnvelopeCheck, True), date(2024, 11, 4),
+    write(conn, lambda tx: rr.add_envelope_check(tx,
+        eid, dict.fromkeys(EnvelopeCheck, True), date(2024, 11, 4),
         datetime(2024, 11, 5, 9), "ok", "S", "t"))
     cids = rr.choice_ids(conn, 1)
-    write(conn, lambda: rr.add_envelope_decision(
-        conn, eid, EnvelopeOutcome.REJECTED, RejectionReason.DEFECTIVE, "", None, cids, "S",
+    write(conn, lambda tx: rr.add_envelope_decision(tx,
+        eid, EnvelopeOutcome.REJECTED, RejectionReason.DEFECTIVE, "", None, cids, "S",
         "t"))
-    write(conn, lambda: rr.add_envelope_decision(
-        conn, eid, EnvelopeOutcome.ACCEPTED, None, "", EnvelopeVotes({"Ben": 1}), cids, "S",
+    write(conn, lambda tx: rr.add_envelope_decision(tx,
+        eid, EnvelopeOutcome.ACCEPTED, None, "", EnvelopeVotes({"Ben": 1}), cids, "S",
         "t"))
     (env,) = rr.envelopes(conn, 1)
     assert env.record.checks[EnvelopeCheck.SIGNATURE] is True
@@ -219,47 +219,47 @@ def test_envelopes_keep_the_latest_check_and_decision(conn: sqlite3.Connection) 
     assert env.record.outcome is EnvelopeOutcome.ACCEPTED
     assert env.record.votes == EnvelopeVotes({"Ben": 1})
     with pytest.raises(sqlite3.IntegrityError):
-        write(conn, lambda: rr.add_envelopes(conn, 1, [("E1", "P1", "again")], "hand", "t",
+        write(conn, lambda tx: rr.add_envelopes(tx, 1, [("E1", "P1", "again")], "hand", "t",
                                              "t"))
 
 
 def test_declaration_lot_costs_board_signing(conn: sqlite3.Connection) -> None:
-    did = write(conn, lambda: rr.add_declaration(
-        conn, 1, result="tie", elected=(), tied=("Ada", "Ben"), totals={"Ada": 2, "Ben": 2},
+    did = write(conn, lambda tx: rr.add_declaration(tx,
+        1, result="tie", elected=(), tied=("Ada", "Ben"), totals={"Ada": 2, "Ben": 2},
         text="tie", basis="20A-1-304", complete=True, override_reason=None, declared_by="t",
         declared_at="t"))
     lot = Lot("Clerk", datetime(2024, 11, 25, 10), "Room", "Hat", ("W",), ("Ada",))
-    write(conn, lambda: rr.add_lot(conn, did, lot, date(2024, 11, 25), False, "20A-1-304"))
+    write(conn, lambda tx: rr.add_lot(tx, did, lot, date(2024, 11, 25), False, "20A-1-304"))
     d = rr.current_declaration(conn, 1)
     assert d is not None
     assert d.lot == lot
     assert d.tied == ("Ada", "Ben")
-    write(conn, lambda: rr.withdraw_declaration(conn, 1))
+    write(conn, lambda tx: rr.withdraw_declaration(tx, 1))
     assert rr.current_declaration(conn, 1) is None
 
-    cid = write(conn, lambda: rr.add_cost(conn, 1, CostItem(CostKind.STAFF, "x", 250, 100,
+    cid = write(conn, lambda tx: rr.add_cost(tx, 1, CostItem(CostKind.STAFF, "x", 250, 100,
                                                             250), "t", "t"))
     assert rr.costs(conn, 1)[0].item.amount_cents == 250
-    assert write(conn, lambda: rr.remove_cost(conn, 1, cid))
+    assert write(conn, lambda tx: rr.remove_cost(tx, 1, cid))
     assert rr.costs(conn, 1) == []
 
     members = [BoardMember("A", "Chair"), BoardMember("K", "Clerk", BoardRole.CLERK, True)]
-    write(conn, lambda: rr.set_board_members(conn, 1, members))
-    write(conn, lambda: rr.set_board_members(conn, 1, members[:1]))
+    write(conn, lambda tx: rr.set_board_members(tx, 1, members))
+    write(conn, lambda tx: rr.set_board_members(tx, 1, members[:1]))
     assert rr.board_members(conn, 1) == members[:1]
-    write(conn, lambda: rr.set_convening(conn, 1, board_kind=BoardKind.COUNTY, body_size=3,
+    write(conn, lambda tx: rr.set_convening(tx, 1, board_kind=BoardKind.COUNTY, body_size=3,
                                          convened_at=datetime(2024, 11, 26, 10), place="R",
                                          recorded_by="t", recorded_at="t"))
     conv = rr.convening(conn, 1)
     assert conv is not None
     assert conv.body_size == 3
 
-    sid = write(conn, lambda: rr.add_signing(conn, 1, datetime(2024, 11, 26, 11), ["A"], "d",
+    sid = write(conn, lambda tx: rr.add_signing(tx, 1, datetime(2024, 11, 26, 11), ["A"], "d",
                                              "t", "t"))
     signing = rr.active_signing(conn, 1)
     assert signing is not None
     assert signing.id == sid
-    write(conn, lambda: rr.reopen(conn, 1, sid, "typo", "t", "t"))
+    write(conn, lambda tx: rr.reopen(tx, 1, sid, "typo", "t", "t"))
     assert rr.active_signing(conn, 1) is None
     assert rr.reopen_log(conn, 1)[0].reason == "typo"
 
@@ -287,7 +287,8 @@ def test_v2_canvass_rows_become_columns_and_the_recorded_digest_still_verifies(
     h.update(b'[1,1,"under",4]')
     old_digest = h.hexdigest()
     with old_state_digest(), store.transaction(conn, "v2", "import canvass") as payload:
-        repo.set_election(conn, Election("Old", date(2022, 11, 8), ElectionKind.GENERAL, "C"))
+        repo.set_election(payload, Election("Old", date(2022, 11, 8), ElectionKind.GENERAL,
+                                            "C"))
         conn.executemany("INSERT INTO precinct(id, name) VALUES (?,?)",
                          [(1, "P1"), (2, "P2"), (3, "P3")])
         conn.execute("INSERT INTO contest(id, position, title, kind, precincts) "
@@ -322,10 +323,10 @@ def test_a_count_beyond_32_bits_is_stored_8_bytes_wide_and_verifies(tmp_path: Pa
     c = store.create(tmp_path / "wide.recount")
     race = ContestTotals(Contest(ContestKey("Mayor")),
                          (ChoiceTotal(Choice("Ada"), 2**40 + 1),), {}, 2)
-    with store.transaction(c, "t", "import canvass"):
-        repo.set_election(c, Election("E", date(2024, 11, 5), ElectionKind.GENERAL, "C"))
+    with store.transaction(c, "t", "import canvass") as tx:
+        repo.set_election(tx, Election("E", date(2024, 11, 5), ElectionKind.GENERAL, "C"))
         _, digest = repo.insert_canvass(
-            c, file="f", sha256="0", family="t", imported_at="now", primary=False,
+            tx, file="f", sha256="0", family="t", imported_at="now", primary=False,
             precincts=["P1", "P2"], totals=[race], columns=[VoteColumn(0, 0, [1, 2],
                                                                        [2**40, 1])],
             extras=[], issues=[])

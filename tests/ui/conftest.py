@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from recount_desk.actions.case import create_case
@@ -31,6 +32,20 @@ def settings(tmp_path: Path) -> QSettings:
 @pytest.fixture
 def window(qtbot: QtBot, settings: QSettings) -> Iterator[MainWindow]:
     w = MainWindow(settings)
+    # Questions are answered without a modal box (a test that asks about them sets its own
+    # answers); every question asked is kept in ``w.asked``.
+    w.asked = []  # type: ignore[attr-defined]
+
+    def confirm(title: str, text: str) -> bool:
+        w.asked.append((title, text))  # type: ignore[attr-defined]
+        return True
+
+    def ask_unsaved(text: str) -> QMessageBox.StandardButton:
+        w.asked.append(("unsaved", text))  # type: ignore[attr-defined]
+        return QMessageBox.StandardButton.Discard
+
+    w.confirm = confirm  # type: ignore[method-assign]
+    w.ask_unsaved = ask_unsaved  # type: ignore[method-assign]
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
+from recount_desk.actions import case as case_actions
 from recount_desk.actions.case import backups
 from recount_desk.ui.main_window import MainWindow
 
@@ -33,6 +34,21 @@ def test_a_case_changed_outside_shows_a_banner(window: MainWindow, qtbot: QtBot,
     assert window.banner.isVisible()
     assert "does not match its audit log" in window.banner.text()
     assert "No official report" in window.banner.text()
+    assert "Accept the file as it is" in window.banner.text()
+
+
+def test_accepting_a_case_changed_outside_clears_the_banner(window: MainWindow, qtbot: QtBot,
+                                                             tmp_path: Path) -> None:
+    path = make_case(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE election SET jurisdiction = 'Elsewhere County'")
+    conn.commit()
+    conn.close()
+    open_in(window, qtbot, path)
+    window.accept_file_as_is("The jurisdiction was corrected by IT; checked by the clerk.")
+    assert not window.banner.isVisible()
+    assert window.case is not None
+    assert case_actions.changed_outside(window.case) == []
 
 
 def test_a_sound_case_shows_no_banner_and_is_backed_up(window: MainWindow, qtbot: QtBot,

@@ -149,8 +149,10 @@ class RecountPage(QWidget):
             self.tabs.addTab(w, f"{n} {title}")
             self.tabs.setTabToolTip(n - 1, f"Alt+{n}")
             w.setAccessibleName(title.replace("&&", "and"))
+            # The window's context, not the page's: after a menu the focus may be on the
+            # tab bar, and Alt+1…9 must still work while this page is shown.
             sc = QShortcut(QKeySequence(f"Alt+{n}"), self)
-            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            sc.setContext(Qt.ShortcutContext.WindowShortcut)
             sc.activated.connect(lambda k=key: self.show_panel(k))
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -164,10 +166,8 @@ class RecountPage(QWidget):
         box.addWidget(split, 1)
 
         self.contest.currentIndexChanged.connect(lambda _i: self._contest_changed())
-        window.case_opened.connect(lambda _p: self._case_opened())
-        window.request_recorded.connect(lambda _r: self.reload_contests())
-        window.settings_applied.connect(lambda _c: self.reload_contests())
-        window.canvass_imported.connect(self.reload_contests)
+        # The window re-reads this page with every other after each action (refresh), and
+        # builds it anew for each case it opens.
         if window._contests_page is not None:
             window._contests_page.contest_selected.connect(self._chosen_elsewhere)
         if window.case is not None:
@@ -186,6 +186,18 @@ class RecountPage(QWidget):
         self.last_error = str(error)
         self.window.tell(title, str(error), details=details)
         self.action_failed.emit(self.last_error)
+
+    def confirm(self, title: str, text: str) -> bool:
+        """Ask before an action that is hard to take back."""
+        return self.window.confirm(title, text)
+
+    def unsaved_work(self) -> str | None:
+        """The tally sheet typed and not saved, in words (None when there is none)."""
+        return self.tally.unsaved_work()
+
+    def save_unsaved_work(self) -> None:
+        self.show_panel("tally")
+        self.tally.save()
 
     def act(self, title: str, fn: Any, *args: Any, **kw: Any) -> Any:
         """Run one recount action on the open contest; re-read the page after it.
@@ -239,12 +251,14 @@ class RecountPage(QWidget):
             return
         self.select_contest(target, force=True)
 
-    def _case_opened(self) -> None:
+    def case_opened(self) -> None:
         # The overview selects its first row as it loads: that is no choice of the user's.
         self.contest_id, self._pending = None, None
         self.reload_contests()
 
     def _chosen_elsewhere(self, contest_id: int) -> None:
+        if self.window.refreshing:
+            return  # the overview re-selecting as it reloads is no choice of the user's
         self._pending = contest_id
         if self.isVisible():
             self._follow()
@@ -302,7 +316,7 @@ class RecountPage(QWidget):
             self.status.setText(f"<b>{st.status_line}</b>")
             if st.signing is not None:
                 self.lock.setText(
-                    f"🔒 <b>Locked.</b> The report was signed {st.signing.signed_at:%b %d, %Y} "
+                    f"<b>Locked.</b> The report was signed {st.signing.signed_at:%b %d, %Y} "
                     f"by {', '.join(st.signing.signers)}. Nothing can be changed unless the "
                     "contest is reopened with a reason (9 Declare & sign).")
             self.lock.setVisible(st.signing is not None)
@@ -310,4 +324,5 @@ class RecountPage(QWidget):
             panel.show_state(st)
         n = self.mismatch.pending()
         self.tabs.setTabText(2, f"3 Differences ({n})" if n else "3 Differences")
+        self.window.note_changes()  # an action of this page may not be undone past
         self.state_loaded.emit()

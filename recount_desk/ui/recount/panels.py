@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QFileDialog,
     QFormLayout,
     QFrame,
@@ -52,6 +51,7 @@ from recount_desk.core.recount import (
     parse_hours,
 )
 
+from ..dates import DateTimeField
 from ..models import TextTableModel
 from .common import (
     NOTE_STYLE,
@@ -152,8 +152,7 @@ class StartPanel(Panel):
         g3.addButton(self.by_batch)
         self.batches = QPlainTextEdit()
         self.batches.setAccessibleName("Batches, one per line: name = precinct; precinct")
-        self.batches.setPlaceholderText("One batch per line:  Batch A = 02 Moab 2:69; "
-                                        "05 Moab 4:69")
+        self.batches.setPlaceholderText("One batch per line:  Batch A = precinct; precinct")
         self.batches.setTabChangesFocus(True)
         self.batches.setEnabled(False)
         self.by_batch.toggled.connect(self.batches.setEnabled)
@@ -199,6 +198,9 @@ class StartPanel(Panel):
         names = [p for u in st.units for p in u.precincts] or list(self.page.precincts())
         self._precinct_names = names
         self.precincts.setText("Precincts: " + "; ".join(names))
+        self.batches.setPlaceholderText(
+            "One batch per line:  Batch A = " + "; ".join(names[:2]) if names else
+            "One batch per line:  Batch A = precinct; precinct")
         s = st.settings
         entered = any(u.first_officer or u.second_officer for u in st.units)
         if s is None:
@@ -232,6 +234,15 @@ class StartPanel(Panel):
         return out
 
     def start(self) -> None:
+        st = self.page.state
+        unrequested = st is not None and not any(s.done for s in st.checklist.steps
+                                                 if s.stage.value == "requested")
+        if st is not None and unrequested and not self.page.confirm(
+                    "No recount request is recorded",
+                    f"No recount request is recorded for {st.title}. A recount is held on a "
+                    "timely request (20A-4-401(1)(d)) or, for a tie, without one. Record the "
+                    "request first (Edit › Record a recount request…), or start anyway?"):
+            return
         method = RecountMethod.RETABULATION if self.retab.isChecked() else \
             RecountMethod.HAND_COUNT
         mode = EntryMode.DOUBLE if self.double.isChecked() else EntryMode.SINGLE
@@ -470,10 +481,7 @@ class EnvelopesPanel(Panel):
         self.checks_box = QGroupBox("Checks made")
         self.checks_grid = QGridLayout(self.checks_box)
         self.postmark_known = QCheckBox("Postmark")
-        self.postmarked = QDateEdit()
-        self.postmarked.setCalendarPopup(True)
-        self.postmarked.setAccessibleName("Postmark date")
-        self.postmarked.setDisplayFormat("MMM d, yyyy")
+        self.postmarked = DateTimeField("Postmark date", with_time=False)
         self.received_known = QCheckBox("Received")
         self.received = datetime_edit("Received at")
         self.check_note = line_edit("Note on the checks")
@@ -644,7 +652,7 @@ class EnvelopesPanel(Panel):
             box.select(rec.checks.get(c))
         self.postmark_known.setChecked(v.postmarked is not None)
         if v.postmarked:
-            self.postmarked.setDate(QDate(v.postmarked))
+            self.postmarked.setDate(v.postmarked)
         self.received_known.setChecked(v.received_at is not None)
         if v.received_at:
             self.received.setDateTime(v.received_at)
@@ -988,7 +996,8 @@ class BoardPanel(Panel):
 
     def remove(self) -> None:
         i = selected_row(self.view)
-        if 0 <= i < len(self.members):
+        if 0 <= i < len(self.members) and self.page.confirm(
+                "Remove a board member", f"Remove {self.members[i].name} from the board?"):
             self._save([m for j, m in enumerate(self.members) if j != i],
                        "The member was not removed")
 
@@ -1142,7 +1151,7 @@ class DeclarePanel(Panel):
             self.signers.setPlainText("\n".join(present))
         if st.signing is not None:
             self.signing.setStyleSheet("QLabel { color: #10264d; }")
-            self.signing.setText(f"<b>🔒 Signed</b> {when_text(st.signing.signed_at)} by "
+            self.signing.setText(f"<b>Signed and locked</b> {when_text(st.signing.signed_at)} by "
                                  f"{', '.join(st.signing.signers)}. The contest is locked; "
                                  f"fingerprint {st.signing.state_digest[:16]}…")
         else:
@@ -1166,7 +1175,13 @@ class DeclarePanel(Panel):
                       tuple(w.strip() for w in self.lot_witnesses.text().split(";")),
                       tuple(t for t, cb in self.chosen.items() if cb.isChecked()))
         case, cid = self.page.case, self.page.contest_id
+        st = self.page.state
         if case is None or cid is None:
+            return
+        result = st.preview.text if st is not None and st.preview else "the result"
+        if not self.page.confirm("Declare the result",
+                                 f"Declare {result}? The declaration is recorded in the "
+                                 "audit log and printed in the report."):
             return
         try:
             rc.declare(case, cid, override_reason=self.override.text() or None, lot=lot)
@@ -1194,6 +1209,10 @@ class DeclarePanel(Panel):
             self.signed.emit()
 
     def reopen(self) -> None:
+        if not self.page.confirm("Reopen the signed contest",
+                                 "Reopen the signed contest? The signed report no longer "
+                                 "stands once the contest changes; the reason is recorded."):
+            return
         if self.run("The contest was not reopened", rc.reopen,
                     reason=self.reopen_reason.text()) is not None:
             self.reopen_reason.clear()

@@ -101,6 +101,7 @@ class TallyEntryPanel(QWidget):
         self.rows: list[rc.UnitRow] = []
         self._officer = {1: "", 2: ""}
         self._loading = False
+        self._loaded: dict[str, int | None] = {}  # the fields as last loaded or saved
 
         self.unit = QComboBox()
         self.unit.setAccessibleName("Unit (precinct or batch)")
@@ -351,6 +352,7 @@ class TallyEntryPanel(QWidget):
             f.blockSignals(True)
             f.set_value(got.sheet.value(key) if got else None)
             f.blockSignals(False)
+        self._loaded = self._values()
         if got is not None:
             self.officer.setText(got.officer)
             if got.warning_note:
@@ -358,6 +360,13 @@ class TallyEntryPanel(QWidget):
         else:
             self.officer.setText(self._officer[n])
         self._update_check()
+
+    def unsaved_work(self) -> str | None:
+        """The entry whose typed numbers are not saved, in words; None when all are."""
+        unit = self.current_unit()
+        if unit is None or not self.fields or self._values() == self._loaded:
+            return None
+        return f"entry {self.number()} of {unit}"
 
     def focus_entry(self) -> None:
         """Focus where typing starts: the officer's name, or the first line of the sheet."""

@@ -1,0 +1,433 @@
+"""Load the tabulators' re-tabulated statement of votes as a recount's tallies (issue 15).
+
+The officer of a started recount (method: re-tabulation) picks the file the election system
+printed after running the ballots again — any family the canvass importers read, one sheet
+of a workbook if asked — and the contest in it. ``preview_load`` reads it and says what a
+load would record and how it compares with the canvass, writing nothing; ``load_retab``
+records it as ONE audited action: one tally per unit, the file's name and SHA-256, who
+loaded it. ``hand_count_unit`` sets a loaded unit aside for a hand count, with a note.
+The rules (which contest, which precinct, what is refused) live in ``core.retab``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from recount_desk import formats, store
+from recount_desk.core.model import ChoiceKind, Issue, Severity
+from recount_desk.core.recount import (
+    EnvelopeOutcome,
+    RecountMethod,
+    RecountUnit,
+    TallyEntry,
+    TallySheet,
+    UnitStatus,
+)
+from recount_desk.core.retab import (
+    ContestMatch,
+    FileContest,
+    FilePrecinct,
+    LoadComparison,
+    LoadPlan,
+    LoadProblem,
+    ProblemKind,
+    UnitSource,
+    compare_load,
+    plan_load,
+    propose_contest,
+)
+from recount_desk.formats import ImportFailed, ParsedCanvass, ReadOptions
+from recount_desk.formats.canvass import build, file_sha256
+from recount_desk.store import recount_repo as rr
+
+from .case import Case
+from .recount import RecountError, _load, _started, _withdraw_stale_declaration, _writable
+
+__all__ = ["ImportFailed", "RetabFile", "RetabPreview", "RetabRefused", "hand_count_unit",
+           "load_retab", "preview_load", "read_retab_file", "unit_sources"]
+
+LOADED_OFFICER = "re-tabulation"
+
+
+class RetabRefused(RecountError):
+    """The file cannot be loaded as it is (or its listed problems were not confirmed);
+    every problem is listed and nothing was changed."""
+
+    def __init__(self, message: str, problems: Sequence[LoadProblem] = ()) -> None:
+        super().__init__(message)
+        self.problems = tuple(problems)
+
+
+# --------------------------------------------------------------------------------------
+# Reading the file
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RetabFile:
+    """A re-tabulated statement as read: its contests, and each contest's precincts."""
+
+    path: Path
+    file: str
+    sha256: str
+    family: str
+    sheet: str | None
+    contests: tuple[FileContest, ...]
+    precincts: Mapping[int, tuple[FilePrecinct, ...]]  # file contest index → its precincts
+    issues: tuple[Issue, ...]
+
+    def contest(self, index: int) -> FileContest:
+        for c in self.contests:
+            if c.index == index:
+                return c
+        raise RecountError(f"{self.file} has no contest number {index}.")
+
+
+def read_retab_file(path: Path | str, *, sheet: str | None = None,
+                    cancelled: Callable[[], bool] | None = None) -> RetabFile:
+    """Read a re-tabulated statement with the canvass readers; raises ImportFailed."""
+    path = Path(path)
+    opts = ReadOptions(sheet=sheet)
+    if cancelled is not None:
+        opts.cancelled = cancelled
+    found = formats.detect(path, best_only=True)
+    if not found:
+        formats.read_canvass(path, options=opts)  # raises the readers' own clear message
+        raise formats.base.fail(path, "Recount Desk does not recognise this layout.")
+    mods = {m.FAMILY: m for m in formats.families()}
+    raw = mods[found[0].family].read(path, opts)
+    if opts.cancelled():
+        raise formats.Cancelled()
+    parsed = build(raw, sha256=file_sha256(path))
+    if parsed.errors:
+        first = parsed.errors[0]
+        raise ImportFailed(Issue(first.file, f"{first.message} ({len(parsed.errors)} "
+                                 "error(s) in the file; nothing was loaded)", first.sheet,
+                                 first.row, first.column, Severity.ERROR))
+    rows: dict[tuple[str, str, str], int] = {}
+    warnings: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    df = raw.rows
+    if "row" in df.columns and len(df):
+        first_rows = df.groupby(["contest", "district", "precinct"], sort=False,
+                                observed=True)["row"].min()
+        rows = {(str(c), str(d), str(p)): int(r) for (c, d, p), r in first_rows.items()}
+        located = [i for i in parsed.issues
+                   if i.row is not None and i.severity is not Severity.NOTE]
+        if located:
+            at = df[df["row"].isin([i.row for i in located])]
+            contest_of = {int(r): (str(c), str(d)) for r, c, d in
+                          zip(at["row"], at["contest"], at["district"], strict=True)}
+            for i in located:
+                key = contest_of.get(int(i.row or 0))
+                if key is not None:
+                    warnings.setdefault(key, []).append((int(i.row or 0), i.message))
+    suppressed = {(str(c), str(d)) for c, d, _ in raw.suppressed}
+    return _file_of(path, parsed, raw.sheet or sheet, rows, suppressed, warnings)
+
+
+def _file_of(path: Path, parsed: ParsedCanvass, sheet: str | None,
+             rows: Mapping[tuple[str, str, str], int],
+             suppressed: set[tuple[str, str]],
+             warnings: Mapping[tuple[str, str], list[tuple[int, str]]]) -> RetabFile:
+    contests: list[FileContest] = []
+    votes: dict[int, dict[int, dict[str, int]]] = {}
+    for col in parsed.columns:
+        name = parsed.choices[col.contest][col.choice].name
+        per = votes.setdefault(col.contest, {})
+        for p, v in zip(col.precincts, col.votes, strict=True):
+            per.setdefault(p - 1, {})[name] = int(v)
+    over: dict[tuple[int, int], int] = {}
+    under: dict[tuple[int, int], int] = {}
+    has_extras: set[int] = set()
+    for p, c, kind, n in parsed.extras:
+        if kind == "over":
+            over[(c, p)] = over.get((c, p), 0) + n
+            has_extras.add(c)
+        elif kind in ("under", "blank"):
+            under[(c, p)] = under.get((c, p), 0) + n
+            has_extras.add(c)
+    precincts: dict[int, tuple[FilePrecinct, ...]] = {}
+    for ci, contest in enumerate(parsed.contests):
+        ch = parsed.choices[ci]
+        contests.append(FileContest(
+            ci, contest.key, tuple(c.name for c in ch if c.kind is not ChoiceKind.WRITE_IN),
+            tuple(c.name for c in ch if c.kind is ChoiceKind.WRITE_IN),
+            (contest.key.title, contest.key.district) in suppressed,
+            tuple(warnings.get((contest.key.title, contest.key.district), ()))))
+        per = votes.get(ci, {})
+        extra_ps = {p for (c, p) in (*over, *under) if c == ci}
+        out = []
+        for p in sorted(set(per) | extra_ps):
+            pname = parsed.precincts[p]
+            ext = ci in has_extras
+            out.append(FilePrecinct(
+                pname, rows.get((contest.key.title, contest.key.district, pname)),
+                per.get(p, {}), over.get((ci, p), 0) if ext else None,
+                under.get((ci, p), 0) if ext else None))
+        precincts[ci] = tuple(out)
+    return RetabFile(path, parsed.file, parsed.sha256, parsed.family, sheet, tuple(contests),
+                     precincts, tuple(parsed.issues))
+
+
+# --------------------------------------------------------------------------------------
+# What a load would do
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RetabPreview:
+    """What loading the file would record, and how it compares with the canvass."""
+
+    contest_id: int
+    title: str
+    file: RetabFile
+    matches: tuple[ContestMatch, ...]
+    chosen: FileContest
+    plan: LoadPlan
+    comparison: LoadComparison
+    replaced: tuple[str, ...]  # units loaded before, whose tally this load replaces
+    kept: tuple[str, ...]  # units hand-entered, which the load leaves as they are
+
+    @property
+    def problems(self) -> tuple[LoadProblem, ...]:
+        return self.plan.problems
+
+    @property
+    def refused(self) -> bool:
+        return self.plan.refused
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """Listed problems (units left for hand counting) the officer must confirm."""
+        return any(not p.refuses for p in self.plan.problems)
+
+    def lines(self) -> list[str]:
+        """The comparison as text, as the command line prints it."""
+        c = self.comparison
+        out = [f"{self.file.file} (SHA-256 {self.file.sha256})"
+               + (f", sheet {self.file.sheet!r}" if self.file.sheet else "")
+               + f": contest {self.chosen.label!r} as the recount of {self.title}."]
+        width = max([len(r.unit) for r in c.rows] + [8])
+        out.append(f"{'':<{width}}" + "".join(f"  {ch[:22]:^22}" for ch in c.choices))
+        out.append(f"{'Unit':<{width}}" + "  canvass  recount  change" * len(c.choices))
+        for r in c.rows:
+            cells = []
+            for ch in c.choices:
+                if r.recount is None:
+                    cells.append(f"  {r.canvass[ch]:>7,}  {'open':>7}  {'':>6}")
+                else:
+                    d = r.recount[ch] - r.canvass[ch]
+                    cells.append(f"  {r.canvass[ch]:>7,}  {r.recount[ch]:>7,}  {d:>+6,}")
+            tag = {"file": "", "kept": "  (hand-entered, kept)", "open": "  (open)"}[r.source]
+            out.append(f"{r.unit:<{width}}" + "".join(cells) + tag)
+        out.append("Total: " + "; ".join(
+            f"{ch} {c.canvass_total[ch]:,} → {c.recount_total[ch]:,} "
+            f"({c.change_total[ch]:+,})" for ch in c.choices))
+        out.append(f"{c.units_counted} of {c.units_total} units counted after the load. "
+                   + c.result_text)
+        if c.envelope_note:
+            out.append(c.envelope_note)
+        if self.replaced:
+            out.append(f"Replaces the earlier load of {len(self.replaced)} unit(s).")
+        if self.kept:
+            out.append(f"Keeps {len(self.kept)} hand-entered unit(s): {', '.join(self.kept)}.")
+        for p in self.problems:
+            where = f" ({p.where()})" if p.where() else ""
+            out.append(("REFUSED: " if p.refuses else "Listed: ") + p.text + where)
+        return out
+
+
+def _units(ctx_units: Sequence[rr.StoredUnit]) -> list[RecountUnit]:
+    return [u.unit for u in ctx_units]
+
+
+def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
+             ) -> RetabPreview:
+    ctx = _load(case, contest_id)
+    settings = _started(ctx)
+    if settings.method is not RecountMethod.RETABULATION:
+        raise RecountError(f"The recount of {ctx.title} is a {settings.method.label.lower()}; "
+                           "a re-tabulated statement is loaded only into a re-tabulation.")
+    if not f.contests:
+        raise RetabRefused(f"{f.file} holds no contest results.")
+    matches = propose_contest(ctx.totals.contest.key, ctx.layout.choices, f.contests)
+    chosen = f.contest(file_contest) if file_contest is not None else matches[0].contest
+    loaded = rr.loaded_units(case.conn, contest_id)
+    hand = [su.unit.name for su, st in zip(ctx.stored_units, ctx.states, strict=True)
+            if su.id not in loaded and st.status is not UnitStatus.NOT_STARTED]
+    replaced = tuple(su.unit.name for su in ctx.stored_units if su.id in loaded)
+    units = _units(ctx.stored_units)
+    plan = plan_load(ctx.layout, units, rr.contest_precincts(case.conn, contest_id), chosen,
+                     f.precincts.get(chosen.index, ()), skip_units=hand)
+    kept = {st.unit.name: st.final for st in ctx.states
+            if st.unit.name in hand and st.status.counts and st.final is not None}
+    env: dict[str, int] = dict.fromkeys(ctx.layout.choices, 0)
+    for e in ctx.envelopes:
+        if e.record.outcome is EnvelopeOutcome.ACCEPTED and e.record.votes is not None:
+            for c in ctx.layout.choices:
+                env[c] += e.record.votes.votes.get(c, 0)
+    comparison = compare_load(ctx.totals, ctx.layout, units,
+                              rr.canvass_by_precinct(case.conn, contest_id), plan.sheets,
+                              kept, env)
+    return RetabPreview(contest_id, ctx.title, f, matches, chosen, plan, comparison,
+                        replaced, tuple(hand))
+
+
+def preview_load(case: Case, contest_id: int, source: RetabFile | Path | str, *,
+                 sheet: str | None = None, file_contest: int | None = None) -> RetabPreview:
+    """What loading ``source`` into the contest's recount would record; writes nothing.
+
+    ``file_contest``: the index of the file's contest to use (default: the best match).
+    """
+    f = source if isinstance(source, RetabFile) else read_retab_file(source, sheet=sheet)
+    return _prepare(case, contest_id, f, file_contest)
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    load_id: int
+    loaded: int
+    left_for_hand: tuple[str, ...]
+    preview: RetabPreview
+
+
+def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> LoadResult:
+    """Record the re-tabulated figures as the recount's tallies: ONE audited action.
+
+    The plan is made again inside the transaction from the file as read (so a unit
+    entered meanwhile is respected). Refused whole, with every problem listed, when the
+    file names a precinct or candidate the canvass does not have; units the file lacks or
+    leaves blank are listed and loaded only with ``confirm`` (they stay for a hand count).
+    """
+    cid = preview.contest_id
+    f = preview.file
+    with store.transaction(case.conn, case.actor, "load re-tabulated results") as payload:
+        ctx = _load(case, cid)
+        _writable(case, ctx)
+        fresh = _prepare(case, cid, f, preview.chosen.index)
+        plan = fresh.plan
+        if plan.refused:
+            bad = [p for p in plan.problems if p.refuses]
+            raise RetabRefused(
+                f"{f.file} was not loaded: {len(bad)} problem(s) — "
+                f"{bad[0].text}" + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else "")
+                + " Nothing was changed.", plan.problems)
+        if not plan.sheets:
+            raise RetabRefused(f"{f.file} was not loaded: it gives no unit's complete "
+                               "figures. Nothing was changed.", plan.problems)
+        if fresh.needs_confirmation and not confirm:
+            listed = [p for p in plan.problems if not p.refuses]
+            raise RetabRefused(
+                f"{f.file}: {len(listed)} unit(s) are not in the file or have blank figures "
+                "(listed); confirm to load the others and count these by hand. Nothing was "
+                "changed.", plan.problems)
+        load_id = rr.add_load(case.conn, cid, file=f.file, sha256=f.sha256, family=f.family,
+                              sheet=f.sheet, file_contest=preview.chosen.label,
+                              units=len(plan.sheets), loaded_at=store.utc_now(),
+                              loaded_by=case.actor)
+        cids = rr.choice_ids(case.conn, cid)
+        now = store.utc_now()
+        officer = f"{LOADED_OFFICER}: {f.file}"
+        by_name = {su.unit.name: su for su in ctx.stored_units}
+        for unit, sheet in plan.sheets.items():
+            su = by_name[unit]
+            rr.add_loaded_entry(case.conn, su.id, TallyEntry(1, officer, sheet), cids,
+                                load_id, now, case.actor)
+            if su.unit.name in fresh.replaced:
+                rr.set_source_note(case.conn, su.id, "")
+        _withdraw_stale_declaration(case, ctx, payload)
+        c = fresh.comparison
+        payload.update({
+            "contest_id": cid, "contest": ctx.title, "load_id": load_id, "file": f.file,
+            "sha256": f.sha256, "family": f.family, "sheet": f.sheet,
+            "file_contest": preview.chosen.label, "units_loaded": len(plan.sheets),
+            "units_total": plan.units_total, "replaced": list(fresh.replaced),
+            "kept": list(fresh.kept),
+            "left_for_hand": [{"unit": p.unit, "problem": p.text, "row": p.row}
+                              for p in plan.problems if not p.refuses],
+            "totals": {ch: c.recount_total[ch] for ch in c.choices},
+            "sheets": {u: _sheet_json(s) for u, s in plan.sheets.items()},
+        })
+    return LoadResult(load_id, len(plan.sheets), plan.left_for_hand, fresh)
+
+
+def _sheet_json(s: TallySheet) -> dict[str, object]:
+    return {"ballots": s.ballots, "votes": dict(s.votes), "write_ins": s.write_ins,
+            "over": s.over, "under": s.under}
+
+
+# --------------------------------------------------------------------------------------
+# Mixed recounts
+# --------------------------------------------------------------------------------------
+
+
+def hand_count_unit(case: Case, contest_id: int, unit: str, *, note: str) -> None:
+    """Set a loaded unit aside for a hand count (a damaged batch, a precinct the tabulator
+    could not read): its loaded tally is kept in history, the note says why; the unit is
+    then entered like any hand-counted sheet."""
+    note = (note or "").strip()
+    if not note:
+        raise RecountError("Say why this unit is counted by hand instead of loaded (the note "
+                           "is kept with the unit).")
+    with store.transaction(case.conn, case.actor, "hand count loaded unit") as payload:
+        ctx = _load(case, contest_id)
+        _writable(case, ctx)
+        _started(ctx)
+        su = ctx.unit(unit)
+        load_id = rr.loaded_units(case.conn, contest_id).get(su.id)
+        if load_id is None:
+            raise RecountError(f"{unit} was not loaded from a re-tabulated file; enter or "
+                               "re-enter its sheet as usual.")
+        rr.supersede_unit_entries(case.conn, su.id)
+        rr.set_source_note(case.conn, su.id, note)
+        _withdraw_stale_declaration(case, ctx, payload)
+        payload.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
+                        "load_id": load_id, "note": note})
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """Where a unit's tally comes from, for the variance view and the report."""
+
+    source: UnitSource
+    text: str
+    note: str
+    load: rr.StoredLoad | None
+
+
+def unit_sources(case: Case, contest_id: int) -> dict[str, SourceInfo]:
+    """unit name → its source: loaded from FILE (SHA-256 …), hand-entered, or none yet."""
+    ctx = _load(case, contest_id)
+    loaded = rr.loaded_units(case.conn, contest_id)
+    by_id = {ld.id: ld for ld in rr.loads(case.conn, contest_id)}
+    notes = rr.source_notes(case.conn, contest_id)
+    out: dict[str, SourceInfo] = {}
+    for su, st in zip(ctx.stored_units, ctx.states, strict=True):
+        note = notes.get(su.id, "")
+        if su.id in loaded:
+            ld = by_id[loaded[su.id]]
+            out[su.unit.name] = SourceInfo(UnitSource.LOADED,
+                                           f"re-tabulation, loaded from {ld.file}", note, ld)
+        elif st.status is not UnitStatus.NOT_STARTED:
+            out[su.unit.name] = SourceInfo(
+                UnitSource.HAND, "hand-entered" + (f" (replaces the loaded figures: {note})"
+                                                   if note else ""), note, None)
+        else:
+            out[su.unit.name] = SourceInfo(UnitSource.NONE, "not entered yet"
+                                           + (f" (set aside for a hand count: {note})"
+                                              if note else ""), note, None)
+    return out
+
+
+def loads(case: Case, contest_id: int) -> list[rr.StoredLoad]:
+    """Every re-tabulation load of the contest, oldest first."""
+    return rr.loads(case.conn, contest_id)
+
+
+def refusal_problems(problems: Sequence[LoadProblem]) -> list[str]:
+    """The problems as lines: refused ones first."""
+    order = sorted(problems, key=lambda p: (not p.refuses, p.kind != ProblemKind.NO_CONTEST))
+    return [("Refused: " if p.refuses else "Listed: ") + p.text
+            + (f" ({p.where()})" if p.where() else "") for p in order]

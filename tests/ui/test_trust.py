@@ -1,0 +1,322 @@
+"""The window a clerk can trust: nothing of another case shows, every view is current after
+an action, undo undoes the last action, nothing typed is lost on quit or switch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QDate, QEvent, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QComboBox,
+    QDateTimeEdit,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QTabWidget,
+    QWidget,
+)
+from pytestqt.qtbot import QtBot
+
+from recount_desk.actions import contests as contest_actions
+from recount_desk.actions import recount as rc
+from recount_desk.actions.case import open_case
+from recount_desk.core.model import ContestKind
+from recount_desk.ui.main_window import MainWindow
+
+from .conftest import SIGNAL_MS, make_case
+
+
+def texts(root: QWidget) -> Iterator[tuple[str, str]]:
+    """Every text a widget under ``root`` shows or holds, with where it is."""
+    for w in [root, *root.findChildren(QWidget)]:
+        where = f"{type(w).__name__} {w.accessibleName() or w.objectName()}"
+        yield where, w.windowTitle()
+        yield where, w.toolTip()
+        if isinstance(w, QLabel | QAbstractButton):
+            yield where, w.text()
+        if isinstance(w, QLineEdit):
+            yield where, w.text()
+            yield where, w.placeholderText()
+        if isinstance(w, QPlainTextEdit):
+            yield where, w.toPlainText()
+            yield where, w.placeholderText()
+        if isinstance(w, QComboBox):
+            for i in range(w.count()):
+                yield where, w.itemText(i)
+        if isinstance(w, QTabWidget):
+            for i in range(w.count()):
+                yield where, w.tabText(i)
+        if isinstance(w, QAbstractItemView) and w.model() is not None:
+            m = w.model()
+            for r in range(m.rowCount()):
+                for c in range(m.columnCount()):
+                    yield where, str(m.index(r, c).data() or "")
+            for c in range(m.columnCount()):
+                yield where, str(m.headerData(c, Qt.Orientation.Horizontal) or "")
+
+
+def first_case_marks(path: Path) -> tuple[set[str], int]:
+    """What only the first case holds: names, places, contests, precincts, people, notes;
+    and the year of its election."""
+    marks: set[str] = set()
+    with open_case(path) as case:
+        e = case.election
+        marks |= {e.name, e.jurisdiction, e.officer}
+        for row in contest_actions.overview(case):
+            t = row.check.totals
+            marks.add(t.contest.key.label())
+            marks |= {ch.choice.name for ch in t.choices}
+            marks |= set(contest_actions.precinct_table(case, row.id)[0])
+            st = rc.recount_state(case, row.id)
+            if st.settings is None:
+                continue
+            marks |= {m.name for m in st.board.members}
+            if st.board.convening is not None:
+                marks.add(st.board.convening.place)
+            for u in st.units:
+                marks |= {x for x in (u.first_officer, u.second_officer, u.variance_note) if x}
+            marks |= {w.name for w in rc.witnesses(case, row.id)}
+            for v in rc.envelope_list(case, row.id):
+                marks |= {v.record.envelope_id, v.record.original_reason, v.checked_by,
+                          v.check_note}
+            if st.declaration is not None:
+                marks |= {st.declaration.text, st.declaration.declared_by}
+        year = e.date.year
+    return {m for m in marks if m and len(m) >= 5}, year
+
+
+def test_a_new_case_opened_after_the_demo_shows_nothing_of_the_demo(
+        demo: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    assert demo.case is not None
+    demo_path = demo.case.path
+    page = demo.recount_page
+    demo.tabs.setCurrentWidget(page)
+    for key in page.panels:  # every panel shown and filled from the demo
+        page.show_panel(key)
+    # What a clerk might have typed and left in the fields.
+    page.tally.officer.setText(page.state.units[0].first_officer or "x")  # type: ignore[union-attr]
+    page.board.place.setText(page.state.board.convening.place)  # type: ignore[union-attr]
+    marks, year = first_case_marks(demo_path)
+    assert len(marks) > 30  # the demo holds a whole recount: the test can fail
+    shown = {t for _w, t in texts(demo)}
+    assert any(m in t for m in marks for t in shown)  # and the walk sees what is shown
+
+    demo.settings.setValue("lastFolder", str(tmp_path))
+    dlg = demo.new_case()
+    assert dlg is not None
+    qtbot.keyClicks(dlg.name, "2030 Municipal Primary")
+    qtbot.keyClicks(dlg.jurisdiction, "Elsewhere Town")
+    dlg.date.setDate(QDate(2030, 8, 13))
+    with qtbot.waitSignal(demo.case_opened, timeout=SIGNAL_MS):
+        dlg.create.click()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert demo.case is not None and demo.case.path != demo_path
+
+    found = [(w, t) for w, t in texts(demo) for m in marks if t and m in t]
+    assert found == []
+    for d in demo.findChildren(QDateTimeEdit):
+        assert d.date().year() != year, d.accessibleName()
+    assert demo.recount_page.state is None
+    assert demo.recount_page.tally.officer.text() == ""
+    assert demo.undo_stack.count() == 0
+
+
+def _signable(window: MainWindow, qtbot: QtBot) -> None:
+    """The demo's recount is declared and the board convened: only the signing is left."""
+    page = window.recount_page
+    assert page.state is not None and page.state.declaration is not None
+    assert page.state.signing is None and page.declare.sign_button.isEnabled()
+    assert not page.declare.reopen_button.isEnabled()
+
+
+def test_recording_the_signing_in_the_report_dialog_shows_at_once_everywhere(
+        demo: MainWindow, qtbot: QtBot) -> None:
+    page = demo.recount_page
+    demo.tabs.setCurrentWidget(page)
+    dlg = demo.open_report()
+    assert dlg is not None
+    with qtbot.waitSignal(dlg.report_generated, timeout=SIGNAL_MS):
+        dlg.generate_button.click()
+    cid = dlg.contest_id()
+    assert cid is not None
+    page.select_contest(cid)
+    _signable(demo, qtbot)
+    with qtbot.waitSignal(dlg.signing_recorded, timeout=SIGNAL_MS):
+        dlg.sign(datetime(2018, 12, 3, 10, 0), ["Evelyn Marsh", "Nora Ashby"])
+    dlg.close()
+    # The Recount page, its checklist and the menus say it, without F5 or a restart.
+    assert page.state is not None and page.state.signing is not None
+    assert page.lock.isVisibleTo(page) and "Locked" in page.lock.text()
+    assert not page.declare.sign_button.isEnabled()
+    assert page.declare.reopen_button.isEnabled()
+    assert "Signed" in page.declare.signing.text()
+    signed = next(lab for lab in page.checklist.labels
+                  if lab.accessibleName().startswith("Report signed"))
+    assert signed.accessibleName().endswith(": done")
+    assert "signing the report" in demo.act_undo.text()
+
+
+def _contest_with_units(window: MainWindow) -> int:
+    assert window.case is not None
+    for r in window.rows:
+        if r.check.decision.within_margin and r.check.totals.contest.kind is ContestKind.RACE:
+            return r.id
+    raise LookupError("no race within the margin")
+
+
+def _type_sheet(qtbot: QtBot, window: MainWindow, values: list[int]) -> None:
+    tally = window.recount_page.tally
+    for f, v in zip(tally.fields.values(), values, strict=False):
+        f.setText(str(v))
+
+
+def test_undo_undoes_the_last_action_says_which_and_redo_redoes_it(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    from recount_desk.actions.canvass import import_canvass, read_file
+    from recount_desk.core.recount import EntryMode, RecountMethod
+
+    from .test_recount_pages import GRAND, _hd69
+
+    path = make_case(tmp_path, name="Grand 2018 undo")
+    with open_case(path) as case:
+        import_canvass(case, read_file(GRAND))
+        cid = _hd69(case)
+        rc.start_recount(case, cid, method=RecountMethod.RETABULATION,
+                         entry_mode=EntryMode.DOUBLE)
+    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+        window.open_path(path)
+    page = window.recount_page
+    window.tabs.setCurrentWidget(page)
+    page.select_contest(cid)
+    page.show_panel("tally")
+    tally = page.tally
+    a, b = (u.name for u in page.state.units[:2])  # type: ignore[union-attr]
+    n = len(tally.fields)
+
+    def enter(unit: str, entry: int, officer: str, value: int) -> None:
+        tally.show_entry(unit, entry)
+        tally.officer.setText(officer)
+        for f in tally.fields.values():
+            f.setText(str(value))
+        with qtbot.waitSignal(tally.tally_saved, timeout=SIGNAL_MS):
+            tally.save()
+            if tally.note.isVisible():  # the sheet check fails on these numbers
+                tally.note.setText("test sheet")
+                tally.save()
+
+    enter(a, 1, "Ann First", 1)
+    enter(b, 1, "Ann First", 2)
+    assert window.act_undo.text() == f"&Undo entry 1 of {b}"
+    window.act_undo.trigger()
+    assert f"Undone: entry 1 of {b}" in window.statusBar().currentMessage()
+    assert rc.entry_of(window.case, cid, b, 1) is not None  # type: ignore[arg-type]
+    assert rc.entry_of(window.case, cid, b, 1).sheet.missing(page.state.layout)  # type: ignore
+    assert rc.entry_of(window.case, cid, a, 1) is not None  # type: ignore[arg-type]
+    assert window.act_redo.text() == f"&Redo entry 1 of {b}"
+    window.act_redo.trigger()
+    assert f"Redone: entry 1 of {b}" in window.statusBar().currentMessage()
+    got = rc.entry_of(window.case, cid, b, 1)  # type: ignore[arg-type]
+    assert got is not None and not got.sheet.missing(page.state.layout)  # type: ignore
+    # An action that cannot be undone here ends what Ctrl+Z can reach: it never reaches
+    # past it to an older entry, and it says why.
+    page.variance.show_state(page.state)
+    assert page.act("note", rc.set_variance_note, a, "a note") is True
+    assert not window.undo_stack.canUndo()
+    assert "not possible for writing a variance note" in window.act_undo.text()
+    window.act_undo.trigger()
+    assert "cannot be undone" in window.statusBar().currentMessage()
+    got_a = rc.entry_of(window.case, cid, a, 1)  # type: ignore[arg-type]
+    assert got_a is not None and got_a.sheet.value(next(iter(tally.fields))) == 1
+    # A new entry is undoable again, and undo then takes it back only.
+    enter(b, 2, "Bo Second", 2)
+    assert window.act_undo.text() == f"&Undo entry 2 of {b}"
+    window.act_undo.trigger()
+    assert rc.entry_of(window.case, cid, b, 2).sheet.missing(page.state.layout)  # type: ignore
+    assert n > 0
+
+
+def _half_typed(window: MainWindow, qtbot: QtBot) -> tuple[str, str]:
+    page = window.recount_page
+    window.tabs.setCurrentWidget(page)
+    st = page.state
+    assert st is not None
+    if st.settings is None or st.signing is not None:
+        raise AssertionError("the demo's contest should be recounted and not signed")
+    page.show_panel("tally")
+    tally = page.tally
+    unit = tally.current_unit()
+    assert unit is not None
+    first = next(iter(tally.fields.values()))
+    first.setText("98765")
+    return unit, str(tally.number())
+
+
+def test_quitting_with_a_half_typed_sheet_asks_and_nothing_typed_is_lost(
+        demo: MainWindow, qtbot: QtBot) -> None:
+    unit, _n = _half_typed(demo, qtbot)
+    answers = [QMessageBox.StandardButton.Cancel]
+    demo.ask_unsaved = lambda text: (demo.asked.append(("unsaved", text)),  # type: ignore
+                                     answers.pop(0))[1]
+    assert not demo.close()  # Cancel: the window stays, the numbers are still there
+    assert demo.isVisible()
+    assert demo.asked[-1][0] == "unsaved" and unit in demo.asked[-1][1]
+    assert next(iter(demo.recount_page.tally.fields.values())).text() == "98765"
+    # Switching case asks too, and Cancel keeps the case and the sheet.
+    answers.append(QMessageBox.StandardButton.Cancel)
+    before = demo.case
+    demo.open_demo()
+    assert demo.case is before
+    assert next(iter(demo.recount_page.tally.fields.values())).text() == "98765"
+    # Save: the sheet is saved, then the window closes.
+    answers.append(QMessageBox.StandardButton.Save)
+    tally = demo.recount_page.tally
+    tally.note.setText("")
+    cid, n = demo.recount_page.contest_id, tally.number()
+    path = demo.case.path  # type: ignore[union-attr]
+    closed = demo.close()
+    if not closed:  # the sheet's check asked for a note: the window stays, nothing lost
+        assert next(iter(tally.fields.values())).text() == "98765"
+        tally.note.setText("typed before quitting")
+        answers.append(QMessageBox.StandardButton.Save)
+        assert demo.close()
+    with open_case(path) as case:
+        got = rc.entry_of(case, cid, unit, n)  # type: ignore[arg-type]
+    assert got is not None and 98765 in [got.sheet.value(k) for k in tally.fields]
+
+
+def test_declare_remove_member_reopen_and_start_without_request_ask_first(
+        demo: MainWindow, qtbot: QtBot) -> None:
+    page = demo.recount_page
+    demo.tabs.setCurrentWidget(page)
+    said_no: list[str] = []
+
+    def no(title: str, text: str) -> bool:
+        said_no.append(title)
+        return False
+
+    demo.confirm = no  # type: ignore[method-assign]
+    st = page.state
+    assert st is not None and st.declaration is not None
+    declared_at = st.declaration.declared_at
+    page.declare.declare()
+    assert said_no[-1] == "Declare the result"
+    assert page.state.declaration.declared_at == declared_at  # type: ignore[union-attr]
+    members = len(page.state.board.members)  # type: ignore[union-attr]
+    page.board.view.selectRow(0)
+    page.board.remove()
+    assert said_no[-1] == "Remove a board member"
+    assert len(page.state.board.members) == members  # type: ignore[union-attr]
+    page.declare.reopen_reason.setText("a reason")
+    page.declare.reopen()  # not signed: refused anyway, but asked first
+    assert said_no[-1] == "Reopen the signed contest"
+    # A contest with no request: starting its recount says so.
+    other = next(r.id for r in demo.rows if r.id != page.contest_id and not r.requests)
+    page.select_contest(other)
+    page.start.start()
+    assert said_no[-1] == "No recount request is recorded"
+    assert page.state is not None and page.state.settings is None
