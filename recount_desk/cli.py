@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sqlite3
 import sys
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -724,6 +725,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except case_actions.CaseFileError as e:  # also read-only and full-disk refusals
         print(str(e), file=sys.stderr)
+        return EXIT_FAIL
+    except sqlite3.DatabaseError as e:  # a file changed outside in a way no check foresaw
+        print(f"The case file is damaged or not as Recount Desk wrote it ({e}). Run "
+              "`recount-desk verify` on it, or restore a backup. Nothing was changed.",
+              file=sys.stderr)
         return EXIT_FAIL
     except MemoryError:
         print("The file is too large to be read on this computer; nothing was changed.",

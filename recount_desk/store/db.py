@@ -37,7 +37,7 @@ from recount_desk.core.audit import (
 
 from .blobs import int64_bytes, int_values
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from .schema import schema_problems
+from .schema import missing_tables, schema_problems
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # Tables whose content is covered by the per-action state digest. The canvass votes are
@@ -241,6 +241,13 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> Ca
     if ok != "ok":
         conn.close()
         raise CaseFileError(f"{path.name} is damaged: {ok}. Restore a backup copy.")
+    if version == SCHEMA_VERSION:
+        missing = missing_tables(conn)
+        if missing:
+            conn.close()
+            raise CaseFileError(f"{path.name} is damaged: its table(s) {', '.join(missing)} "
+                                "are missing (removed outside Recount Desk). Restore a backup "
+                                "copy.")
     if version < SCHEMA_VERSION:
         if readonly or not migrate:
             conn.close()

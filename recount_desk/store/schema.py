@@ -72,3 +72,9 @@ def schema_problems(conn: sqlite3.Connection, version: int = len(MIGRATIONS)) ->
 
 # The audit log's guard triggers: their absence has its own sentence (store.differences).
 _REPORTED_ELSEWHERE = {("trigger", "audit_no_update"), ("trigger", "audit_no_delete")}
+
+
+def missing_tables(conn: sqlite3.Connection, version: int = len(MIGRATIONS)) -> list[str]:
+    """The program's tables the file lacks (it cannot be read as a case without them)."""
+    have = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    return sorted(n for (t, n), _ in expected_schema(version) if t == "table" and n not in have)
