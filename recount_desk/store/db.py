@@ -223,7 +223,9 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> Ca
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.DatabaseError as e:
-        raise CaseFileError(f"{path.name} is damaged and cannot be opened ({e}).") from e
+        if not _on_read_only_media(path):
+            raise CaseFileError(f"{path.name} is damaged and cannot be opened ({e}).") from e
+        conn, app, version = _open_on_read_only_media(path, e)
     if app != APPLICATION_ID:
         conn.close()
         raise CaseFileError(f"{path.name} is an SQLite database but not a Recount Desk case "
@@ -272,6 +274,35 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> Ca
             tx.update({"from_version": version, "to_version": SCHEMA_VERSION,
                             "backup": backup.name, "data_matched_log": matched})
     return conn
+
+
+def _on_read_only_media(path: Path) -> bool:
+    """Whether the case's folder cannot be written (SQLite's WAL needs its -shm beside it)."""
+    import os
+
+    return not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK)
+
+
+def _open_on_read_only_media(path: Path, e: sqlite3.DatabaseError
+                             ) -> tuple[CaseConnection, int, int]:
+    """A case on read-only media (a write-protected stick, a CD): read as immutable when it
+    was closed cleanly (no write-ahead log left), else say why it cannot be read there."""
+    wal = Path(str(path) + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise CaseFileError(f"{path.name} is on read-only media and was not closed cleanly "
+                            "(its -wal file holds changes SQLite must write back first): copy "
+                            "the case and its -wal file to a writable folder and open that "
+                            "copy.") from e
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True,
+                               isolation_level=None, factory=CaseConnection)
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as e2:
+        raise CaseFileError(f"{path.name} is on read-only media and cannot be read there "
+                            f"({e2}): copy it to a writable folder and open that copy.") from e2
+    conn.execute("PRAGMA query_only=ON")
+    return conn, app, version
 
 
 def last_entry(conn: sqlite3.Connection) -> AuditEntry | None:

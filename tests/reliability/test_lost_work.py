@@ -4,6 +4,7 @@ keeps the write-ahead log, backups belong to the case's identity, the command li
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from datetime import date, datetime
@@ -155,3 +156,29 @@ def test_the_command_line_refuses_to_write_on_a_tampered_case(
     assert main(["election", str(path), "--officer", "Clerk"]) == 1
     assert "does not verify, so nothing was changed" in capsys.readouterr().err
     assert path.read_bytes() == before and backups(path) == []
+
+
+def test_a_case_on_read_only_media_opens_read_only_not_as_damaged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite cannot open a WAL file read-only where it may not write its -shm (a write-
+    protected stick); root may write anywhere, so that failure is simulated where it occurs."""
+    from recount_desk.store import db
+
+    path = tmp_path / "c.recount"
+    create_case(path, E).close()
+    real = db._connect
+
+    def on_media(p: Path, readonly: bool = False) -> sqlite3.Connection:
+        if readonly:
+            raise sqlite3.OperationalError("unable to open database file")
+        return real(p, readonly)
+
+    monkeypatch.setattr(db, "_connect", on_media)
+    monkeypatch.setattr(os, "access", lambda p, mode: mode != os.W_OK)
+    with open_case(path) as case:
+        assert case.readonly and "read-only media" in (case.readonly_reason or "")
+        assert case.election == E
+    assert verify_case(path).ok
+    Path(str(path) + "-wal").write_bytes(b"x" * 10)  # a case not closed cleanly
+    with pytest.raises(store.CaseFileError, match="read-only media and was not closed"):
+        open_case(path)
