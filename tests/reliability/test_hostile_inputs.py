@@ -130,16 +130,31 @@ def _sha(path: Path) -> str:
                          ids=[c[0] for c in CHECKS if c[3] == 1])
 def test_a_refused_import_leaves_the_case_as_it_was(what: str, case: Path,
                                                    tmp_path: Path) -> None:
+    """In this process (the command line's import is the same action; its end is tested
+    above): the file is refused whole and the case stays as it was, verifying."""
+    from recount_desk.actions.case import open_case
+
     _, write, args, _, said = next(c for c in CHECKS if c[0] == what)
+    family = args[1] if args[:1] == ("--format",) else None
     before = _sha(case)
-    r = run_cli("import", str(case), str(write(tmp_path)), *args)
-    _clean_end(r)
-    assert r.returncode == 1 and said in r.stdout + r.stderr, (r.stdout, r.stderr)
+    with open_case(case) as c:
+        parsed, failed = None, ""
+        try:
+            parsed = canvass_actions.read_file(write(tmp_path), family=family)
+        except canvass_actions.ImportFailed as e:
+            failed = str(e.issue)
+        if parsed is None:
+            assert said in failed
+        else:
+            assert any(said in str(i) for i in parsed.errors), [str(i) for i in parsed.issues]
+            with pytest.raises(canvass_actions.ImportRefused, match="Nothing was changed"):
+                canvass_actions.import_canvass(c, parsed)
     assert verify_case(case).ok
     conn = sqlite3.connect(case)
     assert conn.execute("SELECT count(*) FROM contest").fetchone()[0] == 0
+    assert conn.execute("SELECT count(*) FROM audit").fetchone()[0] == 1
     conn.close()
-    del before  # the command line backs up first; the case's content is what must not move
+    assert _sha(case) == before  # opened and closed: the file's bytes did not move
 
 
 def test_a_fifo_is_refused_at_once_as_canvass_case_or_envelopes(case: Path,
