@@ -138,7 +138,7 @@ def chain_head(conn: sqlite3.Connection, *, skip_action: str | None = None) -> s
                        "LIMIT 1", (skip_action,)).fetchone()
     if row is None:
         return "no audit entries"
-    return f"Log entry {row[0]} · {str(row[1])[:12]}"
+    return f"Log entry {row[0]} · {str(row[1])[:8]}"
 
 
 def _verify(conn: sqlite3.Connection, name: str, *, anchored: bool,
