@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sqlite3
 import sys
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -444,6 +445,8 @@ def cmd_election(args: argparse.Namespace) -> int:
             ("jurisdiction", args.jurisdiction), ("canvass_completed", args.canvass_completed),
             ("officer", args.officer)) if v is not None}
         if changes:
+            if _refuse_write(case):
+                return EXIT_FAIL
             try:
                 case_actions.update_election(case, dataclasses.replace(e, **changes))
             except (case_actions.ElectionDetailsRefused,
@@ -469,6 +472,21 @@ def cmd_election(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _refuse_write(case: case_actions.Case) -> bool:
+    """Before the command line writes: the case must be writable and verify, and a backup is
+    kept (as the window keeps one per open). True (after saying why) when it must not."""
+    if case.readonly:
+        print((case.readonly_reason or f"{case.path.name} is open read-only.")
+              + " Nothing was changed.", file=sys.stderr)
+        return True
+    problems = case_actions.backup_before_writing(case)
+    if problems:
+        print(f"{case.path.name} does not verify, so nothing was changed: "
+              + "; ".join(problems) + ". See `recount-desk verify` and "
+              "`recount-desk restore`.", file=sys.stderr)
+    return bool(problems)
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     try:
         case = case_actions.open_case(args.case)
@@ -476,6 +494,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(str(err), file=sys.stderr)
         return EXIT_FAIL
     with case:
+        if _refuse_write(case):
+            return EXIT_FAIL
         kind = case.election.kind
         try:
             parsed = canvass_actions.read_file(
@@ -946,6 +966,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except case_actions.CaseFileError as e:  # also read-only and full-disk refusals
+        print(str(e), file=sys.stderr)
+        return EXIT_FAIL
+    except sqlite3.DatabaseError as e:  # a file changed outside in a way no check foresaw
+        print(f"The case file is damaged or not as Recount Desk wrote it ({e}). Run "
+              "`recount-desk verify` on it, or restore a backup. Nothing was changed.",
+              file=sys.stderr)
+        return EXIT_FAIL
+    except MemoryError:
+        print("The file is too large to be read on this computer; nothing was changed.",
+              file=sys.stderr)
+        return EXIT_FAIL
+    except OSError as e:
+        print(_os_error(e), file=sys.stderr)
+        return EXIT_FAIL
+
+
+def _os_error(e: OSError) -> str:
+    """An operating-system failure in the user's words (never a traceback)."""
+    import errno
+
+    name = Path(e.filename).name if e.filename else "the file"
+    why = {errno.ENOSPC: "the disk is full", errno.EROFS: "it is on read-only media",
+           errno.EACCES: "permission denied", errno.ELOOP: "its path is a loop of "
+           "symbolic links", errno.ENOENT: "it does not exist"}.get(e.errno or 0,
+                                                                     e.strerror or str(e))
+    return f"{name}: {why}. Nothing was changed."
 
 
 if __name__ == "__main__":

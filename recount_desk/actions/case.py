@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from dataclasses import dataclass, field
@@ -9,11 +10,19 @@ from datetime import date, datetime
 from pathlib import Path
 
 from recount_desk import store
+from recount_desk.core.audit import AuditEntry
 from recount_desk.core.calendar import ClosedDay, holiday_name
 from recount_desk.core.model import Election, ElectionKind
 from recount_desk.core.rules import Edition, edition_for
-from recount_desk.store import lock, repo
-from recount_desk.store.backup import list_backups, make_backup
+from recount_desk.store import anchor, lock, repo
+from recount_desk.store.backup import (
+    BackupRefused,
+    case_ids,
+    file_case_id,
+    last_entry_of,
+    list_backups,
+    make_backup,
+)
 from recount_desk.store.backup import restore as restore_file
 
 
@@ -109,6 +118,7 @@ def create_case(path: Path | str, election: Election, *, edition: Edition | None
     conn = store.create(path)
     case = Case(path, conn, actor=actor or store.actor_name())
     lock.acquire(path, case.actor)
+    _keep_head_outside(case)
     with store.transaction(conn, case.actor, "create case") as tx:
         repo.set_election(tx, election, edition.value if edition else None)
         tx.update(_election_payload(election, edition))
@@ -152,6 +162,8 @@ def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = N
             lock.release(path)
         raise
     case = Case(path, conn, readonly=readonly, actor=actor, readonly_reason=reason)
+    if not readonly:
+        _keep_head_outside(case)
     if backup and not readonly:
         from .demo import user_data_dir
 
@@ -160,6 +172,39 @@ def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = N
         except (OSError, sqlite3.Error):
             case.readonly_reason = None  # a failed backup must not stop the work
     return case
+
+
+def _keep_head_outside(case: Case) -> None:
+    """After each action, keep the chain's head in the data folder too (store/anchor.py)."""
+    from .demo import user_data_dir
+
+    cid = anchor.case_id(case.conn)
+    if cid is None or not hasattr(case.conn, "after_commit"):
+        return
+    root, path = user_data_dir(), case.path
+
+    def keep(entry: AuditEntry, committed: bool) -> None:
+        anchor.record(root, cid, entry, path, committed=committed)
+
+    with contextlib.suppress(OSError):  # a data folder we cannot write: no second witness
+        case.conn.writer = anchor.writer_id(root)  # type: ignore[attr-defined]
+    case.conn.after_commit = keep  # type: ignore[attr-defined]
+
+
+def backup_before_writing(case: Case) -> list[str]:
+    """What the command line does before it writes: verify the case and, if it is sound,
+    keep a rotating backup copy (as the window does on every open). Returns the problems
+    verification found; the caller writes nothing when there are any."""
+    from .demo import user_data_dir
+    from .verify import verify_open
+
+    result = verify_open(case.conn, case.path.name)
+    if not result.ok:
+        return result.problems
+    # A failed backup must not stop the work; the next write tries again.
+    with contextlib.suppress(OSError, sqlite3.Error):
+        make_backup(case.conn, case.path, user_data_dir())
+    return []
 
 
 def check_after_open(path: Path | str) -> list[str]:
@@ -194,10 +239,14 @@ def backups(path: Path | str) -> list[Path]:
 def restore_backup(path: Path | str, backup: Path | str) -> Path:
     """Replace a case with one of its backups (after verifying it); returns where the
     replaced file was kept."""
+    from .demo import user_data_dir
     from .verify import verify_case
 
     path, backup = Path(path), Path(backup)
-    result = verify_case(backup)
+    if not backup.is_file():
+        raise store.CaseFileError(f"The backup {backup.name} is not a file; nothing was "
+                                  "changed.")
+    result = verify_case(backup, anchored=False)  # a backup is older than the case
     if not result.ok:
         raise store.CaseFileError(f"The backup {backup.name} does not verify: "
                                   + "; ".join(result.problems))
@@ -205,8 +254,21 @@ def restore_backup(path: Path | str, backup: Path | str) -> Path:
     if holder is not None:
         raise store.CaseFileError(f"{path.name} is open in Recount Desk by "
                                   f"{holder.describe()}; close it before restoring.")
+    root = user_data_dir()
+    replaced, head, cid = last_entry_of(path), last_entry_of(backup), file_case_id(backup)
     try:
-        return restore_file(backup, path)
+        if head is not None and cid is not None and cid in case_ids(root, path):
+            # The chain's head kept outside goes back with the case (a restore is no
+            # rollback), first: a kill during the copy must not make the restored case look
+            # rolled back; the replaced head stays known (its entries were written here).
+            with contextlib.suppress(OSError):
+                anchor.record(root, cid, head, path, restored=True, superseded=replaced)
+        return restore_file(backup, path, root)
+    except BackupRefused as e:
+        raise store.CaseFileError(str(e)) from e
+    except (OSError, sqlite3.Error) as e:
+        raise store.CaseFileError(f"The backup could not be restored ({e}); the case is as "
+                                  "it was.") from e
     finally:
         lock.release(path)
 

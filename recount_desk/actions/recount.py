@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -608,6 +609,9 @@ def import_envelopes_csv(case: Case, contest_id: int, path: Path | str) -> Envel
     reason. Every problem is reported with its row; with any error nothing is imported.
     """
     path = Path(path)
+    if path.exists() and not path.is_file():  # a FIFO would block the read forever
+        raise RecountError(f"{path.name} is not a regular file (a folder, a pipe or a "
+                           "device); save the list as a CSV file and import that.")
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except OSError as e:
@@ -655,7 +659,8 @@ def _parse_envelope_csv(name: str, text: str
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel()  # type: ignore[assignment]
-    reader = csv.reader(io.StringIO(text), dialect)
+    # strict: a quote left open is an error, not a field that swallows the rows after it
+    reader = csv.reader(io.StringIO(text), dialect, strict=True)
     try:
         header = next(reader)
     except StopIteration:
@@ -681,10 +686,18 @@ def _parse_envelope_csv(name: str, text: str
         for i, rec in enumerate(reader, start=2):
             if not any(c.strip() for c in rec):
                 continue
-            rows.append((i, _cell(rec, cols["envelope"]), _cell(rec, cols["precinct"]),
-                         _cell(rec, cols["reason"])))
+            if len(rec) > len(header) and any(c.strip() for c in rec[len(header):]):
+                issues.append(Issue(name, f"Row {reader.line_num} has {len(rec)} fields but "
+                                    f"the header names {len(header)}: a comma inside a "
+                                    "value must be quoted.", row=reader.line_num,
+                                    severity=Severity.ERROR))
+                continue
+            # NFKC: a full-width "Ｅ１" typed on another keyboard is the envelope "E1"
+            rows.append((i, unicodedata.normalize("NFKC", _cell(rec, cols["envelope"])),
+                         _cell(rec, cols["precinct"]), _cell(rec, cols["reason"])))
     except csv.Error as e:
-        issues.append(Issue(name, f"The CSV cannot be read past row {reader.line_num}: {e}.",
+        issues.append(Issue(name, f"The CSV cannot be read past row {reader.line_num}: {e} "
+                            "(a quote opened and never closed?).",
                             row=reader.line_num, severity=Severity.ERROR))
     return rows, issues
 
@@ -696,7 +709,7 @@ def _cell(rec: list[str], j: int) -> str:
 def add_envelope(case: Case, contest_id: int, *, envelope_id: str, precinct: str,
                  original_reason: str) -> int:
     """Enter one unopened envelope by hand (envelope id, precinct, why it was not opened)."""
-    no = (envelope_id or "").strip()
+    no = unicodedata.normalize("NFKC", (envelope_id or "").strip())  # "Ｅ１" is "E1"
     with store.transaction(case.conn, case.actor, "add envelope") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)

@@ -103,6 +103,7 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     Raises ImportFailed with a clear message when the file cannot be read as a canvass at
     all. ``detection``: the claim of ``family`` made earlier, for the gate to lower."""
     path = Path(path)
+    sniff(path)  # refuses at once what is no regular file (a FIFO would hang the read)
     options = options or ReadOptions()
     if options.mapping is not None and family is None:
         family = "mapping"

@@ -122,6 +122,17 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                    + ", ".join(repr(m) for m in missing)
                    + "; a long-format canvass needs office (contest), candidate (choice) and "
                    "votes columns.", sheet=sheet, row=1)
+    # Two columns of one role ("votes" twice; pandas names the second "votes.1"): which to
+    # count cannot be guessed, and ignoring one would drop its votes without a word.
+    for key in ("votes", "candidate", "office", "precinct"):
+        same = [str(c) for c in df.columns
+                if _columns([re.sub(r"\.[0-9]+$", "", str(c))]).get(key) is not None
+                and _norm(re.sub(r"\.[0-9]+$", "", str(c))) == _norm(
+                    re.sub(r"\.[0-9]+$", "", cols.get(key, "\0")))]
+        if len(same) > 1:
+            raise fail(path, f"The header has {len(same)} {key!r} columns "
+                       f"({', '.join(repr(c) for c in same)}); keep one (or rename the "
+                       "others) so it is clear which to count.", sheet=sheet, row=1)
     if df.empty:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
     n = len(df)
@@ -179,11 +190,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                             None, ocol, Severity.ERROR))
     keep &= ~cand_blank
 
-    # Totals rows in the precinct column go to file_totals; in a file of several counties the
-    # precinct is named "County / precinct", and "Kane / TOTALS" is Kane's totals row.
-    multi_county = "precinct" in cols and len(county_u) > 1
-    is_total = flags(prec_u, lambda p: vocab.is_total_precinct(
-        p.split(" / ", 1)[1] if multi_county and " / " in p else p))[prec_c]
+    # Totals rows in the precinct column go to file_totals.
+    is_total = flags(prec_u, vocab.is_total_precinct)[prec_c]
 
     # Choice kinds, classified once per distinct name (-1: a row to leave out).
     kind_of = {k: i for i, k in enumerate(ROW_KINDS)}
@@ -228,6 +236,14 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                     first_row + int(i), cols["votes"], Severity.ERROR))
                 blank[i] = False
                 xl_error[i] = True
+    # "1e3" is not how a count is written: refuse it rather than read 1,000.
+    sci = flags(votes_u, lambda v: isinstance(v, str) and ("e" in v or "E" in v)
+                and not np.isnan(pd.to_numeric(v, errors="coerce")))[votes_c] & keep
+    for i in np.flatnonzero(sci)[:10]:
+        issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is written "
+                            "as a power of ten; write the count in digits.", sheet,
+                            first_row + int(i), cols["votes"], Severity.ERROR))
+    num = np.where(sci, 0, num)
     known = ~np.isnan(num)
     bad = keep & ~known & ~suppressed & ~blank & ~xl_error
     huge = keep & known & (np.abs(np.where(known, num, 0)) >= 1e9)
@@ -299,31 +315,37 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                 first_row + int(title_prec.argmax()), cols.get("precinct"),
                                 Severity.WARNING))
 
+    # A precinct named like a totals row ("Total", "County") is the file's totals row only
+    # when it is the sum of the precincts (for at least one choice: a totals row with a typo
+    # stays one, and is reported below as not adding up); otherwise it is a precinct of that
+    # name, and dropping its votes would show a wrong winner.
+    named_total = keep & is_total
+    if named_total.any():
+        key = race * len(cand_u) + cand_c
+        plain = keep & ~is_total
+        for pc in np.unique(prec_c[named_total]):
+            rows_p = named_total & (prec_c == pc)
+            as_total = pd.Series(votes[rows_p]).groupby(key[rows_p]).sum()
+            # the sum of the plain precincts, or of every other row (a "County" precinct
+            # beside the real "Total" row)
+            if any(bool((as_total == pd.Series(votes[r]).groupby(key[r]).sum().reindex(
+                    as_total.index, fill_value=0)).any())
+                   for r in (plain, keep & ~rows_p)):
+                continue
+            is_total &= ~rows_p
+            issues.append(Issue(name, f"The precinct {prec_u[pc]!r} is named like a totals "
+                                "row but its votes are not the sum of the other precincts, "
+                                "so it is read as a precinct. Check it against the election "
+                                "system.", sheet, first_row + int(rows_p.argmax()),
+                                cols.get("precinct"), Severity.WARNING))
+
     total_rows = keep & is_total
     body = keep & ~is_total
     options.on_progress(3, 4)
 
     # The file's own totals row.
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    if total_rows.any() and multi_county:
-        # Each county's totals row checks that county's precincts; it is never a precinct.
-        keys = ["k", "o", "d", "c"]
-
-        def sums(mask: np.ndarray) -> pd.Series:
-            return pd.DataFrame({"k": county_c[mask], "o": office_c[mask], "d": dist_c[mask],
-                                 "c": cand_c[mask], "v": votes[mask]}).groupby(keys)["v"].sum()
-
-        stated = sums(total_rows)
-        counted_here = sums(body).reindex(stated.index, fill_value=0)
-        off = stated[stated != counted_here]
-        for (k, o, d, c), v in list(off.items())[:5]:
-            label = office_u[o] + (f" {dist_u[d]}" if dist_u[d] else "")
-            issues.append(Issue(name, f"{county_u[k]}'s totals row for {label}, "
-                                f"{cand_u[c]}: {int(v):,}, but its precincts add up to "
-                                f"{int(counted_here[(k, o, d, c)]):,}. The precincts are "
-                                "counted; the totals row is not.", sheet,
-                                severity=Severity.WARNING))
-    elif total_rows.any():
+    if total_rows.any():
         t = pd.DataFrame({"o": office_c[total_rows], "d": dist_c[total_rows],
                           "c": cand_c[total_rows], "v": votes[total_rows]})
         for (o, d, c), v in t.groupby(["o", "d", "c"], sort=False)["v"].sum().items():
@@ -377,7 +399,6 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         {(o, d, "") for o, d in sup_contests}, is_primary,
         election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None, sheet=sheet,
         hidden=hidden_cells,
-        counties=tuple(c for c in county_u if c),
     )
 
 
