@@ -55,14 +55,9 @@ def _is_plain_name(name: str) -> bool:
     write-ins, party prefixes, yes/no)."""
     return (vocab.choice_kind_ext(name) == "candidate" and stance_of(name) is None
             and not _PARTY_WORDS.match(name.split()[0].casefold())
-<<<<<<< HEAD
-            # the plausibility gate takes a "percent" column for a statistic, not a name
-            and "percent" not in name.casefold())
-=======
             # the plausibility gate rightly refuses a "choice" naming a percentage or a
             # statistic ('Aaa Percent'): not a candidate a generated file may hold
             and not _PERCENT.search(name) and not _STATISTIC.match(name))
->>>>>>> harden
 
 
 candidate = st.tuples(word, word).map(" ".join).filter(_is_plain_name)
