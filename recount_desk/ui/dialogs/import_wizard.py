@@ -79,6 +79,7 @@ class TargetCase:
     primary: bool
     existing_source: str | None
     existing_requests: int
+    actor: str | None = None  # who imports (the person using the window)
 
 
 def _table(name: str) -> QTableView:
@@ -918,7 +919,7 @@ class ImportWizard(QWizard):
         replace = page.replace.isChecked()
 
         def job(progress: workers.Progress, cancelled: Any) -> int:
-            with open_case(case_path) as case:
+            with open_case(case_path, actor=self.target.actor) as case:
                 return canvass_actions.import_canvass(case, parsed, replace=replace)
 
         def done(import_id: int) -> None:
