@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
-from PySide6.QtCore import QDate, QDateTime, QTime
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDateEdit,
-    QDateTimeEdit,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -25,6 +22,8 @@ from PySide6.QtWidgets import (
 
 from recount_desk.actions.case import FieldError, validate_election
 from recount_desk.core.model import Election, ElectionKind
+
+from ..dates import DateTimeField
 
 ERROR_STYLE = "color: #b3261e;"
 
@@ -45,9 +44,7 @@ class NewCaseDialog(QDialog):
 
         self.name = QLineEdit()
         self.name.setPlaceholderText("e.g. 2026 General Election")
-        self.date = QDateEdit(QDate.currentDate())
-        self.date.setCalendarPopup(True)
-        self.date.setDisplayFormat("ddd MMM d, yyyy")
+        self.date = DateTimeField("Election date", date.today(), with_time=False)
         self.kind = QComboBox()
         for k in ElectionKind:
             self.kind.addItem(k.label, k.value)
@@ -55,10 +52,12 @@ class NewCaseDialog(QDialog):
         self.jurisdiction.setPlaceholderText("e.g. Wasatch County, or Heber City")
         self.canvass_known = QCheckBox("Known")
         self.canvass_known.setToolTip("The recount request deadline runs from this moment")
-        self.canvass = QDateTimeEdit(QDateTime(QDate.currentDate(), QTime(10, 0)))
-        self.canvass.setCalendarPopup(True)
-        self.canvass.setDisplayFormat("ddd MMM d, yyyy  h:mm AP")
+        # Until it is typed, the canvass follows the election: boards usually canvass one
+        # to two weeks after it, so the date starts at the latest usual day.
+        self.canvass = DateTimeField("Canvass completed (date and time)",
+                                     self._usual_canvass(date.today()))
         self.canvass.setEnabled(False)
+        self._canvass_typed = False
         self.officer = QLineEdit()
         self.officer.setPlaceholderText("e.g. Jane Doe, County Clerk")
         self.file = QLineEdit()
@@ -134,6 +133,10 @@ class NewCaseDialog(QDialog):
                     self.canvass_known.toggled, self.file.textChanged):
             sig.connect(self.validate)
         self.canvass_known.toggled.connect(self.canvass.setEnabled)
+        for field in (self.date, self.canvass):  # a date half typed is said at once
+            field.edit.textEdited.connect(lambda _t: self.validate())
+        self.canvass.edit.textEdited.connect(lambda _t: setattr(self, "_canvass_typed", True))
+        self.date.dateChanged.connect(lambda _d: self._follow_election())
         # Enter moves on to the next field; on the last one it creates the case.
         for w in (self.name, self.jurisdiction, self.officer):
             w.returnPressed.connect(self.focusNextChild)
@@ -149,17 +152,26 @@ class NewCaseDialog(QDialog):
 
     def _fill(self, e: Election) -> None:
         self.name.setText(e.name)
-        self.date.setDate(QDate(e.date.year, e.date.month, e.date.day))
+        self.date.setDate(e.date)
         self.kind.setCurrentIndex(self.kind.findData(e.kind.value))
         self.jurisdiction.setText(e.jurisdiction)
         self.canvass_known.setChecked(e.canvass_completed is not None)
         if e.canvass_completed is not None:
-            c = e.canvass_completed
-            self.canvass.setDateTime(QDateTime(QDate(c.year, c.month, c.day),
-                                               QTime(c.hour, c.minute)))
+            self.canvass.setDateTime(e.canvass_completed)
+            self._canvass_typed = True
         self.officer.setText(e.officer)
         self._touched.update({"name", "jurisdiction"})
         self.validate()
+
+    @staticmethod
+    def _usual_canvass(election_day: date) -> datetime:
+        return datetime.combine(election_day + timedelta(days=14), time(10, 0))
+
+    def _follow_election(self) -> None:
+        if not self._canvass_typed and not self.editing:
+            self.canvass.blockSignals(True)
+            self.canvass.setDateTime(self._usual_canvass(self.election_date()))
+            self.canvass.blockSignals(False)
 
     def _pair(self, first: QWidget, second: QWidget, stretch_first: bool = False) -> _Pair:
         return _Pair(first, second, stretch_first)
@@ -181,6 +193,8 @@ class NewCaseDialog(QDialog):
     def path(self) -> Path:
         text = self.file.text().strip()
         p = Path(text)
+        if not p.name:
+            return p  # a folder, or nothing: problems() says to choose a name
         return p if p.suffix == ".recount" else p.with_name(p.name + ".recount")
 
     def _name_changed(self, text: str) -> None:
@@ -209,10 +223,16 @@ class NewCaseDialog(QDialog):
             pass  # the case file is the open one
         elif not text:
             errs.append(FieldError("file", "Choose where to save the case file."))
+        elif not self.path().name or text.endswith(("/", "\\")):
+            errs.append(FieldError("file", "Give the case file a name, not only a folder."))
         elif self.path().exists():
             errs.append(FieldError("file", "A file of this name exists; choose another name."))
         elif not self.path().parent.is_dir():
             errs.append(FieldError("file", "This folder does not exist."))
+        for key, field in (("date", self.date), ("canvass_completed", self.canvass)):
+            if field.problem() and (key == "date" or self.canvass_known.isChecked()):
+                errs = [e for e in errs if e.field != key]
+                errs.append(FieldError(key, field.problem() or ""))
         if not everything:
             # Empty text fields are not scolded before the officer has typed in them.
             errs = [e for e in errs if e.field not in ("name", "jurisdiction")

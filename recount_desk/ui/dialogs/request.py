@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from PySide6.QtCore import QDateTime, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QComboBox,
-    QDateTimeEdit,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -33,6 +32,7 @@ from recount_desk.actions.contests import ContestRow, RequestRefused
 from recount_desk.core.model import ContestKind
 from recount_desk.core.rules import Office, Requester, RequestEvaluation, Verdict
 
+from ..dates import DateTimeField
 from ..pages.requests import OFFICE_LABELS
 
 MIN_VOTERS = 10
@@ -123,10 +123,7 @@ class RequestDialog(QDialog):
         vg.addWidget(voters_scroll)
         vg.addWidget(self.add_voter, 0, Qt.AlignmentFlag.AlignLeft)
 
-        self.filed_at = QDateTimeEdit(QDateTime.currentDateTime())
-        self.filed_at.setDisplayFormat("ddd MMM d, yyyy  h:mm AP")
-        self.filed_at.setCalendarPopup(True)
-        self.filed_at.setAccessibleName("Filed at (date and time)")
+        self.filed_at = DateTimeField("Filed at (date and time)", follow_now=True)
         self.filed_with = QComboBox()
         self.filed_with.setAccessibleName("Filed with (office)")
         for o in Office:
@@ -217,10 +214,10 @@ class RequestDialog(QDialog):
         return Office(self.filed_with.currentData())
 
     def filed_at_value(self) -> datetime:
-        return self.filed_at.dateTime().toPython()
+        return self.filed_at.value()
 
     def set_filed_at(self, when: datetime) -> None:
-        self.filed_at.setDateTime(QDateTime(when))
+        self.filed_at.setDateTime(when)
 
     def _contest_changed(self) -> None:
         row = self.current_row()

@@ -6,9 +6,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QDateTime, QRegularExpression
+from PySide6.QtCore import QRegularExpression
 from PySide6.QtGui import QFont, QRegularExpressionValidator
-from PySide6.QtWidgets import QComboBox, QDateTimeEdit, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QWidget
+
+from ..dates import DateTimeField
 
 # A tally field holds digits only (thousands separators are allowed and ignored); empty is a
 # valid state — "not entered yet" — so that Enter still moves on from an empty field.
@@ -96,16 +98,14 @@ def combo(items: Sequence[tuple[object, str]], name: str) -> ValueCombo:
     return ValueCombo(items, name)
 
 
-def datetime_edit(name: str, when: datetime | None = None) -> QDateTimeEdit:
-    e = QDateTimeEdit(QDateTime(when) if when else QDateTime.currentDateTime())
-    e.setDisplayFormat("MMM d, yyyy h:mm AP")
-    e.setCalendarPopup(True)
-    e.setAccessibleName(name)
-    return e
+def datetime_edit(name: str, when: datetime | None = None) -> DateTimeField:
+    """A date and time typed as a US clerk writes it; without ``when`` it gives the time
+    it is read at until someone types in it (a sheet keyed in later takes the real time)."""
+    return DateTimeField(name, when, follow_now=when is None)
 
 
-def py_datetime(e: QDateTimeEdit) -> datetime:
-    return e.dateTime().toPython().replace(second=0, microsecond=0)  # type: ignore[no-any-return]
+def py_datetime(e: DateTimeField) -> datetime:
+    return e.value()
 
 
 def when_text(dt: datetime | None) -> str:

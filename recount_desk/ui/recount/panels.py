@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QFileDialog,
     QFormLayout,
     QFrame,
@@ -52,6 +51,7 @@ from recount_desk.core.recount import (
     parse_hours,
 )
 
+from ..dates import DateTimeField
 from ..models import TextTableModel
 from .common import (
     NOTE_STYLE,
@@ -481,10 +481,7 @@ class EnvelopesPanel(Panel):
         self.checks_box = QGroupBox("Checks made")
         self.checks_grid = QGridLayout(self.checks_box)
         self.postmark_known = QCheckBox("Postmark")
-        self.postmarked = QDateEdit()
-        self.postmarked.setCalendarPopup(True)
-        self.postmarked.setAccessibleName("Postmark date")
-        self.postmarked.setDisplayFormat("MMM d, yyyy")
+        self.postmarked = DateTimeField("Postmark date", with_time=False)
         self.received_known = QCheckBox("Received")
         self.received = datetime_edit("Received at")
         self.check_note = line_edit("Note on the checks")
@@ -655,7 +652,7 @@ class EnvelopesPanel(Panel):
             box.select(rec.checks.get(c))
         self.postmark_known.setChecked(v.postmarked is not None)
         if v.postmarked:
-            self.postmarked.setDate(QDate(v.postmarked))
+            self.postmarked.setDate(v.postmarked)
         self.received_known.setChecked(v.received_at is not None)
         if v.received_at:
             self.received.setDateTime(v.received_at)
