@@ -98,6 +98,7 @@ def check_json(result: CheckResult) -> dict[str, Any]:
             "detection": None if det is None else {
                 "family": det.family, "label": det.label, "confidence": det.confidence,
                 "reason": det.reason},
+            "doubts": list(result.doubts),
             "edition": result.edition.value,
             "edition_label": result.edition.label, "election_kind": result.kind.value,
             "contests": contests,
@@ -120,6 +121,11 @@ def _print_check(result: CheckResult, only_close: bool) -> None:
            if det else f"{result.family} format")
     print(f"{result.source} — {len(result.contests)} contests ({how}); "
           f"law applied: {result.edition.label}")
+    if result.doubts:
+        print("THIS READING LOOKS WRONG; do not rely on the figures below until the file is "
+              "mapped (check --mapping) or corrected:")
+        for why in result.doubts:
+            print(f"  - {why}")
     width = max([len(c.totals.contest.key.label()) for c in result.contests] + [10])
     width = min(width, 60)
     for cc in result.contests:
@@ -185,7 +191,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps(check_json(result), indent=2, ensure_ascii=False))
     else:
         _print_check(result, args.close)
-    return EXIT_FAIL if any(i.severity is Severity.ERROR for i in result.issues) else EXIT_OK
+    return EXIT_FAIL if result.doubts or any(i.severity is Severity.ERROR
+                                             for i in result.issues) else EXIT_OK
 
 
 def cmd_new(args: argparse.Namespace) -> int:

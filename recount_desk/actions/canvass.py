@@ -33,10 +33,24 @@ def detect_file(path: Path | str) -> list[Detection]:
 
 def read_file(path: Path | str, *, family: str | None = None, primary: bool | None = None,
               seats: dict[str, int] | None = None,
-              options: ReadOptions | None = None) -> ParsedCanvass:
-    """Read a canvass file into memory; nothing is written. Raises ImportFailed."""
+              options: ReadOptions | None = None,
+              detection: Detection | None = None) -> ParsedCanvass:
+    """Read a canvass file into memory; nothing is written. Raises ImportFailed.
+
+    ``detection``: the family's claim from :func:`detect_file`, which the plausibility gate
+    lowers when the reading looks wrong (see :func:`with_gate`)."""
     return formats.read_canvass(path, family=family, primary=primary, seats=seats,
-                                options=options)
+                                options=options, detection=detection)
+
+
+def with_gate(found: list[Detection], parsed: ParsedCanvass) -> list[Detection]:
+    """The claims with the read family's confidence as the plausibility gate left it,
+    most confident first."""
+    d = parsed.detection
+    if d is None:
+        return found
+    return sorted([d if x.family == d.family else x for x in found],
+                  key=lambda x: -x.confidence)
 
 
 class ImportRefused(Exception):
@@ -110,6 +124,8 @@ class CheckResult:
     contests: list[ContestCheck]
     issues: list[Issue]
     detection: Detection | None = None
+    # Why the plausibility gate doubts the reading (empty when it looks like a canvass).
+    doubts: tuple[str, ...] = ()
 
 
 def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
@@ -150,5 +166,5 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
         parsed.file, parsed.family, ed, kind,
         [check_contest(t, ed, kind, election_date, canvass_completed, closed)
          for t in parsed.totals],
-        issues, parsed.detection,
+        issues, parsed.detection, tuple(parsed.doubts),
     )

@@ -131,9 +131,10 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
 
     choices = layout.choices
     batches = rec.unit_kind is rc.UnitKind.BATCHES
+    loads, sources = _retab_sources(case, contest_id)
     units = tuple(Unit(r.unit, tuple(r.canvass[c] for c in choices),
                        tuple((r.recount or {})[c] for c in choices),
-                       covers.get(r.unit, ()) if batches else ())
+                       covers.get(r.unit, ()) if batches else (), sources.get(r.unit, ""))
                   for r in table.rows)
     party = {c.choice.name: c.choice.party for c in totals.choices}
 
@@ -213,6 +214,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
         ballots_rejected=absentee.rejected_total if absentee else 0,
         absentee=absentee,
         witnesses=witnesses,
+        loads=loads,
         costs=cost,
     )
 
@@ -220,6 +222,28 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
 _OFFICES = {"municipal_clerk": "the municipal clerk", "district_clerk": "the district clerk",
             "county_clerk": "the county clerk",
             "lieutenant_governor": "the lieutenant governor"}
+
+
+def _retab_sources(case: Case, contest_id: int) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The re-tabulated statements loaded (one line each, with the file's SHA-256) and the
+    source of each unit not loaded from them (issue 15)."""
+    from .retab import UnitSource, loads, unit_sources
+
+    done = loads(case, contest_id)
+    if not done:
+        return (), {}
+    src = unit_sources(case, contest_id)
+    lines = []
+    for ld in done:
+        n = sum(1 for s in src.values() if s.load is not None and s.load.id == ld.id)
+        lines.append(f"re-tabulation, loaded from {ld.file}"
+                     + (f" (sheet {ld.sheet})" if ld.sheet else "")
+                     + f" (SHA-256 {ld.sha256}), contest “{ld.file_contest}”, on "
+                     f"{ld.loaded_at[:10]} by {ld.loaded_by}: {n} unit(s) counted from it")
+    marks = {u: ("Hand count" + (f": {s.note}" if s.note else "")) if s.source is
+             UnitSource.HAND else s.text for u, s in src.items()
+             if s.source is not UnitSource.LOADED}
+    return tuple(lines), marks
 
 
 def _requester(q: repo.StoredRequest) -> str:

@@ -303,7 +303,7 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
     """
     cid = preview.contest_id
     f = preview.file
-    with store.transaction(case.conn, case.actor, "load re-tabulated results") as payload:
+    with store.transaction(case.conn, case.actor, "load re-tabulated results") as tx:
         ctx = _load(case, cid)
         _writable(case, ctx)
         fresh = _prepare(case, cid, f, preview.chosen.index)
@@ -323,7 +323,7 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
                 f"{f.file}: {len(listed)} unit(s) are not in the file or have blank figures "
                 "(listed); confirm to load the others and count these by hand. Nothing was "
                 "changed.", plan.problems)
-        load_id = rr.add_load(case.conn, cid, file=f.file, sha256=f.sha256, family=f.family,
+        load_id = rr.add_load(tx, cid, file=f.file, sha256=f.sha256, family=f.family,
                               sheet=f.sheet, file_contest=preview.chosen.label,
                               units=len(plan.sheets), loaded_at=store.utc_now(),
                               loaded_by=case.actor)
@@ -333,13 +333,13 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
         by_name = {su.unit.name: su for su in ctx.stored_units}
         for unit, sheet in plan.sheets.items():
             su = by_name[unit]
-            rr.add_loaded_entry(case.conn, su.id, TallyEntry(1, officer, sheet), cids,
+            rr.add_loaded_entry(tx, su.id, TallyEntry(1, officer, sheet), cids,
                                 load_id, now, case.actor)
             if su.unit.name in fresh.replaced:
-                rr.set_source_note(case.conn, su.id, "")
-        _withdraw_stale_declaration(case, ctx, payload)
+                rr.set_source_note(tx, su.id, "")
+        _withdraw_stale_declaration(case, ctx, tx)
         c = fresh.comparison
-        payload.update({
+        tx.update({
             "contest_id": cid, "contest": ctx.title, "load_id": load_id, "file": f.file,
             "sha256": f.sha256, "family": f.family, "sheet": f.sheet,
             "file_contest": preview.chosen.label, "units_loaded": len(plan.sheets),
@@ -371,7 +371,7 @@ def hand_count_unit(case: Case, contest_id: int, unit: str, *, note: str) -> Non
     if not note:
         raise RecountError("Say why this unit is counted by hand instead of loaded (the note "
                            "is kept with the unit).")
-    with store.transaction(case.conn, case.actor, "hand count loaded unit") as payload:
+    with store.transaction(case.conn, case.actor, "hand count loaded unit") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
         _started(ctx)
@@ -380,10 +380,10 @@ def hand_count_unit(case: Case, contest_id: int, unit: str, *, note: str) -> Non
         if load_id is None:
             raise RecountError(f"{unit} was not loaded from a re-tabulated file; enter or "
                                "re-enter its sheet as usual.")
-        rr.supersede_unit_entries(case.conn, su.id)
-        rr.set_source_note(case.conn, su.id, note)
-        _withdraw_stale_declaration(case, ctx, payload)
-        payload.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
+        rr.supersede_unit_entries(tx, su.id)
+        rr.set_source_note(tx, su.id, note)
+        _withdraw_stale_declaration(case, ctx, tx)
+        tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
                         "load_id": load_id, "note": note})
 
 
@@ -395,6 +395,15 @@ class SourceInfo:
     text: str
     note: str
     load: rr.StoredLoad | None
+
+    @property
+    def short(self) -> str:
+        """For a table column: where the figures come from, in a few words."""
+        if self.source is UnitSource.LOADED and self.load is not None:
+            return f"loaded: {self.load.file}"
+        if self.source is UnitSource.HAND:
+            return "hand count" + (f" — {self.note}" if self.note else "")
+        return "—" + (f" (for a hand count: {self.note})" if self.note else "")
 
 
 def unit_sources(case: Case, contest_id: int) -> dict[str, SourceInfo]:

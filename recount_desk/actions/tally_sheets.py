@@ -55,7 +55,7 @@ def make_tally_sheets(case: Case, contest_id: int, out_path: Path | str,
         raise RecountError(f"The tally sheets cannot be written to {out_path}: "
                            f"{err.strerror}.") from err
     if not case.readonly:
-        with store.transaction(case.conn, case.actor, "print tally sheets") as payload:
-            payload.update({"contest_id": contest_id, "contest": ctx.title,
+        with store.transaction(case.conn, case.actor, "print tally sheets") as tx:
+            tx.update({"contest_id": contest_id, "contest": ctx.title,
                             "file": out_path.name, "units": [u.name for u in chosen]})
     return TallySheetsResult(out_path, len(chosen))

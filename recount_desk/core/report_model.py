@@ -100,6 +100,9 @@ class Unit:
     canvass: tuple[int, ...]
     recount: tuple[int, ...]
     covers: tuple[str, ...] = ()  # the precincts a counting batch covers
+    # Where the unit's figures come from when it differs from the recount's loads (a unit
+    # hand-counted in a re-tabulation, issue 15); empty otherwise.
+    source: str = ""
 
     @property
     def difference(self) -> tuple[int, ...]:
@@ -253,6 +256,9 @@ class RecountReport:
     witnesses: tuple[Witness, ...] = ()
     costs: CostStatement | None = None
     printing: Printing = Printing()
+    # The re-tabulated statements loaded as the recount's tallies (issue 15), one line
+    # each: "re-tabulation, loaded from FILE (SHA-256 …) …".
+    loads: tuple[str, ...] = ()
 
     @property
     def automatic(self) -> bool:

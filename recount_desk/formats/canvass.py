@@ -63,6 +63,14 @@ class ParsedCanvass:
     election_date: str | None = None
     # How the family was found (None when the caller named it, or for a mapping).
     detection: Detection | None = None
+    # Why the plausibility gate doubts this reading, in sentences (its issues are also
+    # among ``issues``); a doubtful reading is not offered as done.
+    doubts: list[str] = field(default_factory=list)
+
+    @property
+    def doubtful(self) -> bool:
+        """The reading does not look like a real canvass: not to be offered as done."""
+        return bool(self.doubts)
 
     @property
     def errors(self) -> list[Issue]:

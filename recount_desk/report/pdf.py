@@ -392,12 +392,15 @@ def _recount_section(r: RecountReport, st: _Styles) -> list[Flowable]:
             ("Units", f"{len(r.units):,} {unit_word}{'es' if batches else 's'}"
                       f" ({len(r.choices)} choices)"),
             ("Ballots rejected", _n(r.ballots_rejected)),
+            *(("Source", line) for line in r.loads),
         ], st),
         Paragraph("2.1 Totals", st.h3),
         _totals_table(r, st),
         Paragraph(f"2.2 Results by {unit_word}", st.h3),
         Paragraph("For each choice: the votes of the official canvass, the votes found on "
-                  "the recount, and the change (recount minus canvass).", st.small),
+                  "the recount, and the change (recount minus canvass)."
+                  + (" Every unit's figures are loaded from the re-tabulated statement above "
+                     "unless its source is named under it." if r.loads else ""), st.small),
     ]
     if not r.units:
         s.append(Paragraph("No units are recorded.", st.body))
@@ -585,7 +588,7 @@ def _unit_table(r: RecountReport, st: _Styles, lo: int, hi: int, unit_head: str,
     bold: list[tuple[int, ...]] = []
     wrapped: list[int] = []
     for i, (u, width) in enumerate(zip(r.units, name_widths, strict=True)):
-        row = _unit_row(u, lo, hi, st, wraps=bool(u.covers) or width > room)
+        row = _unit_row(u, lo, hi, st, wraps=bool(u.covers or u.source) or width > room)
         if not isinstance(row[0], str):
             wrapped.append(i)
         body.append(row)
@@ -612,6 +615,8 @@ def _unit_row(u: Unit, lo: int, hi: int, st: _Styles, wraps: bool) -> list[Any]:
         text = esc(u.name)
         if u.covers:
             text += "<br/><font size=6.5>" + esc("Covers " + ", ".join(u.covers)) + "</font>"
+        if u.source:
+            text += "<br/><font size=6.5>" + esc(u.source) + "</font>"
         name = Paragraph(text, st.cell)
     row: list[Any] = [name]
     for c, v in zip(u.canvass[lo:hi], u.recount[lo:hi], strict=True):

@@ -683,10 +683,10 @@ class StoredLoad:
     loaded_by: str
 
 
-def add_load(conn: sqlite3.Connection, contest_id: int, *, file: str, sha256: str,
+def add_load(tx: Tx, contest_id: int, *, file: str, sha256: str,
              family: str, sheet: str | None, file_contest: str, units: int, loaded_at: str,
              loaded_by: str) -> int:
-    cur = conn.execute(
+    cur = tx.execute(
         "INSERT INTO retab_load(contest_id, file, sha256, family, sheet, file_contest, units, "
         "loaded_at, loaded_by) VALUES (?,?,?,?,?,?,?,?,?)",
         (contest_id, file, sha256, family, sheet, file_contest, units, loaded_at, loaded_by))
@@ -699,15 +699,15 @@ def loads(conn: sqlite3.Connection, contest_id: int) -> list[StoredLoad]:
         "loaded_by FROM retab_load WHERE contest_id=? ORDER BY id", (contest_id,))]
 
 
-def add_loaded_entry(conn: sqlite3.Connection, unit_id: int, entry: TallyEntry,
+def add_loaded_entry(tx: Tx, unit_id: int, entry: TallyEntry,
                      choice_id_of: Mapping[str, int], load_id: int, entered_at: str,
                      entered_by: str) -> int:
     """A unit's tally from a load: entry 1, marked with its load; any current entry of the
     unit is superseded (kept in history)."""
-    conn.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND superseded=0",
-                 (unit_id,))
-    eid = add_entry(conn, unit_id, entry, choice_id_of, entered_at, entered_by)
-    conn.execute("UPDATE tally_entry SET load_id=? WHERE id=?", (load_id, eid))
+    tx.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND superseded=0",
+               (unit_id,))
+    eid = add_entry(tx, unit_id, entry, choice_id_of, entered_at, entered_by)
+    tx.execute("UPDATE tally_entry SET load_id=? WHERE id=?", (load_id, eid))
     return eid
 
 
@@ -719,14 +719,14 @@ def loaded_units(conn: sqlite3.Connection, contest_id: int) -> dict[int, int]:
         (contest_id,))}
 
 
-def supersede_unit_entries(conn: sqlite3.Connection, unit_id: int) -> int:
+def supersede_unit_entries(tx: Tx, unit_id: int) -> int:
     """Set aside a unit's current entries (kept in history); returns how many."""
-    return conn.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND superseded=0",
+    return tx.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND superseded=0",
                         (unit_id,)).rowcount
 
 
-def set_source_note(conn: sqlite3.Connection, unit_id: int, note: str) -> None:
-    conn.execute("UPDATE recount_unit SET source_note=? WHERE id=?", (note, unit_id))
+def set_source_note(tx: Tx, unit_id: int, note: str) -> None:
+    tx.execute("UPDATE recount_unit SET source_note=? WHERE id=?", (note, unit_id))
 
 
 def source_notes(conn: sqlite3.Connection, contest_id: int) -> dict[int, str]:

@@ -323,6 +323,13 @@ class MainWindow(QMainWindow):
                                         "Record a recount request for the selected contest")
         e.addAction(self.act_request)
         e.addAction(self.act_people)
+        self.act_retab = self._action("&Load re-tabulated results…", self._load_retab,
+                                      "Ctrl+Shift+L", "Load the tabulators' re-tabulated "
+                                      "statement of votes as the recount's tallies")
+        self.act_sheets = self._action("Print tally &sheets…", self._print_sheets, None,
+                                       "Blank tally sheets for a hand count, one per unit")
+        e.addAction(self.act_retab)
+        e.addAction(self.act_sheets)
 
         v = mb.addMenu("&View")
         self.act_contests = self._action("&Contests", lambda: self.tabs.setCurrentIndex(0),
@@ -888,6 +895,21 @@ class MainWindow(QMainWindow):
         dlg.recorded.connect(self._request_recorded)
         dlg.open()
         return dlg
+
+    def _load_retab(self) -> None:
+        if getattr(self, "recount_page", None) is None:
+            self.tell("Nothing to load into", "Open a case that holds a canvass first.")
+            return
+        self.tabs.setCurrentWidget(self.recount_page)
+        self.recount_page.show_panel("start")
+        self.recount_page.start.retab_box.load()
+
+    def _print_sheets(self) -> None:
+        if getattr(self, "recount_page", None) is None:
+            self.tell("No recount", "Open a case that holds a canvass first.")
+            return
+        self.tabs.setCurrentWidget(self.recount_page)
+        self.recount_page.start.retab_box.print_sheets()
 
     def _request_recorded(self, rid: int) -> None:
         keep = self.contests_page.current_contest_id()

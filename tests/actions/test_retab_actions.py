@@ -217,3 +217,40 @@ def test_a_loaded_unit_replaced_by_a_hand_count_shows_both_sources(tmp_path: Pat
         retab.load_retab(case, again)
         assert retab.unit_sources(case, cid)["A2"].source is UnitSource.HAND
         assert dict(rc.recount_state(case, cid).totals) == {HARRISON: 23, CHRISTENSEN: 20}
+
+
+def _finish(case: Case, cid: int) -> None:
+    from recount_desk.core.recount import BoardKind, BoardMember
+
+    rc.confirm_no_envelopes(case, cid, note="None were left unopened.")
+    rc.declare(case, cid, on=date(2016, 12, 5))
+    rc.set_board_members(case, cid, [BoardMember("A One", "Council Chair"),
+                                      BoardMember("B Two", "Council Member"),
+                                      BoardMember("C Three", "Council Member")])
+    rc.convene_board(case, cid, convened_at=datetime(2016, 12, 6, 10, 0),
+                     place="Salt Lake County Government Center", body_size=3,
+                     board_kind=BoardKind.COUNTY)
+
+
+def test_the_report_names_the_file_its_sha256_and_each_units_source(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    from recount_desk.actions import report as report_actions
+
+    case, cid = sl_case(tmp_path)
+    with case:
+        retab.load_retab(case, retab.preview_load(case, cid, SL_RECOUNT))
+        retab.hand_count_unit(case, cid, "SAN088", note="Ballot bag re-sealed; hand count")
+        sheet = TallySheet(0, {HARRISON: 0, CHRISTENSEN: 0}, 0, 0, 0)
+        rc.enter_tally(case, cid, "SAN088", entry=1, officer="Ann Lee", sheet=sheet)
+        rc.enter_tally(case, cid, "SAN088", entry=2, officer="Bo Park", sheet=sheet)
+        _finish(case, cid)
+        out = tmp_path / "report.pdf"
+        report_actions.make_report(case, cid, out, appendix=True)
+        text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(out)).pages)
+    sha = "e1512f36d03248189670df52b0a461ee0eda11db82f11e23b810bc52f2f8bc49"
+    assert "re-tabulation, loaded from SOVC - Salt Lake Recount.xlsx (SHA-256 " in text
+    assert sha in text.replace(" ", "")
+    assert "Hand count: Ballot bag re-sealed; hand count" in text
+    assert "38 unit(s) counted from it" in text
+    assert "load re-tabulated results" in text  # the audit appendix names the action

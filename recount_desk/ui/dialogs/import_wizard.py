@@ -184,7 +184,9 @@ class FormatPage(QWizardPage):
             self.summary.setText(
                 f"<b>{wiz.source.name}</b> looks like a <b>{best.label}</b> "
                 f"(confidence {best.confidence} %: {best.reason}).<br>"
-                "If that is wrong, pick another reading below or map the columns yourself.")
+                "If that is wrong, pick another reading below or map the columns yourself."
+                + (f"<br><b>But this reading does not look right:</b> {wiz.parsed.doubts[0]}"
+                   if wiz.parsed is not None and wiz.parsed.doubtful else ""))
         else:
             self.summary.setText(
                 f"Recount Desk does not recognise the layout of <b>{wiz.source.name}</b>. "
@@ -848,14 +850,18 @@ class ImportWizard(QWizard):
                 return found, None
             parsed = canvass_actions.read_file(
                 path, family=found[0].family, primary=primary,
-                options=ReadOptions(on_progress=progress, cancelled=cancelled))
-            return found, parsed
+                options=ReadOptions(on_progress=progress, cancelled=cancelled),
+                detection=found[0])
+            return canvass_actions.with_gate(found, parsed), parsed
 
         def done(result: tuple[list[Detection], ParsedCanvass | None]) -> None:
             self.busy = False
             self.source = path
             self.detections, self.parsed = result
             self.family = self.detections[0].family if self.detections else None
+            if self.parsed is not None:
+                # The plausibility gate doubts the reading: the mapping page, not "done".
+                self.family = None if self.parsed.doubtful else self.parsed.family
             self.mapping = None
             self.read_finished.emit()
             self._go_on()

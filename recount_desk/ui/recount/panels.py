@@ -178,9 +178,13 @@ class StartPanel(Panel):
         ul.addWidget(self.by_batch)
         ul.addWidget(self.batches)
         ul.addWidget(self.precincts)
+        from .retab import RetabGroup  # the re-tabulation load (issue 15)
+
+        self.retab_box = RetabGroup(page)
         inner = QWidget()
         v = QVBoxLayout(inner)
         v.addWidget(self.current)
+        v.addWidget(self.retab_box)
         v.addWidget(m)
         v.addWidget(e)
         v.addWidget(u)
@@ -193,6 +197,7 @@ class StartPanel(Panel):
 
     def show_state(self, st: rc.RecountState | None) -> None:
         self.setEnabled(st is not None)
+        self.retab_box.show_state(st)
         if st is None:
             return
         names = [p for u in st.units for p in u.precincts] or list(self.page.precincts())
@@ -286,10 +291,13 @@ class VariancePanel(Panel):
             self.units = []
             return
         vt = rc.variance(case, cid)
+        from recount_desk.actions.retab import unit_sources
+
+        sources = unit_sources(case, cid)
         header = ["Unit"]
         for c in vt.choices:
             header += [f"{c}\ncanvass", f"{c}\nrecount", f"{c}\nchange"]
-        header += ["Net", "Note"]
+        header += ["Net", "Source", "Note"]
         rows: list[list[Any]] = []
         brushes = {}
         for n, r in enumerate(vt.rows):
@@ -297,16 +305,17 @@ class VariancePanel(Panel):
             for c in vt.choices:
                 cells += [r.canvass[c], "not counted" if r.recount is None else r.recount[c],
                           "" if r.change is None else f"{r.change[c]:+,}"]
-            cells += ["" if r.net is None else f"{r.net:+,}", r.note]
+            cells += ["" if r.net is None else f"{r.net:+,}",
+                      sources[r.unit].short if r.unit in sources else "", r.note]
             rows.append(cells)
             if r.differs:
                 brushes[n] = QBrush(QColor("#fde9b0" if not r.note else "#fff8e0"))
         total: list[Any] = ["Total"]
         for c in vt.choices:
             total += [vt.canvass_total[c], vt.recount_total[c], f"{vt.change_total[c]:+,}"]
-        total += [f"{sum(vt.change_total.values()):+,}", ""]
+        total += [f"{sum(vt.change_total.values()):+,}", "", ""]
         rows.append(total)
-        numeric = [i for i in range(1, len(header) - 1)]
+        numeric = [i for i in range(1, len(header) - 2)]
         self.model.set_table(header, rows, numeric=numeric, bold_last=True, row_brushes=brushes)
         self.view.resizeColumnsToContents()
         self.units = [r.unit for r in vt.rows]
