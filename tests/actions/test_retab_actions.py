@@ -32,6 +32,8 @@ def sl_case(tmp_path: Path, method: RecountMethod = RecountMethod.RETABULATION
                        Election("2016 General Election", date(2016, 11, 8),
                                 ElectionKind.GENERAL, "Salt Lake County",
                                 datetime(2016, 11, 22, 12, 0)), actor="clerk")
+    for name in ("Ann Lee", "Bo Park"):
+        add_person(case, name, Role.DEPUTY)
     canvass_actions.import_canvass(case, canvass_actions.read_file(SL_CANVASS))
     cid = next(c.id for c in repo.contests(case.conn)
                if (c.totals.contest.key.title, c.totals.contest.key.district)
