@@ -755,6 +755,7 @@ class MainWindow(QMainWindow):
             return None
         s = case_actions.summary(self.case)
         target = TargetCase(self.case.path, s.election.kind.is_primary, s.source, s.requests,
+                            s.election.kind, s.election.date,
                             self.case.person.name if self.case.person else None)
         wiz = ImportWizard(target, self, source)
         wiz.imported.connect(self._imported)

@@ -7,6 +7,7 @@ last page, and then in one transaction (actions.canvass.import_canvass).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from recount_desk.actions.canvass import (
     ReadOptions,
 )
 from recount_desk.actions.case import open_case
-from recount_desk.core.model import ContestKind
+from recount_desk.core.model import ContestKind, ElectionKind
 
 from .. import workers
 from ..models import (
@@ -79,6 +80,8 @@ class TargetCase:
     primary: bool
     existing_source: str | None
     existing_requests: int
+    kind: ElectionKind | None = None
+    election_date: date | None = None
     actor: str | None = None  # who imports (the person using the window)
 
 
@@ -858,6 +861,7 @@ class ImportWizard(QWizard):
             self.busy = False
             self.source = path
             self.detections, self.parsed = result
+            self._point_out_kind()
             self.family = self.detections[0].family if self.detections else None
             if self.parsed is not None:
                 # The plausibility gate doubts the reading: the mapping page, not "done".
@@ -899,6 +903,7 @@ class ImportWizard(QWizard):
         def done(parsed: ParsedCanvass) -> None:
             self.busy = False
             self.parsed, self.family, self.mapping = parsed, family or "mapping", mapping
+            self._point_out_kind()
             self.read_finished.emit()
             self._go_on()
 
@@ -912,6 +917,16 @@ class ImportWizard(QWizard):
         workers.start(job, on_done=done, on_failed=failed, on_cancelled=self._cancelled,
                       parent=self, title="Reading the canvass", label=f"Reading {path.name}…")
         return False
+
+    def _point_out_kind(self) -> None:
+        """A file that says it is from another kind of election than the case's is pointed
+        out among the problems (the deadline and office follow the case's kind)."""
+        if self.parsed is None or self.target.kind is None:
+            return
+        conflict = canvass_actions.kind_mismatch(self.parsed, self.target.kind,
+                                                 self.target.election_date)
+        if conflict is not None and conflict not in self.parsed.issues:
+            self.parsed.issues.append(conflict)
 
     def run_import(self, page: ConfirmPage) -> bool:
         if self._passed():
