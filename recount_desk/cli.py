@@ -339,13 +339,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
         path = Path(args.case)
     result = verify_actions.verify_case(path)
     print(result.summary())
-    if getattr(args, "report", None):
+    if getattr(args, "report", None) or getattr(args, "code", None):
         from recount_desk.actions import report as report_actions
 
         with case_actions.open_case(path, readonly=True) as case:
-            check = report_actions.verify_report(case, args.report)
-        print(check.summary())
-        return EXIT_OK if result.ok and check.ok else EXIT_FAIL
+            checks = []
+            if args.report:
+                checks.append(report_actions.verify_report(case, args.report))
+            if args.code:
+                checks.append(report_actions.verify_code(case, args.code))
+        for check in checks:
+            print(check.summary())
+        return EXIT_OK if result.ok and all(c.ok for c in checks) else EXIT_FAIL
     return EXIT_OK if result.ok else EXIT_FAIL
 
 
@@ -376,8 +381,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         except report_actions.ReportNotReady as err:
             print(str(err), file=sys.stderr)
             return EXIT_FAIL
-    label = f" (reprint {res.reprint})" if res.reprint else ""
+    label = (f" (reprint {res.reprint})" if res.reprint else " (signed original)" if res.signed
+             else " (DRAFT: the signing is not recorded)")
     print(f"Wrote {res.path}{label}: fingerprint {res.code} (SHA-256 {res.fingerprint})")
+    for p in res.problems:
+        print(f"  Not official: {p}")
     return EXIT_OK
 
 
@@ -683,6 +691,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("case", nargs="?")
     v.add_argument("--demo", action="store_true")
     v.add_argument("--report", metavar="PDF", help="also prove this report PDF matches the case")
+    v.add_argument("--code", metavar="XXXX-XXXX",
+                   help="check a printed copy by the fingerprint code at the foot of its pages")
     v.set_defaults(func=cmd_verify)
 
     rp = sub.add_parser("report", help="the board of canvassers' recount report (PDF)")

@@ -64,9 +64,10 @@ class RawCanvass:
     election_date: str | None = None  # ISO date when the file says
     sheet: str | None = None
     # Precinct cells whose count the file hides (a privacy mark) or leaves blank, per
-    # contest and choice: {(contest, district, party): {choice: cells}}. They are read as 0;
-    # without the file's own totals the verdict must not rest on them.
-    hidden: dict[ContestTuple, dict[str, int]] = field(default_factory=dict)
+    # contest and choice: {(contest, district, party): {choice: [precinct, …]}}. They are
+    # read as 0; without the file's own totals the verdict must not rest on them (a hidden
+    # cell holds at most the precinct's ballots cast, where ``ballots`` gives them).
+    hidden: dict[ContestTuple, dict[str, list[str]]] = field(default_factory=dict)
     # Where each contest (choice "") and choice sits in the file, for the plausibility gate's
     # messages: {(contest, district, party, choice): (row, column letter)}.
     where: dict[tuple[str, str, str, str], tuple[int | None, str | None]] = \

@@ -295,11 +295,11 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         counted = counted_by[ci_]
         file_tot = raw.file_totals.get(tup)
         use = counted
-        hid = raw.hidden.get(tup, {})
-        n_hidden = sum(hid.values())
+        hid: dict[str, list[str] | None] = dict(raw.hidden.get(tup, {}))
+        n_hidden = sum(len(ps or ()) for ps in hid.values())
         if not n_hidden and tup in raw.suppressed:
-            n_hidden = 1  # the reader marked it without counting cells: at least one
-            hid = {nm: 1 for nm in counted}
+            n_hidden = 1  # the reader marked it without saying where: at least one cell
+            hid = {nm: None for nm in counted}
         # The file's own totals are the official figures where they cover every choice:
         # the verdict rests on them, not on precinct rows that hide or leave out counts.
         official = bool(file_tot) and all(nm in file_tot for nm in counted)
@@ -340,9 +340,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             int(nprec[ci_]) if ci_ < len(nprec) else 0,
             official=official,
             hidden_cells=n_hidden,
-            # What a hidden cell could hold is not known from the file (no ballots-cast
-            # figure per precinct is carried): no upper bound.
-            hidden_max={nm: None for nm, n in hid.items() if n and nm in counted},
+            hidden_max={nm: _most(ps, raw.ballots) for nm, ps in hid.items()
+                        if nm in counted and ps != []},
             precinct_sums={nm: counted[nm] for nm in counted
                            if official and counted[nm] != use[nm]},
         ))
@@ -357,6 +356,15 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
         raw.election_date,
     )
+
+
+def _most(precincts: list[str] | None, ballots: dict[str, int]) -> int | None:
+    """The most a choice's hidden cells could hold: each at most its precinct's ballots
+    cast (a voter votes once for a candidate); None where a precinct's ballots are not
+    known (or the precincts are not)."""
+    if precincts is None or any(p not in ballots for p in precincts):
+        return None
+    return sum(ballots[p] for p in precincts)
 
 
 def _seat_overrides(raw: RawCanvass, keys: list[tuple[str, str, str]],

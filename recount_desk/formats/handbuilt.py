@@ -343,6 +343,9 @@ def _add_page(result: RawCanvass, page: RawCanvass) -> None:
     result.seats.update(page.seats)
     result.file_totals.update(page.file_totals)
     result.suppressed |= page.suppressed
+    for key, per in page.hidden.items():
+        for ch, ps in per.items():
+            result.hidden.setdefault(key, {}).setdefault(ch, []).extend(ps)
     for k, v in page.where.items():
         result.where.setdefault(k, v)
     for p, b in page.ballots.items():
@@ -625,6 +628,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     out: list[RawRow] = []
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
     suppressed: set[tuple[str, str, str]] = set()
+    hidden: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     sup_rows: dict[tuple[str, str, str], int] = {}
     n_sup = 0
     bad = 0
@@ -671,6 +675,9 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             cells = [r[cols[x][0]] for x in idxs]
             if any(c.lower() in _SUPPRESSED for c in cells):
                 suppressed.add((contest, "", party))
+                for x in idxs:  # every count of this precinct's contest is hidden
+                    hidden.setdefault((contest, "", party), {}).setdefault(
+                        cols[x][3], []).append(label)
                 sup_rows[(contest, "", party)] = sup_rows.get((contest, "", party), 0) + 1
                 n_sup += 1
                 continue
@@ -749,6 +756,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     return RawCanvass(name, FAMILY, frame(out), issues, seats, file_totals, suppressed, primary,
                       election_name=_clean(rows[0][0]) if rows and rows[0] and rows[0][0]
                       else None, sheet=sheet or None, where=where, ballots=ballots,
+                      hidden=hidden,
                       ballots_rows=ballots_rows,
                       ballots_column=column_name(ballots_j) if ballots_j is not None else None,
                       ballots_total=ballots_total, fractional=fractional, doubts=doubts)

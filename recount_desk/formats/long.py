@@ -318,13 +318,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         issues.append(Issue(name, f"{int(sup_rows.sum())} vote count(s) are suppressed ('*') "
                             "for voter privacy and read as 0.", sheet, severity=Severity.NOTE))
     # Hidden cells (privacy marks and blanks) per contest and choice, for the verdict.
-    hidden: dict[tuple[str, str, str], dict[str, int]] = {}
+    hidden: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     hid_rows = body & (suppressed | blank) & (kind >= 0)
-    if hid_rows.any():
-        h = pd.DataFrame({"o": office_c[hid_rows], "d": dist_c[hid_rows],
-                          "c": cand_c[hid_rows]})
-        for (o, d, c), k in h.groupby(["o", "d", "c"], sort=False).size().items():
-            hidden.setdefault((office_u[o], dist_u[d], ""), {})[cand_u[c]] = int(k)
+    for o, d, c, p in zip(office_c[hid_rows].tolist(), dist_c[hid_rows].tolist(),
+                          cand_c[hid_rows].tolist(), prec_c[hid_rows].tolist(), strict=True):
+        hidden.setdefault((office_u[o], dist_u[d], ""), {}).setdefault(
+            cand_u[c], []).append(prec_u[p])
 
     is_primary = None
     low = name.lower()
