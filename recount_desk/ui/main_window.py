@@ -271,6 +271,9 @@ class MainWindow(QMainWindow):
         self.act_details = self._action("&Election details…", self.edit_election, "Ctrl+E",
                                         "The election's name, date, kind, jurisdiction, "
                                         "canvass completion and officer")
+        self.act_closed = self._action("Pro&claimed holidays…", self.edit_closed_days, None,
+                                       "Days the governor proclaimed legal holidays "
+                                       "(63G-1-301); every deadline counts them")
         self.act_copy = self._action("Save a &copy…", self.save_copy, "Ctrl+Shift+S",
                                      "Write a copy of the case file, e.g. to a USB stick")
         self.act_restore = self._action("&Restore a backup…", self.restore_backup, None,
@@ -298,6 +301,7 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         f.addAction(self.act_import)
         f.addAction(self.act_details)
+        f.addAction(self.act_closed)
         f.addAction(self.act_copy)
         f.addAction(self.act_restore)
         f.addAction(self.act_accept)
@@ -525,8 +529,8 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         has_case = self.case is not None
-        for a in (self.act_import, self.act_details, self.act_copy, self.act_print,
-                  self.act_request):
+        for a in (self.act_import, self.act_details, self.act_closed, self.act_copy,
+                  self.act_print, self.act_request):
             a.setEnabled(has_case)
         self.act_request.setEnabled(has_case and bool(self.rows))
         self.act_print.setEnabled(has_case and bool(self.rows))
@@ -741,6 +745,31 @@ class MainWindow(QMainWindow):
             case_actions.update_election(self.case, dlg.election())
         except (case_actions.ElectionDetailsRefused, CaseFileError) as e:
             self.tell("The election details were not changed", str(e))
+            return
+        self.refresh()
+
+    def edit_closed_days(self) -> Any:
+        """File › Proclaimed holidays…: the case's extra closed days (63G-1-301)."""
+        from .dialogs.closed_days import ClosedDaysDialog
+
+        if self.case is None:
+            self.tell("No case is open", "Open or create a case first (File › New case…).")
+            return None
+        dlg = ClosedDaysDialog(self.case.closed_days, self)
+        dlg.accepted.connect(lambda: self._save_closed_days(dlg))
+        dlg.open()
+        return dlg
+
+    def _save_closed_days(self, dlg: Any) -> None:
+        from recount_desk.actions import case as case_actions
+        from recount_desk.actions.case import CaseFileError
+
+        if self.case is None:
+            return
+        try:
+            case_actions.set_closed_days(self.case, dlg.days())
+        except (case_actions.ElectionDetailsRefused, CaseFileError) as e:
+            self.tell("The proclaimed holidays were not changed", str(e))
             return
         self.refresh()
 
