@@ -256,7 +256,7 @@ def test_cli_verify_code(case: Case, tmp_path: Path, capsys: pytest.CaptureFixtu
     path, cid = case.path, contest(case)
     case.close()
     out = tmp_path / "cli.pdf"
-    assert cli.main(["report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
+    assert cli.main(["--as", "Demo County Clerk", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
     said = capsys.readouterr().out
     assert "DRAFT" in said
     code = said.split("fingerprint ")[1].split()[0]
