@@ -36,7 +36,8 @@ def _seats(values: Sequence[str] | None) -> dict[str, int]:
     for v in values or []:
         title, sep, n = v.rpartition("=")
         if not sep or not n.strip().isdigit() or int(n) < 1:
-            raise SystemExit(f"--seats takes TITLE=N with N ≥ 1, not {v!r}")
+            raise SystemExit(f"--seats takes NAME=N with N ≥ 1 (NAME as check prints it), "
+                             f"not {v!r}")
         out[title.strip()] = int(n)
     return out
 
@@ -188,7 +189,10 @@ def _print_check(result: CheckResult, only_close: bool,
             for a in d.assumptions:
                 print(f"    Assumption: {a}")
     close = sum(1 for c in result.contests if c.decision.within_margin)
-    print(f"{close} contest(s) inside the recount margin.")
+    open_ = sum(1 for c in result.contests if not c.decision.decided)
+    print(f"{close} contest(s) inside the recount margin."
+          + (f" {open_} cannot be decided from this file (hidden or contradictory counts)."
+             if open_ else ""))
     if result.issues:
         print("Issues:")
         _print_issues(result.issues, sys.stdout)
@@ -682,7 +686,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("case")
     i.add_argument("file")
     i.add_argument("--replace", action="store_true", help="replace the canvass already there")
-    i.add_argument("--seats", action="append", metavar="TITLE=N")
+    i.add_argument("--seats", action="append", metavar="NAME=N")
     i.add_argument("--sheet")
     i.add_argument("--format")
     i.set_defaults(func=cmd_import)

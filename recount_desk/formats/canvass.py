@@ -247,7 +247,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         issues.append(Issue(
             raw.file, f"The file does not say how many seats {assumed_seats} race(s) fill; one "
             "seat each is assumed. Change it in the contest settings (or with --seats "
-            "\"TITLE=N\") for a multi-seat race.", raw.sheet, severity=Severity.NOTE))
+            "\"NAME=N\", NAME as check prints it) for a multi-seat race.", raw.sheet,
+            severity=Severity.NOTE))
 
     # The columns in (contest, choice) order: the store's order, so neither the store nor
     # its digest sorts again.
@@ -302,15 +303,16 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             hid = {nm: None for nm in counted}
         # The file's own totals are the official figures where they cover every choice:
         # the verdict rests on them, not on precinct rows that hide or leave out counts.
-        official = bool(file_tot) and all(nm in file_tot for nm in counted)
+        official = file_tot is not None and bool(file_tot) and \
+            all(nm in file_tot for nm in counted)
         if file_tot:
             diffs = [(nm, counted.get(nm, 0), v) for nm, v in file_tot.items()
                      if nm in counted and counted[nm] != v]
             if official:
                 use = {nm: file_tot[nm] for nm in counted}
             if diffs:
-                names = "; ".join(f"{nm}: precincts add up to {a:,}, the file's total says "
-                                  f"{b:,}" for nm, a, b in diffs[:4])
+                figures = "; ".join(f"{nm}: precincts add up to {a:,}, the file's total "
+                                    f"says {b:,}" for nm, a, b in diffs[:4])
                 used = ("The file's totals are used for the contest total." if official else
                         "The file's totals do not cover every choice, so the precincts are "
                         "used.")
@@ -318,12 +320,12 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                     issues.append(Issue(
                         raw.file, f"{contest.key.label()}: some precinct counts are hidden "
                         f"(suppressed for voter privacy, or blank), so the precincts do not add "
-                        f"up to the file's totals ({names}). {used}",
+                        f"up to the file's totals ({figures}). {used}",
                         raw.sheet, severity=Severity.NOTE if official else Severity.WARNING))
                 else:
                     issues.append(Issue(
                         raw.file, f"{contest.key.label()}: the precincts do not add up to the "
-                        f"file's own totals row ({names}). {used}", raw.sheet,
+                        f"file's own totals row ({figures}). {used}", raw.sheet,
                         severity=Severity.WARNING))
         elif n_hidden:
             issues.append(Issue(

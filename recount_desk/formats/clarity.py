@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import MAX_UNZIPPED, col_letter, read_sheet_text, sheet_names, sniff
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def detect(path: Path, kind: str) -> Detection | None:
                        for r in toc[:10]):
                     return Detection(FAMILY, LABEL, 85, "a 'Table of Contents' sheet listing "
                                      "'Page, Contest' (re-saved Clarity detail.xls)")
-    except Exception:  # detect never raises for a file that is not ours
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     return None
 

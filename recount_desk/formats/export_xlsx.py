@@ -16,7 +16,9 @@ def write_table(path: Path, sheet: str, header: Sequence[str],
     wb = Workbook()
     ws = wb.active
     ws.title = sheet[:31]
-    for r, values in enumerate([list(header), *map(list, rows)], start=1):
+    table: list[list[object]] = [list(header)]
+    table.extend(list(r) for r in rows)
+    for r, values in enumerate(table, start=1):
         for c, v in enumerate(values, start=1):
             cell = ws.cell(row=r, column=c)
             if isinstance(v, str):

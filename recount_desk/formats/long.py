@@ -16,7 +16,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._workbook_checks import excel_error_cells, first_visible_sheet
-from .base import ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
 from .tabular import cell_text, factorize_text, read_csv_text, sniff
 
 if TYPE_CHECKING:
@@ -38,9 +38,7 @@ _ALIASES = {
 
 
 # UTF-8 read as Windows-1252 ("JosÃ©", "â€™") and the replacement character.
-_GARBLED = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178"
-                      "\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]|"
-                      "\u00e2\u20ac|\ufffd")
+_GARBLED = vocab.GARBLED
 # Control characters and bidirectional overrides that make a name display as another.
 _HIDDEN_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
@@ -65,7 +63,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     try:
         head = _head(path, kind)
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     cols = _columns(head)
     if {"office", "candidate", "votes"} <= cols.keys():
@@ -212,7 +210,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         # "1,234": a thousands separator.
         num_u[k] = pd.to_numeric(votes_u[k].replace(",", ""), errors="coerce")
     num = num_u[votes_c]
-    suppressed = flags(votes_u, lambda v: v in _SUPPRESSED)[votes_c]
+    suppressed = flags(votes_u, vocab.is_suppressed)[votes_c]
     blank = votes_blank_u[votes_c]
     xl_error = np.zeros(n, dtype=bool)
     if kind_name == "xlsx" and (keep & blank).any():
@@ -318,11 +316,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         issues.append(Issue(name, f"{int(sup_rows.sum())} vote count(s) are suppressed ('*') "
                             "for voter privacy and read as 0.", sheet, severity=Severity.NOTE))
     # Hidden cells (privacy marks and blanks) per contest and choice, for the verdict.
-    hidden: dict[tuple[str, str, str], dict[str, list[str]]] = {}
+    hidden_cells: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     hid_rows = body & (suppressed | blank) & (kind >= 0)
     for o, d, c, p in zip(office_c[hid_rows].tolist(), dist_c[hid_rows].tolist(),
                           cand_c[hid_rows].tolist(), prec_c[hid_rows].tolist(), strict=True):
-        hidden.setdefault((office_u[o], dist_u[d], ""), {}).setdefault(
+        hidden_cells.setdefault((office_u[o], dist_u[d], ""), {}).setdefault(
             cand_u[c], []).append(prec_u[p])
 
     is_primary = None
@@ -357,16 +355,13 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         name, FAMILY, rows, issues, {}, file_totals,
         {(o, d, "") for o, d in sup_contests}, is_primary,
         election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None, sheet=sheet,
-        hidden=hidden,
+        hidden=hidden_cells,
     )
 
 
 def _fold(text: str) -> str:
     """A title compared without case and spacing."""
     return " ".join(text.split()).casefold()
-
-
-_SUPPRESSED = frozenset({"*", "**", "***", "****", "Suppressed", "suppressed"})
 
 
 def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
@@ -382,17 +377,17 @@ def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
 
 def _read_csv(path: Path) -> tuple[pd.DataFrame, str | None]:
     """The CSV as text cells, except a votes column of whole numbers, which the parser reads
-    as integers (no text to convert). Any other votes column is read again as text, so its
-    problems can be reported cell by cell."""
+    as integers (no text to convert). The file is parsed once: the parser's own inference
+    leaves a votes column with a blank, a '*' or a '1,234' as the file's text, so its
+    problems can be reported cell by cell; only a column it reads as other numbers
+    (fractions) is read again as text."""
     header, _ = read_csv_text(path, nrows=0, dtype=object)
     votes = _columns([str(c) for c in header.columns]).get("votes")
     if votes is not None:
-        types: dict[str, object] = {str(c): object for c in header.columns}
-        types[votes] = "int64"
-        try:
-            return read_csv_text(path, dtype=types)
-        except (ValueError, OverflowError, TypeError):
-            pass  # blanks, '*', '1,234', fractions …: read as text below
+        types: dict[str, object] = {str(c): object for c in header.columns if str(c) != votes}
+        df, encoding = read_csv_text(path, dtype=types)
+        if votes in df.columns and df[votes].dtype.kind in "iO":
+            return df, encoding
     return read_csv_text(path, dtype=object)
 
 

@@ -213,12 +213,13 @@ def read_sheet_raw(path: Path, sheet: str | int = 0) -> list[list[object]]:
         names = list(wb.sheet_names)
         if not 0 <= sheet < len(names):
             raise fail(path, f"The workbook has no sheet number {sheet + 1}.")
-        sheet = names[sheet]
+        sheet = str(names[sheet])
     key = (_file_key(path), sheet)
     if key in _RAW_CACHE:
         return _RAW_CACHE[key]
     try:
-        rows = wb.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+        rows: list[list[object]] = wb.get_sheet_by_name(sheet).to_python(
+            skip_empty_area=False)
     except Exception as e:  # calamine raises its own error types for damaged files
         raise _workbook_error(path, e) from e
     while len(_RAW_CACHE) >= _KEEP_SHEETS:

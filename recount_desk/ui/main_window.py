@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,6 +107,43 @@ class ContestSettingsCommand(QUndoCommand):
         self.window.apply_settings(self.contest_id, self.before)
 
 
+@dataclass(frozen=True)
+class Opened:
+    """A case a worker opened, with its overview read on that worker's connection."""
+
+    path: Path
+    rows: list[ContestRow]
+
+    @staticmethod
+    def read(case: Case) -> Opened:
+        from recount_desk.actions import contests as contest_actions
+
+        return Opened(case.path, contest_actions.overview(case))
+
+
+# Where the keyboard is must always show (WCAG 2.4.7): item views and text fields draw a
+# clear frame when they hold the focus; buttons and boxes keep the style's own focus ring.
+FOCUS_STYLE = ("QAbstractItemView:focus, QLineEdit:focus, QPlainTextEdit:focus, "
+               "QAbstractSpinBox:focus { border: 2px solid palette(highlight); }")
+
+
+def name_scroll_areas(root: QWidget) -> None:
+    """A scrolled area takes the focus (so the keyboard can scroll it): it is named after
+    what it shows, for a screen reader."""
+    from PySide6.QtWidgets import QScrollArea
+
+    for area in root.findChildren(QScrollArea):
+        if area.accessibleName():
+            continue
+        inner = area.widget()
+        owner: QWidget | None = area.parentWidget()
+        while owner is not None and not owner.accessibleName():
+            owner = owner.parentWidget()
+        what = (inner.accessibleName() if inner is not None else "") or (
+            owner.accessibleName() if owner is not None else "")
+        area.setAccessibleName(f"{what} (scrolled area)" if what else "Scrolled area")
+
+
 class MainWindow(QMainWindow):
     case_opened = Signal(str)
     case_open_failed = Signal(str)
@@ -117,6 +155,9 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
+        from . import workers
+
+        workers.collect_on_gui_thread()
         self.settings = settings or QSettings()
         self.case: Case | None = None
         self.rows: list[ContestRow] = []
@@ -133,6 +174,7 @@ class MainWindow(QMainWindow):
         self.last_message: QMessageBox | None = None
         self.setWindowTitle("Recount Desk")
         self.setAcceptDrops(True)
+        self.setStyleSheet(FOCUS_STYLE)
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -167,6 +209,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.resize(1280, 800)
         self._restore_geometry()
+        self._fit_screen()
 
     # -- pages -------------------------------------------------------------------------------
     @property
@@ -196,7 +239,10 @@ class MainWindow(QMainWindow):
 
         self.recount_page = RecountPage(self)
         self.add_page("Recou&nt", self.recount_page)
+        for page in (contests, requests, self.recount_page):
+            name_scroll_areas(page)
         contests.contest_selected.connect(self._contest_selected)
+        contests.import_button.clicked.connect(lambda: self.import_canvass())
         contests.detail.settings_requested.connect(self._settings_requested)
         contests.detail.request_wanted.connect(self.record_request)
         requests.request_wanted.connect(lambda: self.record_request(None))
@@ -360,7 +406,10 @@ class MainWindow(QMainWindow):
         self.act_notes = self._action("The law in &plain words", self.show_plain_words,
                                       "Shift+F1")
         self.act_about = self._action("&About Recount Desk", self.show_about)
-        for a in (self.act_statute, self.act_notes, None, self.act_about):
+        self.act_guide = self._action("&Getting started", self.show_getting_started, None,
+                                      "A first recount, step by step")
+        for a in (self.act_guide, None, self.act_statute, self.act_notes, None,
+                  self.act_about):
             h.addSeparator() if a is None else h.addAction(a)
 
     # -- undo ----------------------------------------------------------------------------------
@@ -569,9 +618,9 @@ class MainWindow(QMainWindow):
         if not self.keep_unsaved_work(f"opening {path.name}"):
             return
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
-            with case_actions.open_case(path):
-                return path
+        def job(progress: workers.Progress, cancelled: Any) -> Opened:
+            with case_actions.open_case(path) as case:
+                return Opened.read(case)
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the case", label=f"Opening {path.name}…")
@@ -584,9 +633,9 @@ class MainWindow(QMainWindow):
         if not self.keep_unsaved_work("opening the demo election"):
             return
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
+        def job(progress: workers.Progress, cancelled: Any) -> Opened:
             with demo_actions.open_demo_case(fresh=fresh) as case:
-                return case.path
+                return Opened.read(case)
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the demo election", label="Preparing the demo election…")
@@ -612,14 +661,16 @@ class MainWindow(QMainWindow):
         self.tell("The case could not be opened", text)
         self.case_open_failed.emit(text)
 
-    def _attach(self, path: Path) -> None:
-        """Take over a case a worker opened; verification and the backup follow in the
-        background (a statewide case is shown at once, not after checking every vote)."""
+    def _attach(self, opened: Opened | Path) -> None:
+        """Take over a case a worker opened (and read the overview of, so that the window's
+        thread does not); verification and the backup follow in the background (a statewide
+        case is shown at once, not after checking every vote)."""
         from recount_desk.actions import case as case_actions
         from recount_desk.actions.case import CaseFileError
 
         from . import workers
 
+        path = opened.path if isinstance(opened, Opened) else Path(opened)
         try:
             case = case_actions.open_case(path)
         except CaseFileError as e:
@@ -652,7 +703,7 @@ class MainWindow(QMainWindow):
         self._remember_recent(path)
         if case.person is None and not case.readonly:
             self.switch_person()
-        self.refresh(opened=True)
+        self.refresh(opened=True, rows=opened.rows if isinstance(opened, Opened) else None)
         if self.contests_page.model.rowCount():
             self.contests_page.table.setFocus()
         self.case_opened.emit(str(path))
@@ -716,12 +767,26 @@ class MainWindow(QMainWindow):
 
         election, path = dlg.election(), dlg.path()
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
-            with case_actions.create_case(path, election):
-                return path
+        def job(progress: workers.Progress, cancelled: Any) -> Opened:
+            with case_actions.create_case(path, election) as case:
+                return Opened.read(case)
 
-        workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
+        def created(opened: Opened) -> None:
+            self._attach(opened)
+            if self.case is not None and not self.rows:
+                self.lead_to_import()
+
+        workers.start(job, on_done=created, on_failed=self._open_failed, parent=self,
                       title="Creating the case")
+
+    def lead_to_import(self) -> None:
+        """A new case's next step is the import: the Contests page says so and its button
+        has the focus (Enter starts the import)."""
+        self.tabs.setCurrentWidget(self.contests_page)
+        # After the dialog has gone and the window has the focus back.
+        QTimer.singleShot(0, self.contests_page.import_button.setFocus)
+        self.statusBar().showMessage("The case is created. Next: import the canvass "
+                                     "(Enter, or File › Import canvass…, Ctrl+I).", 15000)
 
     # -- election details -------------------------------------------------------------------------
     def edit_election(self) -> NewCaseDialog | None:
@@ -797,7 +862,7 @@ class MainWindow(QMainWindow):
         self.canvass_imported.emit()
 
     # -- overview ---------------------------------------------------------------------------------
-    def refresh(self, opened: bool = False) -> None:
+    def refresh(self, opened: bool = False, rows: list[ContestRow] | None = None) -> None:
         """Re-read every page (overview, requests, recount) and the status bar and menus
         from the case: after any action, whatever showed what it changed is current."""
         from recount_desk.actions import contests as contest_actions
@@ -809,7 +874,7 @@ class MainWindow(QMainWindow):
             self.recount_page.reload_contests()
             self._update_actions()
             return
-        self.rows = contest_actions.overview(self.case)
+        self.rows = rows if rows is not None else contest_actions.overview(self.case)
         self.refreshing = True
         try:
             self.contests_page.set_rows(self.rows)
@@ -847,7 +912,7 @@ class MainWindow(QMainWindow):
                 if s.source else "no canvass imported yet")
         self.status_case.setText(
             f"{e.name}, {e.jurisdiction} · {held} · {s.requests} request"
-            f"{'s' if s.requests != 1 else ''} · law of {s.edition.value}"
+            f"{'s' if s.requests != 1 else ''} · {s.edition.label.split(' (')[0]}"
             + (" · READ-ONLY" if self.case.readonly else "")
             + (f" · {self.case.person.name} ({self.case.person.role.label.lower()})"
                if self.case.person else " · nobody chosen (File › Switch person…)"))
@@ -1100,6 +1165,13 @@ class MainWindow(QMainWindow):
         dlg.show()
         return dlg
 
+    def show_getting_started(self) -> LawTextDialog:
+        from .dialogs.messages import LawTextDialog
+
+        dlg = LawTextDialog("Getting started", resource("help", "getting-started.md"), self)
+        dlg.show()
+        return dlg
+
     def show_about(self) -> QMessageBox:
         return self.tell(
             "About Recount Desk",
@@ -1132,6 +1204,18 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+
+    def _fit_screen(self) -> None:
+        """Never larger than the screen's free area (a scaled or small screen, or a size
+        kept from a larger monitor): what is below the fold cannot be reached."""
+        screen = self.screen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        w, h = min(self.width(), free.width()), min(self.height(), free.height() - 30)
+        if (w, h) != (self.width(), self.height()):
+            self.resize(max(w, 640), max(h, 480))
+            self.move(free.topLeft())
 
     def _restore_pages(self) -> None:
         s = self.settings

@@ -122,6 +122,7 @@ class RecountPage(QWidget):
         self.checklist = ChecklistPane()
         self.checklist.step_activated.connect(self.show_panel)
         side = QScrollArea()
+        side.setAccessibleName("Checklist of the recount's steps")
         side.setWidgetResizable(True)
         side.setFrameShape(QFrame.Shape.StyledPanel)
         side.setWidget(self.checklist)

@@ -61,6 +61,16 @@ def needs_entry(row: rc.UnitRow, number: int) -> bool:
     return row.second_officer is None or row.status is UnitStatus.AWAITING_SECOND
 
 
+def next_needing(rows: list[rc.UnitRow], number: int) -> rc.UnitRow | None:
+    """The first unit (of ``rows``, in order) to open for entry ``number``: for the second
+    entry one whose first entry is done comes before one not started."""
+    if number == 2:
+        ready = next((r for r in rows if r.status is UnitStatus.AWAITING_SECOND), None)
+        if ready is not None:
+            return ready
+    return next((r for r in rows if needs_entry(r, number)), None)
+
+
 class TallyEntryCommand(QUndoCommand):
     """One saved entry. Undo re-enters the previous values through ``enter_tally``, so the
     undo is itself a recorded action; redo enters the new values again."""
@@ -320,8 +330,9 @@ class TallyEntryPanel(QWidget):
         # Open the first unit that still needs this entry.
         n, unit = self.number(), self.current_unit()
         row = next((r for r in self.rows if r.name == unit), None)
-        if row is not None and not needs_entry(row, n):
-            target = next((r for r in self.rows if needs_entry(r, n)), None)
+        if row is not None and (not needs_entry(row, n) or (
+                n == 2 and row.status is not UnitStatus.AWAITING_SECOND)):
+            target = next_needing(self.rows, n) or row
             if target is not None:
                 self._loading = True
                 self.unit.setCurrentIndex(self.rows.index(target))
@@ -472,18 +483,26 @@ class TallyEntryPanel(QWidget):
         left = f" Not entered yet: {', '.join(res.missing)}." if res.missing else ""
         msg = f"{unit}: entry {n} saved by {officer} — {res.state.status.label}.{left}"
         self.page.reload()
+        self.result.setStyleSheet("")
         self.result.setText(msg)
         self.page.say(msg)
         self.tally_saved.emit(unit, n)
         if not res.missing:
             self.next_unit(n, unit)
+        if res.state.status is UnitStatus.MISMATCH:
+            # Said in the form, where the officer is looking (and kept as the form moves on
+            # to the next unit), not only in the status bar and a tab's title.
+            self.result.setStyleSheet(WARN_STYLE)
+            self.result.setText(f"⚠ <b>{unit}: the two entries differ.</b> Entry {n} is "
+                                "saved; the difference must be resolved before the unit "
+                                "counts: see the Differences tab (Alt+3).")
 
     def next_unit(self, n: int, after: str) -> None:
         """Move to the next unit that still needs entry ``n`` (wrapping round)."""
         names = [r.name for r in self.rows]
         start = names.index(after) if after in names else -1
         order = self.rows[start + 1:] + self.rows[:start + 1]
-        target = next((r for r in order if needs_entry(r, n)), None)
+        target = next_needing(order, n)
         if target is None:
             self.result.setText(self.result.text() + f" Every unit has its entry {n}.")
             self.save_button.setFocus()
