@@ -67,6 +67,13 @@ def worker(case_path: Path, seed: int, mode: str = "recount") -> None:
     else:
         case = create_case(case_path, spec.election, actor="harness")
         ack(case)
+    from recount_desk.actions.case import add_person
+    from recount_desk.core.people import Role
+
+    for officer in ("Officer 1", "Officer 2"):  # the two who enter tallies
+        if case.roster.who(officer).person is None:
+            add_person(case, officer, Role.DEPUTY)
+            ack(case)
     if canvass.repo.current_import(case.conn) is None:
         canvass.import_canvass(case, canvass.read_file(spec.canvass))
         ack(case)
@@ -159,7 +166,7 @@ def check_after_kill(case_path: Path, acked: int, before_restore: int = 0) -> st
     from recount_desk.actions.case import backups, open_case
 
     try:
-        with open_case(case_path, actor="harness-check") as case:
+        with open_case(case_path, actor="harness") as case:
             integrity = case.conn.execute("PRAGMA integrity_check").fetchone()[0]
             entries = case.conn.execute("SELECT count(*) FROM audit").fetchone()[0]
     except (sqlite3.Error, Exception) as e:  # any failure to open is a finding, reported

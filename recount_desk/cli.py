@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -420,7 +421,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     try:
         case = case_actions.create_case(args.case, e,
-                                        edition=Edition(args.edition) if args.edition else None)
+                                        edition=Edition(args.edition) if args.edition else None,
+                                        actor=_person(args))
     except case_actions.store.CaseFileError as err:
         print(str(err), file=sys.stderr)
         return EXIT_FAIL
@@ -433,7 +435,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_election(args: argparse.Namespace) -> int:
     """Show the election's details, or change the ones given (one audited action)."""
     try:
-        case = case_actions.open_case(args.case)
+        case = case_actions.open_case(args.case, actor=_person(args))
     except case_actions.store.CaseFileError as err:
         print(str(err), file=sys.stderr)
         return EXIT_FAIL
@@ -489,7 +491,7 @@ def _refuse_write(case: case_actions.Case) -> bool:
 
 def cmd_import(args: argparse.Namespace) -> int:
     try:
-        case = case_actions.open_case(args.case)
+        case = case_actions.open_case(args.case, actor=_person(args))
     except case_actions.store.CaseFileError as err:
         print(str(err), file=sys.stderr)
         return EXIT_FAIL
@@ -548,7 +550,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.demo:
             case = demo_actions.open_demo_case()
         elif args.case:
-            case = case_actions.open_case(args.case)
+            case = case_actions.open_case(args.case, actor=_person(args))
         else:
             print("report: give a case file, or --demo", file=sys.stderr)
             return EXIT_USAGE
@@ -649,9 +651,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _open_for_recount(path: str) -> Any:
+def _person(args: argparse.Namespace) -> str | None:
+    """Who acts: ``--as NAME``, else the RECOUNT_DESK_AS environment variable (a name of the
+    case's roster; a one-person roster needs neither)."""
+    return getattr(args, "person", None) or os.environ.get("RECOUNT_DESK_AS") or None
+
+
+def _open_for_recount(path: str, person: str | None = None) -> Any:
     try:
-        return case_actions.open_case(path)
+        return case_actions.open_case(path, actor=person)
     except case_actions.store.CaseFileError as err:
         print(str(err), file=sys.stderr)
         return None
@@ -683,7 +691,7 @@ def cmd_request(args: argparse.Namespace) -> int:
     from recount_desk.actions import contests as contest_actions
     from recount_desk.core.rules import Office, Requester
 
-    case = _open_for_recount(args.case)
+    case = _open_for_recount(args.case, _person(args))
     if case is None:
         return EXIT_FAIL
     with case:
@@ -717,7 +725,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     from recount_desk.actions import recount as recount_actions
     from recount_desk.core.recount import EntryMode, RecountMethod
 
-    case = _open_for_recount(args.case)
+    case = _open_for_recount(args.case, _person(args))
     if case is None:
         return EXIT_FAIL
     with case:
@@ -739,7 +747,7 @@ def cmd_recount(args: argparse.Namespace) -> int:
     from recount_desk.actions import recount as recount_actions
     from recount_desk.actions import retab as retab_actions
 
-    case = _open_for_recount(args.case)
+    case = _open_for_recount(args.case, _person(args))
     if case is None:
         return EXIT_FAIL
     with case:
@@ -789,7 +797,7 @@ def cmd_tally_sheets(args: argparse.Namespace) -> int:
     from recount_desk.actions import recount as recount_actions
     from recount_desk.actions import tally_sheets as sheet_actions
 
-    case = _open_for_recount(args.case)
+    case = _open_for_recount(args.case, _person(args))
     if case is None:
         return EXIT_FAIL
     with case:
@@ -807,6 +815,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="recount-desk",
         description="Recount Desk — Utah recounts under Utah Code 20A-4-401.")
     p.add_argument("--version", action="version", version=f"recount-desk {__version__}")
+    p.add_argument("--as", dest="person", metavar="NAME",
+                   help="who is acting: a name of the case's roster of people (default: the "
+                        "RECOUNT_DESK_AS environment variable; a one-person roster needs none)")
     p.add_argument("--self-test", action="store_true",
                    help="check this installation offline with the demo election, then exit")
     sub = p.add_subparsers(dest="command")

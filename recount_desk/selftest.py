@@ -108,6 +108,7 @@ def _step_report(st: _State) -> str:
     report = _report_actions()
     out = st.folder / "self-test report.pdf"
     with case_actions.open_case(_need(st.case_path)) as case:
+        case.person = case.roster.election_officer  # the report is made by the officer
         # The demo's recounted contest; the close contest found above if there is none.
         recounted = report.reportable_contests(case)
         if recounted:

@@ -24,8 +24,6 @@ from .case import Case, create_case, open_case
 from .contests import set_contest_settings
 from .demo_recount import complete_demo_recount
 
-DEMO_ACTOR = "demo"
-
 
 @dataclass(frozen=True)
 class DemoSpec:
@@ -84,7 +82,7 @@ def build_demo_case(path: Path) -> Case:
     with store.replayed_clock() as set_clock:
         if spec.election.canvass_completed is not None:
             set_clock(spec.election.canvass_completed.replace(tzinfo=MST))
-        case = create_case(path, spec.election, actor=DEMO_ACTOR)
+        case = create_case(path, spec.election)  # its officer is the election officer
         import_canvass(case, read_file(spec.canvass))
         for sc in repo.contests(case.conn):
             c = sc.totals.contest

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, datetime
 
+from recount_desk.core.people import Role
 from recount_desk.core.recount import (
     BoardKind,
     BoardMember,
@@ -30,7 +31,7 @@ from recount_desk.core.rules import Office, Requester
 from recount_desk.store import repo
 
 from . import recount as rc
-from .case import Case
+from .case import Case, add_person
 from .contests import record_request
 
 DEMO_TITLE = "State House"
@@ -85,6 +86,12 @@ def complete_demo_recount(case: Case, *,
         if set_clock is not None:
             set_clock(when)
 
+    at(datetime(2018, 11, 21, 9, 0))
+    # The office's roster: two deputies enter the tallies, a supervisor settles differences.
+    for name, role in ((FIRST_OFFICER, Role.DEPUTY), (SECOND_OFFICER, Role.DEPUTY),
+                       (SUPERVISOR, Role.SUPERVISOR)):
+        if case.roster.who(name).person is None:
+            add_person(case, name, role)
     at(datetime(2018, 11, 21, 14, 35))
     record_request(case, cid, requester=Requester.CANDIDATE, candidate=WATKINS, voters=[],
                    filed_at=datetime(2018, 11, 21, 14, 30),

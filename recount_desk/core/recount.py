@@ -310,6 +310,7 @@ class Resolution:
     sheet: TallySheet
     by: str
     note: str = ""
+    joint: bool = False  # settled by the two officers together (core.people.who_resolves)
 
 
 def resolved_sheet(kind: ResolutionKind, first: TallySheet, second: TallySheet,

@@ -333,6 +333,13 @@ class MainWindow(QMainWindow):
         self.act_report = self._action("Recount re&port…", self.open_report, "Ctrl+Shift+P",
                                        "Make, preview, print, sign and verify the official "
                                        "recount report")
+        self.act_person = self._action("S&witch person…", self.switch_person, "Ctrl+Shift+W",
+                                       "Say who is using the window (from the case's roster); "
+                                       "the audit log names that person")
+        self.act_people = self._action("&People…", self.edit_people, None,
+                                       "The case's roster: election officer, supervisors, "
+                                       "deputies, board members (the election officer edits "
+                                       "it)")
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         f.insertAction(self.recent_menu.menuAction(), self.act_new)
         f.insertAction(self.recent_menu.menuAction(), self.act_open)
@@ -344,6 +351,7 @@ class MainWindow(QMainWindow):
         f.addAction(self.act_copy)
         f.addAction(self.act_restore)
         f.addAction(self.act_accept)
+        f.addAction(self.act_person)
         f.addAction(self.act_print)
         f.addAction(self.act_report)
         f.addSeparator()
@@ -364,6 +372,7 @@ class MainWindow(QMainWindow):
                                         lambda: self.record_request(None), "Ctrl+R",
                                         "Record a recount request for the selected contest")
         e.addAction(self.act_request)
+        e.addAction(self.act_people)
         self.act_retab = self._action("&Load re-tabulated results…", self._load_retab,
                                       "Ctrl+Shift+L", "Load the tabulators' re-tabulated "
                                       "statement of votes as the recount's tallies")
@@ -492,6 +501,49 @@ class MainWindow(QMainWindow):
                           self)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         return box.exec() == QMessageBox.StandardButton.Yes
+
+    def choose_person(self, names: list[str], current: str | None) -> str | None:
+        """Who is using the window, chosen from the roster (tests replace this)."""
+        from PySide6.QtWidgets import QInputDialog
+
+        at = names.index(current) if current in names else 0
+        name, ok = QInputDialog.getItem(self, "Who is using Recount Desk?",
+                                        "Choose your name. Everything you do in this case "
+                                        "is recorded under it.", names, at, False)
+        return name if ok else None
+
+    def switch_person(self, name: str | None = None) -> bool:
+        """Say who is using the window; returns whether someone is chosen."""
+        from recount_desk.actions.case import WhoAreYou
+
+        if self.case is None:
+            return False
+        names = [p.name for p in self.case.roster.people]
+        key = f"person/{self.case.path}"
+        if name is None:
+            current = self.case.person.name if self.case.person else str(
+                self.settings.value(key, ""))
+            name = self.choose_person(names, current or None)
+            if name is None:
+                return self.case.person is not None
+        try:
+            person = self.case.act_as(name)
+        except WhoAreYou as e:
+            self.tell("Not on the roster", str(e))
+            return False
+        self.settings.setValue(key, person.name)
+        if hasattr(self, "status_case"):
+            self.refresh()
+        return True
+
+    def edit_people(self) -> None:
+        from .dialogs.people import PeopleDialog
+
+        if self.case is None:
+            return
+        dlg = PeopleDialog(self.case, self)
+        dlg.finished.connect(lambda _r: self.refresh())
+        dlg.open()
 
     def ask_unsaved(self, text: str) -> QMessageBox.StandardButton:
         """Save, Discard or Cancel for a sheet typed but not saved (tests replace this)."""
@@ -649,6 +701,8 @@ class MainWindow(QMainWindow):
         self.settings.setValue("lastCase", str(path))
         self.settings.setValue("lastFolder", str(path.parent))
         self._remember_recent(path)
+        if case.person is None and not case.readonly:
+            self.switch_person()
         self.refresh(opened=True, rows=opened.rows if isinstance(opened, Opened) else None)
         if self.contests_page.model.rowCount():
             self.contests_page.table.setFocus()
@@ -795,7 +849,8 @@ class MainWindow(QMainWindow):
             return None
         s = case_actions.summary(self.case)
         target = TargetCase(self.case.path, s.election.kind.is_primary, s.source, s.requests,
-                            s.election.kind, s.election.date)
+                            s.election.kind, s.election.date,
+                            self.case.person.name if self.case.person else None)
         wiz = ImportWizard(target, self, source)
         wiz.imported.connect(self._imported)
         wiz.open()
@@ -858,7 +913,9 @@ class MainWindow(QMainWindow):
         self.status_case.setText(
             f"{e.name}, {e.jurisdiction} · {held} · {s.requests} request"
             f"{'s' if s.requests != 1 else ''} · {s.edition.label.split(' (')[0]}"
-            + (" · READ-ONLY" if self.case.readonly else ""))
+            + (" · READ-ONLY" if self.case.readonly else "")
+            + (f" · {self.case.person.name} ({self.case.person.role.label.lower()})"
+               if self.case.person else " · nobody chosen (File › Switch person…)"))
         self.status_case.setToolTip(
             f"Case file {self.case.path}\n{e.kind.label}\nCanvass from {s.source or '—'}\n"
             f"{s.edition.label}")
@@ -892,8 +949,10 @@ class MainWindow(QMainWindow):
             return
         path = self.case.path
 
+        actor = self.case.person.name if self.case.person else None
+
         def job(progress: workers.Progress, cancelled: Any) -> ContestRow:
-            with case_actions.open_case(path) as case:
+            with case_actions.open_case(path, actor=actor) as case:
                 return contest_actions.set_contest_settings(
                     case, contest_id, seats=s.seats, scope=s.scope,
                     voting_method=s.voting_method, pass_rule=s.pass_rule)

@@ -180,12 +180,16 @@ def _type_sheet(qtbot: QtBot, window: MainWindow, values: list[int]) -> None:
 def test_undo_undoes_the_last_action_says_which_and_redo_redoes_it(
         window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
     from recount_desk.actions.canvass import import_canvass, read_file
+    from recount_desk.actions.case import add_person
+    from recount_desk.core.people import Role
     from recount_desk.core.recount import EntryMode, RecountMethod
 
     from .test_recount_pages import GRAND, _hd69
 
     path = make_case(tmp_path, name="Grand 2018 undo")
     with open_case(path) as case:
+        add_person(case, "Ann First", Role.DEPUTY)
+        add_person(case, "Bo Second", Role.DEPUTY)
         import_canvass(case, read_file(GRAND))
         cid = _hd69(case)
         rc.start_recount(case, cid, method=RecountMethod.RETABULATION,
@@ -336,6 +340,11 @@ def test_mid_recount_variance_sets_counted_units_against_their_own_canvass(
     unit = next(iter(RECOUNT))
     w, g, wi, over, under, ballots = RECOUNT[unit]
     with open_case(path) as case:
+        from recount_desk.actions.case import add_person
+        from recount_desk.core.people import Role
+
+        add_person(case, "Ann First", Role.DEPUTY)
+        add_person(case, "Bo Second", Role.DEPUTY)
         import_canvass(case, read_file(GRAND))
         cid = _hd69(case)
         rc.start_recount(case, cid, method=RecountMethod.RETABULATION,
@@ -373,6 +382,11 @@ def test_f8_opens_the_next_unit_awaiting_its_second_entry_and_a_mismatch_shows_i
     path = make_case(tmp_path, name="Grand 2018 second entry")
     units = list(RECOUNT)
     with open_case(path) as case:
+        from recount_desk.actions.case import add_person
+        from recount_desk.core.people import Role
+
+        add_person(case, "Ann First", Role.DEPUTY)
+        add_person(case, "Bo Second", Role.DEPUTY)
         import_canvass(case, read_file(GRAND))
         cid = _hd69(case)
         rc.start_recount(case, cid, method=RecountMethod.RETABULATION,

@@ -82,6 +82,7 @@ class TargetCase:
     existing_requests: int
     kind: ElectionKind | None = None
     election_date: date | None = None
+    actor: str | None = None  # who imports (the person using the window)
 
 
 def _table(name: str) -> QTableView:
@@ -948,7 +949,7 @@ class ImportWizard(QWizard):
         replace = page.replace.isChecked()
 
         def job(progress: workers.Progress, cancelled: Any) -> int:
-            with open_case(case_path) as case:
+            with open_case(case_path, actor=self.target.actor) as case:
                 return canvass_actions.import_canvass(case, parsed, replace=replace)
 
         def done(import_id: int) -> None:

@@ -727,9 +727,10 @@ class EnvelopesPanel(Panel):
         if case is None or cid is None:
             return
         case_path = case.path
+        actor = case.person.name if case.person else None
 
         def job(_progress: Any, _cancelled: Any) -> rc.EnvelopeImport:
-            with case_actions.open_case(case_path) as c:
+            with case_actions.open_case(case_path, actor=actor) as c:
                 return rc.import_envelopes_csv(c, cid, path)
 
         def done(result: rc.EnvelopeImport) -> None:

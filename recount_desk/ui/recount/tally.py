@@ -9,6 +9,7 @@ from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut, QUndoCommand
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QFrame,
     QGridLayout,
@@ -394,7 +395,23 @@ class TallyEntryPanel(QWidget):
     # -- keyboard flow -----------------------------------------------------------------------
     def _officer_done(self) -> None:
         self._officer[self.number()] = self.officer.text()
+        if self.officer_refused():
+            self.officer.setFocus()
+            self.officer.selectAll()
+            return
         self._first_field().setFocus()
+
+    def officer_refused(self) -> bool:
+        """Whether the named officer may not make this entry (the roster does not know them,
+        or they made the other entry): said before any figure is typed."""
+        case, cid, unit = self.page.case, self.page.contest_id, self.current_unit()
+        if case is None or cid is None or unit is None:
+            return False
+        why = rc.may_enter(case, cid, unit, self.number(), self.officer.text())
+        if why is None:
+            return False
+        self.page.fail("This officer may not make this entry", why)
+        return True
 
     def _field_done(self, key: str) -> None:
         keys = list(self.fields)
@@ -559,7 +576,10 @@ class MismatchPanel(QWidget):
         self.correct_grid.setContentsMargins(24, 0, 0, 0)
         self.correct_box.setVisible(False)
         self.correct.toggled.connect(self.correct_box.setVisible)
-        self.by = line_edit("Who resolved the difference", "name of the supervisor")
+        self.by = line_edit("Who resolved the difference", "a supervisor or the election "
+                            "officer, not one of the two officers")
+        self.joint = QCheckBox("The two officers settled it &together (recorded as joint)")
+        self.joint.toggled.connect(lambda on: self.by.setEnabled(not on))
         self.note = line_edit("Resolution note", "what was checked (kept in the audit log)")
         self.resolve_button = QPushButton("&Resolve and record")
         self.resolve_button.setAccessibleName("Resolve the difference")
@@ -579,9 +599,10 @@ class MismatchPanel(QWidget):
         note_label.setBuddy(self.note)
         rl.addWidget(by_label, 4, 0)
         rl.addWidget(self.by, 4, 1)
-        rl.addWidget(note_label, 5, 0)
-        rl.addWidget(self.note, 5, 1)
-        rl.addWidget(self.resolve_button, 6, 1, Qt.AlignmentFlag.AlignLeft)
+        rl.addWidget(self.joint, 5, 1)
+        rl.addWidget(note_label, 6, 0)
+        rl.addWidget(self.note, 6, 1)
+        rl.addWidget(self.resolve_button, 7, 1, Qt.AlignmentFlag.AlignLeft)
 
         unit_label = QLabel("&Unit:")
         unit_label.setBuddy(self.unit)
@@ -686,7 +707,8 @@ class MismatchPanel(QWidget):
                     values[k] = f.value()
                 corrected = sheet_from_fields(values, self.layout_)
             rc.resolve_mismatch(case, cid, row.name, kind=kind, by=self.by.text(),
-                                corrected=corrected, note=self.note.text())
+                                corrected=corrected, note=self.note.text(),
+                                joint=self.joint.isChecked())
         except rc.WarningNeedsNote as e:
             self.page.fail("A note is needed", e)
             self.note.setFocus()
