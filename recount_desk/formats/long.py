@@ -190,8 +190,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                             None, ocol, Severity.ERROR))
     keep &= ~cand_blank
 
-    # Totals rows in the precinct column go to file_totals.
-    is_total = flags(prec_u, vocab.is_total_precinct)[prec_c]
+    # Totals rows in the precinct column go to file_totals; in a file of several counties the
+    # precinct is named "County / precinct", and "Kane / TOTALS" is Kane's totals row.
+    multi_county = "precinct" in cols and len(county_u) > 1
+    is_total = flags(prec_u, lambda p: vocab.is_total_precinct(
+        p.split(" / ", 1)[1] if multi_county and " / " in p else p))[prec_c]
 
     # Choice kinds, classified once per distinct name (-1: a row to leave out).
     kind_of = {k: i for i, k in enumerate(ROW_KINDS)}
@@ -345,7 +348,25 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
 
     # The file's own totals row.
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    if total_rows.any():
+    if total_rows.any() and multi_county:
+        # Each county's totals row checks that county's precincts; it is never a precinct.
+        keys = ["k", "o", "d", "c"]
+
+        def sums(mask: np.ndarray) -> pd.Series:
+            return pd.DataFrame({"k": county_c[mask], "o": office_c[mask], "d": dist_c[mask],
+                                 "c": cand_c[mask], "v": votes[mask]}).groupby(keys)["v"].sum()
+
+        stated = sums(total_rows)
+        counted_here = sums(body).reindex(stated.index, fill_value=0)
+        off = stated[stated != counted_here]
+        for (k, o, d, c), v in list(off.items())[:5]:
+            label = office_u[o] + (f" {dist_u[d]}" if dist_u[d] else "")
+            issues.append(Issue(name, f"{county_u[k]}'s totals row for {label}, "
+                                f"{cand_u[c]}: {int(v):,}, but its precincts add up to "
+                                f"{int(counted_here[(k, o, d, c)]):,}. The precincts are "
+                                "counted; the totals row is not.", sheet,
+                                severity=Severity.WARNING))
+    elif total_rows.any():
         t = pd.DataFrame({"o": office_c[total_rows], "d": dist_c[total_rows],
                           "c": cand_c[total_rows], "v": votes[total_rows]})
         for (o, d, c), v in t.groupby(["o", "d", "c"], sort=False)["v"].sum().items():
@@ -399,6 +420,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         {(o, d, "") for o, d in sup_contests}, is_primary,
         election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None, sheet=sheet,
         hidden=hidden_cells,
+        counties=tuple(c for c in county_u if c),
     )
 
 
