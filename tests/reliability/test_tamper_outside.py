@@ -20,6 +20,7 @@ from recount_desk import store
 from recount_desk.actions import contests, report
 from recount_desk.actions.case import check_after_open, open_case
 from recount_desk.actions.demo import build_demo_case
+from recount_desk.actions.demo_recount import SUPERVISOR
 from recount_desk.actions.verify import verify_case
 from recount_desk.core.audit import AuditEntry, entry_hash, make_entry
 from recount_desk.core.rules import Office, Requester
@@ -198,7 +199,7 @@ def test_tampering_is_reported_by_verify_opening_and_the_report(case: Path, kind
 def test_an_older_copy_put_back_is_a_rollback(case: Path, tmp_path: Path) -> None:
     older = tmp_path / "older.recount"
     shutil.copy(case, older)
-    with open_case(case) as c:
+    with open_case(case, actor=SUPERVISOR) as c:
         rid = contests.overview(c)[0].id
         contests.record_request(
             c, rid, requester=Requester.CANDIDATE, candidate=None, voters=[],
@@ -216,7 +217,7 @@ def test_a_rollback_is_found_through_a_backup_when_the_data_folder_record_is_gon
         case: Path, tmp_path: Path) -> None:
     older = tmp_path / "older.recount"
     shutil.copy(case, older)
-    with open_case(case) as c:
+    with open_case(case, actor=SUPERVISOR) as c:
         rid = contests.overview(c)[0].id
         contests.record_request(
             c, rid, requester=Requester.CANDIDATE, candidate=None, voters=[],
@@ -248,7 +249,7 @@ def test_a_case_seen_on_no_workstation_is_checked_by_what_it_holds(case: Path,
 def test_the_report_prints_the_chain_head_on_every_page(case: Path, tmp_path: Path) -> None:
     from pypdf import PdfReader
 
-    with open_case(case) as c:
+    with open_case(case, actor=SUPERVISOR) as c:
         last = store.last_entry(c.conn)  # the head the report is made from (not a report)
         assert last is not None and last.action != report.GENERATED
         res = report.make_report(c, report.default_contest(c, demo=True) or 0,
