@@ -46,7 +46,7 @@ def sheet_part(z: zipfile.ZipFile, sheet: str | None) -> str | None:
                    if _local(el.tag) == "Relationship" and el.get("Id") == rid), None)
     if not target:
         return None
-    name = target.lstrip("/")
+    name = str(target).lstrip("/")
     return name if name.startswith("xl/") else "xl/" + name
 
 
