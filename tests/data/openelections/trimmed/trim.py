@@ -2,7 +2,10 @@
 
 Run from the repository root with the corpus's ``openelections-ut`` folder:
 
-    python tests/data/openelections/trimmed/trim.py ../shared/corpus/openelections-ut
+    python tests/data/openelections/trimmed/trim.py CORPUS/openelections-ut
+
+(CORPUS: the project's shared corpus folder, beside the repository; tests read only the
+trimmed copies.)
 
 Each county file keeps its own header, column order and every row whose office is a U.S.
 House, State Senate, State House or State School Board race (the offices the district
@@ -49,4 +52,6 @@ def main(corpus: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "../shared/corpus/openelections-ut")
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: trim.py CORPUS/openelections-ut")
+    main(sys.argv[1])
