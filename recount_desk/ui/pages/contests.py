@@ -6,7 +6,7 @@ import heapq
 from collections.abc import Sequence
 from datetime import datetime
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -327,6 +327,7 @@ class ContestsPage(QWidget):
         self._hay: list[str] = []
         self._n_within = 0
         self._fitted = False  # the column widths fit the data
+        self._fit_generation = 0  # a later fitting is for the rows it was asked for
         self.within = QCheckBox("&Within the recount margin only")
         self.within.setAccessibleName("Show only contests within the recount margin")
         self.show_kind = QComboBox()
@@ -430,7 +431,14 @@ class ContestsPage(QWidget):
         # (fitting 14 columns costs more than the filter itself: benchmarks/gui_keystroke.py).
         if resize or not self._fitted:
             self._fitted = bool(rows)
-            self.fit_columns(rows)
+            self._fit_generation += 1
+            if len(rows) <= 400:
+                self.fit_columns(rows)
+            else:  # an even sample now, every row in a later turn (no long stall)
+                self.fit_columns(rows[::len(rows) // 400 + 1])
+                gen = self._fit_generation
+                QTimer.singleShot(1, lambda: gen == self._fit_generation
+                                  and self.fit_columns(rows))
         target = self.model.row_of(keep) if keep is not None else -1
         if target < 0 and rows:
             target = 0
@@ -458,10 +466,8 @@ class ContestsPage(QWidget):
                                       self.table) + 2 * margin
         icon = self.table.iconSize().width() if self.table.iconSize().isValid() else 0
         icon = (icon or style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)) + margin
-        # Every row of a small case; of a large one an even sample of 400 rows.
-        sample = rows if len(rows) <= 400 else rows[::len(rows) // 400 + 1]
         for c, col in enumerate(CONTEST_COLUMNS):
-            longest = heapq.nlargest(3, {col.text(r) for r in sample}, key=len)
+            longest = heapq.nlargest(3, {col.text(r) for r in rows}, key=len)
             width = max((cell.horizontalAdvance(t) for t in longest), default=0) + margin
             if c == VERDICT_COLUMN:
                 width += icon
