@@ -32,6 +32,7 @@ class DemoSpec:
     election: Election
     canvass: Path
     scopes: dict[str, Scope]
+    recount: Path | None = None  # the re-tabulated statement the demo recount loads
 
 
 def demo_spec() -> DemoSpec:
@@ -43,6 +44,7 @@ def demo_spec() -> DemoSpec:
                  spec["officer"]),
         folder / spec["canvass_file"],
         {k: Scope(v) for k, v in spec.get("scopes", {}).items()},
+        folder / spec["recount_file"] if spec.get("recount_file") else None,
     )
 
 
@@ -77,7 +79,7 @@ MST = timezone(timedelta(hours=-7))
 def build_demo_case(path: Path) -> Case:
     """Create the demo case at ``path`` from the bundled canvass, with its finished recount.
 
-    The records are dated as the 2018 events would have been (a replayed clock), so that the
+    The records are dated as the 2016 events would have been (a replayed clock), so that the
     audit log, the recount dates and the report agree with the election.
     """
     spec = demo_spec()
@@ -92,12 +94,13 @@ def build_demo_case(path: Path) -> Case:
             if scope is not None:
                 set_contest_settings(case, sc.id, seats=c.seats, scope=scope,
                                      voting_method=c.voting_method, pass_rule=c.pass_rule)
-        complete_demo_recount(case, set_clock=lambda at: set_clock(at.replace(tzinfo=MST)))
+        complete_demo_recount(case, set_clock=lambda at: set_clock(at.replace(tzinfo=MST)),
+                              recount_file=spec.recount)
     return case
 
 
 def demo_case_path() -> Path:
-    return user_data_dir() / "Demo - 2018 General Election.recount"
+    return user_data_dir() / "Demo - 2016 General Election.recount"
 
 
 def open_demo_case(fresh: bool = False) -> Case:
