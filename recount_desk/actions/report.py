@@ -488,11 +488,11 @@ def reportable_contests(case: Case) -> list[int]:
 
 
 
-DEMO_CONTEST = ("State House", "69")
+DEMO_CONTEST = ("State House", "32")
 
 
 def default_contest(case: Case, *, demo: bool = False) -> int | None:
-    """The contest to report when none is named: the demo's State House District 69, or
+    """The contest to report when none is named: the demo's State House District 32, or
     the case's only recounted contest."""
     if demo:
         for c in repo.contests(case.conn):

@@ -39,13 +39,14 @@ def contest(case: Case) -> int:
 
 def test_report_data_comes_from_the_case(case: Case) -> None:
     data = report_actions.build_report_data(case, contest(case))
-    assert data.board.title == "Board of Grand County Canvassers"
-    assert [c.name for c in data.choices] == ["Christine Watkins", "Tim Glenn"]
-    assert len(data.units) == 8
-    assert data.recount_totals() == (843, 844)
-    assert data.declaration.winners == ("Tim Glenn",)
-    assert data.requests[0].requester == "Christine Watkins, candidate"
-    assert data.requests[0].filed_with == "the lieutenant governor"
+    assert data.board.title == "Board of Salt Lake County Canvassers"
+    assert [c.name for c in data.choices] == ["Suzanne Harrison", "Lavar Christensen"]
+    assert len(data.units) == 39
+    assert data.recount_totals() == (8536, 8541)
+    assert data.declaration.winners == ("Lavar Christensen",)
+    assert data.requests[0].requester == "Suzanne Harrison, candidate"
+    assert data.requests[0].filed_with == "the county clerk"
+    assert data.loads and "SHA-256 e1512f36d0324818" in data.loads[0]
 
 
 def test_make_report_writes_the_pdf_and_records_it(case: Case, tmp_path: Path) -> None:
@@ -91,8 +92,9 @@ def test_verify_says_when_the_case_changed_since(case: Case, tmp_path: Path) -> 
     out = tmp_path / "report.pdf"
     cid = contest(case)
     report_actions.make_report(case, cid, out)
-    recount_actions.add_witness(case, cid, name="Late Witness", designated_by="Tim Glenn",
-                                side="Tim Glenn", attended_from=datetime(2018, 11, 30, 9, 0))
+    recount_actions.add_witness(case, cid, name="Late Witness", designated_by="Lavar Christensen",
+                                side="Lavar Christensen",
+                                attended_from=datetime(2016, 12, 6, 9, 0))
     check = report_actions.verify_report(case, out)
     assert not check.ok
     assert "changed since" in check.message

@@ -58,6 +58,8 @@ def demo(window: MainWindow, qtbot: QtBot) -> MainWindow:
     """The window showing a fresh copy of the demo election."""
     with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
         window.open_demo(fresh=True)
+    window.activateWindow()  # keyboard shortcuts go to the active window
+    qtbot.waitUntil(window.isActiveWindow, timeout=SIGNAL_MS)
     return window
 
 

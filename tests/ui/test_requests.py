@@ -15,7 +15,10 @@ from .conftest import SIGNAL_MS
 
 
 def _dialog(window: MainWindow, qtbot: QtBot) -> RequestDialog:
-    window.contests_page.select_contest(3)  # State House District 69
+    from recount_desk.actions.demo_recount import demo_contest_id
+
+    assert window.case is not None
+    window.contests_page.select_contest(demo_contest_id(window.case))  # State House 32
     qtbot.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
     dlg = window.findChildren(RequestDialog)[-1]
     qtbot.waitExposed(dlg)
@@ -26,14 +29,14 @@ def test_a_timely_request_by_the_losing_candidate_is_recorded(demo: MainWindow,
                                                                qtbot: QtBot) -> None:
     dlg = _dialog(demo, qtbot)
     assert dlg.by_candidate.isChecked()
-    assert dlg.candidate.currentText() == "Christine Watkins"
-    assert dlg.office() is Office.LIEUTENANT_GOVERNOR
+    assert dlg.candidate.currentText() == "Suzanne Harrison"
+    assert dlg.office() is Office.COUNTY_CLERK
     with qtbot.waitSignal(dlg.evaluated, timeout=SIGNAL_MS):
-        dlg.set_filed_at(datetime(2018, 11, 26, 16, 45))
+        dlg.set_filed_at(datetime(2016, 11, 28, 16, 45))
     text = dlg.findings.text()
     assert "Filed on time" in text
     assert "20A-4-401(1)(d)(ii)" in text
-    assert "within the recount margin of 4" in text
+    assert "within the recount margin of 42" in text
     assert dlg.record_button.isEnabled()
     assert not dlg.reason.isEnabled()
     with qtbot.waitSignal(demo.request_recorded, timeout=SIGNAL_MS):
@@ -46,9 +49,9 @@ def test_a_late_request_is_recorded_only_with_a_reason(demo: MainWindow,
                                                        qtbot: QtBot) -> None:
     dlg = _dialog(demo, qtbot)
     with qtbot.waitSignal(dlg.evaluated, timeout=SIGNAL_MS):
-        dlg.set_filed_at(datetime(2018, 11, 27, 17, 5))
+        dlg.set_filed_at(datetime(2016, 11, 29, 17, 5))
     text = dlg.findings.text()
-    assert "Late: the deadline was Tue Nov 27, 2018 at 5:00 p.m." in text
+    assert "Late: the deadline was Tue Nov 29, 2016 at 5:00 p.m." in text
     assert "✘ No" in text
     assert not dlg.record_button.isEnabled()
     assert "reason" in dlg.error.text()
