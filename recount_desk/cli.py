@@ -24,8 +24,8 @@ from recount_desk.actions.canvass import (
     check_parsed,
 )
 from recount_desk.core.calendar import ClosedDay
-from recount_desk.core.model import Election, ElectionKind, Issue, Severity
-from recount_desk.core.rules import Edition
+from recount_desk.core.model import Contest, ContestKind, Election, ElectionKind, Issue, Severity
+from recount_desk.core.rules import Edition, Verdict, seats_assumption
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -68,8 +68,20 @@ def _datetime(text: str) -> datetime:
             f"{text!r} is not a date/time like 2026-11-17 or 2026-11-17T16:30") from e
 
 
-def check_json(result: CheckResult) -> dict[str, Any]:
+def _seats_source(c: Contest, given: set[str]) -> str:
+    """'given' (--seats), 'file' (the file or its title states them), 'assumed' (1)."""
+    if c.kind is not ContestKind.RACE:
+        return "n/a"
+    names = {" ".join(c.key.label().split()).casefold(),
+             " ".join(c.key.title.split()).casefold()}
+    if names & given:
+        return "given"
+    return "file" if c.seats_from_file else "assumed"
+
+
+def check_json(result: CheckResult, given_seats: Sequence[str] = ()) -> dict[str, Any]:
     """The `check --json` contract (issue: Foundation §5)."""
+    given = _given(given_seats)
     contests = []
     for cc in result.contests:
         d = cc.decision
@@ -78,14 +90,18 @@ def check_json(result: CheckResult) -> dict[str, Any]:
         ranking = d.outcome.ranking
         contests.append({
             "title": c.key.title, "district": c.key.district, "party": c.key.party,
-            "kind": c.kind.value, "seats": c.seats, "voting_method": c.voting_method.value,
+            "kind": c.kind.value, "seats": c.seats,
+            "seats_source": _seats_source(c, given),
+            "seats_assumption": seats_assumption(c),
+            "voting_method": c.voting_method.value,
             "scope": c.scope.value, "total": d.total,
             "choices": [{"name": ch.choice.name, "votes": ch.votes} for ch in ranking],
             "winners": list(d.outcome.winners), "result": d.outcome.result.value,
             "tied": list(d.outcome.tied),
             "closest_loser": d.closest_loser, "margin": d.margin,
             "threshold_votes": d.threshold, "within_margin": d.within_margin,
-            "tie": d.tie, "automatic_recount": d.automatic_recount,
+            "tie": d.tie, "automatic_recount": d.automatic_recount, "decided": d.decided,
+            "official_totals": t.official, "hidden_cells": t.hidden_cells,
             "verdict": d.verdict.value, "basis": d.basis, "explanation": d.explanation,
             "who_may_request": d.who_may_request, "filing_office": cc.office,
             "filing_office_basis": cc.office_basis, "deadline": cc.deadline,
@@ -93,12 +109,16 @@ def check_json(result: CheckResult) -> dict[str, Any]:
             "over_votes": t.extras.get("over"), "under_votes": t.extras.get("under"),
         })
     det = result.detection
+    inf = result.kind_inference
     return {"source": result.source, "format": result.family,
             "detection": None if det is None else {
                 "family": det.family, "label": det.label, "confidence": det.confidence,
                 "reason": det.reason},
+            "doubts": list(result.doubts),
             "edition": result.edition.value,
             "edition_label": result.edition.label, "election_kind": result.kind.value,
+            "election_kind_source": inf.source.value if inf else None,
+            "election_kind_reason": inf.reason if inf else None,
             "contests": contests,
             "issues": [_issue_json(i) for i in result.issues]}
 
@@ -113,22 +133,53 @@ def _print_issues(issues: Sequence[Issue], out: Any) -> None:
         print(f"  [{i.severity.value}] {i}", file=out)
 
 
-def _print_check(result: CheckResult, only_close: bool) -> None:
+def _given(values: Sequence[str] | None) -> set[str]:
+    return {" ".join(k.split()).casefold() for k in _seats(values)}
+
+
+def _print_check(result: CheckResult, only_close: bool,
+                 given_seats: Sequence[str] = ()) -> None:
     det = result.detection
     how = (f"{det.label}, detected with {det.confidence} % confidence: {det.reason}"
            if det else f"{result.family} format")
     print(f"{result.source} — {len(result.contests)} contests ({how}); "
           f"law applied: {result.edition.label}")
+    if result.doubts:
+        print("THIS READING LOOKS WRONG; do not rely on the figures below until the file is "
+              "mapped (check --mapping) or corrected:")
+        for why in result.doubts:
+            print(f"  - {why}")
+    if result.kind_inference is not None:
+        print(f"Election kind: {result.kind_inference.describe()}")
+    given = _given(given_seats)
+    sources = [_seats_source(c.totals.contest, given) for c in result.contests]
+    races = [s for s in sources if s != "n/a"]
+    loud = [c.totals.contest.key.label() for c, s in zip(result.contests, sources, strict=True)
+            if s == "assumed" and (seats_assumption(c.totals.contest) or "").startswith(
+                "SEATS NOT STATED")]
+    print(f"Seats: {len(races)} race(s): {races.count('file')} stated by the file, "
+          f"{races.count('given')} given with --seats, {races.count('assumed')} assumed to "
+          "fill one seat (the file does not say)"
+          + (f"; {len(loud)} of these have titles that suggest several seats: "
+             + ", ".join(loud[:8]) + (" …" if len(loud) > 8 else "") if loud else "") + ".")
     width = max([len(c.totals.contest.key.label()) for c in result.contests] + [10])
     width = min(width, 60)
-    for cc in result.contests:
+    for cc, src in zip(result.contests, sources, strict=True):
         d = cc.decision
-        if only_close and not d.within_margin:
+        if only_close and not d.within_margin and d.decided:
             continue
-        label = cc.totals.contest.key.label()[:width]
+        c = cc.totals.contest
+        label = c.key.label()[:width]
         margin = "—" if d.margin is None else f"{d.margin:,}"
+        seats = "" if src == "n/a" else f"  {c.seats} seat{'s' if c.seats != 1 else ''} ({src})"
         print(f"{label:<{width}}  total {d.total:>9,}  margin {margin:>7}  "
-              f"threshold {d.threshold:>6,}  {d.verdict.label}")
+              f"threshold {d.threshold:>6,}  {d.verdict.label}{seats}")
+        if not d.within_margin:
+            for a in d.assumptions:
+                if a.startswith("SEATS NOT STATED"):
+                    print(f"    Assumption: {a}")
+            if not d.decided or d.verdict is Verdict.NO_RESULT:
+                print(f"    {d.explanation}")
         if d.within_margin:
             print(f"    {d.explanation}")
             print(f"    File with {cc.office} ({cc.office_basis})"
@@ -181,10 +232,11 @@ def cmd_check(args: argparse.Namespace) -> int:
                           edition=Edition(args.edition) if args.edition else None,
                           canvass_completed=cc, closed=tuple(args.closed_day or ()))
     if args.json:
-        print(json.dumps(check_json(result), indent=2, ensure_ascii=False))
+        print(json.dumps(check_json(result, args.seats or ()), indent=2, ensure_ascii=False))
     else:
-        _print_check(result, args.close)
-    return EXIT_FAIL if any(i.severity is Severity.ERROR for i in result.issues) else EXIT_OK
+        _print_check(result, args.close, args.seats or ())
+    return EXIT_FAIL if result.doubts or any(i.severity is Severity.ERROR
+                                             for i in result.issues) else EXIT_OK
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -285,13 +337,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
         path = Path(args.case)
     result = verify_actions.verify_case(path)
     print(result.summary())
-    if getattr(args, "report", None):
+    if getattr(args, "report", None) or getattr(args, "code", None):
         from recount_desk.actions import report as report_actions
 
         with case_actions.open_case(path, readonly=True) as case:
-            check = report_actions.verify_report(case, args.report)
-        print(check.summary())
-        return EXIT_OK if result.ok and check.ok else EXIT_FAIL
+            checks = []
+            if args.report:
+                checks.append(report_actions.verify_report(case, args.report))
+            if args.code:
+                checks.append(report_actions.verify_code(case, args.code))
+        for check in checks:
+            print(check.summary())
+        return EXIT_OK if result.ok and all(c.ok for c in checks) else EXIT_FAIL
     return EXIT_OK if result.ok else EXIT_FAIL
 
 
@@ -322,8 +379,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         except report_actions.ReportNotReady as err:
             print(str(err), file=sys.stderr)
             return EXIT_FAIL
-    label = f" (reprint {res.reprint})" if res.reprint else ""
+    label = (f" (reprint {res.reprint})" if res.reprint else " (signed original)" if res.signed
+             else " (DRAFT: the signing is not recorded)")
     print(f"Wrote {res.path}{label}: fingerprint {res.code} (SHA-256 {res.fingerprint})")
+    for p in res.problems:
+        print(f"  Not official: {p}")
     return EXIT_OK
 
 
@@ -573,7 +633,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--closed-day", action="append", type=_closed_day, metavar="DATE=REASON",
                    help="a day the governor proclaimed a legal holiday (63G-1-301)")
     c.add_argument("--edition", choices=[e.value for e in Edition])
-    c.add_argument("--seats", action="append", metavar="TITLE=N")
+    c.add_argument("--seats", action="append", metavar="NAME=N",
+                   help="seats of a race: NAME is its full name as check prints it (title — "
+                   "District d (PARTY)), or its title when that names one race only")
     c.add_argument("--sheet", help="the sheet to read, for workbooks with several elections")
     c.add_argument("--format", help="force a format family")
     c.add_argument("--mapping", help="JSON column mapping for an unknown layout")
@@ -618,6 +680,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("case", nargs="?")
     v.add_argument("--demo", action="store_true")
     v.add_argument("--report", metavar="PDF", help="also prove this report PDF matches the case")
+    v.add_argument("--code", metavar="XXXX-XXXX",
+                   help="check a printed copy by the fingerprint code at the foot of its pages")
     v.set_defaults(func=cmd_verify)
 
     rp = sub.add_parser("report", help="the board of canvassers' recount report (PDF)")

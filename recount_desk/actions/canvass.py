@@ -9,7 +9,8 @@ from pathlib import Path
 
 from recount_desk import formats, store
 from recount_desk.core.calendar import Closed
-from recount_desk.core.model import ContestTotals, ElectionKind, Issue, Severity
+from recount_desk.core.election_kind import KindInference, KindSource, infer_kind
+from recount_desk.core.model import ContestKind, ContestTotals, ElectionKind, Issue, Severity
 from recount_desk.core.rules import (
     Edition,
     MarginDecision,
@@ -33,10 +34,24 @@ def detect_file(path: Path | str) -> list[Detection]:
 
 def read_file(path: Path | str, *, family: str | None = None, primary: bool | None = None,
               seats: dict[str, int] | None = None,
-              options: ReadOptions | None = None) -> ParsedCanvass:
-    """Read a canvass file into memory; nothing is written. Raises ImportFailed."""
+              options: ReadOptions | None = None,
+              detection: Detection | None = None) -> ParsedCanvass:
+    """Read a canvass file into memory; nothing is written. Raises ImportFailed.
+
+    ``detection``: the family's claim from :func:`detect_file`, which the plausibility gate
+    lowers when the reading looks wrong (see :func:`with_gate`)."""
     return formats.read_canvass(path, family=family, primary=primary, seats=seats,
-                                options=options)
+                                options=options, detection=detection)
+
+
+def with_gate(found: list[Detection], parsed: ParsedCanvass) -> list[Detection]:
+    """The claims with the read family's confidence as the plausibility gate left it,
+    most confident first."""
+    d = parsed.detection
+    if d is None:
+        return found
+    return sorted([d if x.family == d.family else x for x in found],
+                  key=lambda x: -x.confidence)
 
 
 class ImportRefused(Exception):
@@ -68,6 +83,9 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
         raise ImportRefused(
             "A recount has been started in this case; replacing its canvass would discard the "
             "recount's records. Start a new case file for the new canvass; nothing was changed.")
+    conflict = kind_mismatch(parsed, case.election.kind, case.election.date)
+    if conflict is not None and conflict not in parsed.issues:
+        parsed.issues.append(conflict)
     with store.transaction(case.conn, case.actor, "import canvass") as tx:
         if existing is not None:
             repo.clear_canvass(tx)
@@ -77,9 +95,9 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
             totals=parsed.totals, columns=parsed.columns, extras=parsed.extras,
             issues=parsed.issues)
         tx.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
-                        "contests": len(parsed.contests), "precincts": len(parsed.precincts),
-                        "rows": parsed.rows, "canvass_digest": digest,
-                        "replaced": existing.file if existing else None})
+                   "contests": len(parsed.contests), "precincts": len(parsed.precincts),
+                   "rows": parsed.rows, "canvass_digest": digest,
+                   "replaced": existing.file if existing else None})
     return import_id
 
 
@@ -110,6 +128,9 @@ class CheckResult:
     contests: list[ContestCheck]
     issues: list[Issue]
     detection: Detection | None = None
+    # Why the plausibility gate doubts the reading (empty when it looks like a canvass).
+    doubts: tuple[str, ...] = ()
+    kind_inference: KindInference | None = None
 
 
 def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
@@ -137,18 +158,58 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     """Verdicts for every contest of a read canvass, without a case file."""
     if election_date is None and parsed.election_date:
         election_date = date.fromisoformat(parsed.election_date)
+    known_date = election_date
     issues = list(parsed.issues)
     if election_date is None:
         election_date = date.today()
         issues.append(Issue(parsed.file, "The election date is not known (give --date); "
                             f"the law in force on {election_date.isoformat()} is applied.",
                             severity=Severity.NOTE))
+    found = file_kind(parsed, known_date)
     if kind is None:
-        kind = ElectionKind.PRIMARY if parsed.primary else ElectionKind.GENERAL
+        kind = found.kind
+        issues.append(Issue(
+            parsed.file, f"Election kind: {found.describe()}."
+            + ("" if found.source is KindSource.FILE else
+               " Give --kind if it is another: the deadline (3 days for a municipal primary, "
+               "7 otherwise) and the office depend on it (20A-4-401(1)(d))."),
+            severity=Severity.NOTE if found.source is KindSource.FILE else Severity.WARNING))
+        inference = found
+    else:
+        inference = KindInference(kind, KindSource.GIVEN, "given with --kind")
+        if found.source is KindSource.FILE and found.kind is not kind:
+            issues.append(_kind_conflict(parsed.file, kind, found))
     ed = edition or edition_for(election_date)
     return CheckResult(
         parsed.file, parsed.family, ed, kind,
         [check_contest(t, ed, kind, election_date, canvass_completed, closed)
          for t in parsed.totals],
-        issues, parsed.detection,
+        issues, parsed.detection, tuple(parsed.doubts), inference,
     )
+
+
+def file_kind(parsed: ParsedCanvass, election_date: date | None = None) -> KindInference:
+    """The kind of election the file says it is from (or what is assumed, and why)."""
+    if election_date is None and parsed.election_date:
+        election_date = date.fromisoformat(parsed.election_date)
+    return infer_kind(
+        names=(parsed.election_name, Path(parsed.file).stem), election_date=election_date,
+        primary=parsed.primary,
+        titles=[c.key.title for c in parsed.contests if c.kind is ContestKind.RACE])
+
+
+def _kind_conflict(file: str, kind: ElectionKind, found: KindInference) -> Issue:
+    return Issue(file, f"The file looks like a {found.kind.label.lower()} ({found.reason}), "
+                 f"but the election is set as a {kind.label.lower()}. The deadline and the "
+                 "office follow the election's kind (20A-4-401(1)(d)): check it (File › "
+                 "Election details, or --kind).", severity=Severity.WARNING)
+
+
+def kind_mismatch(parsed: ParsedCanvass, kind: ElectionKind,
+                  election_date: date | None) -> Issue | None:
+    """A warning when the file says it is from another kind of election than the case's
+    (the window adds it to the problems it shows before the import; the import keeps it)."""
+    found = file_kind(parsed, election_date)
+    if found.source is KindSource.FILE and found.kind is not kind:
+        return _kind_conflict(parsed.file, kind, found)
+    return None

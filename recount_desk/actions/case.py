@@ -287,9 +287,9 @@ def set_closed_days(case: Case, days: list[ClosedDay]) -> tuple[ClosedDay, ...]:
                                          "it need not be entered. Nothing was changed.")
     clean = tuple(sorted(ClosedDay(d.day, " ".join(d.reason.split())) for d in days))
     before = case.closed_days
-    with store.transaction(case.conn, case.actor, "set closed days") as payload:
-        repo.set_closed_days(case.conn, clean)
-        payload.update({
+    with store.transaction(case.conn, case.actor, "set closed days") as tx:
+        repo.set_closed_days(tx, clean)
+        tx.update({
             "before": [{"day": d.day.isoformat(), "reason": d.reason} for d in before],
             "after": [{"day": d.day.isoformat(), "reason": d.reason} for d in clean],
             "basis": "63G-1-301"})

@@ -15,23 +15,25 @@ import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 
 from recount_desk import store
 from recount_desk.core import recount as rc
 from recount_desk.core.audit import AuditEntry
-from recount_desk.core.model import ContestKind
+from recount_desk.core.model import ContestKind, Scope
 from recount_desk.core.report_model import (
     AbsenteeSummary,
     AuditRow,
+    Ballots,
     Board,
     BoardMember,
     CostItem,
     CostStatement,
     Declaration,
     Declared,
+    EnvelopeLine,
     Lot,
     Officer,
     Printing,
@@ -42,9 +44,15 @@ from recount_desk.core.report_model import (
     ReportChoice,
     ReportContest,
     ReportElection,
+    RequestCheck,
+    Signer,
+    Signing,
     Unit,
     Witness,
     fingerprint,
+    format_datetime,
+    is_official,
+    problems,
     short_code,
 )
 from recount_desk.core.rules import decide
@@ -70,6 +78,9 @@ class ReportResult:
     code: str
     reprint: int
     size: int
+    signed: bool = False
+    official: bool = False
+    problems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,11 +99,11 @@ def font_dir() -> Path:
     return resource("fonts")
 
 
-def render(report: RecountReport) -> bytes:
+def render(report: RecountReport, fp: str | None = None) -> bytes:
     """The PDF bytes of ``report`` (reportlab is imported here, not when the window opens)."""
     from recount_desk.report import pdf
 
-    return pdf.render(report, font_dir())
+    return pdf.render(report, font_dir(), fp=fp)
 
 
 # --- reading the recount out of the case -----------------------------------------------
@@ -111,19 +122,24 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     rec = recount_repo.get_recount(conn, contest_id)
     if rec is None:
         raise ReportNotReady(f"No recount of {contest.key.label()} has been started.")
-    layout = rc.SheetLayout.for_contest(totals)
-    table = recount_actions.variance(case, contest_id)
-    stored_units = recount_repo.units(conn, contest_id)
-    covers = {su.unit.name: su.unit.precincts for su in stored_units}
+    # the recount's own model, read once: units, their states, officers and notes
+    state = recount_actions.recount_state(case, contest_id)
+    layout = state.layout
+    rows = {r.name: r for r in state.units}
     entries = recount_repo.current_entries(conn, contest_id)
     resolutions = recount_repo.current_resolutions(conn, contest_id, entries)
-    envelopes = [s.record for s in recount_repo.envelopes(conn, contest_id)]
+    stored_env = recount_repo.envelopes(conn, contest_id)
+    envelopes = [s.record for s in stored_env]
+    table = rc.variance_table(layout, [r.state for r in state.units],
+                              recount_repo.canvass_by_precinct(conn, contest_id), envelopes,
+                              {r.name: r.variance_note for r in state.units})
     missing = [r.unit for r in table.rows if r.recount is None]
     if missing:
         raise ReportNotReady(f"{len(missing)} of {len(table.rows)} units are not reconciled "
                              f"yet (first: {missing[0]}).")
+    portion = contest.scope in (Scope.MULTICOUNTY, Scope.STATEWIDE)
     decl = recount_repo.current_declaration(conn, contest_id)
-    if decl is None:
+    if decl is None and not portion:
         raise ReportNotReady(f"The result of {contest.key.label()} has not been declared.")
     conv = recount_repo.convening(conn, contest_id)
     if conv is None:
@@ -131,18 +147,54 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
 
     choices = layout.choices
     batches = rec.unit_kind is rc.UnitKind.BATCHES
+    extras = recount_repo.canvass_extras_by_precinct(conn, contest_id)
     loads, sources = _retab_sources(case, contest_id)
-    units = tuple(Unit(r.unit, tuple(r.canvass[c] for c in choices),
-                       tuple((r.recount or {})[c] for c in choices),
-                       covers.get(r.unit, ()) if batches else (), sources.get(r.unit, ""))
-                  for r in table.rows)
+    stored_units = {su.unit.name: su for su in recount_repo.units(conn, contest_id)}
+    resolution_of = {r.unit_id: r for r in resolutions.values()}
+    unit_of = {p: u.name for u in (su.unit for su in stored_units.values())
+               for p in u.precincts}
+    joined: dict[str, int] = {}
+    for e in envelopes:
+        if e.outcome is rc.EnvelopeOutcome.ACCEPTED and e.precinct in unit_of:
+            joined[unit_of[e.precinct]] = joined.get(unit_of[e.precinct], 0) + 1
+    units = []
+    for r in table.rows:
+        su = stored_units[r.unit]
+        row = rows.get(r.unit)
+        final = row.state.final if row is not None else None
+        ev = [e for e in envelopes if e.outcome is rc.EnvelopeOutcome.ACCEPTED
+              and unit_of.get(e.precinct) == r.unit and e.votes is not None]
+        recount_b = Ballots()
+        if final is not None:
+            recount_b = Ballots(
+                (final.ballots or 0) + len(ev),
+                (final.write_ins or 0) + sum(e.votes.write_ins for e in ev if e.votes)
+                if layout.write_in_line else None,
+                (final.over or 0) + sum(e.votes.over for e in ev if e.votes),
+                (final.under or 0) + sum(e.votes.under for e in ev if e.votes))
+        canvass_b = _canvass_ballots([extras.get(p) for p in su.unit.precincts],
+                                     layout.write_in_line)
+        who = tuple(dict.fromkeys(
+            se.entry.officer or se.entered_by
+            for _, se in sorted(entries.get(su.id, {}).items())))
+        res = resolution_of.get(su.id)
+        resolution = ""
+        if res is not None:
+            resolution = (f"{res.resolution.kind.label} — by {res.resolution.by}, "
+                          f"{format_datetime(_parse_dt(res.resolved_at))}"
+                          + (f": {res.resolution.note}" if res.resolution.note else ""))
+        units.append(Unit(r.unit, tuple(r.canvass[c] for c in choices),
+                          tuple((r.recount or {})[c] for c in choices),
+                          su.unit.precincts if batches else (), canvass_b, recount_b,
+                          r.note, who, resolution, joined.get(r.unit, 0),
+                          sources.get(r.unit, "")))
     party = {c.choice.name: c.choice.party for c in totals.choices}
 
     members = recount_repo.board_members(conn, contest_id)
     clerk = next((m for m in members if m.role is rc.BoardRole.CLERK), None)
     board_members = tuple(BoardMember(m.name, m.title, m.present) for m in members
                           if m.role is not rc.BoardRole.CLERK)
-    minimum = 3 if conv.board_kind is rc.BoardKind.COUNTY else 1
+    minimum = 3 if conv.board_kind is rc.BoardKind.COUNTY else 0
     board = Board(_board_title(conv.board_kind, election.jurisdiction), board_members,
                   conv.body_size, minimum, conv.convened_at, conv.place)
     officer = Officer(clerk.name if clerk else (election.officer or "Election officer"),
@@ -152,47 +204,50 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     decided = [e for e in envelopes if e.outcome is not rc.EnvelopeOutcome.PENDING]
     absentee = None
     if envelopes:
+        lines = tuple(_envelope_line(s, unit_of) for s in stored_env)
         absentee = AbsenteeSummary(
             len(decided), sum(1 for e in decided if e.outcome is rc.EnvelopeOutcome.ACCEPTED),
             tuple(RejectedReason(r.reason, r.count) for r in summary
-                  if r.outcome is rc.EnvelopeOutcome.REJECTED))
+                  if r.outcome is rc.EnvelopeOutcome.REJECTED), lines)
 
-    witnesses = tuple(Witness(w.name, w.designated_by)
-                      for w in recount_repo.witnesses(conn, contest_id)
-                      if w.attended_from is not None)
+    witnesses = tuple(Witness(w.name, w.designated_by, w.designated_at, w.attended_from,
+                              w.attended_to)
+                      for w in recount_repo.witnesses(conn, contest_id))
 
-    requests = tuple(
-        RecountRequestInfo(_requester(q), q.filed_at, _OFFICES.get(q.filed_with, q.filed_with),
-                           "; ".join(f"{_sentence_body(str(f.get('text')))} ({f.get('basis')})"
-                                     for f in q.findings if f.get("ok"))
-                           or "Accepted by the election officer"
-                           + (f": {q.override_reason}" if q.override_reason else ""),
-                           tuple(n for n, _ in q.voters))
-        for q in repo.requests(conn, contest_id) if q.accepted)
+    requests = tuple(_request_info(q) for q in repo.requests(conn, contest_id) if q.accepted)
     automatic = ""
     if not requests:
         d = decide(totals, edition, kind=case.election.kind, election_date=case.election.date)
-        automatic = (f"{d.explanation} ({d.basis})" if d.automatic_recount
-                     else "No request is recorded; the recount was begun by the election "
-                          "officer.")
+        if d.automatic_recount:
+            automatic = f"{d.explanation} ({d.basis})"
 
-    cost = None
     items = [c.item for c in recount_repo.costs(conn, contest_id)]
-    if items or contest.kind is ContestKind.PROPOSITION:
-        cs = rc.cost_statement(items, edition, contest.kind)
-        cost = CostStatement(tuple(CostItem(i.description, i.amount_cents) for i in items),
-                             cs.payer, cs.basis)
+    cs = rc.cost_statement(items, edition, contest.kind)
+    cost = CostStatement(tuple(CostItem(i.description, i.amount_cents) for i in items),
+                         cs.payer, cs.basis, tuple(cs.assumptions))
 
-    lot = None
-    if decl.lot is not None:
-        lot = Lot(decl.lot.method, decl.lot.drawn_by, decl.lot.drawn_at, decl.lot.place,
-                  f"{_join(decl.lot.chosen)} chosen by lot", decl.tied)
-    result = {"passed": Declared.PASSED, "failed": Declared.FAILED}.get(decl.result,
-                                                                          Declared.ELECTED)
-    declared_at = _parse_dt(decl.declared_at)
-    stamps = [s.entered_at for u in entries.values() for s in u.values()]
-    stamps += [r.resolved_at for r in resolutions.values()]
-    completed = max((_parse_dt(s).date() for s in stamps), default=declared_at.date())
+    stamps = [_parse_dt(s.entered_at) for u in entries.values() for s in u.values()]
+    stamps += [_parse_dt(r.resolved_at) for r in resolutions.values()]
+    stamps += [_parse_dt(e.decided_at) for e in envelopes if e.decided_at]
+    started_at = _parse_dt(rec.started_at)
+    completed_at = max(stamps, default=started_at)
+
+    if decl is not None:
+        lot = None
+        if decl.lot is not None:
+            rule = rc.lot_rule(edition, election.kind, contest.scope, completed_at.date())
+            lot = Lot(decl.lot.method, decl.lot.drawn_by, decl.lot.drawn_at, decl.lot.place,
+                      f"{_join(decl.lot.chosen)} chosen by lot", decl.tied,
+                      tuple(decl.lot.witnesses), f"{rule.text} ({rule.basis})", "",
+                      decl.lot_deadline, decl.lot_late)
+        result = {"passed": Declared.PASSED, "failed": Declared.FAILED}.get(
+            decl.result, Declared.ELECTED)
+        declaration = Declaration(result, decl.elected, decl.basis,
+                                  _parse_dt(decl.declared_at), lot, decl.declared_by)
+    else:
+        declaration = Declaration(Declared.ELECTED if contest.kind is ContestKind.RACE
+                                  else Declared.PASSED)
+    canvass_done = election.canvass_completed
 
     return RecountReport(
         election=ReportElection(election.name, election.date, election.kind,
@@ -202,21 +257,61 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
                               contest.key.district, contest.key.party),
         edition=edition,
         choices=tuple(ReportChoice(c, party.get(c, "")) for c in choices),
-        units=units,
+        units=tuple(units),
         method=RecountMethod(rec.method.value),
         double_entry=rec.entry_mode is rc.EntryMode.DOUBLE,
-        started=_parse_dt(rec.started_at).date(),
-        completed=completed,
-        declaration=Declaration(result, decl.elected, decl.basis, declared_at, lot),
+        started=started_at.date(),
+        completed=completed_at.date(),
+        declaration=declaration,
         officer=officer,
         requests=requests,
         automatic_basis=automatic,
-        ballots_rejected=absentee.rejected_total if absentee else 0,
         absentee=absentee,
         witnesses=witnesses,
         loads=loads,
         costs=cost,
+        canvass_completed=canvass_done.date() if canvass_done else None,
+        started_at=started_at,
+        completed_at=completed_at,
+        write_in_line=layout.write_in_line,
     )
+
+
+def _canvass_ballots(extras: list[dict[str, int] | None], write_in_line: bool) -> Ballots:
+    """The canvass's over- and under-votes of a unit's precincts; unknown if any precinct
+    lacks them. The canvass gives no ballots-counted figure and lists write-ins as choices,
+    so those lines are unknown."""
+    over: int | None = 0
+    under: int | None = 0
+    for x in extras:
+        over = None if x is None or over is None or "over" not in x else over + x["over"]
+        under = None if x is None or under is None or "under" not in x else under + x["under"]
+    return Ballots(None, None, over, under)
+
+
+def _envelope_line(s: recount_repo.StoredEnvelope, unit_of: dict[str, str]) -> EnvelopeLine:
+    e = s.record
+    checks = tuple((c.label, e.checks.get(c)) for c in rc.EnvelopeCheck if c in e.checks)
+    if e.outcome is rc.EnvelopeOutcome.REJECTED:
+        reason = e.reason.label if e.reason is not None else "Rejected"
+        decision = f"{reason}; stays unopened" + (f" ({e.reason_text})" if e.reason_text
+                                                 else "")
+    else:
+        decision = e.outcome.label
+    joined = unit_of.get(e.precinct, "") if e.outcome is rc.EnvelopeOutcome.ACCEPTED else ""
+    return EnvelopeLine(e.envelope_id, e.precinct, e.original_reason, checks, decision,
+                        e.decided_by, _parse_dt(e.decided_at) if e.decided_at else None,
+                        joined)
+
+
+def _request_info(q: repo.StoredRequest) -> RecountRequestInfo:
+    checks = tuple(RequestCheck(bool(f.get("ok")), _sentence_body(str(f.get("text", ""))),
+                                str(f.get("basis", ""))) for f in q.findings)
+    basis = "; ".join(f"{c.text} ({c.basis})" for c in checks if c.ok and c.basis)
+    return RecountRequestInfo(_requester(q), q.filed_at,
+                              _OFFICES.get(q.filed_with, q.filed_with),
+                              basis or "Accepted by the election officer",
+                              tuple(n for n, _ in q.voters), checks, q.override_reason or "")
 
 
 _OFFICES = {"municipal_clerk": "the municipal clerk", "district_clerk": "the district clerk",
@@ -266,9 +361,25 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _utah() -> tzinfo:
+    try:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo("America/Denver")
+    except (ImportError, KeyError, OSError):  # no time-zone data: Mountain Standard Time
+        return timezone(timedelta(hours=-7), "MST")
+
+
+UTAH = _utah()
+
+
 def _parse_dt(text: str) -> datetime:
-    """A stored time as a naive local time (UTC stamps are shown as recorded)."""
-    return datetime.fromisoformat(text).replace(tzinfo=None, microsecond=0)
+    """A stored time as Utah local time: record stamps are UTC and are converted; times the
+    officer typed (a request's filing, the board's meeting) are local already."""
+    dt = datetime.fromisoformat(text)
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(UTAH)
+    return dt.replace(tzinfo=None, microsecond=0)
 
 
 # --- making the report ---------------------------------------------------------------------
@@ -300,7 +411,8 @@ def _appendix_rows(conn: sqlite3.Connection, contest_id: int,
             continue
         detail = ", ".join(f"{k}={_short(v)}" for k, v in sorted(data.items())
                            if k != "contest_id")
-        rows.append(AuditRow(e.seq, e.at, e.actor, e.action, detail[:400]))
+        at = _parse_dt(e.at).isoformat(sep=" ")[:16]
+        rows.append(AuditRow(e.seq, at, e.actor, e.action, detail[:400]))
     return tuple(rows)
 
 
@@ -309,15 +421,21 @@ def _short(v: object) -> str:
     return text if len(text) <= 80 else text[:77] + "…"
 
 
-def _printing(case: Case, contest_id: int, data: dict[str, Any]) -> Printing:
+def _printing(case: Case, contest_id: int, data: dict[str, Any],
+              base: RecountReport) -> Printing:
     appendix = None
     if data.get("appendix"):
         appendix = _appendix_rows(case.conn, contest_id, int(data["audit_upto"]))
     gen = data.get("generated_at")
-    signed = data.get("signed_on")
+    signing = None
+    if data.get("signed_at"):
+        titles = {m.name: m.title for m in base.board.members}
+        titles.setdefault(base.officer.name, base.officer.title)
+        signing = Signing(datetime.fromisoformat(str(data["signed_at"])),
+                          str(data.get("signed_place", "")),
+                          tuple(Signer(n, titles.get(n, "")) for n in data.get("signed_by", ())))
     return Printing(int(data.get("reprint", 0)), datetime.fromisoformat(gen) if gen else None,
-                    appendix, date.fromisoformat(signed) if signed else None,
-                    tuple(data.get("signed_by", ())))
+                    appendix, signing, int(data.get("audit_upto", 0)))
 
 
 def _sentence_body(text: str) -> str:
@@ -330,8 +448,9 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
                 on_progress: Callable[[int, int], None] | None = None) -> ReportResult:
     """Write the report of ``contest_id`` to ``out_path`` and record it in the audit log.
 
-    Once the contest is signed every new copy is a reprint, marked "Reprint n — generated at
-    …" (n counts this contest's reprints); ``reprint=True`` before signing is refused.
+    Before the signing is recorded every copy is a DRAFT. The first copy made after it is
+    the signed original, with conformed signatures; every later copy is "Reprint n",
+    numbered per signing. ``reprint=True`` before signing is refused.
     """
     out_path = Path(out_path)
     check = verify_open(case.conn, case.path.name)
@@ -345,30 +464,36 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     if reprint and signing is None:
         raise ReportNotReady("The report has not been signed yet, so there is nothing to "
                              "reprint; make the report without --reprint.")
-    earlier = [d for _, d in _generations(case.conn) if d.get("contest_id") == contest_id]
     last = store.last_entry(case.conn)
+    # the appendix shows the log up to now; without one, copies of the same data are equal
     data: dict[str, Any] = {"contest_id": contest_id, "appendix": appendix,
-                            "audit_upto": last.seq if last else 0, "reprint": 0}
+                            "audit_upto": (last.seq if last else 0) if appendix else 0,
+                            "reprint": 0}
     if signing is not None:
+        earlier = [d for _, d in _generations(case.conn)
+                   if d.get("contest_id") == contest_id and d.get("signing_id") == signing.id]
         clock = now or datetime.now
-        data["reprint"] = 1 + max((int(d.get("reprint", 0)) for d in earlier), default=0)
+        data["signing_id"] = signing.id
+        data["reprint"] = len(earlier)
         data["generated_at"] = clock().replace(microsecond=0).isoformat()
-        data["signed_on"] = signing.signed_at.date().isoformat()
+        data["signed_at"] = signing.signed_at.replace(microsecond=0).isoformat()
         data["signed_by"] = list(signing.signers)
-    report = replace(base, printing=_printing(case, contest_id, data))
+        data["signed_place"] = base.board.place
+    report = replace(base, printing=_printing(case, contest_id, data, base))
     if on_progress:
         on_progress(0, 1)
-    blob = render(report)
     fp = fingerprint(report)
+    blob = render(report, fp)
     data.update({"fingerprint": fp, "code": short_code(fp), "file": out_path.name,
-                 "pdf_sha256": hashlib.sha256(blob).hexdigest()})
+                 "pdf_sha256": hashlib.sha256(blob).hexdigest(),
+                 "official": is_official(report)})
     with store.transaction(case.conn, case.actor, GENERATED) as tx:
         tx.update(data)
         _write(out_path, blob)
     if on_progress:
         on_progress(1, 1)
     return ReportResult(out_path, contest_id, fp, short_code(fp), int(data["reprint"]),
-                        len(blob))
+                        len(blob), signing is not None, is_official(report), problems(report))
 
 
 def _write(path: Path, blob: bytes) -> None:
@@ -382,79 +507,153 @@ def _write(path: Path, blob: bytes) -> None:
 
 # --- verifying a PDF against the case ------------------------------------------------------
 
-_FP_RE = re.compile(rb"fingerprint=([0-9a-f]{64})")
+def _current(case: Case, cache: dict[int, RecountReport | ReportNotReady],
+             cid: int) -> RecountReport | None:
+    if cid not in cache:
+        try:
+            cache[cid] = build_report_data(case, cid)
+        except ReportNotReady as e:
+            cache[cid] = e
+    got = cache[cid]
+    return got if isinstance(got, RecountReport) else None
+
+
+def _copy_name(data: dict[str, Any]) -> str:
+    if not data.get("signed_at"):
+        return "the draft"
+    n = int(data.get("reprint", 0))
+    return f"reprint {n}" if n else "the signed original"
+
+
+def _when(entry: AuditEntry) -> str:
+    return f"{entry.at[:16].replace('T', ' ')} UTC"
 
 
 def verify_report(case: Case, pdf_path: Path | str) -> ReportCheck:
-    """Does this PDF match, byte for byte, a report recorded in this case?"""
+    """Is this PDF a report recorded in this case, and does the case still give its data?
+
+    The fingerprint is read from the PDF's metadata (a PDF library, not a byte scan). A PDF
+    whose bytes are recorded in the audit log is genuine; it still matches when the case's
+    data gives its recorded fingerprint, even if today's program renders the same data
+    differently. A PDF not recorded here (made from a copy of the case) is rendered again
+    with the settings its metadata names and compared byte for byte.
+    """
+    from recount_desk.report import pdf_meta
+
     pdf_path = Path(pdf_path)
     try:
         blob = pdf_path.read_bytes()
     except OSError as e:
         return ReportCheck(False, pdf_path.name, f"cannot be read ({e.strerror}).")
     gens = _generations(case.conn)
-    current: dict[int, RecountReport | ReportNotReady] = {}
+    cache: dict[int, RecountReport | ReportNotReady] = {}
     sha = hashlib.sha256(blob).hexdigest()
     for entry, data in reversed(gens):
+        if data.get("pdf_sha256") != sha:
+            continue
         cid = int(data["contest_id"])
-        if cid not in current:
-            try:
-                current[cid] = build_report_data(case, cid)
-            except ReportNotReady as e:
-                current[cid] = e
-        base = current[cid]
-        if isinstance(base, ReportNotReady):
-            continue
-        if data.get("pdf_sha256") not in (None, sha):
-            continue  # the same data and settings would give the recorded bytes, not these
-        report = replace(base, printing=_printing(case, cid, data))
-        if render(report) == blob:
-            what = f"reprint {data['reprint']}" if data.get("reprint") else "the report"
-            return ReportCheck(True, pdf_path.name,
-                               f"matches {what} generated in audit entry {entry.seq} "
-                               f"({entry.at[:16].replace('T', ' ')} UTC) from the case as it "
-                               f"is now; fingerprint {data['fingerprint'][:16]}…",
-                               cid, data["fingerprint"])
-    m = _FP_RE.search(blob)
-    for cid in reportable_contests(case):
-        # a report made from a copy of this case: its generation is not in this audit log
-        if m is None or cid in current:
-            continue
-        try:
-            base = current[cid] = build_report_data(case, cid)
-        except ReportNotReady as e:
-            current[cid] = e
-            continue
-        if fingerprint(base) == m.group(1).decode() and render(base) == blob:
-            return ReportCheck(True, pdf_path.name, "matches the report the case gives now "
-                               "(made from a copy of this case; not recorded in its log)",
-                               cid, fingerprint(base))
-    return ReportCheck(False, pdf_path.name, _explain(blob, sha, gens, current))
-
-
-def _explain(blob: bytes, sha: str, gens: list[tuple[AuditEntry, dict[str, Any]]],
-             current: dict[int, RecountReport | ReportNotReady]) -> str:
-    m = _FP_RE.search(blob)
-    named = m.group(1).decode() if m else None
-    recorded_sha = [e for e, d in gens if d.get("pdf_sha256") == sha]
-    if recorded_sha:
-        e = recorded_sha[-1]
-        return (f"this is the PDF made in audit entry {e.seq}, but the case has changed since "
-                "(its recount data no longer gives the same report).")
+        recorded = str(data["fingerprint"])
+        base = _current(case, cache, cid)
+        if base is None or fingerprint(base) != recorded:
+            return ReportCheck(False, pdf_path.name,
+                               f"this is {_copy_name(data)} made in audit entry {entry.seq} "
+                               f"({_when(entry)}), but the case has changed since: its recount "
+                               "data no longer gives the recorded fingerprint "
+                               f"{short_code(recorded)}.", cid, recorded)
+        same = render(replace(base, printing=_printing(case, cid, data, base))) == blob
+        note = "" if same else (" Today's program renders the same data differently (a newer "
+                                "version); the recorded hash of this PDF and its fingerprint "
+                                "prove it.")
+        return ReportCheck(True, pdf_path.name,
+                           f"matches {_copy_name(data)} generated in audit entry {entry.seq} "
+                           f"({_when(entry)}); the case still gives its fingerprint "
+                           f"{short_code(recorded)}.{note}", cid, recorded)
+    meta = pdf_meta.read(blob)
+    if meta is None:
+        return ReportCheck(False, pdf_path.name, "cannot be read as a PDF: it was damaged or "
+                           "altered after it was made, or it is not a report.")
+    named = meta.fingerprint
     if named is None:
-        return ("no Recount Desk fingerprint is found in it: it is not a report of this "
-                "program, or it was altered.")
-    now = {fingerprint(r) for r in current.values() if isinstance(r, RecountReport)}
-    if named in now:
-        return ("the PDF was altered after it was made: it names the case's current "
-                f"fingerprint {short_code(named)}, but its bytes differ from the report "
-                "the case gives.")
-    if any(d.get("fingerprint") == named for _, d in gens):
-        return (f"the case changed since this report was made: the report's fingerprint "
-                f"{short_code(named)} was recorded then, but the recount data now gives a "
-                "different one.")
-    return (f"it names fingerprint {short_code(named)}, which no report of this case ever "
-            "had: it belongs to another case, or it was altered.")
+        return ReportCheck(False, pdf_path.name,
+                           "its metadata names no Recount Desk fingerprint: it is not a report "
+                           "of this program, or its metadata was removed.")
+    recorded = [(e, d) for e, d in gens if d.get("fingerprint") == named]
+    candidates = ([int(d["contest_id"]) for _, d in recorded]
+                  or reportable_contests(case))
+    for cid in dict.fromkeys(candidates):
+        base = _current(case, cache, cid)
+        if base is None or fingerprint(base) != named:
+            continue
+        data = {"contest_id": cid, **meta.settings}
+        again = render(replace(base, printing=_printing(case, cid, data, base)))
+        if again == blob:
+            where = (f"recorded in audit entry {recorded[-1][0].seq}" if recorded
+                     else "made from a copy of this case; not recorded in its log")
+            return ReportCheck(True, pdf_path.name,
+                               f"matches the report the case gives now ({where}); fingerprint "
+                               f"{short_code(named)}.", cid, named)
+        if pdf_meta.same_text(again, blob):
+            return ReportCheck(False, pdf_path.name,
+                               f"names the case's fingerprint {short_code(named)} and its text "
+                               "is the same as the report the case gives, but its bytes were "
+                               "altered after it was made: re-saved by another program, or "
+                               "changed in a way the text does not show. Use a copy made by "
+                               "Recount Desk.",
+                               cid, named)
+        return ReportCheck(False, pdf_path.name,
+                           f"the PDF was altered after it was made: it names the case's "
+                           f"fingerprint {short_code(named)}, but its text differs from the "
+                           "report the case gives.", cid, named)
+    if recorded:
+        e = recorded[-1][0]
+        return ReportCheck(False, pdf_path.name,
+                           f"the case changed since this report was made: its fingerprint "
+                           f"{short_code(named)} was recorded in audit entry {e.seq}, but the "
+                           "recount data now gives a different one.", None, named)
+    return ReportCheck(False, pdf_path.name,
+                       f"it names fingerprint {short_code(named)}, which no report of this "
+                       "case ever had: it belongs to another case, or it was altered.",
+                       None, named)
+
+
+def _norm_code(code: str) -> str:
+    return re.sub(r"[^A-Z2-7]", "", code.upper().replace("0", "O").replace("1", "I"))
+
+
+def verify_code(case: Case, code: str) -> ReportCheck:
+    """Check a printed copy by the short code on its pages (at least its first 8 letters)."""
+    want = _norm_code(code)
+    shown = code.strip()
+    if len(want) < 8:
+        return ReportCheck(False, shown, "give at least the first two groups of the code "
+                           "printed at the foot of each page (XXXX-XXXX).")
+    gens = _generations(case.conn)
+    hits = [(e, d) for e, d in gens if _norm_code(str(d.get("code", ""))).startswith(want)]
+    cache: dict[int, RecountReport | ReportNotReady] = {}
+    if hits:
+        _e, d = hits[-1]
+        cid = int(d["contest_id"])
+        base = _current(case, cache, cid)
+        copies = ", ".join(f"{_copy_name(x)} (entry {y.seq})" for y, x in hits)
+        if base is not None and fingerprint(base) == d["fingerprint"]:
+            return ReportCheck(True, shown,
+                               f"belongs to the report with fingerprint {d['code']}: "
+                               f"{copies}. The case still gives this fingerprint, so a copy "
+                               "showing it on every page has the figures the case holds.",
+                               cid, str(d["fingerprint"]))
+        return ReportCheck(False, shown,
+                           f"belongs to {copies}, but the case has changed since: its recount "
+                           "data now gives a different fingerprint.", cid,
+                           str(d["fingerprint"]))
+    for cid in reportable_contests(case):
+        base = _current(case, cache, cid)
+        if base is not None and _norm_code(short_code(fingerprint(base))).startswith(want):
+            fp = fingerprint(base)
+            return ReportCheck(True, shown, f"matches the report the case gives now "
+                               f"(fingerprint {short_code(fp)}), though no copy of it is "
+                               "recorded in this case's log.", cid, fp)
+    return ReportCheck(False, shown, "no report of this case has this code: the copy belongs "
+                       "to another case, or it was altered.")
 
 
 # --- signing ------------------------------------------------------------------------------
@@ -463,8 +662,9 @@ def record_signing(case: Case, contest_id: int, signed_at: datetime,
                    signers: Sequence[str]) -> str:
     """Record that the board and the officer signed the report; the contest is then locked.
 
-    Returns the fingerprint of the data signed. Uses the recount workflow's own signing
-    action when there is one, so there is one way to lock a contest.
+    Returns the fingerprint of the data signed. A report whose dates are out of order, or
+    whose board had no quorum, cannot be signed (it cannot be the official result). Uses
+    the recount workflow's own signing action, so there is one way to lock a contest.
     """
     if not signers or not all(s.strip() for s in signers):
         raise ValueError("Name every person who signed.")
@@ -473,8 +673,12 @@ def record_signing(case: Case, contest_id: int, signed_at: datetime,
     if _signing(case, contest_id) is not None:
         raise ReportNotReady("This contest's report is already signed; reopen the contest "
                              "first to record a new signing.")
-    # One way to sign and lock a contest: the recount workflow's own action (its audit
-    # entry is "sign report"); the data fingerprint is recorded beside it.
+    trial = replace(data, printing=Printing(signing=Signing(
+        signed_at, data.board.place, tuple(Signer(n, "") for n in signers))))
+    found = problems(trial)
+    if found:
+        raise ReportNotReady("The report cannot be signed as the official result: "
+                             + " ".join(found))
     recount_actions.sign_report(case, contest_id, signed_at=signed_at, signers=list(signers))
     return fp
 

@@ -227,6 +227,9 @@ class ContestTotals:
     # For each choice with hidden cells: the most they could add (None: no limit is known,
     # e.g. no ballots-cast figure for the precinct). Absent choices have nothing hidden.
     hidden_max: Mapping[str, int | None] = field(default_factory=dict)
+    # Where the file's official totals and its precinct rows disagree: what the precincts
+    # add up to, per choice (empty when they agree). The verdict must hold on both.
+    precinct_sums: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def incomplete(self) -> bool:

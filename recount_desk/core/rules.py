@@ -119,6 +119,42 @@ MUNICIPAL_PRIMARY_NOMINEES = (
 )
 
 
+_VOTE_FOR = re.compile(r"\bvote\s*for\s*(?:not\s+more\s+than\s+)?(\d+)|\(\s*(\d+)\s*\)\s*$",
+                       re.IGNORECASE)
+_SEVERAL = re.compile(
+    r"\b(council|at[- ]large|\d+\s*-?\s*(?:yr|year)s?\b|vote\s*for|members?|commissioners|"
+    r"seats|trustees|board of (?:education|trustees)|constables)", re.IGNORECASE)
+
+
+def seats_in_title(title: str) -> int | None:
+    """The number of seats a title states ("Council (Vote for 2)", "U.S. SENATE ( 1)")."""
+    m = _VOTE_FOR.search(title)
+    if not m:
+        return None
+    n = int(m.group(1) or m.group(2))
+    return n if 1 <= n <= 50 else None
+
+
+def several_seats_hint(title: str) -> str | None:
+    """The words of a title that suggest a race fills several seats, or None."""
+    m = _SEVERAL.search(title)
+    return m.group(0).strip() if m else None
+
+
+def seats_assumption(contest: Contest) -> str | None:
+    """What the verdict assumes about the seats of a race whose seats nobody stated."""
+    if contest.kind is not ContestKind.RACE or contest.seats_from_file:
+        return None
+    hint = several_seats_hint(contest.key.title)
+    if hint is None:
+        return (f"The file does not say how many seats this race fills; {contest.seats} is "
+                "assumed. Set the seats in the contest settings if it fills more.")
+    return (f"SEATS NOT STATED: the file does not say how many seats this race fills and "
+            f"its title (“{hint}”) suggests it may fill several; {contest.seats} is assumed. "
+            "With more seats the winners and who may request change: confirm the seats in "
+            "the contest settings (or check --seats) before relying on this verdict.")
+
+
 def places(contest: Contest, kind: ElectionKind | None) -> int:
     """How many candidates this race puts through: its seats, or in a municipal primary
     twice its seats (20A-9-404(2))."""
@@ -316,6 +352,9 @@ def decide(totals: ContestTotals, edition: Edition, *, kind: ElectionKind | None
         assumptions.append(text)
     if n_places != max(1, contest.seats):
         assumptions.append(MUNICIPAL_PRIMARY_NOMINEES)
+    seat_note = seats_assumption(contest)
+    if seat_note is not None and seat_note.startswith("SEATS NOT STATED"):
+        assumptions.insert(0, seat_note)
 
     if contest.voting_method is VotingMethod.IRV:
         return MarginDecision(
@@ -329,6 +368,9 @@ def decide(totals: ContestTotals, edition: Edition, *, kind: ElectionKind | None
 
     if totals.incomplete:
         return _decide_hidden(totals, edition, kind, election_date, assumptions)
+
+    if totals.official and totals.precinct_sums and not _explained(totals):
+        return _decide_unreconciled(totals, edition, kind, election_date)
 
     if total == 0:
         return _no_votes(totals, edition, res, assumptions)
@@ -499,6 +541,53 @@ def _decide_hidden(totals: ContestTotals, edition: Edition, kind: ElectionKind |
         f"{shown.basis}.",
         f"Cannot be decided from this file ({shown.basis})",
         tuple(dict.fromkeys((*extra, *shown.assumptions))),
+    )
+
+
+def _explained(totals: ContestTotals) -> bool:
+    """Whether hidden cells explain why the precincts fall short of the official totals
+    (they can only ever add votes)."""
+    if not totals.hidden_cells:
+        return False
+    return all(s <= totals.votes_of(n) for n, s in totals.precinct_sums.items()
+               if any(c.choice.name == n for c in totals.choices))
+
+
+def _same(a: MarginDecision, b: MarginDecision) -> bool:
+    return (a.verdict is b.verdict and set(a.outcome.winners) == set(b.outcome.winners)
+            and {t.name for t in a.losers if t.eligible}
+            == {t.name for t in b.losers if t.eligible})
+
+
+def _decide_unreconciled(totals: ContestTotals, edition: Edition, kind: ElectionKind | None,
+                         election_date: date | None) -> MarginDecision:
+    """The file's official totals and its precincts disagree and nothing hidden explains
+    it: the verdict on the totals stands only if the precincts give the same one."""
+    on_totals = decide(dataclasses.replace(totals, precinct_sums={}), edition, kind=kind,
+                       election_date=election_date)
+    summed = dataclasses.replace(totals, official=False, precinct_sums={}, choices=tuple(
+        ChoiceTotal(c.choice, totals.precinct_sums.get(c.choice.name, c.votes))
+        for c in totals.choices))
+    on_precincts = decide(summed, edition, kind=kind, election_date=election_date)
+    diffs = "; ".join(f"{n}: precincts {s:,}, totals {totals.votes_of(n):,}"
+                      for n, s in totals.precinct_sums.items()
+                      if any(c.choice.name == n for c in totals.choices))
+    why = (f"The file's precincts do not add up to its own totals ({diffs}), and no hidden "
+           "count explains the difference.")
+    if _same(on_totals, on_precincts):
+        return dataclasses.replace(on_totals, assumptions=(
+            *on_totals.assumptions,
+            why + " The verdict rests on the file's totals; its precincts give the same one."))
+    return MarginDecision(
+        totals.contest, edition, on_totals.outcome, on_totals.total, Verdict.UNDECIDABLE,
+        on_totals.margin, on_totals.threshold, on_totals.closest_loser,
+        on_totals.lowest_winner, on_totals.losers, on_totals.basis,
+        f"Cannot be decided from this file: {why} On its totals it would be: "
+        f"{on_totals.verdict.label.lower()}; on its precincts: "
+        f"{on_precincts.verdict.label.lower()}. Check the canvass and correct the file — Utah "
+        f"Code {on_totals.basis}.",
+        f"Cannot be decided from this file ({on_totals.basis})",
+        on_totals.assumptions,
     )
 
 

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
+from . import plausibility
 from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .canvass import ParsedCanvass, build, file_sha256
 from .tabular import read_sheet_text, sniff
@@ -73,9 +74,11 @@ def detect(path: Path, *, best_only: bool = False) -> list[Detection]:
 
 def read_canvass(path: Path | str, *, family: str | None = None, primary: bool | None = None,
                  seats: dict[str, int] | None = None,
-                 options: ReadOptions | None = None) -> ParsedCanvass:
-    """Detect (unless ``family`` is given), read and build. Raises ImportFailed with a clear
-    message when the file cannot be read as a canvass at all."""
+                 options: ReadOptions | None = None,
+                 detection: Detection | None = None) -> ParsedCanvass:
+    """Detect (unless ``family`` is given), read, build and pass the plausibility gate.
+    Raises ImportFailed with a clear message when the file cannot be read as a canvass at
+    all. ``detection``: the claim of ``family`` made earlier, for the gate to lower."""
     path = Path(path)
     options = options or ReadOptions()
     if options.mapping is not None and family is None:
@@ -90,7 +93,7 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
                        "mapping (the import wizard's mapping page, or check --mapping) to say "
                        "which columns hold the precinct, contest, choice and votes.")
         family, detection = found[0].family, found[0]
-    else:
+    elif detection is not None and detection.family != family:
         detection = None
     mods = {m.FAMILY: m for m in families()}
     if family not in mods:
@@ -103,4 +106,5 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
             raise Cancelled()
         parsed = build(raw, primary=primary, seats=seats, sha256=sha.result())
     parsed.detection = detection
-    return parsed
+    # Every reading passes the plausibility gate here, in one place, before it is offered.
+    return plausibility.gate(raw, parsed)

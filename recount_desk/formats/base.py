@@ -63,6 +63,26 @@ class RawCanvass:
     election_name: str | None = None
     election_date: str | None = None  # ISO date when the file says
     sheet: str | None = None
+    # Precinct cells whose count the file hides (a privacy mark) or leaves blank, per
+    # contest and choice: {(contest, district, party): {choice: [precinct, …]}}. They are
+    # read as 0; without the file's own totals the verdict must not rest on them (a hidden
+    # cell holds at most the precinct's ballots cast, where ``ballots`` gives them).
+    hidden: dict[ContestTuple, dict[str, list[str]]] = field(default_factory=dict)
+    # Where each contest (choice "") and choice sits in the file, for the plausibility gate's
+    # messages: {(contest, district, party, choice): (row, column letter)}.
+    where: dict[tuple[str, str, str, str], tuple[int | None, str | None]] = \
+        field(default_factory=dict)
+    # Ballots cast per precinct and in all, where the file gives them (the gate checks that
+    # no contest has more votes than ballots); the row of each precinct and the column.
+    ballots: dict[str, int] = field(default_factory=dict)
+    ballots_rows: dict[str, int] = field(default_factory=dict)
+    ballots_column: str | None = None
+    ballots_total: int | None = None
+    # Cells that held fractions or percentages where votes were expected, per choice.
+    fractional: dict[tuple[str, str, str, str], int] = field(default_factory=dict)
+    # What the reader itself doubts about its reading (a guess it had to make); these are
+    # also among ``issues``, and the plausibility gate counts them against the reading.
+    doubts: list[Issue] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,13 @@ from recount_desk.core.model import (
     ContestTotals,
     ExtraKind,
     Issue,
+    Scope,
     Severity,
     VoteColumn,
     looks_like_proposition,
     stance_of,
 )
+from recount_desk.core.rules import proposition_scope, seats_in_title
 
 from .base import Detection, RawCanvass
 
@@ -63,6 +65,14 @@ class ParsedCanvass:
     election_date: str | None = None
     # How the family was found (None when the caller named it, or for a mapping).
     detection: Detection | None = None
+    # Why the plausibility gate doubts this reading, in sentences (its issues are also
+    # among ``issues``); a doubtful reading is not offered as done.
+    doubts: list[str] = field(default_factory=list)
+
+    @property
+    def doubtful(self) -> bool:
+        """The reading does not look like a real canvass: not to be offered as done."""
+        return bool(self.doubts)
 
     @property
     def errors(self) -> list[Issue]:
@@ -93,7 +103,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     """Turn raw rows into a :class:`ParsedCanvass`.
 
     ``primary``: None takes the file's word (``raw.primary``), else general.
-    ``seats``: overrides by contest title (``--seats "TITLE=N"``), case-insensitive.
+    ``seats``: the officer's seats by contest (``--seats "NAME=N"``, NAME the contest's
+    full name as check prints it, or its title when that names one contest only).
     """
     import pandas as pd
 
@@ -194,7 +205,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         pair_pos[k] = len(entries)
         entries.append((str(choice_u[q]), first_party[k], first_kind[k]))
 
-    seat_over = {k.casefold(): v for k, v in (seats or {}).items()}
+    seat_over = _seat_overrides(raw, contest_keys, seats or {}, issues)
     contests: list[Contest] = []
     choices: list[list[Choice]] = []
     assumed_seats = 0
@@ -210,18 +221,26 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                 ck = ChoiceKind.WRITE_IN if kind == "write_in" else ChoiceKind.CANDIDATE
             chs.append(Choice(name, "" if is_primary else chparty, ck))
         tup = (title, district, cparty)
-        n_seats = seat_over.get(title.casefold())
-        from_file = False
+        # Seats: given by the officer (--seats), stated by the file, stated in the title
+        # ("Vote for 2"), else 1 and the verdict says it assumed so.
+        n_seats = seat_over.get(ci_)
+        from_file = n_seats is not None
         if n_seats is None and tup in raw.seats:
             n_seats, from_file = raw.seats[tup], True
+        if n_seats is None and not is_prop:
+            n_seats = seats_in_title(title)
+            from_file = n_seats is not None
         if n_seats is None:
             n_seats = 1
             if not is_prop:
                 assumed_seats += 1
+        # A city's or a district's proposition, where its title says so, is filed with
+        # that body's clerk at a special election (20A-4-401(2)(c)(i),(ii)).
+        scope = (proposition_scope(title) if is_prop else None) or Scope.COUNTY
         contests.append(Contest(
             ContestKey(title, district, cparty),
             ContestKind.PROPOSITION if is_prop else ContestKind.RACE,
-            seats=max(1, n_seats), seats_from_file=from_file,
+            seats=max(1, n_seats), scope=scope, seats_from_file=from_file,
         ))
         choices.append(chs)
     if assumed_seats:
@@ -276,24 +295,42 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         counted = counted_by[ci_]
         file_tot = raw.file_totals.get(tup)
         use = counted
+        hid: dict[str, list[str] | None] = dict(raw.hidden.get(tup, {}))
+        n_hidden = sum(len(ps or ()) for ps in hid.values())
+        if not n_hidden and tup in raw.suppressed:
+            n_hidden = 1  # the reader marked it without saying where: at least one cell
+            hid = {nm: None for nm in counted}
+        # The file's own totals are the official figures where they cover every choice:
+        # the verdict rests on them, not on precinct rows that hide or leave out counts.
+        official = bool(file_tot) and all(nm in file_tot for nm in counted)
         if file_tot:
             diffs = [(nm, counted.get(nm, 0), v) for nm, v in file_tot.items()
                      if nm in counted and counted[nm] != v]
+            if official:
+                use = {nm: file_tot[nm] for nm in counted}
             if diffs:
                 names = "; ".join(f"{nm}: precincts add up to {a:,}, the file's total says "
                                   f"{b:,}" for nm, a, b in diffs[:4])
-                if tup in raw.suppressed:
+                used = ("The file's totals are used for the contest total." if official else
+                        "The file's totals do not cover every choice, so the precincts are "
+                        "used.")
+                if tup in raw.suppressed or n_hidden:
                     issues.append(Issue(
-                        raw.file, f"{contest.key.label()}: some precincts are suppressed for "
-                        f"voter privacy, so the precincts do not add up to the file's totals "
-                        f"({names}). The file's totals are used for the contest total.",
-                        raw.sheet, severity=Severity.NOTE))
-                    use = {nm: file_tot.get(nm, counted[nm]) for nm in counted}
+                        raw.file, f"{contest.key.label()}: some precinct counts are hidden "
+                        f"(suppressed for voter privacy, or blank), so the precincts do not add "
+                        f"up to the file's totals ({names}). {used}",
+                        raw.sheet, severity=Severity.NOTE if official else Severity.WARNING))
                 else:
                     issues.append(Issue(
                         raw.file, f"{contest.key.label()}: the precincts do not add up to the "
-                        f"file's own totals row ({names}).", raw.sheet,
+                        f"file's own totals row ({names}). {used}", raw.sheet,
                         severity=Severity.WARNING))
+        elif n_hidden:
+            issues.append(Issue(
+                raw.file, f"{contest.key.label()}: {n_hidden:,} precinct count(s) are hidden "
+                "(suppressed for voter privacy, or blank) and the file has no totals for this "
+                "contest; its verdict cannot rest on these figures.", raw.sheet,
+                severity=Severity.WARNING))
         extras_tot = {ExtraKind(k): int(ext[(ci_, k)]) for k in ("over", "under", "blank")
                       if (ci_, k) in ext}
         totals.append(ContestTotals(
@@ -301,6 +338,12 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             tuple(ChoiceTotal(ch, use[ch.name]) for ch in choices[ci_]),
             extras_tot,
             int(nprec[ci_]) if ci_ < len(nprec) else 0,
+            official=official,
+            hidden_cells=n_hidden,
+            hidden_max={nm: _most(ps, raw.ballots) for nm, ps in hid.items()
+                        if nm in counted and ps != []},
+            precinct_sums={nm: counted[nm] for nm in counted
+                           if official and counted[nm] != use[nm]},
         ))
 
     extras_rows = [
@@ -313,6 +356,43 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
         raw.election_date,
     )
+
+
+def _most(precincts: list[str] | None, ballots: dict[str, int]) -> int | None:
+    """The most a choice's hidden cells could hold: each at most its precinct's ballots
+    cast (a voter votes once for a candidate); None where a precinct's ballots are not
+    known (or the precincts are not)."""
+    if precincts is None or any(p not in ballots for p in precincts):
+        return None
+    return sum(ballots[p] for p in precincts)
+
+
+def _seat_overrides(raw: RawCanvass, keys: list[tuple[str, str, str]],
+                    given: dict[str, int], issues: list[Issue]) -> dict[int, int]:
+    """The officer's seats (``--seats``) per contest position. A key is a contest's full
+    name as check prints it ("Title — District 2 (REP)") or its title alone; a title that
+    names several contests, or a key that names none, is an error (never a guess)."""
+    if not given:
+        return {}
+    labels = [ContestKey(*k).label().casefold() for k in keys]
+    out: dict[int, int] = {}
+    for key, n in given.items():
+        k = " ".join(key.split()).casefold()
+        hits = [i for i, lab in enumerate(labels) if " ".join(lab.split()) == k]
+        if not hits:
+            hits = [i for i, t in enumerate(keys) if " ".join(t[0].split()).casefold() == k]
+        if len(hits) == 1:
+            out[hits[0]] = n
+        elif not hits:
+            issues.append(Issue(raw.file, f"--seats {key!r} names no contest of this file; "
+                                "give the contest's name as check prints it.", raw.sheet,
+                                severity=Severity.ERROR))
+        else:
+            names = ", ".join(repr(ContestKey(*keys[i]).label()) for i in hits[:6])
+            issues.append(Issue(raw.file, f"--seats {key!r} names {len(hits)} contests "
+                                f"({names}); give the full name of the one you mean, as "
+                                "check prints it.", raw.sheet, severity=Severity.ERROR))
+    return out
 
 
 def _words(label: str) -> tuple[str, ...]:

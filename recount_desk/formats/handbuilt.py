@@ -61,6 +61,10 @@ _PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
 _NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP)\s*\)$",
                          re.IGNORECASE)
 _SUPPRESSED = {"suppressed", "*", "**", "***", "****"}
+_BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
+                           re.IGNORECASE)
+_VOTE_FOR_ONLY = re.compile(r"^\(?\s*vote\s+for\s+(not\s+more\s+than\s+)?\d+\s*\)?$",
+                            re.IGNORECASE)
 _PAGE_SHEET = re.compile(r"^(table|page|sheet|pg\.?)\s*\d+$", re.IGNORECASE)
 # 'YES Judicial Retention', 'NO \nJudicial Retention', 'FOR Cons. Amend A', 'Prop 1 - Against'.
 _STANCE_FIRST = re.compile(r"^(yes|no|for|against)\b[\s:\-–]*(?=\S)(.*)$", re.IGNORECASE)
@@ -339,6 +343,19 @@ def _add_page(result: RawCanvass, page: RawCanvass) -> None:
     result.seats.update(page.seats)
     result.file_totals.update(page.file_totals)
     result.suppressed |= page.suppressed
+    for key, per in page.hidden.items():
+        for ch, ps in per.items():
+            result.hidden.setdefault(key, {}).setdefault(ch, []).extend(ps)
+    for k, v in page.where.items():
+        result.where.setdefault(k, v)
+    for p, b in page.ballots.items():
+        result.ballots[p] = result.ballots.get(p, 0) + b
+        result.ballots_rows.setdefault(p, page.ballots_rows.get(p, 0))
+    if page.ballots_total is not None:
+        result.ballots_total = page.ballots_total
+    for k, n in page.fractional.items():
+        result.fractional[k] = result.fractional.get(k, 0) + n
+    result.doubts.extend(page.doubts)
     if result.primary is None:
         result.primary = page.primary
 
@@ -378,44 +395,115 @@ def _is_section_header(cells: list[str]) -> bool:
     return len(rest) >= 2 and not any(to_int(c) is not None for c in rest)
 
 
+def _party_of(cell: str) -> str | None:
+    """The party code a party-row cell names ('REP', 'Republican', '(R)', 'Dem.'), or None."""
+    m = _PARTY_CODE.match(cell)
+    if m:  # 'NP', 'NON': nonpartisan, no party
+        return {"GOP": "REP", "NP": "", "NON": ""}.get(m.group(1).upper(), m.group(1).upper())
+    w = cell.strip("() .").casefold()
+    return _PARTY_WORDS.get(w)
+
+
+def _distinct(cells: list[str]) -> int:
+    return len({c.casefold() for c in cells if c})
+
+
+def _band_kind(cells: list[str]) -> str:
+    """What one row of a header band holds over the candidate columns: 'empty', 'party'
+    (party codes or names), 'seats' ('Vote for 1' under each contest), or 'text'."""
+    filled = [c for c in cells if c]
+    if not filled:
+        return "empty"
+    if all(_party_of(c) is not None for c in filled):
+        return "party"
+    if all(_VOTE_FOR_ONLY.match(c) for c in filled):
+        return "seats"
+    return "text"
+
+
+def _band(rows: list[list[str]], h: int, width: int) -> tuple[list[int], int]:
+    """The rows of the header band around the header at ``h`` (contest, candidate, party and
+    'Vote for' rows, in any order: up to three above and three below it) and the first row
+    after the band."""
+    def cells(i: int) -> list[str]:
+        return [_clean(c) for c in rows[i]] + [""] * (width - len(rows[i]))
+
+    def no_counts(r: list[str]) -> bool:
+        return not any(to_int(c) is not None for c in r[1:width] if c)
+
+    above = []
+    for i in range(h - 1, max(h - 4, -1), -1):
+        r = cells(i)
+        if not any(r[1:width]) or not no_counts(r) or _PAGE_LINE.search(" ".join(r)):
+            break
+        above.append(i)
+    below = []
+    for i in range(h + 1, min(h + 4, len(rows))):
+        r = cells(i)
+        lead = r[0].lower().rstrip(":")
+        if lead not in _BAND_LEADS or not any(r[1:width]) or not no_counts(r):
+            break
+        below.append(i)
+    band = [*reversed(above), h, *below]
+    return band, (below[-1] if below else h) + 1
+
+
+_BAND_LEADS = {"", "candidate", "candidates", "choice", "choices", "party", "parties",
+               "contest", "contests", "office", "race", "vote for", "name"}
+_PARTY_WORDS = {"r": "REP", "rep": "REP", "republican": "REP", "gop": "REP",
+                "d": "DEM", "dem": "DEM", "democrat": "DEM", "democratic": "DEM",
+                "l": "LIB", "lib": "LIB", "libertarian": "LIB", "c": "CON", "con": "CON",
+                "constitution": "CON", "g": "GRN", "green": "GRN", "u": "UNA", "una": "UNA",
+                "unaffiliated": "UNA", "i": "IND", "ind": "IND", "independent": "IND",
+                "iap": "IAP", "independent american": "IAP", "uup": "UUP",
+                "united utah": "UUP", "np": "", "non": "", "nonpartisan": "",
+                "non-partisan": ""}
+
+
 def _section(rows: list[list[str]], h: int, width: int
-             ) -> tuple[int, list[Col], set[tuple[str, ...]], bool, int]:
+             ) -> tuple[int, list[Col], set[tuple[str, ...]], bool, int, dict[int, str]]:
     """For the header at row ``h``: the first data row, the candidate columns, the rows of
-    the header block as text, whether the block names no contests, and the block's first
-    row (the title rows are above it)."""
+    the header block as text, whether the block names no contests, the block's first row
+    (the title rows are above it), and the statistics columns among the candidates'
+    ({column: label})."""
     header = [_clean(c) for c in rows[h]]
     header += [""] * (width - len(header))
-    first = 1
-    def near(i: int, j: int) -> str:
-        return rows[i][j].strip() if 0 <= i < len(rows) and j < len(rows[i]) else ""
+    band, data_start = _band(rows, h, width)
+    grid = {i: ([_clean(c) for c in rows[i]] + [""] * width)[:width] for i in band}
 
+    def is_stat(j: int) -> str | None:
+        return next((grid[i][j] for i in band if _STAT.match(grid[i][j])), None)
+
+    first = 1
     # Past the statistics, and past empty columns (but not a ballot question's columns,
     # empty in the header with its title above).
-    while first < len(header) and (_STAT.match(header[first]) or not (
-            header[first] or near(h - 1, first) or near(h + 1, first))):
+    while first < width and (is_stat(first) or not any(grid[i][first] for i in band)):
         first += 1
         if first > 8:
             break
-    below = [_clean(c) for c in rows[h + 1]] + [""] * width if h + 1 < len(rows) else [""] * width
-    below_first = below[0].lower().rstrip(":")
-    names_below = (below_first in ("", "candidate", "candidates", "choice") and
-                   sum(1 for c in below[first:width] if c) >= 1 and
-                   not any(to_int(c) is not None for c in below[1:width] if c) and
-                   not all(_PARTY_CODE.match(c) for c in below[first:width] if c))
-    if names_below:
-        contest_row, name_row, data_start = header, below, h + 2
-        block_start = h
-    else:
-        above = [_clean(c) for c in rows[h - 1]] + [""] * width if h > 0 else [""] * width
-        contest_row, name_row, data_start = above, header, h + 1
-        block_start = max(h - 1, 0)
-    # An optional row of party codes under the names.
-    party_row = [""] * width
-    if data_start < len(rows):
-        nxt = [_clean(c) for c in rows[data_start]] + [""] * width
-        cand = [c for c in nxt[first:width] if c]
-        if cand and all(_PARTY_CODE.match(c) for c in cand):
-            party_row, data_start = nxt, data_start + 1
+    # Statistics further right ('Turn out %' between contests): never a candidate.
+    stats = {j: label for j in range(first, width) if (label := is_stat(j)) is not None}
+    kinds = {i: _band_kind([grid[i][j] for j in range(first, width) if j not in stats])
+             for i in band}
+    text = [i for i in band if kinds[i] == "text"]
+    # The candidates' row: the row under the header when it holds text (the header is then
+    # the contests' row), else the header; the contests' row is the nearest text row above
+    # the candidates' row, else the nearest below it.
+    below_h = [i for i in text if i > h]
+    name_i = below_h[0] if below_h and h in text else h
+    if name_i != h and h in text and _distinct(grid[h][first:]) > _distinct(grid[name_i][first:]):
+        name_i = h  # the header holds the names, the row under it the contests' titles
+    if name_i not in text and text:
+        name_i = text[-1]
+    others = [i for i in text if i != name_i]
+    up = [i for i in others if i < name_i]
+    contest_i = up[-1] if up else (others[0] if others else None)
+    empty_row = [""] * width
+    contest_row = grid[contest_i] if contest_i is not None else empty_row
+    name_row = grid.get(name_i, header)
+    party_i = next((i for i in band if kinds[i] == "party"), None)
+    party_row = grid[party_i] if party_i is not None else empty_row
+    block_start = band[0]
     # Rows above the data, as text: a PDF conversion repeats them on every page.
     block = {tuple(_clean(c) for c in r if c.strip()) for r in rows[block_start:data_start]}
     block.discard(())
@@ -432,6 +520,8 @@ def _section(rows: list[list[str]], h: int, width: int
               if k in stances and stances[k][1].casefold() == rest.casefold()
               and {w.lower(), stances[k][0].lower()} in ({"yes", "no"}, {"for", "against"})}
     for j in range(first, width):
+        if j in stats:
+            continue
         title = contest_row[j] if j < len(contest_row) else ""
         if title:
             current = seen_titles.setdefault(title.casefold(), title)
@@ -450,8 +540,7 @@ def _section(rows: list[list[str]], h: int, width: int
             continue
         contest, party = _split_contest(contest_title)
         cparty_raw = party_row[j] if j < len(party_row) else ""
-        m = _PARTY_CODE.match(cparty_raw) if cparty_raw else None
-        cparty = m.group(1).upper() if m else ""
+        cparty = (_party_of(cparty_raw) or "") if cparty_raw else ""
         choice, prefix = vocab.split_party_prefix(cname)
         m = _NAME_PARTY.search(choice)
         if m and m.start() > 0:
@@ -459,7 +548,7 @@ def _section(rows: list[list[str]], h: int, width: int
             prefix = prefix or {"GOP": "REP"}.get(m.group(1).upper(), m.group(1).upper())
         cols.append((j, contest, party, choice, cparty or prefix, k))
     no_titles = not (current or any(contest_row[first:width]))
-    return data_start, cols, block, no_titles, block_start
+    return data_start, cols, block, no_titles, block_start, stats
 
 
 def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int,
@@ -467,20 +556,40 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     name = path.name
     issues: list[Issue] = []
     width = max(len(r) for r in rows)
-    data_start, cols, block, no_titles, block_start = _section(rows, h, width)
+    data_start, cols, block, no_titles, block_start, stats = _section(rows, h, width)
     if not cols:
         return RawCanvass(name, FAMILY, frame([]), issues, sheet=sheet)
+    doubts: list[Issue] = []
     if no_titles:
-        issues.append(Issue(name, "The sheet names no contests above its candidate columns; "
+        doubts.append(Issue(name, "The sheet names no contests above its candidate columns; "
                             "they are read as one contest 'Results'. Use the column mapping "
                             "to split them.", sheet, h + 1, severity=Severity.WARNING))
+    # A contest's columns side by side: a title that comes back after another one is no
+    # contest title (a party row, most likely, taken for the contests' row).
+    runs: list[tuple[str, str]] = []
+    for _j, contest, party, *_r in cols:
+        if not runs or runs[-1] != (contest, party):
+            runs.append((contest, party))
+    again = [c for k, (c, p) in enumerate(runs) if (c, p) in runs[:k]]
+    if again:
+        j0 = next(j for j, c, *_r in cols if c == again[0])
+        doubts.append(Issue(name, f"The row read as the contests' titles names {again[0]!r} "
+                            "again after other contests: a contest's candidates sit side by "
+                            "side, so this row is probably not the contests' titles (a row of "
+                            "parties?). Check the contests read, or use the column mapping.",
+                            sheet or None, h + 1, col_letter(j0 + lead), Severity.WARNING))
+    if stats:
+        issues.append(Issue(name, "Statistics columns among the candidates are left out: "
+                            + ", ".join(f"{col_letter(j + lead)} ({t!r})"
+                                        for j, t in list(stats.items())[:6]) + ".",
+                            sheet or None, h + 1, severity=Severity.NOTE))
     # Further headers: each starts a section with its own columns.
     sections: dict[int, tuple[int, list[Col]]] = {}
     for i in range(data_start, len(rows)):
         cells = [_clean(c) for c in rows[i]]
         if tuple(c for c in cells if c) in block or not _is_section_header(cells):
             continue
-        start, more, more_block, _, _ = _section(rows, i, width)
+        start, more, more_block, _, _, _ = _section(rows, i, width)
         block |= more_block
         if more:
             sections[i] = (start, more)
@@ -493,7 +602,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
 
     comparison = sorted({c[3] for c in cols if _COMPARISON.match(c[3])})
     if len(comparison) >= 2:
-        issues.append(Issue(name, "Columns named " + ", ".join(repr(c) for c in comparison)
+        doubts.append(Issue(name, "Columns named " + ", ".join(repr(c) for c in comparison)
                             + " compare counts (a recount sheet?) rather than name candidates; "
                             "they are read as choices. Check the contests read, or use the "
                             "column mapping.", sheet or None, h + 1, severity=Severity.WARNING))
@@ -508,9 +617,18 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     def column_name(j: int) -> str:
         return col_letter(j + lead)
 
+    # The ballots cast of each precinct (the gate checks no contest has more votes).
+    head = [" ".join(_clean(rows[i][j]) for i in (h - 1, h, h + 1)
+                     if 0 <= i < len(rows) and j < len(rows[i])) for j in range(width)]
+    ballots_j = next((j for j in range(1, cols[0][0]) if _BALLOTS_CAST.search(head[j])), None)
+    ballots: dict[str, int] = {}
+    ballots_rows: dict[str, int] = {}
+    ballots_total: int | None = None
+    fractional: dict[tuple[str, str, str, str], int] = {}
     out: list[RawRow] = []
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
     suppressed: set[tuple[str, str, str]] = set()
+    hidden: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     sup_rows: dict[tuple[str, str, str], int] = {}
     n_sup = 0
     bad = 0
@@ -520,6 +638,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         if i in sections:
             section_end, cols = sections[i]
             groups = grouped(cols)
+            ballots_j = None  # a section further down has its own columns
         if i < section_end:
             continue  # the rows of a header further down
         r = [c.strip() for c in rows[i]] + [""] * width
@@ -541,16 +660,24 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                     row_tot.setdefault((contest, "", party), {})[choice] = v
             # The last totals row that has a contest's figures is the county's.
             file_totals.update(row_tot)
+            if ballots_j is not None and (b := to_int(r[ballots_j])) is not None:
+                ballots_total = b
             continue
         values = [r[j] for j, *_ in cols if r[j]]
         if values and not any(to_int(v) is not None or v.lower() in _SUPPRESSED
                               for v in values):
             skipped.append(i)
             continue  # text across the candidate columns: not a precinct's counts
+        if ballots_j is not None and (b := to_int(r[ballots_j])) is not None:
+            ballots[label] = ballots.get(label, 0) + b
+            ballots_rows.setdefault(label, i + 1)
         for (contest, party), idxs in groups.items():
             cells = [r[cols[x][0]] for x in idxs]
             if any(c.lower() in _SUPPRESSED for c in cells):
                 suppressed.add((contest, "", party))
+                for x in idxs:  # every count of this precinct's contest is hidden
+                    hidden.setdefault((contest, "", party), {}).setdefault(
+                        cols[x][3], []).append(label)
                 sup_rows[(contest, "", party)] = sup_rows.get((contest, "", party), 0) + 1
                 n_sup += 1
                 continue
@@ -561,6 +688,9 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                     continue  # not on this precinct's ballot
                 v = to_int(text)
                 if v is None:
+                    if _is_number_like(text):
+                        key = (contest, "", party, choice)
+                        fractional[key] = fractional.get(key, 0) + 1
                     bad += 1
                     if bad <= 10:
                         what = f"Excel error value {err}" if err else repr(text)
@@ -617,6 +747,16 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         primary = True
     elif "general" in title_text:
         primary = False
+    where: dict[tuple[str, str, str, str], tuple[int | None, str | None]] = {}
+    for cs, at in [(cols, h), *((more, i) for i, (_s, more) in sections.items())]:
+        for j, contest, party, choice, _cp, _k in cs:
+            where.setdefault((contest, "", party, ""), (at + 1, column_name(j)))
+            where.setdefault((contest, "", party, choice), (at + 1, column_name(j)))
+    issues.extend(doubts)
     return RawCanvass(name, FAMILY, frame(out), issues, seats, file_totals, suppressed, primary,
                       election_name=_clean(rows[0][0]) if rows and rows[0] and rows[0][0]
-                      else None, sheet=sheet or None)
+                      else None, sheet=sheet or None, where=where, ballots=ballots,
+                      hidden=hidden,
+                      ballots_rows=ballots_rows,
+                      ballots_column=column_name(ballots_j) if ballots_j is not None else None,
+                      ballots_total=ballots_total, fractional=fractional, doubts=doubts)

@@ -317,6 +317,13 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     if sup_contests:
         issues.append(Issue(name, f"{int(sup_rows.sum())} vote count(s) are suppressed ('*') "
                             "for voter privacy and read as 0.", sheet, severity=Severity.NOTE))
+    # Hidden cells (privacy marks and blanks) per contest and choice, for the verdict.
+    hidden: dict[tuple[str, str, str], dict[str, list[str]]] = {}
+    hid_rows = body & (suppressed | blank) & (kind >= 0)
+    for o, d, c, p in zip(office_c[hid_rows].tolist(), dist_c[hid_rows].tolist(),
+                          cand_c[hid_rows].tolist(), prec_c[hid_rows].tolist(), strict=True):
+        hidden.setdefault((office_u[o], dist_u[d], ""), {}).setdefault(
+            cand_u[c], []).append(prec_u[p])
 
     is_primary = None
     low = name.lower()
@@ -350,6 +357,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         name, FAMILY, rows, issues, {}, file_totals,
         {(o, d, "") for o, d in sup_contests}, is_primary,
         election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None, sheet=sheet,
+        hidden=hidden,
     )
 
 

@@ -425,6 +425,17 @@ ALTER TABLE tally_entry ADD COLUMN load_id INTEGER REFERENCES retab_load(id);
 ALTER TABLE recount_unit ADD COLUMN source_note TEXT NOT NULL DEFAULT '';
 """
 
+# V5: what the verdict rests on (issue 12): whether a contest's totals are the file's own
+# official totals, and the precinct counts the file hides (privacy marks or blanks) with
+# what they could hold (JSON {choice: most, or null for no known limit}), and what the
+# precincts add up to where they disagree with the official totals (JSON {choice: votes}).
+V5 = """
+ALTER TABLE contest ADD COLUMN official_totals INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE contest ADD COLUMN hidden_cells INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE contest ADD COLUMN hidden_max TEXT;
+ALTER TABLE contest ADD COLUMN precinct_sums TEXT;
+"""
+
 MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [V1, V2, v3_canvass_columns,
-                                                                 V4]
+                                                                 V4, V5]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -659,6 +659,18 @@ def reopen_log(conn: sqlite3.Connection, contest_id: int) -> list[StoredReopen]:
         "contest_id=? ORDER BY id", (contest_id,))]
 
 
+def canvass_extras_by_precinct(conn: sqlite3.Connection, contest_id: int
+                               ) -> dict[str, dict[str, int]]:
+    """precinct → extra kind ("over", "under", "blank") → canvass count, for one contest."""
+    names = precinct_names(conn)
+    out: dict[str, dict[str, int]] = {}
+    for pid, kind, votes in conn.execute(
+            "SELECT precinct_id, kind, votes FROM canvass_extra WHERE contest_id=?",
+            (contest_id,)):
+        out.setdefault(names[pid], {})[kind] = int(votes)
+    return out
+
+
 # --------------------------------------------------------------------------------------
 # Re-tabulation loads (schema V4)
 # --------------------------------------------------------------------------------------

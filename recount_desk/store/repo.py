@@ -65,10 +65,10 @@ def closed_days(conn: sqlite3.Connection) -> tuple[ClosedDay, ...]:
                         for d in json.loads(row[0])))
 
 
-def set_closed_days(conn: sqlite3.Connection, days: Sequence[ClosedDay]) -> None:
+def set_closed_days(tx: Tx, days: Sequence[ClosedDay]) -> None:
     value = json.dumps([{"day": d.day.isoformat(), "reason": d.reason} for d in sorted(days)],
                        ensure_ascii=False, sort_keys=True)
-    conn.execute("INSERT INTO meta(key, value) VALUES ('closed_days', ?) ON CONFLICT(key) DO "
+    tx.execute("INSERT INTO meta(key, value) VALUES ('closed_days', ?) ON CONFLICT(key) DO "
                  "UPDATE SET value=excluded.value", (value,))
 
 
@@ -131,7 +131,11 @@ def insert_canvass(
                              c.seats, int(c.seats_from_file), c.scope.value,
                              c.voting_method.value, c.pass_rule.value, t.precincts,
                              t.extras.get(ExtraKind.OVER), t.extras.get(ExtraKind.UNDER),
-                             t.extras.get(ExtraKind.BLANK)))
+                             t.extras.get(ExtraKind.BLANK), int(t.official), t.hidden_cells,
+                             json.dumps(dict(t.hidden_max), sort_keys=True, ensure_ascii=False)
+                             if t.hidden_max else None,
+                             json.dumps(dict(t.precinct_sums), sort_keys=True,
+                                        ensure_ascii=False) if t.precinct_sums else None))
         choice_base.append(next_choice)
         for k, ct in enumerate(t.choices):
             choice_rows.append((next_choice + k, ci + 1, k, ct.choice.name, ct.choice.party,
@@ -139,7 +143,8 @@ def insert_canvass(
         next_choice += len(t.choices)
     tx.executemany("INSERT INTO contest(id, position, title, district, party, kind, seats, "
                      "seats_from_file, scope, voting_method, pass_rule, precincts, over_votes, "
-                     "under_votes, blank_votes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     "under_votes, blank_votes, official_totals, hidden_cells, hidden_max, "
+                     "precinct_sums) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      contest_rows)
     tx.executemany("INSERT INTO choice(id, contest_id, position, name, party, kind, "
                      "canvass_total) VALUES (?,?,?,?,?,?,?)", choice_rows)
@@ -188,16 +193,19 @@ def contests(conn: sqlite3.Connection, contest_id: int | None = None) -> list[St
     out = []
     for row in conn.execute(
             "SELECT id, title, district, party, kind, seats, seats_from_file, scope, "
-            "voting_method, pass_rule, precincts, over_votes, under_votes, blank_votes "
+            "voting_method, pass_rule, precincts, over_votes, under_votes, blank_votes, "
+            "official_totals, hidden_cells, hidden_max, precinct_sums "
             f"FROM contest {where.replace('contest_id', 'id')} ORDER BY position", args):
         (cid, title, district, party, kind, seats, sff, scope, vm, pr, nprec,
-         over, under, blank) = row
+         over, under, blank, official, hidden, hmax, psums) = row
         extras = {k: v for k, v in ((ExtraKind.OVER, over), (ExtraKind.UNDER, under),
                                     (ExtraKind.BLANK, blank)) if v is not None}
         contest = Contest(ContestKey(title, district, party), ContestKind(kind), seats,
                           Scope(scope), VotingMethod(vm), PassRule(pr), bool(sff))
-        out.append(StoredContest(cid, ContestTotals(contest, tuple(choices.get(cid, [])),
-                                                    extras, nprec)))
+        out.append(StoredContest(cid, ContestTotals(
+            contest, tuple(choices.get(cid, [])), extras, nprec, official=bool(official),
+            hidden_cells=hidden, hidden_max=json.loads(hmax) if hmax else {},
+            precinct_sums=json.loads(psums) if psums else {})))
     return out
 
 
@@ -216,8 +224,10 @@ def has_recount(conn: sqlite3.Connection) -> bool:
 def update_contest(tx: Tx, contest_id: int, *, seats: int, scope: Scope,
                    voting_method: VotingMethod, pass_rule: PassRule,
                    kind: ContestKind | None = None) -> None:
-    tx.execute("UPDATE contest SET seats=?, scope=?, voting_method=?, pass_rule=? WHERE id=?",
-                 (seats, scope.value, voting_method.value, pass_rule.value, contest_id))
+    # The officer's settings state the seats: the verdict no longer calls them assumed.
+    tx.execute("UPDATE contest SET seats=?, seats_from_file=1, scope=?, voting_method=?, "
+               "pass_rule=? WHERE id=?",
+               (seats, scope.value, voting_method.value, pass_rule.value, contest_id))
     if kind is not None:
         tx.execute("UPDATE contest SET kind=? WHERE id=?", (kind.value, contest_id))
 

@@ -701,7 +701,8 @@ class MainWindow(QMainWindow):
             self.tell("No case is open", "Open or create a case first (File › New case…).")
             return None
         s = case_actions.summary(self.case)
-        target = TargetCase(self.case.path, s.election.kind.is_primary, s.source, s.requests)
+        target = TargetCase(self.case.path, s.election.kind.is_primary, s.source, s.requests,
+                            s.election.kind, s.election.date)
         wiz = ImportWizard(target, self, source)
         wiz.imported.connect(self._imported)
         wiz.open()

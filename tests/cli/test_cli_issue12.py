@@ -70,3 +70,81 @@ def test_check_takes_proclaimed_days(capsys: pytest.CaptureFixture[str]) -> None
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert {c["deadline"] for c in out["contests"]} == {"2026-11-25T17:00"}
+
+
+WEBER = OE / "20181106__ut__general__weber__precinct.csv"
+
+
+def test_check_prints_the_kind_and_seats_it_assumed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(GRAND)]) == 0
+    out = capsys.readouterr().out
+    assert "Election kind: Regular general election (from the file:" in out
+    assert "Seats: 4 race(s): 0 stated by the file, 0 given with --seats, 4 assumed" in out
+    assert "1 seat (assumed)" in out
+    data = json.loads(_json(capsys, str(GRAND)))
+    assert data["election_kind_source"] == "file"
+    assert {c["seats_source"] for c in data["contests"]} == {"assumed"}
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    main(["check", *args, "--json"])
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("seats", "code", "expect"),
+    [(["State House — District 69=2"], 0, {"State House — District 69": 2,
+                                           "State House — District 70": 1}),
+     (["U.S. Senate=2"], 0, {"U.S. Senate": 2}),
+     (["State House=2"], 1, "names 2 contests"),
+     (["Mayor=2"], 1, "names no contest")],
+    ids=["(1)(e)(v) --seats by full name", "(1)(e)(v) --seats by an unambiguous title",
+         "(1)(e)(v) an ambiguous title is refused", "(1)(e)(v) an unknown name is refused"],
+)
+def test_seats_option_is_keyed_by_the_contest_identity(
+        capsys: pytest.CaptureFixture[str], seats: list[str], code: int,
+        expect: dict[str, int] | str) -> None:
+    args = [a for s in seats for a in ("--seats", s)]
+    got = main(["check", str(GRAND), *args, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert got == code
+    if isinstance(expect, str):
+        assert any(expect in i["message"] and i["severity"] == "error"
+                   for i in data["issues"])
+        return
+    by = {(c["title"] + (f" — District {c['district']}" if c["district"] else "")): c
+          for c in data["contests"]}
+    for name, n in expect.items():
+        assert by[name]["seats"] == n
+        assert by[name]["seats_source"] == ("given" if n == 2 else "assumed")
+
+
+def test_weber_2018_suppressed_counts_cannot_be_decided(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(_json(capsys, str(WEBER)))
+    by = {(c["title"], c["district"]): c for c in data["contests"]}
+    hd8 = by[("State House", "8")]
+    assert hd8["verdict"] == "undecidable" and not hd8["decided"]
+    assert hd8["within_margin"] is False and hd8["hidden_cells"] == 2
+    assert not hd8["official_totals"]
+    # A contest with nothing hidden keeps its plain verdict.
+    assert by[("State House", "12")]["verdict"] == "not_eligible"
+
+
+def test_kind_given_against_the_file_is_pointed_out(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(_json(capsys, str(GRAND), "--kind", "municipal_primary"))
+    assert data["election_kind"] == "municipal_primary"
+    assert data["election_kind_source"] == "given"
+    assert any("looks like a regular general election" in i["message"]
+               for i in data["issues"])
+
+
+def test_import_into_a_case_of_another_kind_keeps_a_warning(tmp_path: Path) -> None:
+    case = tmp_path / "m.recount"
+    assert main(["new", str(case), "--name", "2018", "--date", "2018-11-06", "--kind",
+                 "municipal_general", "--jurisdiction", "Moab"]) == 0
+    assert main(["import", str(case), str(GRAND)]) == 0
+    conn = sqlite3.connect(case)
+    msgs = [r[0] for r in conn.execute("SELECT message FROM import_issue")]
+    conn.close()
+    assert any("looks like a regular general election" in m for m in msgs)

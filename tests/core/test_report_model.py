@@ -6,7 +6,7 @@ import dataclasses
 import json
 import re
 import sys
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -17,19 +17,33 @@ from recount_desk.core.report_model import (
     Board,
     BoardMember,
     Printing,
+    Signer,
+    Signing,
     Unit,
+    board_declaration_statement,
     canonical_report_data,
+    chronology,
+    conformed_signature,
     cost_statement_applies,
     declaration_statement,
     fingerprint,
+    is_official,
     needs_lieutenant_governor_report,
+    problems,
     quorum_statement,
     short_code,
 )
 from recount_desk.core.rules import Edition
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "report"))
-from report_fixtures import house_69, proposition, tie_with_lot
+from report_fixtures import (
+    county_race,
+    house_69,
+    proposition,
+    signed,
+    tie_with_lot,
+    two_seats_with_lot,
+)
 
 
 def test_totals_and_differences_follow_the_units() -> None:
@@ -44,7 +58,7 @@ def test_fingerprint_is_sha256_of_canonical_json() -> None:
     r = house_69()
     data = canonical_report_data(r)
     body = json.loads(data)
-    assert body["format"] == "recount-desk-report/1"
+    assert body["format"] == "recount-desk-report/2"
     assert body["units"][0]["canvass"] == [397, 436]
     assert re.fullmatch(r"[0-9a-f]{64}", fingerprint(r))
     assert fingerprint(r) == fingerprint(house_69())
@@ -60,7 +74,7 @@ def test_reprint_and_appendix_do_not_change_the_fingerprint() -> None:
     r = house_69()
     printed = dataclasses.replace(r, printing=Printing(
         3, datetime(2019, 1, 2, 9, 0), (AuditRow(1, "2018-11-20T10:00", "clerk", "x", ""),),
-        date(2018, 12, 4), ("Mary McGann",)))
+        Signing(datetime(2018, 12, 4, 11, 0), "Moab", (Signer("Mary McGann", "Chair"),)), 7))
     assert fingerprint(printed) == fingerprint(r)
 
 
@@ -76,7 +90,7 @@ def test_short_code_is_four_groups_of_four_base32() -> None:
     (ContestKind.RACE, Scope.COUNTY, False),
     (ContestKind.RACE, Scope.MUNICIPAL, False),
     (ContestKind.PROPOSITION, Scope.STATEWIDE, True),
-    (ContestKind.PROPOSITION, Scope.MULTICOUNTY, False),
+    (ContestKind.PROPOSITION, Scope.MULTICOUNTY, True),
     (ContestKind.PROPOSITION, Scope.COUNTY, False),
 ], ids=["statewide-race", "multicounty-race", "county-race", "municipal-race",
         "statewide-prop", "multicounty-prop", "county-prop"])
@@ -98,7 +112,7 @@ def test_cost_statement_only_for_voter_requested_proposition_before_2024(
 
 
 def test_cost_statement_never_for_a_candidate_race() -> None:
-    assert not cost_statement_applies(house_69())
+    assert not cost_statement_applies(county_race())
 
 
 @pytest.mark.parametrize(("present", "size", "ok", "need"), [
@@ -114,12 +128,81 @@ def test_quorum_is_majority_and_at_least_three(present: int, size: int, ok: bool
 
 
 def test_declaration_statements_cite_the_statute() -> None:
-    assert declaration_statement(house_69()) == (
-        "On the recount, the board declares that Tim Glenn is elected to State House, "
-        "District 69 (20A-4-401(1)(e)(iv)).")
+    assert declaration_statement(county_race()) == (
+        "On November 30, 2018, 4:00 p.m., the election officer, Diana Carroll, declared that, "
+        "on the recount, Tim Glenn is elected to County Commission Seat A "
+        "(20A-4-401(1)(e)(iv)).")
+    assert "(Utah Code 20A-4-304(1)(a); 20A-4-401(4)(b)(i))" in board_declaration_statement(
+        county_race())
     assert "proposition Proposition 1: Moab Pool Bond passed" in declaration_statement(
         proposition())
+    assert "approved (Utah Code 20A-4-304(1)(c)" in board_declaration_statement(proposition())
     assert tie_with_lot().declaration.lot is not None
+
+
+def test_a_county_portion_declares_no_winner() -> None:
+    text = declaration_statement(house_69())
+    assert text.startswith("The board declares no winner") and "Tim Glenn" not in text
+    assert house_69().portion and not county_race().portion
+
+
+def test_total_is_votes_for_all_candidates_write_ins_included() -> None:
+    r = county_race(units=tuple(dataclasses.replace(
+        u, recount_ballots=dataclasses.replace(u.recount_ballots, write_ins=2))
+        for u in county_race().units))
+    assert r.recount_total_votes() == sum(r.recount_totals()) + 2 * len(r.units)
+
+
+def test_ballot_line_unknown_in_any_unit_is_unknown_in_the_total() -> None:
+    r = county_race()
+    assert r.canvass_ballots().counted is None
+    assert r.recount_ballots().counted == sum(u.recount_ballots.counted or 0 for u in r.units)
+
+
+def test_chronology_in_order_for_the_fixtures() -> None:
+    for r in (county_race(), house_69(), proposition(), two_seats_with_lot()):
+        assert chronology(r).ok, chronology(r).failures
+        assert not problems(r)
+        assert not is_official(r)  # not signed
+        assert is_official(signed(r))
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"started_at": datetime(2018, 11, 28, 9, 0)}, "recount started"),
+    ({"completed_at": datetime(2018, 12, 5, 9, 0)}, "board of canvassers convened"),
+    ({"completed_at": datetime(2018, 11, 29, 9, 0)}, "envelope GR-0417 decided"),
+], ids=["start-before-request", "completed-after-board", "envelope-after-completion"])
+def test_chronology_names_the_step_out_of_order(change: dict[str, object], words: str) -> None:
+    r = county_race(**change)
+    failed = chronology(r).failures
+    assert failed and any(words in f.text for f in failed)
+    assert not is_official(signed(r))
+
+
+def test_lot_since_2024_must_come_after_the_recount_canvass() -> None:
+    r = two_seats_with_lot()
+    early = dataclasses.replace(r.declaration.lot, drawn_at=datetime(2024, 11, 25, 9, 0))
+    bad = dataclasses.replace(r, declaration=dataclasses.replace(r.declaration, lot=early))
+    assert any("lot drawn" in f.text and "20A-1-304 (2024" in f.basis
+               for f in chronology(bad).failures)
+
+
+def test_signed_before_the_report_date_is_out_of_order() -> None:
+    r = signed(county_race(), at=datetime(2018, 12, 3, 9, 0))
+    assert any("report signed" in f.text for f in chronology(r).failures)
+
+
+def test_quorum_statement_for_impossible_and_municipal_boards() -> None:
+    members = tuple(BoardMember(f"M{i}", "Member") for i in range(12))
+    assert "THE RECORD IS INCONSISTENT: 12 members are recorded present, but the body has 11" \
+        in quorum_statement(Board("B", members, 11))
+    municipal = Board("B", members[:3], 5, minimum=0)
+    assert "a simple majority of the body, here 3" in quorum_statement(municipal)
+
+
+def test_conformed_signature() -> None:
+    s = Signing(datetime(2018, 12, 4, 11, 0), "Moab", ())
+    assert conformed_signature("Mary McGann", s) == "/s/ Mary McGann, December 4, 2018, Moab"
 
 
 def test_unit_difference_requires_same_choices() -> None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recount_desk.core.calendar import ClosedDay, add_days_utah, holiday_name
 from recount_desk.core.model import (
@@ -327,3 +330,102 @@ def test_municipal_primary_nominates_twice_the_seats(votes: tuple[int, ...], sea
 def test_outcome_places_override() -> None:
     o = outcome(race(500, 480, 478), places=2)
     assert o.result is Result.ELECTED and o.winners == ("A", "B")
+
+
+# --- 2. Hidden counts: a verdict only when every value they could hold agrees --------------
+
+def hidden(totals: ContestTotals, cells: int, most: dict[str, int | None],
+           official: bool = False) -> ContestTotals:
+    return ContestTotals(totals.contest, totals.choices, official=official,
+                         hidden_cells=cells, hidden_max=most)
+
+
+@pytest.mark.parametrize(
+    ("totals", "verdict"),
+    [(hidden(race(5000, 1000), 3, {"B": None}), Verdict.UNDECIDABLE),
+     (hidden(race(5000, 1000), 3, {"B": 30}), Verdict.NOT_ELIGIBLE),
+     (hidden(race(5000, 4990), 1, {"A": 5}), Verdict.WITHIN_MARGIN),
+     (hidden(race(5000, 4990), 1, {"A": 100}), Verdict.UNDECIDABLE),
+     (hidden(race(5000, 4980), 2, {"B": 30}), Verdict.UNDECIDABLE),
+     (hidden(race(5000, 4990), 3, {"A": None}, official=True), Verdict.WITHIN_MARGIN),
+     (hidden(race(0, 0), 2, {"A": None, "B": None}), Verdict.UNDECIDABLE),
+     (hidden(prop(5000, 1000), 2, {"Against": 40}), Verdict.NOT_ELIGIBLE),
+     (hidden(prop(5000, 4995), 2, {"For": 5}), Verdict.WITHIN_MARGIN),
+     (hidden(prop(5000, 4995), 2, {"Against": 10}), Verdict.UNDECIDABLE)],
+    ids=["(1)(b) unbounded hidden cells: cannot be decided",
+         "(1)(b) bounded cells cannot close the gap: not eligible",
+         "(1)(b) bounded cells cannot widen past the margin: within",
+         "(1)(b) bounded cells could widen past the margin: cannot be decided",
+         "(1)(b) bounded cells could change the winner: cannot be decided",
+         "(1)(b) official totals: hidden cells do not matter",
+         "(1)(c) all zero but hidden: cannot be decided, not no-result",
+         "(2)(a) proposition cannot close: not eligible",
+         "(2)(a) proposition cannot widen: within",
+         "(2)(a) proposition could flip: cannot be decided"],
+)
+def test_hidden_counts_give_a_verdict_only_when_every_bound_agrees(
+        totals: ContestTotals, verdict: Verdict) -> None:
+    d = decide(totals, Edition.Y2019)
+    assert d.verdict is verdict
+    if verdict is Verdict.UNDECIDABLE:
+        assert not d.decided and not d.within_margin
+        assert d.explanation.startswith("Cannot be decided from this file")
+        assert d.who_may_request.startswith("Cannot be decided")
+    elif totals.incomplete:
+        assert any("whatever the hidden cells hold" in a for a in d.assumptions)
+
+
+def test_undecidable_request_is_not_eligible_until_the_official_totals() -> None:
+    d = decide(hidden(race(5000, 4990), 3, {"B": None}), Edition.Y2019)
+    ev = evaluate_request(d, ElectionKind.GENERAL, date(2018, 11, 6), date(2018, 11, 20),
+                          Requester.CANDIDATE, "B", 0, datetime(2018, 11, 21, 9),
+                          Office.COUNTY_CLERK)
+    assert not ev.eligible.ok
+    assert "cannot be decided" in ev.eligible.text
+
+
+@given(st.lists(st.integers(0, 600), min_size=2, max_size=4),
+       st.lists(st.integers(0, 8), min_size=4, max_size=4),
+       st.integers(1, 2), st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_a_verdict_on_hidden_counts_holds_for_every_value_they_could_hold(
+        votes: list[int], most: list[int], seats: int, rnd: Any) -> None:
+    totals = race(*votes, seats=seats)
+    bounds = {c.choice.name: most[i] for i, c in enumerate(totals.choices) if most[i]}
+    d = decide(hidden(totals, max(1, len(bounds)), dict(bounds)), Edition.Y2019)
+    if d.verdict is Verdict.UNDECIDABLE or not bounds:
+        return
+    for _ in range(20):
+        filled = ContestTotals(totals.contest, tuple(
+            ChoiceTotal(c.choice, c.votes + rnd.randint(0, bounds.get(c.choice.name, 0)))
+            for c in totals.choices))
+        other = decide(filled, Edition.Y2019)
+        assert other.verdict is d.verdict
+        assert set(other.outcome.winners) == set(d.outcome.winners)
+        assert {t.name for t in other.losers if t.eligible} == \
+            {t.name for t in d.losers if t.eligible}
+
+
+def unreconciled(totals: ContestTotals, sums: dict[str, int], cells: int = 0) -> ContestTotals:
+    return ContestTotals(totals.contest, totals.choices, official=True, hidden_cells=cells,
+                         hidden_max={n: None for n in sums} if cells else {},
+                         precinct_sums=sums)
+
+
+@pytest.mark.parametrize(
+    ("totals", "verdict"),
+    [(unreconciled(race(15, 61), {"B": 16}), Verdict.UNDECIDABLE),
+     (unreconciled(race(5000, 1000), {"B": 990}), Verdict.NOT_ELIGIBLE),
+     (unreconciled(race(5000, 4990), {"B": 4980}, cells=3), Verdict.WITHIN_MARGIN),
+     (unreconciled(race(5000, 4990), {"B": 5100}, cells=3), Verdict.UNDECIDABLE)],
+    ids=["(1)(c) totals row and precincts give different verdicts",
+         "(1)(b) totals row and precincts agree on the verdict",
+         "(1)(b) hidden cells explain the shortfall: official totals",
+         "(1)(b) precincts above the official totals: not explained"],
+)
+def test_official_totals_that_the_precincts_contradict(totals: ContestTotals,
+                                                       verdict: Verdict) -> None:
+    d = decide(totals, Edition.Y2019)
+    assert d.verdict is verdict
+    if verdict is not Verdict.UNDECIDABLE and not totals.hidden_cells:
+        assert any("its precincts give the same one" in a for a in d.assumptions)

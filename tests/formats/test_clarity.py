@@ -84,11 +84,13 @@ def test_detail_xml_whose_choice_total_disagrees_is_reported():
     # Arkansas 2014: Tom Cotton's vote types add up to 462,123 but totalVotes says 477,734.
     parsed = read_canvass(DATA / "arkansas-2014-general-detail.xml")
     t = totals_of(parsed, "U.S. Senate")
-    assert t.choices[0].votes == 462123
+    # The file's own total is the official figure the verdict rests on (issue 12).
+    assert t.choices[0].votes == 477734 and t.official
     warn = [i for i in parsed.issues if "do not add up" in i.message]
     assert warn
     assert warn[0].severity is Severity.WARNING
-    assert "477,734" in warn[0].message
+    assert "462,123" in warn[0].message and "477,734" in warn[0].message
+    assert "The file's totals are used" in warn[0].message
 
 
 _SS_HEAD = ('<?xml version="1.0"?>\n<Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet"'

@@ -179,7 +179,9 @@ def test_a_vote_for_column_gives_the_seats_and_a_total_row_is_checked(tmp_path):
     ]
     parsed = read_canvass(_write_csv(tmp_path / "sov.csv", rows))
     t = totals_of(parsed, "Town Board")
-    assert {c.choice.name: c.votes for c in t.choices} == {"Ann": 80, "Bob": 75, "Cy": 95}
+    # The total row is the file's official figure (issue 12): Bob 77, not the precincts' 75.
+    assert {c.choice.name: c.votes for c in t.choices} == {"Ann": 80, "Bob": 77, "Cy": 95}
+    assert t.official
     assert t.contest.seats == 2 and t.contest.seats_from_file
     assert {k.value: v for k, v in t.extras.items()} == {"under": 28, "over": 1}
     assert parsed.precincts == ["001", "002"]

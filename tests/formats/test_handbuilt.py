@@ -185,13 +185,13 @@ def test_csv_with_precinct_header_variant_empty_first_column_and_page_lines(tmp_
         ",2018 General Election Canvass,,,,,\n"
         ",,,,,Senate,Senate\n"
         ",PRECINCT,Reg. Voters,Ballots Cast,Turnout,Mitt Romney,Jenny Wilson\n"
-        ",P1,\"1,200\",900,75%,\"1,010\",300\n"
+        ",P1,\"1,900\",\"1,400\",74%,\"1,010\",300\n"
         ",Page 1 of 2,,,,,\n"
         ",2018 General Election Canvass,,,,,\n"
         ",,,,,Senate,Senate\n"
         ",PRECINCT,Reg. Voters,Ballots Cast,Turnout,Mitt Romney,Jenny Wilson\n"
         ",P2,800,600,75%,400,190\n"
-        ",COUNTY TOTALS,\"2,000\",\"1,500\",75%,\"1,410\",490\n"
+        ",COUNTY TOTALS,\"2,700\",\"2,000\",74%,\"1,410\",490\n"
         ",Page 2 of 2,,,,,\n", encoding="utf-8")
     parsed = read_canvass(path)
     assert parsed.family == "handbuilt"

@@ -222,7 +222,8 @@ def test_a_garbled_count_is_an_error_naming_its_row_and_column(tmp_path):
     assert "'1O0'" in e.message and "'Bob Baker'" in e.message and "'Loa'" in e.message
     # Read as 0, so the precincts no longer add up to the file's Total column.
     comm = totals_of(parsed, "COUNTY COMMISSION")
-    assert votes(comm)["Bob Baker"] == 100
+    # The Total column is the official figure the verdict rests on (issue 12).
+    assert votes(comm)["Bob Baker"] == 200
     assert any("do not add up" in i.message and "Bob Baker" in i.message
                for i in parsed.issues)
 

@@ -255,3 +255,26 @@ def test_a_wide_sheet_is_read_through_contest_blocks_on_the_mapping_page(
         [("Mayor", 2, 4), ("Prop 1", 5, 6), ("Prop 2", 7, 8)]
     assert again.mapping_page.missing.text() == ""
     assert again.button(QWizard.WizardButton.NextButton).isEnabled()
+
+
+def test_a_doubtful_reading_goes_to_the_mapping_page_not_to_done(
+        empty_case: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    import openpyxl
+
+    # No contest titles above the candidates: the hand-built reader can only guess one
+    # contest 'Results', which the plausibility gate doubts.
+    wb = openpyxl.Workbook()
+    for r in (["Precinct Name", "Total Reg. Voters", "Total Ballots Cast", "Turn out %", "Ann",
+               "Bob", "Cy", "Di"], ["P1", 100, 60, 0.6, 30, 20, 25, 30]):
+        wb.active.append(r)
+    path = tmp_path / "no-titles.xlsx"
+    wb.save(path)
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, path)
+    assert "does not look right" in wiz.format_page.summary.text()
+    assert wiz.format_page.chosen() == MAP_MYSELF
+    hand = next(b for b in wiz.format_page.buttons if b.property("family") == "handbuilt")
+    assert "— 40 %" in hand.text()  # the gate took confidence away
+    _next(wiz)
+    assert wiz.currentId() == MAPPING_PAGE

@@ -68,7 +68,7 @@ def test_save_as_writes_a_pdf_that_verifies(qtbot: QtBot, dialog: ReportDialog,
     with qtbot.waitSignal(dialog.saved, timeout=SIGNAL_MS):
         dialog.save_to(dest)
     assert dest.read_bytes()[:5] == b"%PDF-"
-    assert "Official Recount Report" in pdf_text(dest)
+    assert "Recount Report (DRAFT)" in pdf_text(dest)  # not signed yet
     with qtbot.waitSignal(dialog.verified, timeout=SIGNAL_MS) as blocker:
         dialog.verify_file(dest)
     assert blocker.args[0].ok
@@ -113,7 +113,7 @@ def test_print_to_a_pdf_printer_sends_every_page(qtbot: QtBot, dialog: ReportDia
     assert (first.width, first.height) == (153, 198)  # US Letter
 
 
-def test_signing_locks_the_contest_and_the_next_copy_is_reprint_1(
+def test_signing_locks_the_contest_then_signed_original_then_reprint_1(
         qtbot: QtBot, demo: MainWindow, dialog: ReportDialog) -> None:
     generate(qtbot, dialog)
     cid = dialog.contest_id()
@@ -131,6 +131,11 @@ def test_signing_locks_the_contest_and_the_next_copy_is_reprint_1(
     with pytest.raises(recount_actions.ContestLocked):
         recount_actions.set_variance_note(demo.case, cid, "DRP006", "late note")
 
+    g = generate(qtbot, dialog)
+    assert g.result.reprint == 0  # type: ignore[attr-defined]
+    assert "Signed original" in dialog.status.text()
+    text = pdf_text(g.result.path)  # type: ignore[attr-defined]
+    assert "Official Recount Report" in text and "/s/ Evelyn Marsh" in text
     g = generate(qtbot, dialog)
     assert g.result.reprint == 1  # type: ignore[attr-defined]
     assert "Reprint 1" in dialog.status.text()

@@ -7,6 +7,7 @@ last page, and then in one transaction (actions.canvass.import_canvass).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from recount_desk.actions.canvass import (
     ReadOptions,
 )
 from recount_desk.actions.case import open_case
-from recount_desk.core.model import ContestKind
+from recount_desk.core.model import ContestKind, ElectionKind
 
 from .. import workers
 from ..models import (
@@ -79,6 +80,8 @@ class TargetCase:
     primary: bool
     existing_source: str | None
     existing_requests: int
+    kind: ElectionKind | None = None
+    election_date: date | None = None
 
 
 def _table(name: str) -> QTableView:
@@ -183,7 +186,9 @@ class FormatPage(QWizardPage):
             self.summary.setText(
                 f"<b>{wiz.source.name}</b> looks like a <b>{best.label}</b> "
                 f"(confidence {best.confidence} %: {best.reason}).<br>"
-                "If that is wrong, pick another reading below or map the columns yourself.")
+                "If that is wrong, pick another reading below or map the columns yourself."
+                + (f"<br><b>But this reading does not look right:</b> {wiz.parsed.doubts[0]}"
+                   if wiz.parsed is not None and wiz.parsed.doubtful else ""))
         else:
             self.summary.setText(
                 f"Recount Desk does not recognise the layout of <b>{wiz.source.name}</b>. "
@@ -847,14 +852,19 @@ class ImportWizard(QWizard):
                 return found, None
             parsed = canvass_actions.read_file(
                 path, family=found[0].family, primary=primary,
-                options=ReadOptions(on_progress=progress, cancelled=cancelled))
-            return found, parsed
+                options=ReadOptions(on_progress=progress, cancelled=cancelled),
+                detection=found[0])
+            return canvass_actions.with_gate(found, parsed), parsed
 
         def done(result: tuple[list[Detection], ParsedCanvass | None]) -> None:
             self.busy = False
             self.source = path
             self.detections, self.parsed = result
+            self._point_out_kind()
             self.family = self.detections[0].family if self.detections else None
+            if self.parsed is not None:
+                # The plausibility gate doubts the reading: the mapping page, not "done".
+                self.family = None if self.parsed.doubtful else self.parsed.family
             self.mapping = None
             self.read_finished.emit()
             self._go_on()
@@ -892,6 +902,7 @@ class ImportWizard(QWizard):
         def done(parsed: ParsedCanvass) -> None:
             self.busy = False
             self.parsed, self.family, self.mapping = parsed, family or "mapping", mapping
+            self._point_out_kind()
             self.read_finished.emit()
             self._go_on()
 
@@ -905,6 +916,16 @@ class ImportWizard(QWizard):
         workers.start(job, on_done=done, on_failed=failed, on_cancelled=self._cancelled,
                       parent=self, title="Reading the canvass", label=f"Reading {path.name}…")
         return False
+
+    def _point_out_kind(self) -> None:
+        """A file that says it is from another kind of election than the case's is pointed
+        out among the problems (the deadline and office follow the case's kind)."""
+        if self.parsed is None or self.target.kind is None:
+            return
+        conflict = canvass_actions.kind_mismatch(self.parsed, self.target.kind,
+                                                 self.target.election_date)
+        if conflict is not None and conflict not in self.parsed.issues:
+            self.parsed.issues.append(conflict)
 
     def run_import(self, page: ConfirmPage) -> bool:
         if self._passed():

@@ -412,15 +412,21 @@ class ReportDialog(QDialog):
         r = g.result
         lines = [f"<b>{_html(self.contest.currentText())}</b>",
                  f"{len(g.pages)} pages · fingerprint <b>{r.code}</b>"]
+        if r.problems:
+            lines.append("<b>Not official</b> until these are put right: "
+                         + " ".join(_html(p) for p in r.problems))
         if r.reprint:
             lines.append(f"<b>Reprint {r.reprint}</b> of the signed report.")
+        elif r.signed:
+            lines.append("<b>Signed original</b>, with the recorded signatures.")
         if g.signed_on is not None:
             who = ", ".join(g.signed_by)
             lines.append(f"Signed on {format_date(g.signed_on)} by {_html(who)}. "
                          "The contest is locked.")
         else:
-            lines.append("Not signed yet. Print it for the board; after they sign, record "
-                         "the signing here.")
+            lines.append("Not signed yet: every page is marked DRAFT. Print it for the board; "
+                         "after they sign, record the signing here, then make the signed "
+                         "original.")
         self._say("<br>".join(lines))
         self._update_buttons()
         self.report_generated.emit(g)

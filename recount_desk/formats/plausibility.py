@@ -1,0 +1,255 @@
+"""The plausibility gate: every reading is checked here before it is offered as read.
+
+A reader can be wrong without failing: a hand-built sheet whose party row was taken for its
+candidate names comes back as fifty contests of one candidate each, a ``Turn out %`` column
+as a candidate with votes of 0 and 1. A clerk cannot tell such a reading from a right one at
+a glance, so what no real canvass looks like is said here, loudly, naming the sheet, row and
+column, and the reading's confidence is lowered so that the import wizard goes to the
+mapping page instead of presenting it as done (:attr:`ParsedCanvass.doubtful`).
+
+The checks (each one an error, or a warning that makes the reading doubtful):
+
+* every contest of the sheet has one candidate (four contests or more): the titles are
+  probably the candidates' names, or the candidates their parties;
+* a choice named like a statistic (``Turn out %``, ``Reg. Voters``, ``Ballots Cast``) or a
+  percentage, or a choice whose every count is 0 or 1 beside counts in the tens (fractions
+  read as votes);
+* a contest titled with the name of a candidate (of any contest of the file);
+* precincts that do not add up to the file's own totals (where no precinct is suppressed);
+* more votes in a contest than ballots cast, in a precinct or in the whole file (where the
+  file gives its ballots cast), allowing one vote per seat per ballot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from recount_desk.core.model import ChoiceKind, ContestKind, Issue, Severity
+
+from . import vocab
+from .base import RawCanvass
+from .canvass import ParsedCanvass
+
+# Confidence (out of 100) taken from the family for each kind of doubt; a reading whose
+# family falls below DOUBTFUL_BELOW, or that has an error from this gate, is not offered as
+# done.
+DOUBTFUL_BELOW = 50
+_PENALTY_ERROR = 60
+_PENALTY_WARNING = 30
+MIN_ONE_CANDIDATE_CONTESTS = 4
+
+_STATISTIC = re.compile(
+    r"^\s*(total\s+)?(reg(\.|istered)?\s*v[oa]ters?|active\s+voters?|ballots?\s+cast|"
+    r"ballots?\s+counted|total\s+ballots|turn\s*-?\s*out(\s*%)?|voter\s+turnout|%\s*turnout|"
+    r"times\s+(cast|counted)|cards?\s+cast|precincts?(\s+(counted|reporting))?|"
+    r"number\s+of\s+precincts.*|total\s+votes(\s+cast)?|votes\s+cast|percent(age)?|pct\.?)"
+    r"\s*:?\s*$", re.IGNORECASE)
+_OFFICE = re.compile(
+    r"\b(president|senate|senator|house|congress(ional)?|governor|attorney\s+general|"
+    r"treasurer|auditor|sheriff|county\s+(clerk|recorder|assessor|attorney|commission\w*)|"
+    r"council|mayor|school\s+board|board\s+of\s+education|district\s+\d+|dist\.?\s*\d+|"
+    r"judge|proposition|amendment)\b", re.IGNORECASE)
+_PERCENT = re.compile(r"%|\bpercent", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the gate found: the issues it adds and the confidence it takes away."""
+
+    issues: tuple[Issue, ...]
+    reasons: tuple[str, ...]  # every doubt in a sentence, the issues' first
+    penalty: int
+
+    def doubtful(self, confidence: int | None) -> bool:
+        """An error of the gate, or a family left below :data:`DOUBTFUL_BELOW`."""
+        if any(i.severity is Severity.ERROR for i in self.issues):
+            return True
+        if confidence is None:
+            return bool(self.issues)
+        return self.penalty > 0 and confidence - self.penalty < DOUBTFUL_BELOW
+
+
+def _norm(name: str) -> str:
+    name, _party = vocab.split_party_prefix(vocab.clean_name(name))
+    return re.sub(r"[^\w]+", " ", name.casefold()).strip()
+
+
+def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
+    """Every doubt about a reading, as issues that name where it is, and a penalty."""
+    found: list[tuple[Issue, int]] = []
+    reasons: list[str] = []  # doubts already stated by the build step's issues
+    penalty = 0
+    sheet = raw.sheet
+
+    def where(ci: int, choice: str | None = None) -> tuple[int | None, str | None]:
+        k = parsed.contests[ci].key
+        loc = raw.where.get((k.title, k.district, k.party, choice or ""))
+        if loc is None and choice is not None:
+            loc = raw.where.get((k.title, k.district, k.party, ""))
+        return loc if loc is not None else (None, None)
+
+    def add(message: str, severity: Severity, ci: int | None = None,
+            choice: str | None = None) -> None:
+        row, col = where(ci, choice) if ci is not None else (None, None)
+        penalty = _PENALTY_ERROR if severity is Severity.ERROR else _PENALTY_WARNING
+        found.append((Issue(raw.file, message, sheet, row, col, severity), penalty))
+
+    races = [i for i, c in enumerate(parsed.contests) if c.kind is ContestKind.RACE]
+    # 1. One candidate in every contest.
+    named = [[ch for ch in parsed.choices[i] if ch.kind is not ChoiceKind.WRITE_IN]
+             for i in races]
+    if len(races) >= MIN_ONE_CANDIDATE_CONTESTS and all(len(n) <= 1 for n in named):
+        sample = ", ".join(repr(parsed.contests[i].key.label()) for i in races[:3])
+        add(f"Every one of the {len(races)} contests read has a single candidate ({sample} …): "
+            "the contest titles are probably the candidates' names, or the candidates their "
+            "parties. The header rows were not understood; use the column mapping to say "
+            "which row holds the contests and which the candidates.", Severity.ERROR,
+            races[0])
+
+    # 2. Statistics and percentages read as choices; fractions read as votes.
+    stat_bad = 0
+    for ci, chs in enumerate(parsed.choices):
+        for ch in chs:
+            if stat_bad < 10 and (_STATISTIC.match(ch.name) or _PERCENT.search(ch.name)):
+                stat_bad += 1
+                add(f"{ch.name!r} is read as a choice in {parsed.contests[ci].key.label()!r}, "
+                    "but it names a statistic (registered voters, ballots cast, turnout or a "
+                    "percentage), not a candidate. Use the column mapping to leave the "
+                    "column out.", Severity.ERROR, ci, ch.name)
+    for (title, district, party, choice), n in list(raw.fractional.items())[:5]:
+        ci = next((i for i, c in enumerate(parsed.contests)
+                   if (c.key.title, c.key.district, c.key.party) == (title, district, party)), None)
+        add(f"{n} count(s) of {choice!r} in {title!r} are fractions or percentages, not whole "
+            "votes: the column probably holds a statistic (a turnout), not a candidate's votes.",
+            Severity.ERROR, ci, choice)
+
+    # Choices named like offices: the contests' row was taken for the candidates'.
+    office_like = [(ci, ch.name) for ci, chs in enumerate(parsed.choices) for ch in chs
+                   if _OFFICE.search(ch.name)]
+    n_choices = sum(len(chs) for chs in parsed.choices)
+    if office_like and 2 * len(office_like) >= n_choices:
+        ci, name = office_like[0]
+        add(f"{len(office_like)} of the {n_choices} choices read are named like offices "
+            f"({name!r} in {parsed.contests[ci].key.label()!r} …): the row of contest titles "
+            "was probably taken for the candidates' names. Use the column mapping.",
+            Severity.ERROR, ci, name)
+
+    # 3. A contest titled with a candidate's name.
+    names: dict[str, str] = {}
+    for chs in parsed.choices:
+        for ch in chs:
+            if ch.kind in (ChoiceKind.CANDIDATE, ChoiceKind.WRITE_IN) and len(_norm(ch.name)) > 3:
+                names.setdefault(_norm(ch.name), ch.name)
+    titled = [ci for ci, c in enumerate(parsed.contests) if _norm(c.key.title) in names]
+    for ci in titled[:5]:
+        add(f"The contest {parsed.contests[ci].key.label()!r} is titled with the name of a "
+            f"candidate ({names[_norm(parsed.contests[ci].key.title)]!r}): the row of contest "
+            "titles was probably taken from the candidates' row.",
+            Severity.ERROR if len(titled) >= 3 else Severity.WARNING, ci)
+
+    # 4. Precincts against the file's own totals (suppressed precincts excepted). The build
+    # step has said so, naming the figures; here it only makes the reading less sure.
+    mismatched = []
+    for t in parsed.totals:
+        k = t.contest.key
+        tup = (k.title, k.district, k.party)
+        file_tot = raw.file_totals.get(tup)
+        if file_tot and tup not in raw.suppressed and any(
+                c.choice.name in file_tot and file_tot[c.choice.name] != c.votes
+                for c in t.choices):
+            mismatched.append(k.label())
+    if mismatched:
+        reasons.append(f"the precincts do not add up to the file's own totals in "
+                       f"{len(mismatched)} contest(s) ({mismatched[0]} …)")
+        penalty += _PENALTY_WARNING
+
+    # The reader's own doubts (a guess it had to make), already among its issues.
+    for i in raw.doubts:
+        reasons.append(i.message)
+        penalty += _PENALTY_ERROR if i.severity is Severity.ERROR else _PENALTY_WARNING
+
+    # 5. More votes than ballots.
+    found.extend((i, _PENALTY_ERROR) for i in _over_ballots(raw, parsed))
+
+    issues = tuple(i for i, _ in found)
+    reasons[:0] = [i.message for i in issues]
+    return Verdict(issues, tuple(reasons), min(100, penalty + sum(p for _, p in found)))
+
+
+def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+    """Contests with more votes than seats × ballots cast, per precinct and in all."""
+    if not raw.ballots and raw.ballots_total is None:
+        return []
+    import numpy as np
+
+    index = {p: i + 1 for i, p in enumerate(parsed.precincts)}
+    ballots = np.full(len(parsed.precincts) + 1, -1, dtype=np.int64)
+    for p, b in raw.ballots.items():
+        if p in index:
+            ballots[index[p]] = b
+    sums: dict[int, object] = {}
+    for col in parsed.columns:
+        acc = sums.get(col.contest)
+        if acc is None:
+            acc = sums[col.contest] = np.zeros(len(parsed.precincts) + 1, dtype=np.int64)
+        np.add.at(acc, np.asarray(col.precincts, dtype=np.int64),
+                  np.asarray(col.votes, dtype=np.int64))
+    out: list[Issue] = []
+    per_contest: dict[int, list[int]] = defaultdict(list)
+    for ci, acc in sums.items():
+        # Seats the file does not state are assumed to be one: then only what no number of
+        # seats explains (more votes than choices × ballots) is wrong for sure.
+        c = parsed.contests[ci]
+        seats = c.seats if c.seats_from_file else max(c.seats, len(parsed.choices[ci]))
+        a = np.asarray(acc)
+        bad = np.flatnonzero((ballots >= 0) & (a > seats * ballots))
+        per_contest[ci] = bad.tolist()
+    shown = 0
+    for ci, bad in per_contest.items():
+        if not bad:
+            continue
+        p = bad[0]
+        name = parsed.precincts[p - 1]
+        label = parsed.contests[ci].key.label()
+        votes = int(np.asarray(sums[ci])[p])
+        row = raw.ballots_rows.get(name)
+        if shown < 5:
+            out.append(Issue(
+                raw.file, f"{label}: precinct {name!r} has {votes:,} votes but "
+                f"{int(ballots[p]):,} ballots cast" + (f" (and {len(bad) - 1} more precincts "
+                                                         "like it)" if len(bad) > 1 else "")
+                + ": the columns were probably read from the wrong place, or the ballots "
+                "column is not the ballots cast.", raw.sheet, row, raw.ballots_column,
+                Severity.ERROR))
+        shown += 1
+    if raw.ballots_total is not None:
+        for ci, t in enumerate(parsed.totals):
+            c = t.contest
+            seats = c.seats if c.seats_from_file else max(c.seats, len(parsed.choices[ci]))
+            if t.total > seats * raw.ballots_total and shown < 10:
+                shown += 1
+                out.append(Issue(
+                    raw.file, f"{t.contest.key.label()}: {t.total:,} votes in all, but the "
+                    f"file counts {raw.ballots_total:,} ballots cast.", raw.sheet,
+                    severity=Severity.ERROR))
+    return out
+
+
+def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
+    """The reading with the gate's issues added and its family's confidence lowered; a
+    doubtful reading says why in :attr:`ParsedCanvass.doubts`."""
+    verdict = assess(raw, parsed)
+    if not verdict.reasons:
+        return parsed
+    parsed.issues[:0] = list(verdict.issues)
+    d = parsed.detection
+    if verdict.doubtful(d.confidence if d is not None else None):
+        parsed.doubts = list(verdict.reasons)
+    if d is not None:
+        parsed.detection = dataclasses.replace(
+            d, confidence=max(0, d.confidence - verdict.penalty),
+            reason=f"{d.reason}; but the reading looks doubtful: {verdict.reasons[0]}")
+    return parsed

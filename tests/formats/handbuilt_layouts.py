@@ -1,0 +1,197 @@
+"""Hand-built county workbooks written the ways real counties lay them out (test generator).
+
+The layouts come from the shared corpus's hand-built files (Juab 2022, Tooele 2024, Beaver
+2016's PDF conversion, Cache 2020's provisional statistics) and from the county files the
+readers once misread (issue #16): a header band of a contests' row, a candidates' row and a
+parties' row in any order, with ``Precinct Name, Total Reg. Voters, Total Ballots Cast,
+Turn out %`` on the candidates' or the contests' row; party rows as codes, words or letters;
+a ``Turn out %`` column between contests; precinct rows in any order, a ``FEDERAL`` row and
+a ``COUNTY TOTALS`` row; ``Suppressed`` cells; a sheet of ballot statistics first.
+
+:func:`write` returns what a right reading gives, so a test can tell a right reading from a
+wrong one. Run as a script, it writes one workbook of each named layout into a folder::
+
+    python tests/formats/handbuilt_layouts.py OUT_DIR
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PARTY_STYLES = {
+    "codes": {"REP": "REP", "DEM": "DEM", "LIB": "LIB", "UUP": "UUP", "": "NP"},
+    "words": {"REP": "Republican", "DEM": "Democrat", "LIB": "Libertarian",
+              "UUP": "United Utah", "": "Nonpartisan"},
+    "letters": {"REP": "R", "DEM": "D", "LIB": "L", "UUP": "UUP", "": "NP"},
+}
+STATS = ["Total Reg. Voters", "Total Ballots Cast", "Turn out %"]
+
+CONTESTS: list[tuple[str, list[tuple[str, str]]]] = [
+    ("US Senate", [("Mike Lee", "REP"), ("Evan McMullin", ""), ("James Hansen", "LIB")]),
+    ("US House Dist 2", [("Chris Stewart", "REP"), ("Nick Mitchell", "DEM"),
+                         ("Jay McFarland", "UUP")]),
+    ("County Commission Seat A", [("Ann Able", "REP"), ("Bob Baker", "DEM")]),
+    ("County Sheriff", [("Cy Cole", "REP"), ("Di Dunn", "DEM")]),
+    ("School Board District 3", [("Ed Eads", ""), ("Flo Fitch", "")]),
+]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How one hand-built sheet is laid out."""
+
+    band: tuple[str, ...] = ("contest", "names", "party")  # rows of the header band, in order
+    stats_on: str = "names"          # the band row that starts 'Precinct Name, … Turn out %'
+    party_style: str = "codes"
+    merged_titles: bool = True       # a contest's title only over its first column
+    turnout_between: bool = False    # a 'Turn out %' column after the first contest
+    shuffle_rows: bool = False
+    federal_row: bool = True
+    suppressed: bool = False         # one precinct's first contest 'Suppressed'
+    stats_sheet_first: bool = False  # a sheet of provisional-ballot statistics first
+    contests: int = 3
+    precincts: int = 6
+    seed: int = 0
+    sheet: str = "2024 General"
+
+
+@dataclass
+class Expected:
+    """What a right reading of the sheet gives."""
+
+    sheet: str
+    totals: dict[str, dict[str, int]] = field(default_factory=dict)
+    parties: dict[str, dict[str, str]] = field(default_factory=dict)
+    precincts: list[str] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)  # suppressed in some contest
+
+
+def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
+    """The sheet's rows (as openpyxl appends them) and the right reading."""
+    rnd = random.Random(layout.seed)
+    contests = CONTESTS[:layout.contests]
+    style = PARTY_STYLES[layout.party_style]
+    exp = Expected(layout.sheet)
+    titles: list[str] = []
+    names: list[str] = []
+    parties: list[str] = []
+    gaps: set[int] = set()  # positions of the 'Turn out %' column between contests
+    primary = "primary" in layout.sheet.lower()
+    if primary:  # in a primary each contest is one party's
+        contests = [(t, [(c, "REP") for c, _ in cands]) for t, cands in contests]
+    for n, (title, cands) in enumerate(contests):
+        exp.totals[title] = {c: 0 for c, _ in cands}
+        # In a primary the party belongs to the contest, not to its candidates.
+        exp.parties[title] = {c: p if "party" in layout.band and not primary else ""
+                              for c, p in cands}
+        for k, (cand, party) in enumerate(cands):
+            titles.append(title if k == 0 or not layout.merged_titles else "")
+            names.append(cand)
+            parties.append(style[party])
+        if layout.turnout_between and n == 0:
+            gaps.add(len(names))
+            titles.append("")
+            names.append("Turn out %")
+            parties.append("")
+    lead = {"contest": ["", "", "", ""], "names": ["", "", "", ""], "party": ["", "", "", ""]}
+    lead[layout.stats_on] = ["Precinct Name", *STATS]
+    body = {"contest": titles, "names": names, "party": parties}
+    rows: list[list[object]] = [[f"{layout.sheet} Election - Canvass Report"], []]
+    for kind in layout.band:
+        rows.append([*lead[kind], *body[kind]])
+    precinct_rows: list[list[object]] = []
+    sums = [0, 0]
+    pnames = [f"P{k + 1:02d}" for k in range(layout.precincts)]
+    if layout.federal_row:
+        pnames.append("FEDERAL")
+    suppressed_at = 1 if layout.suppressed else -1
+    for p, pname in enumerate(pnames):
+        votes: list[object] = []
+        ballots = 0
+        for n, (title, cands) in enumerate(contests):
+            if pname == "FEDERAL" and n > 1:
+                got = [None] * len(cands)   # federal ballots carry the federal races only
+            else:
+                got = [rnd.randint(0, 400) for _ in cands]
+            ballots = max(ballots, sum(v or 0 for v in got) + rnd.randint(0, 30))
+            if p == suppressed_at and n == 0:
+                exp.hidden.append(pname)
+                votes.extend(["Suppressed", *[None] * (len(cands) - 1)])
+            else:
+                votes.extend(got)
+            for (cand, _), v in zip(cands, got, strict=True):
+                exp.totals[title][cand] += v or 0
+            if len(votes) in gaps:
+                votes.append(None)  # turnout filled in below
+        reg = ballots + rnd.randint(0, 500)
+        row: list[object] = [pname, reg, ballots, round(ballots / max(reg, 1), 4)]
+        for j, v in enumerate(votes):
+            row.append(round(ballots / max(reg, 1), 4) if j in gaps else v)
+        precinct_rows.append(row)
+        exp.precincts.append(pname)
+        sums[0] += reg
+        sums[1] += ballots
+    if layout.shuffle_rows:
+        rnd.shuffle(precinct_rows)
+        exp.precincts = [str(r[0]) for r in precinct_rows]
+    rows.extend(precinct_rows)
+    # The county's totals count the suppressed precincts too.
+    total: list[object] = ["COUNTY TOTALS", sums[0], sums[1], None]
+    for n, (title, cands) in enumerate(contests):
+        total.extend(exp.totals[title][c] for c, _ in cands)
+        if layout.turnout_between and n == 0:
+            total.append(None)
+    rows.append(total)
+    return rows, exp
+
+
+def write(layout: Layout, path: Path) -> Expected:
+    """Write the layout as an xlsx workbook; the right reading of it."""
+    import openpyxl
+
+    rows, exp = rows_of(layout)
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    if layout.stats_sheet_first:
+        ws.title = "Provisional Ballots"
+        for r in (["Provisional Ballot Statistics"], ["Precinct", "Provisional Ballots Received",
+                                                      "Accepted", "Rejected"],
+                  ["P01", 12, 10, 2], ["P02", 8, 8, 0], ["Total", 20, 18, 2]):
+            ws.append(r)
+        ws = wb.create_sheet(layout.sheet)
+    else:
+        ws.title = layout.sheet
+    for r in rows:
+        ws.append(r)
+    wb.save(path)
+    return exp
+
+
+# Named layouts: the real ones and the ones the readers once misread (issue #16).
+NAMED: dict[str, Layout] = {
+    "juab-titles-in-header": Layout(band=("contest", "names"), stats_on="contest"),
+    "tooele-contests-above-party-below": Layout(),
+    "party-words-below": Layout(party_style="words", contests=5),
+    "party-letters-below": Layout(party_style="letters"),
+    "party-row-above-contests": Layout(band=("party", "contest", "names")),
+    "party-between": Layout(band=("contest", "party", "names")),
+    "turnout-between-contests": Layout(turnout_between=True, contests=4),
+    "titles-repeated-rows-shuffled": Layout(merged_titles=False, shuffle_rows=True),
+    "suppressed-precinct": Layout(suppressed=True),
+    "statistics-sheet-first": Layout(stats_sheet_first=True),
+    "primary-recount-sheet": Layout(sheet="2024 Primary Recount", party_style="words"),
+}
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name, layout in NAMED.items():
+        write(layout, out / f"{name}.xlsx")
+        print(out / f"{name}.xlsx")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
