@@ -22,7 +22,6 @@ from recount_desk.core.recount import (
     RecountMethod,
     RecountUnit,
     TallyEntry,
-    TallySheet,
     UnitStatus,
 )
 from recount_desk.core.retab import (
