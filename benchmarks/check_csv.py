@@ -1,47 +1,60 @@
-"""Time `recount-desk check` on the 4 MB Salt Lake 2018 precinct file against read_csv alone.
+"""Time `recount-desk check` in-process against pandas.read_csv alone, on real CSV files.
 
-Run: python benchmarks/check_csv.py [FILE] [--repeat N]
-Prints both times (best of N) and the ratio; the goal is at most 2x.
+Run: python benchmarks/check_csv.py [FILE ...] [--runs N] [--corpus]
+
+With --corpus every real CSV of ../shared/corpus is timed (one line each); else FILE (the
+4 MB Salt Lake 2018 precinct file by default). Both sides run interleaved, run by run
+(benchmarks/interleave.py); the ratio is the median of the pairwise ratios. Goal: at most
+1.5x on every real CSV of the shared corpus.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import statistics
+import sys
 from pathlib import Path
 
-DEFAULT = (Path(__file__).parents[1] / "tests" / "data" / "openelections"
-           / "20181106__ut__general__salt_lake__precinct.csv")
+sys.path.insert(0, str(Path(__file__).parent))
+from interleave import pairwise
 
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT = ROOT / "tests" / "data" / "openelections" / "20181106__ut__general__salt_lake__precinct.csv"
+CORPUS = ROOT.parent.parent / "shared" / "corpus"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("file", nargs="?", default=str(DEFAULT))
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--corpus", action="store_true", help="every CSV of the shared corpus")
+    ap.add_argument("--min-kb", type=int, default=0, help="skip files smaller than this")
     args = ap.parse_args()
     import pandas as pd
 
     from recount_desk.actions.canvass import check_parsed, read_file
+    from recount_desk.formats import ImportFailed
 
-    path = Path(args.file)
-    pd.read_csv(path)  # warm caches and imports
-    check_parsed(read_file(path))
-    baseline = best(lambda: pd.read_csv(path), args.repeat)
-    ours = best(lambda: check_parsed(read_file(path)), args.repeat)
-    size = path.stat().st_size / 1e6
-    print(f"file: {path.name} ({size:.1f} MB)")
-    print(f"pandas.read_csv alone : {baseline * 1000:8.1f} ms")
-    print(f"recount-desk check    : {ours * 1000:8.1f} ms")
-    print(f"ratio                 : {ours / baseline:8.2f}x  (goal <= 2x)")
+    paths = [Path(f) for f in args.files] or ([] if args.corpus else [DEFAULT])
+    if args.corpus:
+        paths += sorted(p for p in CORPUS.rglob("*.csv") if p.stat().st_size >= args.min_kb * 1024)
+    ratios = []
+    print(f"{'file':<60} {'MB':>5} {'read_csv ms':>11} {'check ms':>9} {'ratio':>6}")
+    for path in paths:
+        try:
+            pd.read_csv(path)  # warm caches and imports
+            check_parsed(read_file(path))
+        except (ImportFailed, ValueError, UnicodeError) as e:
+            print(f"{path.name[:60]:<60} skipped: {str(e)[:60]}")
+            continue
+        p = pairwise(lambda f=path: pd.read_csv(f), lambda f=path: check_parsed(read_file(f)),
+                     args.runs)
+        ratios.append(p.ratio)
+        print(f"{path.name[:60]:<60} {path.stat().st_size / 1e6:5.1f} "
+              f"{p.baseline_s * 1000:11.1f} {p.ours_s * 1000:9.1f} {p.ratio:5.2f}x")
+    if len(ratios) > 1:
+        print(f"{len(ratios)} files: median ratio {statistics.median(ratios):.2f}x, worst "
+              f"{max(ratios):.2f}x (goal <= 1.5x on every one)")
 
 
 if __name__ == "__main__":

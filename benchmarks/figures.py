@@ -61,11 +61,15 @@ def main(argv: list[str]) -> int:
         return 0
     before = json.loads(record.read_text())
     now = json.loads(json.dumps(now, ensure_ascii=False))  # tuples as the record has them
-    changed = [f for f in sorted(set(before) | set(now)) if before.get(f) != now.get(f)]
+    new = sorted(set(now) - set(before))
+    for f in new:
+        print(f"NEW (not in the record) {f}")
+    changed = [f for f in sorted(before) if before.get(f) != now.get(f)]
     for f in changed:
         b, a = before.get(f), now.get(f)
         print(f"CHANGED {f}\n  before: {json.dumps(b)[:300]}\n  after:  {json.dumps(a)[:300]}")
-    print(f"{len(now)} files read, {len(changed)} changed")
+    print(f"{len(now)} files read, {len(changed)} of the {len(before)} recorded changed, "
+          f"{len(new)} new")
     return 1 if changed else 0
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recount_desk import __version__
 from recount_desk.actions import canvass as canvass_actions
@@ -18,14 +20,27 @@ from recount_desk.actions import demo as demo_actions
 from recount_desk.actions import verify as verify_actions
 from recount_desk.actions.canvass import (
     CheckResult,
+    ContestCheck,
     ImportFailed,
     ImportRefused,
     ReadOptions,
     check_parsed,
 )
 from recount_desk.core.calendar import ClosedDay
-from recount_desk.core.model import Contest, ContestKind, Election, ElectionKind, Issue, Severity
+from recount_desk.core.model import (
+    Contest,
+    ContestKind,
+    Election,
+    ElectionKind,
+    Issue,
+    Scope,
+    Severity,
+)
 from recount_desk.core.rules import Edition, Verdict, seats_assumption
+from recount_desk.core.scope import PORTION_BASIS
+
+if TYPE_CHECKING:
+    from recount_desk.actions.whole import WholeCheck
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -35,8 +50,24 @@ def _seats(values: Sequence[str] | None) -> dict[str, int]:
     for v in values or []:
         title, sep, n = v.rpartition("=")
         if not sep or not n.strip().isdigit() or int(n) < 1:
-            raise SystemExit(f"--seats takes TITLE=N with N ≥ 1, not {v!r}")
+            raise SystemExit(f"--seats takes NAME=N with N ≥ 1 (NAME as check prints it), "
+                             f"not {v!r}")
         out[title.strip()] = int(n)
+    return out
+
+
+def _scopes(values: Sequence[str] | None) -> dict[str, Scope]:
+    out: dict[str, Scope] = {}
+    names = ", ".join(s.value for s in Scope)
+    for v in values or []:
+        title, sep, scope = v.rpartition("=")
+        try:
+            out[title.strip()] = Scope(scope.strip().lower().replace("-", "_"))
+        except ValueError:
+            raise SystemExit(f"--scope takes TITLE=SCOPE with SCOPE one of {names}, "
+                             f"not {v!r}") from None
+        if not sep or not title.strip():
+            raise SystemExit(f"--scope takes TITLE=SCOPE, not {v!r}")
     return out
 
 
@@ -79,35 +110,46 @@ def _seats_source(c: Contest, given: set[str]) -> str:
     return "file" if c.seats_from_file else "assumed"
 
 
+def contest_json(cc: ContestCheck, given: set[str]) -> dict[str, Any]:
+    """One contest of the `check --json` contract."""
+    d = cc.decision
+    t = cc.totals
+    c = t.contest
+    ranking = d.outcome.ranking
+    return {
+        "title": c.key.title, "district": c.key.district, "party": c.key.party,
+        "kind": c.kind.value, "seats": c.seats,
+        "seats_source": _seats_source(c, given),
+        "seats_assumption": seats_assumption(c),
+        "voting_method": c.voting_method.value,
+        "scope": c.scope.value, "total": d.total,
+        "choices": [{"name": ch.choice.name, "votes": ch.votes} for ch in ranking],
+        "winners": list(d.outcome.winners), "result": d.outcome.result.value,
+        "tied": list(d.outcome.tied),
+        "closest_loser": d.closest_loser, "margin": d.margin,
+        "threshold_votes": d.threshold, "within_margin": cc.within_margin,
+        "portion": cc.portion,
+        "scope_reason": cc.scope.reason if cc.scope else None,
+        "scope_basis": cc.scope.basis if cc.scope else None,
+        "scope_assumed": cc.scope.assumed if cc.scope else False,
+        "scope_set_by_officer": cc.scope.overridden if cc.scope else False,
+        "counties": list(cc.coverage.counties) if cc.coverage else None,
+        "district_counties": (list(cc.scope.counties) if cc.scope and cc.scope.counties
+                              else None),
+        "tie": d.tie, "automatic_recount": d.automatic_recount, "decided": d.decided,
+        "official_totals": t.official, "hidden_cells": t.hidden_cells,
+        "verdict": d.verdict.value, "basis": d.basis, "explanation": d.explanation,
+        "who_may_request": d.who_may_request, "filing_office": cc.office,
+        "filing_office_basis": cc.office_basis, "deadline": cc.deadline,
+        "assumptions": list(d.assumptions),
+        "over_votes": t.extras.get("over"), "under_votes": t.extras.get("under"),
+    }
+
+
 def check_json(result: CheckResult, given_seats: Sequence[str] = ()) -> dict[str, Any]:
     """The `check --json` contract (issue: Foundation §5)."""
     given = _given(given_seats)
-    contests = []
-    for cc in result.contests:
-        d = cc.decision
-        t = cc.totals
-        c = t.contest
-        ranking = d.outcome.ranking
-        contests.append({
-            "title": c.key.title, "district": c.key.district, "party": c.key.party,
-            "kind": c.kind.value, "seats": c.seats,
-            "seats_source": _seats_source(c, given),
-            "seats_assumption": seats_assumption(c),
-            "voting_method": c.voting_method.value,
-            "scope": c.scope.value, "total": d.total,
-            "choices": [{"name": ch.choice.name, "votes": ch.votes} for ch in ranking],
-            "winners": list(d.outcome.winners), "result": d.outcome.result.value,
-            "tied": list(d.outcome.tied),
-            "closest_loser": d.closest_loser, "margin": d.margin,
-            "threshold_votes": d.threshold, "within_margin": d.within_margin,
-            "tie": d.tie, "automatic_recount": d.automatic_recount, "decided": d.decided,
-            "official_totals": t.official, "hidden_cells": t.hidden_cells,
-            "verdict": d.verdict.value, "basis": d.basis, "explanation": d.explanation,
-            "who_may_request": d.who_may_request, "filing_office": cc.office,
-            "filing_office_basis": cc.office_basis, "deadline": cc.deadline,
-            "assumptions": list(d.assumptions),
-            "over_votes": t.extras.get("over"), "under_votes": t.extras.get("under"),
-        })
+    contests = [contest_json(cc, given) for cc in result.contests]
     det = result.detection
     inf = result.kind_inference
     return {"source": result.source, "format": result.family,
@@ -121,6 +163,73 @@ def check_json(result: CheckResult, given_seats: Sequence[str] = ()) -> dict[str
             "election_kind_reason": inf.reason if inf else None,
             "contests": contests,
             "issues": [_issue_json(i) for i in result.issues]}
+
+
+def whole_json(result: WholeCheck) -> dict[str, Any]:
+    """`check FILE FILE … --json`: every contest decided on the whole race where known."""
+    contests = []
+    for rc in result.races:
+        item = contest_json(rc.check, set())
+        r = rc.race
+        item.update({
+            "whole": rc.check.coverage.whole if rc.check.coverage else False,
+            "official": rc.official,
+            "figures_from": rc.check.coverage.source if rc.check.coverage else None,
+            "parts": [{"counties": list(p.counties), "file": p.source,
+                       "total": p.totals.total,
+                       "choices": [{"name": c.choice.name, "votes": c.votes}
+                                   for c in p.totals.choices]} for p in r.parts],
+            "counties_files_choices": (None if r.totals is None else [
+                {"name": c.choice.name, "votes": c.votes} for c in r.totals.choices]),
+            "name_matches": list(r.confirm), "label_notes": list(r.notes),
+            "refused": r.refused,
+        })
+        contests.append(item)
+    return {"files": result.files, "state_canvass": result.state_source,
+            "edition": result.edition.value, "edition_label": result.edition.label,
+            "election_kind": result.kind.value, "contests": contests,
+            "cross_check": [{"title": dis.key.title, "district": dis.key.district,
+                             "party": dis.key.party, "text": dis.text(),
+                             "figures": [{"name": n, "counties_files": a, "state_canvass": b}
+                                         for n, a, b in dis.figures]}
+                            for dis in result.disagreements],
+            "issues": [_issue_json(i) for i in result.issues]}
+
+
+def _print_whole(result: WholeCheck, only_close: bool) -> None:
+    print(f"{len(result.files)} file(s)"
+          + (f", cross-checked against {result.state_source}" if result.state_source else "")
+          + f" — {len(result.races)} contests; law applied: {result.edition.label}")
+    width = min(max([len(r.check.totals.contest.key.label()) for r in result.races] + [10]),
+                60)
+    for rc in result.races:
+        cc = rc.check
+        d = cc.decision
+        if only_close and not d.within_margin:
+            continue
+        label = cc.totals.contest.key.label()[:width]
+        margin = "—" if d.margin is None else f"{d.margin:,}"
+        threshold = "—" if cc.portion else f"{d.threshold:,}"
+        what = ("official" if rc.official else "whole race" if not cc.portion
+                else f"{len(cc.coverage.counties) if cc.coverage else 0} county part(s)")
+        print(f"{label:<{width}}  total {d.total:>9,}  margin {margin:>7}  "
+              f"threshold {threshold:>6}  {d.verdict.label} ({what})")
+        if d.within_margin:
+            print(f"    {d.explanation}")
+            print(f"    File with {cc.office} ({cc.office_basis})"
+                  + (f"; {cc.deadline_explained}" if cc.deadline_explained else ""))
+        for m in rc.race.confirm:
+            print(f"    Confirm: {m}.")
+    close = sum(1 for r in result.races if r.check.decision.within_margin)
+    print(f"{close} contest(s) inside the recount margin.")
+    if result.disagreements:
+        print(f"The counties' files disagree with the state canvass in "
+              f"{len(result.disagreements)} race(s); the verdicts rest on the state canvass:")
+        for dis in result.disagreements:
+            print(f"  {dis.text()}")
+    if result.issues:
+        print("Issues:")
+        _print_issues(result.issues, sys.stdout)
 
 
 def _issue_json(i: Issue) -> dict[str, Any]:
@@ -171,10 +280,11 @@ def _print_check(result: CheckResult, only_close: bool,
         c = cc.totals.contest
         label = c.key.label()[:width]
         margin = "—" if d.margin is None else f"{d.margin:,}"
+        threshold = "—" if cc.portion else f"{d.threshold:,}"
         seats = "" if src == "n/a" else f"  {c.seats} seat{'s' if c.seats != 1 else ''} ({src})"
         print(f"{label:<{width}}  total {d.total:>9,}  margin {margin:>7}  "
-              f"threshold {d.threshold:>6,}  {d.verdict.label}{seats}")
-        if not d.within_margin:
+              f"threshold {threshold:>6}  {d.verdict.label}{seats}")
+        if not d.within_margin and not cc.portion:
             for a in d.assumptions:
                 if a.startswith("SEATS NOT STATED"):
                     print(f"    Assumption: {a}")
@@ -187,13 +297,39 @@ def _print_check(result: CheckResult, only_close: bool,
             for a in d.assumptions:
                 print(f"    Assumption: {a}")
     close = sum(1 for c in result.contests if c.decision.within_margin)
-    print(f"{close} contest(s) inside the recount margin.")
+    open_ = sum(1 for c in result.contests if not c.decision.decided)
+    print(f"{close} contest(s) inside the recount margin."
+          + (f" {open_} cannot be decided from this file (hidden or contradictory counts)."
+             if open_ else ""))
+    portions = [c for c in result.contests if c.portion]
+    if portions:
+        where = f"{result.county} County" if result.county else "this file"
+        print(f"{len(portions)} contest(s) are {where}'s portion of a multicounty or statewide "
+              "race: the figures are shown, but eligibility for a recount is "
+              "decided on the whole race's canvass, by the lieutenant governor's office "
+              f"({PORTION_BASIS}). Give every county's file (or --state-canvass) to decide "
+              "the whole race.")
     if result.issues:
         print("Issues:")
         _print_issues(result.issues, sys.stdout)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.demo_portion:
+        from recount_desk.actions import demo_portion
+
+        alone, whole = demo_portion.check_portion_demo()
+        if args.json:
+            print(json.dumps({"county_portion": whole_json(alone), "whole_race":
+                              whole_json(whole)}, indent=2, ensure_ascii=False))
+            return EXIT_OK
+        print("Step 1 — Grand County's canvass alone: every contest is Grand's portion of a "
+              "multicounty or statewide race.")
+        _print_whole(alone, args.close)
+        print("\nStep 2 — with Carbon's, Duchesne's and Emery's files: State House 69 is "
+              "decided on the whole race.")
+        _print_whole(whole, args.close)
+        return EXIT_OK
     if args.demo:
         spec = demo_actions.demo_spec()
         path = spec.canvass
@@ -204,7 +340,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         if not args.file:
             print("check: give a canvass file, or --demo", file=sys.stderr)
             return EXIT_USAGE
-        path = Path(args.file)
+        if len(args.file) > 1 or args.state_canvass:
+            return _check_whole(args)
+        path = Path(args.file[0])
         kind = ElectionKind(args.kind) if args.kind else None
         when = args.date
         cc = args.canvass_completed.date() if args.canvass_completed else None
@@ -230,13 +368,46 @@ def cmd_check(args: argparse.Namespace) -> int:
         parsed = demo_actions.apply_demo_scopes(parsed)
     result = check_parsed(parsed, kind=kind, election_date=when,
                           edition=Edition(args.edition) if args.edition else None,
-                          canvass_completed=cc, closed=tuple(args.closed_day or ()))
+                          canvass_completed=cc, closed=tuple(args.closed_day or ()),
+                          scopes=_scopes(args.scope))
     if args.json:
         print(json.dumps(check_json(result, args.seats or ()), indent=2, ensure_ascii=False))
     else:
         _print_check(result, args.close, args.seats or ())
     return EXIT_FAIL if result.doubts or any(i.severity is Severity.ERROR
                                              for i in result.issues) else EXIT_OK
+
+
+def _check_whole(args: argparse.Namespace) -> int:
+    """`check FILE FILE …`: the counties' files (or a state canvass) as whole races."""
+    from recount_desk.actions import whole as whole_actions
+
+    kind = ElectionKind(args.kind) if args.kind else None
+
+    def read(path: Path | str) -> canvass_actions.ParsedCanvass:
+        return canvass_actions.read_file(
+            path, family=args.format, primary=(kind.is_primary if kind else None),
+            seats=_seats(args.seats), options=ReadOptions(sheet=args.sheet))
+
+    try:
+        result = whole_actions.check_files(
+            args.file, kind=kind, election_date=args.date,
+            edition=Edition(args.edition) if args.edition else None,
+            canvass_completed=args.canvass_completed.date() if args.canvass_completed else None,
+            closed=tuple(args.closed_day or ()), scopes=_scopes(args.scope),
+            state_canvass=args.state_canvass, read=read)
+    except ImportFailed as e:
+        if args.json:
+            print(json.dumps({"files": args.file, "contests": [],
+                              "issues": [_issue_json(e.issue)]}, indent=2, ensure_ascii=False))
+        else:
+            print(str(e.issue), file=sys.stderr)
+        return EXIT_FAIL
+    if args.json:
+        print(json.dumps(whole_json(result), indent=2, ensure_ascii=False))
+    else:
+        _print_whole(result, args.close)
+    return EXIT_FAIL if any(i.severity is Severity.ERROR for i in result.issues) else EXIT_OK
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -250,7 +421,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     try:
         case = case_actions.create_case(args.case, e,
-                                        edition=Edition(args.edition) if args.edition else None)
+                                        edition=Edition(args.edition) if args.edition else None,
+                                        actor=_person(args))
     except case_actions.store.CaseFileError as err:
         print(str(err), file=sys.stderr)
         return EXIT_FAIL
@@ -263,7 +435,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_election(args: argparse.Namespace) -> int:
     """Show the election's details, or change the ones given (one audited action)."""
     try:
-        case = case_actions.open_case(args.case)
+        case = case_actions.open_case(args.case, actor=_person(args))
     except case_actions.store.CaseFileError as err:
         print(str(err), file=sys.stderr)
         return EXIT_FAIL
@@ -275,6 +447,8 @@ def cmd_election(args: argparse.Namespace) -> int:
             ("jurisdiction", args.jurisdiction), ("canvass_completed", args.canvass_completed),
             ("officer", args.officer)) if v is not None}
         if changes:
+            if _refuse_write(case):
+                return EXIT_FAIL
             try:
                 case_actions.update_election(case, dataclasses.replace(e, **changes))
             except (case_actions.ElectionDetailsRefused,
@@ -300,13 +474,30 @@ def cmd_election(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _refuse_write(case: case_actions.Case) -> bool:
+    """Before the command line writes: the case must be writable and verify, and a backup is
+    kept (as the window keeps one per open). True (after saying why) when it must not."""
+    if case.readonly:
+        print((case.readonly_reason or f"{case.path.name} is open read-only.")
+              + " Nothing was changed.", file=sys.stderr)
+        return True
+    problems = case_actions.backup_before_writing(case)
+    if problems:
+        print(f"{case.path.name} does not verify, so nothing was changed: "
+              + "; ".join(problems) + ". See `recount-desk verify` and "
+              "`recount-desk restore`.", file=sys.stderr)
+    return bool(problems)
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     try:
-        case = case_actions.open_case(args.case)
+        case = case_actions.open_case(args.case, actor=_person(args))
     except case_actions.store.CaseFileError as err:
         print(str(err), file=sys.stderr)
         return EXIT_FAIL
     with case:
+        if _refuse_write(case):
+            return EXIT_FAIL
         kind = case.election.kind
         try:
             parsed = canvass_actions.read_file(
@@ -359,7 +550,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.demo:
             case = demo_actions.open_demo_case()
         elif args.case:
-            case = case_actions.open_case(args.case)
+            case = case_actions.open_case(args.case, actor=_person(args))
         else:
             print("report: give a case file, or --demo", file=sys.stderr)
             return EXIT_USAGE
@@ -460,9 +651,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _open_for_recount(path: str) -> Any:
+def _person(args: argparse.Namespace) -> str | None:
+    """Who acts: ``--as NAME``, else the RECOUNT_DESK_AS environment variable (a name of the
+    case's roster; a one-person roster needs neither)."""
+    return getattr(args, "person", None) or os.environ.get("RECOUNT_DESK_AS") or None
+
+
+def _open_for_recount(path: str, person: str | None = None) -> Any:
     try:
-        return case_actions.open_case(path)
+        return case_actions.open_case(path, actor=person)
     except case_actions.store.CaseFileError as err:
         print(str(err), file=sys.stderr)
         return None
@@ -494,7 +691,7 @@ def cmd_request(args: argparse.Namespace) -> int:
     from recount_desk.actions import contests as contest_actions
     from recount_desk.core.rules import Office, Requester
 
-    case = _open_for_recount(args.case)
+    case = _open_for_recount(args.case, _person(args))
     if case is None:
         return EXIT_FAIL
     with case:
@@ -528,7 +725,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     from recount_desk.actions import recount as recount_actions
     from recount_desk.core.recount import EntryMode, RecountMethod
 
-    case = _open_for_recount(args.case)
+    case = _open_for_recount(args.case, _person(args))
     if case is None:
         return EXIT_FAIL
     with case:
@@ -550,7 +747,7 @@ def cmd_recount(args: argparse.Namespace) -> int:
     from recount_desk.actions import recount as recount_actions
     from recount_desk.actions import retab as retab_actions
 
-    case = _open_for_recount(args.case)
+    case = _open_for_recount(args.case, _person(args))
     if case is None:
         return EXIT_FAIL
     with case:
@@ -600,7 +797,7 @@ def cmd_tally_sheets(args: argparse.Namespace) -> int:
     from recount_desk.actions import recount as recount_actions
     from recount_desk.actions import tally_sheets as sheet_actions
 
-    case = _open_for_recount(args.case)
+    case = _open_for_recount(args.case, _person(args))
     if case is None:
         return EXIT_FAIL
     with case:
@@ -618,13 +815,23 @@ def build_parser() -> argparse.ArgumentParser:
         prog="recount-desk",
         description="Recount Desk — Utah recounts under Utah Code 20A-4-401.")
     p.add_argument("--version", action="version", version=f"recount-desk {__version__}")
+    p.add_argument("--as", dest="person", metavar="NAME",
+                   help="who is acting: a name of the case's roster of people (default: the "
+                        "RECOUNT_DESK_AS environment variable; a one-person roster needs none)")
     p.add_argument("--self-test", action="store_true",
                    help="check this installation offline with the demo election, then exit")
     sub = p.add_subparsers(dest="command")
 
     c = sub.add_parser("check", help="every contest of a canvass file, its verdict and why")
-    c.add_argument("file", nargs="?", help="canvass file (CSV, XLSX, XLS, ODS, XML, ZIP)")
+    c.add_argument("file", nargs="*", help="canvass file (CSV, XLSX, XLS, ODS, XML, ZIP); "
+                   "several counties' files are combined into whole races")
+    c.add_argument("--state-canvass", metavar="FILE",
+                   help="the lieutenant governor's county-level canvass: the counties' figures "
+                   "are cross-checked against it and the verdicts rest on it")
     c.add_argument("--demo", action="store_true", help="the bundled demo election")
+    c.add_argument("--demo-portion", action="store_true",
+                   help="the county-portion demo: Grand's part of State House 69, then the "
+                   "whole race from the four counties' files")
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.add_argument("--close", action="store_true", help="show only contests inside the margin")
     c.add_argument("--kind", choices=[k.value for k in ElectionKind])
@@ -636,6 +843,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seats", action="append", metavar="NAME=N",
                    help="seats of a race: NAME is its full name as check prints it (title — "
                    "District d (PARTY)), or its title when that names one race only")
+    c.add_argument("--scope", action="append", metavar="TITLE=SCOPE",
+                   help="the contest's scope (county, municipal, special_district, "
+                   "multicounty, statewide), where the program's inference is wrong")
     c.add_argument("--sheet", help="the sheet to read, for workbooks with several elections")
     c.add_argument("--format", help="force a format family")
     c.add_argument("--mapping", help="JSON column mapping for an unknown layout")
@@ -671,7 +881,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("case")
     i.add_argument("file")
     i.add_argument("--replace", action="store_true", help="replace the canvass already there")
-    i.add_argument("--seats", action="append", metavar="TITLE=N")
+    i.add_argument("--seats", action="append", metavar="NAME=N")
     i.add_argument("--sheet")
     i.add_argument("--format")
     i.set_defaults(func=cmd_import)
@@ -767,6 +977,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except case_actions.CaseFileError as e:  # also read-only and full-disk refusals
+        print(str(e), file=sys.stderr)
+        return EXIT_FAIL
+    except sqlite3.DatabaseError as e:  # a file changed outside in a way no check foresaw
+        print(f"The case file is damaged or not as Recount Desk wrote it ({e}). Run "
+              "`recount-desk verify` on it, or restore a backup. Nothing was changed.",
+              file=sys.stderr)
+        return EXIT_FAIL
+    except MemoryError:
+        print("The file is too large to be read on this computer; nothing was changed.",
+              file=sys.stderr)
+        return EXIT_FAIL
+    except OSError as e:
+        print(_os_error(e), file=sys.stderr)
+        return EXIT_FAIL
+
+
+def _os_error(e: OSError) -> str:
+    """An operating-system failure in the user's words (never a traceback)."""
+    import errno
+
+    name = Path(e.filename).name if e.filename else "the file"
+    why = {errno.ENOSPC: "the disk is full", errno.EROFS: "it is on read-only media",
+           errno.EACCES: "permission denied", errno.ELOOP: "its path is a loop of "
+           "symbolic links", errno.ENOENT: "it does not exist"}.get(e.errno or 0,
+                                                                     e.strerror or str(e))
+    return f"{name}: {why}. Nothing was changed."
 
 
 if __name__ == "__main__":

@@ -8,9 +8,14 @@ from pathlib import Path
 # Without a display Qt aborts the whole process; this must precede any Qt import.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import tempfile
+
 import pytest
 
 DATA = Path(__file__).parent / "data"
+# Module-scoped fixtures run before the per-test folder below is set: they too must keep
+# the chain heads and backups they write out of the real user's data folder.
+os.environ.setdefault("RECOUNT_DESK_DATA", tempfile.mkdtemp(prefix="recount-desk-tests-"))
 
 
 @pytest.fixture(autouse=True)

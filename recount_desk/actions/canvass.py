@@ -3,21 +3,41 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from recount_desk import formats, store
 from recount_desk.core.calendar import Closed
+from recount_desk.core.districts import COUNTIES, county_name
 from recount_desk.core.election_kind import KindInference, KindSource, infer_kind
-from recount_desk.core.model import ContestKind, ContestTotals, ElectionKind, Issue, Severity
+from recount_desk.core.model import (
+    ContestKind,
+    ContestTotals,
+    ElectionKind,
+    Issue,
+    Scope,
+    Severity,
+)
 from recount_desk.core.rules import (
     Edition,
     MarginDecision,
-    decide,
+    Verdict,
     edition_for,
     filing_office,
     request_deadline,
+)
+from recount_desk.core.scope import (
+    Coverage,
+    ScopeFinding,
+    check_label,
+    decide_scoped,
+    infer_scope,
+    officer_finding,
+    scope_override,
+    with_scope,
 )
 from recount_desk.formats import Cancelled, Detection, ImportFailed, ParsedCanvass, ReadOptions
 from recount_desk.store import repo
@@ -39,9 +59,13 @@ def read_file(path: Path | str, *, family: str | None = None, primary: bool | No
     """Read a canvass file into memory; nothing is written. Raises ImportFailed.
 
     ``detection``: the family's claim from :func:`detect_file`, which the plausibility gate
-    lowers when the reading looks wrong (see :func:`with_gate`)."""
-    return formats.read_canvass(path, family=family, primary=primary, seats=seats,
-                                options=options, detection=detection)
+    lowers when the reading looks wrong (see :func:`with_gate`). Every contest's scope is
+    inferred (core.scope) from the file, the office and the district table, with the
+    file's election date (or today's) and county."""
+    parsed = formats.read_canvass(path, family=family, primary=primary, seats=seats,
+                                  options=options, detection=detection)
+    when = date.fromisoformat(parsed.election_date) if parsed.election_date else date.today()
+    return with_inferred_scopes(parsed, when, file_county(parsed))
 
 
 def with_gate(found: list[Detection], parsed: ParsedCanvass) -> list[Detection]:
@@ -101,6 +125,16 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
     return import_id
 
 
+def with_inferred_scopes(parsed: ParsedCanvass, election_date: date,
+                         county: str | None) -> ParsedCanvass:
+    """The canvass with every contest's scope inferred (core.scope), for storing."""
+    findings = scope_findings(parsed, election_date, county)
+    totals = [dataclasses.replace(t, contest=with_scope(t.contest, f))
+              for t, f in zip(parsed.totals, findings, strict=True)]
+    return dataclasses.replace(parsed, totals=totals,
+                               contests=[t.contest for t in totals])
+
+
 def recount_started(case: Case) -> bool:
     """Whether a recount has begun in this case (then its canvass can no longer be replaced)."""
     return repo.has_recount(case.conn)
@@ -109,7 +143,7 @@ def recount_started(case: Case) -> bool:
 @dataclass(frozen=True)
 class ContestCheck:
     """One contest's verdict with its filing office and deadline (when the canvass date is
-    known)."""
+    known), its scope, and which part of the race the figures are."""
 
     totals: ContestTotals
     decision: MarginDecision
@@ -117,6 +151,41 @@ class ContestCheck:
     office_basis: str
     deadline: str | None
     deadline_explained: str | None
+    scope: ScopeFinding | None = None
+    coverage: Coverage | None = None
+    # The county's own figures, when the verdict is on the whole race's.
+    county_totals: ContestTotals | None = None
+
+    def figures_text(self) -> str:
+        """Which figures the verdict stands on, in plain words (portion or whole race)."""
+        cov = self.coverage
+        scope = self.scope
+        if scope is None or scope.scope not in (Scope.MULTICOUNTY, Scope.STATEWIDE):
+            return "The whole race: it is voted within this jurisdiction."
+        race = (f"the race covers {', '.join(scope.counties)}" if scope.counties
+                else "the race covers several counties" if scope.scope is Scope.MULTICOUNTY
+                else "the race is voted in all 29 counties")
+        if self.portion:
+            where = (f"{', '.join(cov.counties)}" if cov and cov.counties else "this county")
+            return (f"A portion only — {where}'s figures; {race}. No verdict on a portion: "
+                    "add the other counties' canvasses or type the state canvass's totals "
+                    "to decide the whole race.")
+        own = ""
+        if self.county_totals is not None:
+            own = (" This county's own figures: " + ", ".join(
+                f"{c.choice.name} {c.votes:,}" for c in self.county_totals.choices) + ".")
+        src = cov.source if cov else "the whole race"
+        return f"The whole race ({race}), from {src}.{own}"
+
+    @property
+    def portion(self) -> bool:
+        """The figures are a county's part of a multicounty or statewide contest."""
+        return self.decision.verdict is Verdict.PORTION
+
+    @property
+    def within_margin(self) -> bool | None:
+        """None for a portion: the whole race decides (20A-4-401(1)(b))."""
+        return None if self.portion else self.decision.within_margin
 
 
 @dataclass(frozen=True)
@@ -131,14 +200,25 @@ class CheckResult:
     # Why the plausibility gate doubts the reading (empty when it looks like a canvass).
     doubts: tuple[str, ...] = ()
     kind_inference: KindInference | None = None
+    county: str | None = None
 
 
 def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
                   election_date: date, canvass_completed: date | None,
-                  closed: Closed = ()) -> ContestCheck:
+                  closed: Closed = (), *,
+                  scope: ScopeFinding | None = None, coverage: Coverage | None = None,
+                  county: str | None = None,
+                  county_totals: ContestTotals | None = None) -> ContestCheck:
     """One contest's verdict, office and deadline; ``closed``: the case's proclaimed
-    holidays (63G-1-301). The office's assumption, if any, joins the verdict's."""
-    d = decide(totals, edition, kind=kind, election_date=election_date)
+    holidays (63G-1-301). The office's assumption, if any, joins the verdict's. A county's
+    portion of a multicounty or statewide contest gets no verdict (core.scope)."""
+    if scope is None:
+        scope = infer_scope(totals.contest, county=county, election_date=election_date)
+    if coverage is None and county:
+        coverage = Coverage((county,), False, "county file")
+    totals = dataclasses.replace(totals, contest=with_scope(totals.contest, scope))
+    d = decide_scoped(totals, edition, scope, coverage, county, kind=kind,
+                      election_date=election_date)
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
     if office.assumption:
         d = dataclasses.replace(d, assumptions=(*d.assumptions, office.assumption))
@@ -147,15 +227,59 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
     return ContestCheck(
         totals, d, office.name, office.basis,
         dl.due.isoformat(timespec="minutes") if dl else None,
-        dl.explain() if dl else None,
+        dl.explain() if dl else None, scope, coverage, county_totals,
     )
+
+
+def file_county(parsed: ParsedCanvass, jurisdiction: str | None = None) -> str | None:
+    """The county whose canvass this is: the file's county column, the election's
+    jurisdiction, or an OpenElections file name (``…__grand__precinct.csv``); None when the
+    file holds several counties or none can be told."""
+    named = {county_name(c) for c in parsed.counties} - {None}
+    if len(named) == 1:
+        return named.pop()
+    if len(named) > 1:
+        return None
+    if jurisdiction and county_name(jurisdiction):
+        return county_name(jurisdiction)
+    m = re.search(r"__ut__\w+?__([a-z_]+?)_{1,2}precinct", parsed.file)
+    return county_name(m.group(1)) if m else None
+
+
+def file_coverage(parsed: ParsedCanvass, finding: ScopeFinding,
+                  county: str | None) -> Coverage | None:
+    """Which part of a contest a file's figures are (the whole race when the file holds
+    every county the race covers)."""
+    present = tuple(sorted({n for c in parsed.counties if (n := county_name(c))}))
+    if len(present) > 1:
+        need = COUNTIES if finding.scope is Scope.STATEWIDE else finding.counties
+        whole = need is not None and set(need) <= set(present)
+        return Coverage(present, whole, "state file")
+    return Coverage((county,), False, "county file") if county else None
+
+
+def scope_findings(parsed: ParsedCanvass, election_date: date, county: str | None,
+                   scopes: Mapping[str, Scope] | None = None) -> list[ScopeFinding]:
+    """Every contest's scope: the officer's where given, else inferred (core.scope)."""
+    out = []
+    for t in parsed.totals:
+        chosen = scope_override(scopes or {}, t.contest.key)
+        out.append(officer_finding(chosen) if chosen is not None else
+                   infer_scope(t.contest, county=county, election_date=election_date))
+    return out
 
 
 def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
                  election_date: date | None = None, edition: Edition | None = None,
                  canvass_completed: date | None = None,
-                 closed: Closed = ()) -> CheckResult:
-    """Verdicts for every contest of a read canvass, without a case file."""
+                 closed: Closed = (), county: str | None = None,
+                 scopes: Mapping[str, Scope] | None = None) -> CheckResult:
+    """Verdicts for every contest of a read canvass, without a case file.
+
+    ``scopes`` are the officer's scope settings by contest title or label (``check
+    --scope``); every other contest's scope is inferred from the file, the office and the
+    district table.
+    """
     if election_date is None and parsed.election_date:
         election_date = date.fromisoformat(parsed.election_date)
     known_date = election_date
@@ -180,11 +304,19 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
         if found.source is KindSource.FILE and found.kind is not kind:
             issues.append(_kind_conflict(parsed.file, kind, found))
     ed = edition or edition_for(election_date)
+    county = county or file_county(parsed)
+    findings = scope_findings(parsed, election_date, county, scopes)
+    for t in parsed.totals:
+        fix = check_label(t.contest.key, county, election_date)
+        if fix is not None:
+            issues.append(Issue(parsed.file, f"{fix.message} Check the file's labels.",
+                                severity=Severity.WARNING))
     return CheckResult(
         parsed.file, parsed.family, ed, kind,
-        [check_contest(t, ed, kind, election_date, canvass_completed, closed)
-         for t in parsed.totals],
-        issues, parsed.detection, tuple(parsed.doubts), inference,
+        [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
+                       coverage=file_coverage(parsed, f, county), county=county)
+         for t, f in zip(parsed.totals, findings, strict=True)],
+        issues, parsed.detection, tuple(parsed.doubts), inference, county,
     )
 
 

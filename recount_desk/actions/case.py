@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from dataclasses import dataclass, field
@@ -9,23 +10,62 @@ from datetime import date, datetime
 from pathlib import Path
 
 from recount_desk import store
+from recount_desk.core.audit import AuditEntry
 from recount_desk.core.calendar import ClosedDay, holiday_name
 from recount_desk.core.model import Election, ElectionKind
+from recount_desk.core.people import Person, Role, Roster
 from recount_desk.core.rules import Edition, edition_for
-from recount_desk.store import lock, repo
-from recount_desk.store.backup import list_backups, make_backup
+from recount_desk.store import anchor, lock, people_repo, repo
+from recount_desk.store.backup import (
+    BackupRefused,
+    case_ids,
+    file_case_id,
+    last_entry_of,
+    list_backups,
+    make_backup,
+)
 from recount_desk.store.backup import restore as restore_file
+
+
+class WhoAreYou(store.CaseFileError):
+    """No person of the roster is acting on this case yet; the message says how to say."""
 
 
 @dataclass
 class Case:
-    """An open case file. Each thread that touches it opens its own ``Case``."""
+    """An open case file. Each thread that touches it opens its own ``Case``.
+
+    ``person`` is who acts (one of the case's roster); every audit entry names them, with
+    the workstation's ``login`` beside it. A case is not changed until someone is chosen."""
 
     path: Path
     conn: sqlite3.Connection
     readonly: bool = False
-    actor: str = field(default_factory=store.actor_name)
+    person: Person | None = None
     readonly_reason: str | None = None
+    login: str = field(default_factory=store.actor_name)
+
+    @property
+    def actor(self) -> str:
+        """The name of the person acting; refused while nobody has said who they are."""
+        if self.person is None:
+            raise WhoAreYou("Say who you are before changing the case: choose your name from "
+                            "its roster of people (in the window: File › Switch person…; on "
+                            "the command line: --as NAME or RECOUNT_DESK_AS). Nothing was "
+                            "changed.")
+        return self.person.name
+
+    @property
+    def roster(self) -> Roster:
+        return people_repo.roster(self.conn)
+
+    def act_as(self, name: str) -> Person:
+        """Switch the acting person to the one of the roster that ``name`` resolves to."""
+        who = self.roster.who(name)
+        if who.person is None:
+            raise WhoAreYou(who.refusal)
+        self.person = who.person
+        return who.person
 
     def close(self) -> None:
         self.conn.close()
@@ -106,12 +146,18 @@ def create_case(path: Path | str, election: Election, *, edition: Edition | None
                              election.jurisdiction, election.canvass_completed)
     if errs:
         raise store.CaseFileError("; ".join(e.message for e in errs))
+    creator = (actor or election.officer or store.actor_name()).strip()
     conn = store.create(path)
-    case = Case(path, conn, actor=actor or store.actor_name())
-    lock.acquire(path, case.actor)
-    with store.transaction(conn, case.actor, "create case") as tx:
+    case = Case(path, conn)
+    lock.acquire(path, case.login)
+    _keep_head_outside(case)
+    with store.transaction(conn, creator, "create case") as tx:
         repo.set_election(tx, election, edition.value if edition else None)
+        pid = people_repo.add_person(tx, creator, Role.ELECTION_OFFICER, store.utc_now(),
+                                     creator)
         tx.update(_election_payload(election, edition))
+        tx["election_officer"] = creator  # the case's creator is its election officer
+    case.person = Person(pid, creator, Role.ELECTION_OFFICER)
     return case
 
 
@@ -125,17 +171,19 @@ def _election_payload(e: Election, edition: Edition | None) -> dict[str, object]
 
 def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = None,
               backup: bool = False) -> Case:
-    """Open a case file.
+    """Open a case file, acting as ``actor`` (a name the roster resolves; a one-person roster
+    needs none). Without one the case can be read but not changed until someone says who
+    they are (``Case.act_as``).
 
     A case already open in another Recount Desk, or on read-only media, is opened read-only
     and ``Case.readonly_reason`` says why. ``backup`` makes a rotating backup copy in the
     user's data folder first (the window does this on every open).
     """
     path = Path(path)
-    actor = actor or store.actor_name()
+    login = store.actor_name()
     reason = None
     if not readonly:
-        holder = lock.acquire(path, actor)
+        holder = lock.acquire(path, actor or login)
         if holder is not None:
             readonly = True
             reason = (f"{path.name} is open in another Recount Desk by {holder.describe()}; "
@@ -151,7 +199,18 @@ def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = N
         if not readonly:
             lock.release(path)
         raise
-    case = Case(path, conn, readonly=readonly, actor=actor, readonly_reason=reason)
+    case = Case(path, conn, readonly=readonly, readonly_reason=reason)
+    roster = case.roster
+    if actor:
+        who = roster.who(actor)
+        if who.person is None and not readonly:
+            case.close()
+            raise WhoAreYou(who.refusal)
+        case.person = who.person
+    elif len(roster.people) == 1:
+        case.person = roster.people[0]  # nobody else it could be
+    if not readonly:
+        _keep_head_outside(case)
     if backup and not readonly:
         from .demo import user_data_dir
 
@@ -160,6 +219,39 @@ def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = N
         except (OSError, sqlite3.Error):
             case.readonly_reason = None  # a failed backup must not stop the work
     return case
+
+
+def _keep_head_outside(case: Case) -> None:
+    """After each action, keep the chain's head in the data folder too (store/anchor.py)."""
+    from .demo import user_data_dir
+
+    cid = anchor.case_id(case.conn)
+    if cid is None or not hasattr(case.conn, "after_commit"):
+        return
+    root, path = user_data_dir(), case.path
+
+    def keep(entry: AuditEntry, committed: bool) -> None:
+        anchor.record(root, cid, entry, path, committed=committed)
+
+    with contextlib.suppress(OSError):  # a data folder we cannot write: no second witness
+        case.conn.writer = anchor.writer_id(root)  # type: ignore[attr-defined]
+    case.conn.after_commit = keep  # type: ignore[attr-defined]
+
+
+def backup_before_writing(case: Case) -> list[str]:
+    """What the command line does before it writes: verify the case and, if it is sound,
+    keep a rotating backup copy (as the window does on every open). Returns the problems
+    verification found; the caller writes nothing when there are any."""
+    from .demo import user_data_dir
+    from .verify import verify_open
+
+    result = verify_open(case.conn, case.path.name)
+    if not result.ok:
+        return result.problems
+    # A failed backup must not stop the work; the next write tries again.
+    with contextlib.suppress(OSError, sqlite3.Error):
+        make_backup(case.conn, case.path, user_data_dir())
+    return []
 
 
 def check_after_open(path: Path | str) -> list[str]:
@@ -194,10 +286,14 @@ def backups(path: Path | str) -> list[Path]:
 def restore_backup(path: Path | str, backup: Path | str) -> Path:
     """Replace a case with one of its backups (after verifying it); returns where the
     replaced file was kept."""
+    from .demo import user_data_dir
     from .verify import verify_case
 
     path, backup = Path(path), Path(backup)
-    result = verify_case(backup)
+    if not backup.is_file():
+        raise store.CaseFileError(f"The backup {backup.name} is not a file; nothing was "
+                                  "changed.")
+    result = verify_case(backup, anchored=False)  # a backup is older than the case
     if not result.ok:
         raise store.CaseFileError(f"The backup {backup.name} does not verify: "
                                   + "; ".join(result.problems))
@@ -205,8 +301,21 @@ def restore_backup(path: Path | str, backup: Path | str) -> Path:
     if holder is not None:
         raise store.CaseFileError(f"{path.name} is open in Recount Desk by "
                                   f"{holder.describe()}; close it before restoring.")
+    root = user_data_dir()
+    replaced, head, cid = last_entry_of(path), last_entry_of(backup), file_case_id(backup)
     try:
-        return restore_file(backup, path)
+        if head is not None and cid is not None and cid in case_ids(root, path):
+            # The chain's head kept outside goes back with the case (a restore is no
+            # rollback), first: a kill during the copy must not make the restored case look
+            # rolled back; the replaced head stays known (its entries were written here).
+            with contextlib.suppress(OSError):
+                anchor.record(root, cid, head, path, restored=True, superseded=replaced)
+        return restore_file(backup, path, root)
+    except BackupRefused as e:
+        raise store.CaseFileError(str(e)) from e
+    except (OSError, sqlite3.Error) as e:
+        raise store.CaseFileError(f"The backup could not be restored ({e}); the case is as "
+                                  "it was.") from e
     finally:
         lock.release(path)
 
@@ -236,6 +345,85 @@ def update_election(case: Case, election: Election) -> None:
         tx.update(_election_payload(election, Edition(override) if override else None))
 
 
+class RosterRefused(Exception):
+    """A change to the roster of people that is not allowed; the message says why."""
+
+
+def _officer_only(case: Case, what: str) -> None:
+    if case.person is None or case.person.role is not Role.ELECTION_OFFICER:
+        who = case.person.name if case.person else "Nobody"
+        raise RosterRefused(f"Only the election officer may {what}; {who} is acting now. "
+                            "Nothing was changed.")
+
+
+def add_person(case: Case, name: str, role: Role) -> Person:
+    """Add someone to the case's roster (the election officer only; audited)."""
+    _officer_only(case, "add people to the roster")
+    clean = " ".join((name or "").split())
+    if not clean:
+        raise RosterRefused("Give the person's name.")
+    roster = case.roster
+    same = roster.who(clean).person
+    if same is not None:
+        raise RosterRefused(f"{clean} is already on the roster as {same.name} "
+                            f"({same.role.label.lower()}).")
+    if role is Role.ELECTION_OFFICER and roster.election_officer is not None:
+        raise RosterRefused(f"{roster.election_officer.name} is the election officer; a case "
+                            "has one. Change that person's role first.")
+    with store.transaction(case.conn, case.actor, "add person") as tx:
+        pid = people_repo.add_person(tx, clean, role, store.utc_now(), case.actor)
+        tx.update({"person_id": pid, "name": clean, "role": role.value})
+    return Person(pid, clean, role)
+
+
+def change_role(case: Case, name: str, role: Role) -> Person:
+    """Give a person of the roster another role (the election officer only; audited). The
+    election officer's own role passes on by naming another person election officer."""
+    _officer_only(case, "change roles on the roster")
+    roster = case.roster
+    who = roster.who(name)
+    if who.person is None:
+        raise RosterRefused(who.refusal)
+    person = who.person
+    officer = roster.election_officer
+    with store.transaction(case.conn, case.actor, "change role") as tx:
+        if role is Role.ELECTION_OFFICER and officer is not None and officer.id != person.id:
+            people_repo.set_role(tx, officer.id, Role.DEPUTY)
+            tx["former_election_officer"] = officer.name
+        elif person.role is Role.ELECTION_OFFICER and role is not Role.ELECTION_OFFICER:
+            raise RosterRefused("The case needs its election officer: name another person "
+                                "election officer instead. Nothing was changed.")
+        people_repo.set_role(tx, person.id, role)
+        tx.update({"person_id": person.id, "name": person.name, "from": person.role.value,
+                   "to": role.value})
+    changed = Person(person.id, person.name, role)
+    if case.person is not None and case.person.id == person.id:
+        case.person = changed
+    elif role is Role.ELECTION_OFFICER and case.person is not None and officer is not None \
+            and case.person.id == officer.id:
+        case.person = Person(officer.id, officer.name, Role.DEPUTY)  # handed over
+    return changed
+
+
+def remove_person(case: Case, name: str) -> None:
+    """Take someone off the roster (the election officer only; audited). What they did
+    stays in the log under their name."""
+    _officer_only(case, "remove people from the roster")
+    who = case.roster.who(name)
+    if who.person is None:
+        raise RosterRefused(who.refusal)
+    if who.person.role is Role.ELECTION_OFFICER:
+        raise RosterRefused("The election officer cannot be removed; name another person "
+                            "election officer first.")
+    with store.transaction(case.conn, case.actor, "remove person") as tx:
+        people_repo.remove_person(tx, who.person.id)
+        tx.update({"person_id": who.person.id, "name": who.person.name})
+
+
+def roster(case: Case) -> Roster:
+    return case.roster
+
+
 class AcceptRefused(Exception):
     """An "accept the file as it is" that cannot be recorded; the message says why."""
 
@@ -259,6 +447,9 @@ def accept_file_as_is(case: Case, reason: str) -> list[str]:
     found = store.differences(case.conn)
     if not found:
         raise AcceptRefused("The file matches its audit log: there is nothing to accept.")
+    if case.person is None or case.person.role is not Role.ELECTION_OFFICER:
+        raise AcceptRefused("Only the election officer may accept a file changed outside "
+                            "Recount Desk. Nothing was changed.")
     with store.transaction(case.conn, case.actor, store.ACCEPT_ACTION, accept_reason=why):
         pass
     return found

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from recount_desk import store
-from recount_desk.core.model import ContestKind, PassRule, Scope, VotingMethod
+from recount_desk.core.calendar import Closed
+from recount_desk.core.model import (
+    Contest,
+    ContestKind,
+    ContestTotals,
+    PassRule,
+    Scope,
+    VotingMethod,
+)
 from recount_desk.core.rules import (
+    Finding,
     Office,
     Requester,
     RequestEvaluation,
     evaluate_request,
 )
+from recount_desk.core.scope import PORTION_BASIS, ScopeFinding, infer_scope, officer_finding
 from recount_desk.store import repo
 
-from .canvass import ContestCheck, check_contest
+from .canvass import ContestCheck, check_contest, file_county
 from .case import Case
+from .whole_case import WholeRaceRecord, whole_races
 
 
 @dataclass(frozen=True)
@@ -29,15 +41,73 @@ class ContestRow:
 def overview(case: Case) -> list[ContestRow]:
     """Every contest of the case with its verdict, office and deadline."""
     e = case.election
-    ed = case.edition
     cc = e.canvass_completed.date() if e.canvass_completed else None
     counts = dict(case.conn.execute(
         "SELECT contest_id, count(*) FROM recount_request WHERE withdrawn=0 "
         "GROUP BY contest_id").fetchall())
+    set_by_officer = officer_scopes(case)
+    county = case_county(case)
     closed = case.closed_days
-    return [ContestRow(sc.id, check_contest(sc.totals, ed, e.kind, e.date, cc, closed),
+    whole = whole_races(case)
+    return [ContestRow(sc.id, _check(case, sc.totals, cc, closed, county,
+                                     _finding(sc.totals.contest, set_by_officer.get(sc.id),
+                                              county, case), whole.get(sc.id)),
                        counts.get(sc.id, 0))
             for sc in repo.contests(case.conn)]
+
+
+def _check(case: Case, totals: ContestTotals, cc: date | None, closed: Closed,
+           county: str | None, finding: ScopeFinding,
+           whole: WholeRaceRecord | None) -> ContestCheck:
+    """The contest's check: on the whole race when the case knows it, else on its figures."""
+    e = case.election
+    if whole is not None and finding.scope in (Scope.MULTICOUNTY, Scope.STATEWIDE):
+        return check_contest(whole.totals(totals), case.edition, e.kind, e.date, cc, closed,
+                             scope=finding, coverage=whole.coverage(), county=county,
+                             county_totals=totals)
+    return check_contest(totals, case.edition, e.kind, e.date, cc, closed, scope=finding,
+                         county=county)
+
+
+def case_county(case: Case) -> str | None:
+    """The county whose canvass the case holds: the election's jurisdiction, else the file."""
+    from recount_desk.core.districts import county_name
+
+    named = county_name(case.election.jurisdiction)
+    if named:
+        return named
+    imp = repo.current_import(case.conn)
+    if imp is None:
+        return None
+    from .canvass import ParsedCanvass
+
+    return file_county(ParsedCanvass(imp.file, "", "", [], [], [], [], [], []))
+
+
+def officer_scopes(case: Case) -> dict[int, Scope]:
+    """The scopes the election officer set, by contest id, from the audit log (the record)."""
+    out: dict[int, Scope] = {}
+    for (payload,) in case.conn.execute(
+            "SELECT payload FROM audit WHERE action='change contest settings' ORDER BY seq"):
+        entry = json.loads(payload)
+        p = entry.get("data", entry) if isinstance(entry, dict) else {}
+        changed = p.get("before", {}).get("scope") != p.get("after", {}).get("scope")
+        if changed or int(p.get("contest_id", 0)) in out:
+            out[int(p["contest_id"])] = Scope(p["after"]["scope"])
+    return out
+
+
+def _finding(contest: Contest, officer: Scope | None, county: str | None,
+             case: Case) -> ScopeFinding:
+    if officer is not None and officer is contest.scope:
+        return officer_finding(officer)
+    inferred = infer_scope(contest, county=county, election_date=case.election.date)
+    if inferred.scope is contest.scope or contest.scope is Scope.COUNTY:
+        # As inferred; or "county" stored by a version that did not infer scope, which
+        # must not hide a multicounty race (the officer's own choice is in the audit log).
+        return inferred
+    # Chosen when the canvass was imported (the import wizard's settings).
+    return officer_finding(contest.scope)
 
 
 def contest_check(case: Case, contest_id: int) -> ContestRow:
@@ -46,8 +116,10 @@ def contest_check(case: Case, contest_id: int) -> ContestRow:
     cc = e.canvass_completed.date() if e.canvass_completed else None
     n = case.conn.execute("SELECT count(*) FROM recount_request WHERE withdrawn=0 AND "
                           "contest_id=?", (contest_id,)).fetchone()[0]
-    return ContestRow(contest_id, check_contest(sc.totals, case.edition, e.kind, e.date, cc,
-                                                case.closed_days), n)
+    county = case_county(case)
+    finding = _finding(sc.totals.contest, officer_scopes(case).get(contest_id), county, case)
+    return ContestRow(contest_id, _check(case, sc.totals, cc, case.closed_days, county,
+                                         finding, whole_races(case).get(contest_id)), n)
 
 
 def precinct_table(case: Case, contest_id: int) -> tuple[list[str], list[str], list[list[int]]]:
@@ -82,11 +154,19 @@ def evaluate(case: Case, contest_id: int, *, requester: Requester, candidate: st
     """What the program says of a request before it is recorded."""
     e = case.election
     row = contest_check(case, contest_id)
-    return evaluate_request(
+    ev = evaluate_request(
         row.check.decision, e.kind, e.date,
         e.canvass_completed.date() if e.canvass_completed else None,
         requester, candidate, sum(1 for _, ok in voters if ok), filed_at, filed_with,
         case.closed_days)
+    if row.check.portion:
+        # A county's figures cannot show who may ask: the whole race decides.
+        return RequestEvaluation(ev.timely, Finding(
+            False, "This case holds only the county's portion of a multicounty or statewide "
+            "contest: eligibility is decided on the whole race's canvass, by the lieutenant "
+            "governor's office. Enter the whole race's official totals first.",
+            PORTION_BASIS), ev.right_office, ev.deadline)
+    return ev
 
 
 class RequestRefused(Exception):

@@ -24,8 +24,6 @@ from .case import Case, create_case, open_case
 from .contests import set_contest_settings
 from .demo_recount import complete_demo_recount
 
-DEMO_ACTOR = "demo"
-
 
 @dataclass(frozen=True)
 class DemoSpec:
@@ -36,7 +34,12 @@ class DemoSpec:
 
 
 def demo_spec() -> DemoSpec:
-    folder = resource("demo")
+    """The bundled demo election (``resources/demo/election.json``)."""
+    return load_spec(resource("demo"))
+
+
+def load_spec(folder: Path) -> DemoSpec:
+    """A demo election's details from ``election.json`` in ``folder``."""
     spec = json.loads((folder / "election.json").read_text(encoding="utf-8"))
     return DemoSpec(
         Election(spec["name"], date.fromisoformat(spec["date"]), ElectionKind(spec["kind"]),
@@ -86,7 +89,7 @@ def build_demo_case(path: Path) -> Case:
     with store.replayed_clock() as set_clock:
         if spec.election.canvass_completed is not None:
             set_clock(spec.election.canvass_completed.replace(tzinfo=MST))
-        case = create_case(path, spec.election, actor=DEMO_ACTOR)
+        case = create_case(path, spec.election)  # its officer is the election officer
         import_canvass(case, read_file(spec.canvass))
         for sc in repo.contests(case.conn):
             c = sc.totals.contest

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 
+from recount_desk.core.people import Role
 from recount_desk.core.recount import (
     BoardKind,
     BoardMember,
@@ -34,7 +35,7 @@ from recount_desk.store import repo
 
 from . import recount as rc
 from . import retab
-from .case import Case
+from .case import Case, add_person
 from .contests import record_request
 
 DEMO_TITLE = "State House"
@@ -67,6 +68,11 @@ def complete_demo_recount(case: Case, *, set_clock: Callable[[datetime], None] |
         if set_clock is not None:
             set_clock(when)
 
+    at(datetime(2016, 11, 29, 9, 0))
+    # The office's roster: a deputy runs the tabulators, a supervisor checks the envelopes.
+    for name, role in ((OPERATOR, Role.DEPUTY), (SUPERVISOR, Role.SUPERVISOR)):
+        if case.roster.who(name).person is None:
+            add_person(case, name, role)
     at(datetime(2016, 11, 29, 10, 20))
     record_request(case, cid, requester=Requester.CANDIDATE, candidate=HARRISON, voters=[],
                    filed_at=datetime(2016, 11, 29, 10, 15), filed_with=Office.COUNTY_CLERK)

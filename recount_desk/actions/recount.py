@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from recount_desk import store
 from recount_desk.core.model import ContestKind, ContestTotals, Issue, Severity
+from recount_desk.core.people import who_enters, who_resolves
 from recount_desk.core.recount import (
     BoardKind,
     BoardMember,
@@ -83,8 +85,8 @@ from recount_desk.core.recount import (
 )
 from recount_desk.core.retab import loaded_unit_state
 from recount_desk.core.rules import Verdict, decide
+from recount_desk.store import people_repo, repo
 from recount_desk.store import recount_repo as rr
-from recount_desk.store import repo
 
 from .case import Case
 
@@ -396,10 +398,12 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
             raise RecountError(f"The recount of {ctx.title} uses single entry: there is no "
                                "second entry.")
         other = ctx.entries.get(su.id, {}).get(3 - entry)
-        if settings.entry_mode is EntryMode.DOUBLE and other is not None \
-                and other.entry.officer.casefold() == officer.casefold():
-            raise RecountError(f"{officer} made the other entry of {unit}; double entry needs "
-                               "a second officer.")
+        who = who_enters(people_repo.roster(case.conn), officer,
+                         other.entry.officer if settings.entry_mode is EntryMode.DOUBLE
+                         and other is not None else None)
+        if who.person is None:
+            raise RecountError(f"{unit}: {who.refusal} The sheet was not saved.")
+        officer = who.person.name
         clean = _normalise(sheet, ctx.layout)
         check = consistency(clean, ctx.layout)
         if check is not None and not check.ok and not note:
@@ -420,6 +424,19 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
                                                 for k in clean.missing(ctx.layout)))
 
 
+def may_enter(case: Case, contest_id: int, unit: str, entry: int, officer: str) -> str | None:
+    """Why ``officer`` may not make this entry of the unit (None: they may). The window
+    asks this as soon as the officer is named, before any figure is typed."""
+    ctx = _load(case, contest_id)
+    settings = _started(ctx)
+    su = ctx.unit(unit)
+    other = ctx.entries.get(su.id, {}).get(3 - entry)
+    who = who_enters(people_repo.roster(case.conn), officer,
+                     other.entry.officer if settings.entry_mode is EntryMode.DOUBLE
+                     and other is not None else None)
+    return None if who.person is not None else who.refusal
+
+
 def entry_of(case: Case, contest_id: int, unit: str, entry: int) -> TallyEntry | None:
     """The current entry 1 or 2 of a unit. The second-entry page must not show entry 1."""
     ctx = _load(case, contest_id)
@@ -436,14 +453,14 @@ def differences(case: Case, contest_id: int, unit: str) -> tuple[FieldDiff, ...]
 
 
 def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: ResolutionKind,
-                     by: str, corrected: TallySheet | None = None, note: str = ""
-                     ) -> UnitState:
+                     by: str = "", corrected: TallySheet | None = None, note: str = "",
+                     joint: bool = False) -> UnitState:
     """Settle a double-entry mismatch: keep the first, keep the second, or correct.
 
-    The resolution is recorded with who made it; a result that fails the consistency check
-    needs ``note``. Only the unit's current pair of entries is resolved.
+    Settled by ``by``, a third person of the roster who may supervise, or with ``joint`` by
+    the two officers together; always with a ``note`` of what was checked
+    (``core.people.who_resolves``). Only the unit's current pair of entries is resolved.
     """
-    by = _name(by, "who resolved the difference")
     note = (note or "").strip()
     with store.transaction(case.conn, case.actor, "resolve tally mismatch") as tx:
         ctx = _load(case, contest_id)
@@ -456,6 +473,11 @@ def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: Resolution
                 state.resolution is not None and state.diffs):
             raise RecountError(f"{unit} has no difference to resolve ({state.status.label}).")
         first, second = pair[1], pair[2]
+        resolver = who_resolves(people_repo.roster(case.conn), by, first.entry.officer,
+                                second.entry.officer, joint=joint, note=note)
+        if resolver.refusal:
+            raise RecountError(f"{unit}: {resolver.refusal} Nothing was saved.")
+        by = resolver.name
         if kind is ResolutionKind.CORRECTED:
             if corrected is None:
                 raise RecountError("Give the corrected values.")
@@ -472,12 +494,12 @@ def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: Resolution
             if not inherited:
                 raise WarningNeedsNote(f"{unit}: {check.text} Nothing was saved.", check)
             note = inherited
-        res = Resolution(kind, sheet, by, note)
+        res = Resolution(kind, sheet, by, note, joint)
         rid = rr.add_resolution(tx, su.id, first.id, second.id, res,
                                 rr.choice_ids(case.conn, contest_id), store.utc_now())
         _withdraw_stale_declaration(case, ctx, tx)
         tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
-                        "resolution_id": rid, "kind": kind.value, "by": by,
+                        "resolution_id": rid, "kind": kind.value, "by": by, "joint": joint,
                         "first_entry_id": first.id, "second_entry_id": second.id,
                         "differences": [{"field": d.label, "first": d.first,
                                          "second": d.second} for d in state.diffs],
@@ -608,6 +630,9 @@ def import_envelopes_csv(case: Case, contest_id: int, path: Path | str) -> Envel
     reason. Every problem is reported with its row; with any error nothing is imported.
     """
     path = Path(path)
+    if path.exists() and not path.is_file():  # a FIFO would block the read forever
+        raise RecountError(f"{path.name} is not a regular file (a folder, a pipe or a "
+                           "device); save the list as a CSV file and import that.")
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except OSError as e:
@@ -655,7 +680,8 @@ def _parse_envelope_csv(name: str, text: str
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel()  # type: ignore[assignment]
-    reader = csv.reader(io.StringIO(text), dialect)
+    # strict: a quote left open is an error, not a field that swallows the rows after it
+    reader = csv.reader(io.StringIO(text), dialect, strict=True)
     try:
         header = next(reader)
     except StopIteration:
@@ -681,10 +707,18 @@ def _parse_envelope_csv(name: str, text: str
         for i, rec in enumerate(reader, start=2):
             if not any(c.strip() for c in rec):
                 continue
-            rows.append((i, _cell(rec, cols["envelope"]), _cell(rec, cols["precinct"]),
-                         _cell(rec, cols["reason"])))
+            if len(rec) > len(header) and any(c.strip() for c in rec[len(header):]):
+                issues.append(Issue(name, f"Row {reader.line_num} has {len(rec)} fields but "
+                                    f"the header names {len(header)}: a comma inside a "
+                                    "value must be quoted.", row=reader.line_num,
+                                    severity=Severity.ERROR))
+                continue
+            # NFKC: a full-width "Ｅ１" typed on another keyboard is the envelope "E1"
+            rows.append((i, unicodedata.normalize("NFKC", _cell(rec, cols["envelope"])),
+                         _cell(rec, cols["precinct"]), _cell(rec, cols["reason"])))
     except csv.Error as e:
-        issues.append(Issue(name, f"The CSV cannot be read past row {reader.line_num}: {e}.",
+        issues.append(Issue(name, f"The CSV cannot be read past row {reader.line_num}: {e} "
+                            "(a quote opened and never closed?).",
                             row=reader.line_num, severity=Severity.ERROR))
     return rows, issues
 
@@ -696,7 +730,7 @@ def _cell(rec: list[str], j: int) -> str:
 def add_envelope(case: Case, contest_id: int, *, envelope_id: str, precinct: str,
                  original_reason: str) -> int:
     """Enter one unopened envelope by hand (envelope id, precinct, why it was not opened)."""
-    no = (envelope_id or "").strip()
+    no = unicodedata.normalize("NFKC", (envelope_id or "").strip())  # "Ｅ１" is "E1"
     with store.transaction(case.conn, case.actor, "add envelope") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)

@@ -61,7 +61,7 @@ from recount_desk.store import recount_repo, repo
 
 from . import recount as recount_actions
 from .case import Case
-from .verify import verify_open
+from .verify import chain_head, verify_open
 
 GENERATED = "report generated"
 
@@ -435,7 +435,9 @@ def _printing(case: Case, contest_id: int, data: dict[str, Any],
                           str(data.get("signed_place", "")),
                           tuple(Signer(n, titles.get(n, "")) for n in data.get("signed_by", ())))
     return Printing(int(data.get("reprint", 0)), datetime.fromisoformat(gen) if gen else None,
-                    appendix, signing, int(data.get("audit_upto", 0)))
+                    appendix, signing, int(data.get("audit_upto", 0)),
+                    # the audit chain's head beside the fingerprint (store/anchor.py)
+                    str(data.get("chain_head", "")))
 
 
 def _sentence_body(text: str) -> str:
@@ -468,7 +470,8 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     # the appendix shows the log up to now; without one, copies of the same data are equal
     data: dict[str, Any] = {"contest_id": contest_id, "appendix": appendix,
                             "audit_upto": (last.seq if last else 0) if appendix else 0,
-                            "reprint": 0}
+                            "reprint": 0,
+                            "chain_head": chain_head(case.conn, skip_action=GENERATED)}
     if signing is not None:
         earlier = [d for _, d in _generations(case.conn)
                    if d.get("contest_id") == contest_id and d.get("signing_id") == signing.id]

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 
 JUNETEENTH_FROM_YEAR = 2022
 EASTER_FROM_YEAR = 2025
@@ -108,8 +109,12 @@ def _observed_juneteenth(year: int) -> date:
     return d + timedelta(days=7 - wd)
 
 
+@lru_cache(maxsize=64)
 def legal_holidays(year: int) -> tuple[Holiday, ...]:
-    """The named legal holidays of ``year`` (Sundays, always holidays, are not listed)."""
+    """The named legal holidays of ``year`` (Sundays, always holidays, are not listed).
+
+    Kept per year (an immutable answer of a pure function): an overview of 1,000 contests
+    asks for the same year's list once per contest."""
     mon, thu = 0, 3
     days = [
         Holiday(_observed_fixed(date(year, 1, 1)), "New Year's Day"),

@@ -310,6 +310,7 @@ class Resolution:
     sheet: TallySheet
     by: str
     note: str = ""
+    joint: bool = False  # settled by the two officers together (core.people.who_resolves)
 
 
 def resolved_sheet(kind: ResolutionKind, first: TallySheet, second: TallySheet,
@@ -744,7 +745,11 @@ class UnitVariance:
 
 @dataclass(frozen=True, slots=True)
 class VarianceTable:
-    """Per unit and in total (20A-4-401(1)(e)(ii)): only counted units are compared."""
+    """Per unit and in total (20A-4-401(1)(e)(ii)): only counted units are compared.
+
+    ``canvass_total`` is every unit's canvass; ``counted_canvass_total`` the canvass of the
+    units counted so far, which ``recount_total`` is set against in ``change_total`` (a unit
+    not yet counted is not a loss of its votes)."""
 
     choices: tuple[str, ...]
     rows: tuple[UnitVariance, ...]
@@ -753,6 +758,7 @@ class VarianceTable:
     change_total: Mapping[str, int]
     units_counted: int
     complete: bool
+    counted_canvass_total: Mapping[str, int]
 
 
 def variance_table(layout: SheetLayout, states: Sequence[UnitState],
@@ -774,6 +780,7 @@ def variance_table(layout: SheetLayout, states: Sequence[UnitState],
                 bucket[c] += e.votes.votes.get(c, 0)
     rows: list[UnitVariance] = []
     canvass_total = dict.fromkeys(layout.choices, 0)
+    counted_canvass = dict.fromkeys(layout.choices, 0)
     recount_total = dict.fromkeys(layout.choices, 0)
     counted = 0
     for s in states:
@@ -790,6 +797,7 @@ def variance_table(layout: SheetLayout, states: Sequence[UnitState],
             rec = {c: tallied[c] + env[c] for c in layout.choices}
             for c in layout.choices:
                 recount_total[c] += rec[c]
+                counted_canvass[c] += canv[c]
             rows.append(UnitVariance(s.unit.name, True, canv, tallied, env, rec,
                                      {c: rec[c] - canv[c] for c in layout.choices},
                                      notes.get(s.unit.name, "")))
@@ -798,8 +806,8 @@ def variance_table(layout: SheetLayout, states: Sequence[UnitState],
                                      notes.get(s.unit.name, "")))
     complete = counted == len(states)
     return VarianceTable(layout.choices, tuple(rows), canvass_total, recount_total,
-                         {c: recount_total[c] - canvass_total[c] for c in layout.choices},
-                         counted, complete)
+                         {c: recount_total[c] - counted_canvass[c] for c in layout.choices},
+                         counted, complete, counted_canvass)
 
 
 def recount_totals(layout: SheetLayout, states: Sequence[UnitState],

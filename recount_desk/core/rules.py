@@ -71,6 +71,9 @@ class Verdict(StrEnum):
     NOT_ELIGIBLE = "not_eligible"
     EXCLUDED_IRV = "excluded_irv"
     UNCONTESTED = "uncontested"
+    # A county's portion of a multicounty or statewide contest: no verdict on it
+    # (decided on the whole race, recount_desk.core.scope).
+    PORTION = "county_portion"
     NO_RESULT = "no_result"
     UNDECIDABLE = "undecidable"
 
@@ -82,6 +85,7 @@ class Verdict(StrEnum):
             "not_eligible": "Not eligible",
             "excluded_irv": "Excluded: instant runoff",
             "uncontested": "Uncontested",
+            "county_portion": "County portion: decided on the whole race",
             "no_result": "No result: no votes recorded",
             "undecidable": "Cannot be decided from this file",
         }[self.value]

@@ -11,10 +11,10 @@ import importlib
 import importlib.util
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING, cast
 
 from . import plausibility
-from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .base import Cancelled, Detection, FormatFamily, ImportFailed, RawCanvass, ReadOptions, fail
 from .canvass import ParsedCanvass, build, file_sha256
 from .tabular import read_sheet_text, sniff
 
@@ -51,9 +51,32 @@ __all__ = [
 
 
 @functools.cache
-def families() -> tuple[ModuleType, ...]:
-    return tuple(importlib.import_module(f"{__name__}.{m}") for m in FAMILY_MODULES
+def families() -> tuple[FormatFamily, ...]:
+    """The registry: every family module, most specific first."""
+    return tuple(cast("FormatFamily", importlib.import_module(f"{__name__}.{m}"))
+                 for m in FAMILY_MODULES
                  if importlib.util.find_spec(f"{__name__}.{m}") is not None)
+
+
+if TYPE_CHECKING:  # every family module fulfils the protocol (mypy checks these lines)
+    from . import (
+        clarity,
+        dominion,
+        ess_custom,
+        ess_report,
+        ess_sovc,
+        ess_summary,
+        gems,
+        handbuilt,
+        long,
+        mapping,
+        sideways,
+        slco_sovc,
+    )
+
+    _REGISTRY_CHECK: tuple[FormatFamily, ...] = (
+        clarity, dominion, ess_custom, ess_report, ess_sovc, ess_summary, gems, handbuilt,
+        long, mapping, sideways, slco_sovc)
 
 
 def detect(path: Path, *, best_only: bool = False) -> list[Detection]:
@@ -80,6 +103,7 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     Raises ImportFailed with a clear message when the file cannot be read as a canvass at
     all. ``detection``: the claim of ``family`` made earlier, for the gate to lower."""
     path = Path(path)
+    sniff(path)  # refuses at once what is no regular file (a FIFO would hang the read)
     options = options or ReadOptions()
     if options.mapping is not None and family is None:
         family = "mapping"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import zipfile
 from pathlib import Path
@@ -20,42 +21,115 @@ def first_visible_sheet(path: Path) -> tuple[str | None, list[str]]:
     return None, hidden
 
 
-_CELL_ERROR = re.compile(rb'<c r="([A-Z]+)(\d+)"[^>]*?t="e"[^>]*>(?:<f[^>]*?(?:/>|>.*?</f>))?'
-                         rb'<v>([^<]*)</v>', re.S)
 _MAX_SHEET_XML = 256 * 1024**2
+_REL_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def sheet_part(z: zipfile.ZipFile, sheet: str | None) -> str | None:
+    """The zip member holding ``sheet`` (the first sheet if None or not found), read with an
+    XML parser: sheet names are XML text ("Votes &amp; Totals"), elements may be prefixed
+    ("x:sheet") and attributes in any order."""
+    from defusedxml.ElementTree import fromstring
+
+    wb = fromstring(z.read("xl/workbook.xml"))
+    sheets = [(el.get("name"), el.get(_REL_ID)) for el in wb.iter()
+              if _local(el.tag) == "sheet"]
+    if not sheets:
+        return None
+    rid = next((r for n, r in sheets if n == sheet), sheets[0][1])
+    rels = fromstring(z.read("xl/_rels/workbook.xml.rels"))
+    target = next((el.get("Target") for el in rels.iter()
+                   if _local(el.tag) == "Relationship" and el.get("Id") == rid), None)
+    if not target:
+        return None
+    name = str(target).lstrip("/")
+    return name if name.startswith("xl/") else "xl/" + name
 
 
 def excel_error_cells(path: Path, sheet: str | None) -> dict[tuple[int, int], str]:
     """Excel error values (#DIV/0!, #N/A …) of an XLSX sheet by (row, column), 1-based.
 
     calamine reads an error cell as empty, which would turn a broken formula into 0 votes.
+    The sheet is parsed once, in a stream (linear in its size whatever its cells hold); an
+    error cell without a cached value is "#VALUE!" (Excel shows one once recalculated).
     """
+    from defusedxml.ElementTree import iterparse
+
     try:
         with zipfile.ZipFile(path) as z:
-            wb = z.read("xl/workbook.xml")
-            rels = z.read("xl/_rels/workbook.xml.rels")
-            sheets = re.findall(rb'<sheet\b[^>]*?name="([^"]*)"[^>]*?r:id="([^"]*)"', wb)
-            if not sheets:
-                return {}
-            rid = sheets[0][1]
-            if sheet is not None:
-                rid = next((r for n, r in sheets if n.decode("utf-8") == sheet), rid)
-            rel = next((r for r in re.findall(rb"<Relationship\b[^>]*>", rels)
-                        if b'Id="' + rid + b'"' in r), None)
-            target = re.search(rb'Target="([^"]*)"', rel) if rel else None
-            if target is None:
-                return {}
-            name = target.group(1).decode("utf-8").lstrip("/")
-            name = name if name.startswith("xl/") else "xl/" + name
-            if z.getinfo(name).file_size > _MAX_SHEET_XML:
+            name = sheet_part(z, sheet)
+            if name is None or z.getinfo(name).file_size > _MAX_SHEET_XML:
                 return {}
             data = z.read(name)
-    except (OSError, KeyError, zipfile.BadZipFile):
-        return {}
-    out = {}
-    for col, row, value in _CELL_ERROR.findall(data):
-        c = 0
-        for ch in col.decode():
-            c = c * 26 + ord(ch) - 64
-        out[(int(row), c)] = value.decode("utf-8", "replace")
-    return out
+            if b't="e"' not in data and b"t='e'" not in data:
+                return {}  # no error cell at all: no parse
+            out: dict[tuple[int, int], str] = {}
+            with io.BytesIO(data) as f:
+                for _, el in iterparse(f, events=("end",)):
+                    if _local(el.tag) != "c":
+                        continue
+                    if el.get("t") == "e":
+                        ref = _split_ref(el.get("r") or "")
+                        if ref is not None:
+                            value = next((v.text or "" for v in el
+                                          if _local(v.tag) == "v"), "") or "#VALUE!"
+                            out[ref] = value
+                    el.clear()
+            return out
+    except (OSError, KeyError, zipfile.BadZipFile, ValueError, SyntaxError):
+        return {}  # a damaged part: calamine's own read says what is wrong
+
+
+_REF = re.compile(r"([A-Z]{1,3})([0-9]{1,7})$")
+
+
+def _split_ref(ref: str) -> tuple[int, int] | None:
+    m = _REF.match(ref)
+    if m is None:
+        return None
+    c = 0
+    for ch in m.group(1):
+        c = c * 26 + ord(ch) - 64
+    return int(m.group(2)), c
+
+
+# calamine builds a sheet as one rectangle from A1 to its farthest cell (about 32 bytes a
+# cell): one value typed in XFD1048576 asks for 549 GB and the process aborts. Sheets whose
+# rectangle is larger than this are refused before calamine sees them.
+MAX_CELLS = 30_000_000
+_COLS = re.compile(rb'\br="([A-Z]{1,3})[0-9]')
+_ROWS = re.compile(rb'<(?:[\w.-]+:)?row\b[^>]*?\br="([0-9]+)"')
+
+
+def _col_index(letters: bytes) -> int:
+    c = 0
+    for ch in letters:
+        c = c * 26 + ch - 64
+    return c
+
+
+def sheet_extent(path: Path, sheet: str | None) -> tuple[int, int] | None:
+    """(rows, columns) of the rectangle calamine would build for an XLSX sheet, from the
+    sheet's cell references; None when the sheet cannot be found (calamine then says)."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            name = sheet_part(z, sheet)
+            if name is None:
+                return None
+            data = z.read(name)
+    except (OSError, KeyError, zipfile.BadZipFile, ValueError, SyntaxError):
+        return None
+    cols = max((_col_index(c) for c in set(_COLS.findall(data))), default=0)
+    rows = max((int(r) for r in _ROWS.findall(data)), default=0)
+    # A cell may name a row beyond its <row> element's: look for any longer row number.
+    longer = re.compile(rb'\br="[A-Z]{1,3}([0-9]{%d,})"' % (len(str(rows)) + 1))
+    rows = max([rows, *(int(r) for r in longer.findall(data))])
+    dim = re.search(rb'<(?:[\w.-]+:)?dimension\b[^>]*?\bref="[A-Z]*[0-9]*:?([A-Z]+)([0-9]+)"',
+                    data[:4096])
+    if dim:  # calamine may size its buffer from the declared dimension
+        cols, rows = max(cols, _col_index(dim.group(1))), max(rows, int(dim.group(2)))
+    return rows, cols

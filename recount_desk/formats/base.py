@@ -39,6 +39,21 @@ class Cancelled(Exception):
     """The user cancelled a long read."""
 
 
+def _not_ours() -> tuple[type[BaseException], ...]:
+    import csv
+    import zipfile
+    from xml.etree.ElementTree import ParseError
+
+    return (ImportFailed, OSError, UnicodeError, EOFError, zipfile.BadZipFile, csv.Error,
+            ParseError)
+
+
+# What a detector may meet in a file of another family, or a damaged one: it then claims
+# nothing. Anything else raised in a detect() is a bug, and is raised, not taken for
+# "unrecognised layout".
+NOT_OURS: tuple[type[BaseException], ...] = _not_ours()
+
+
 def fail(path: Path | str, message: str, *, sheet: str | None = None, row: int | None = None,
          column: str | None = None) -> ImportFailed:
     return ImportFailed(Issue(Path(path).name, message, sheet, row, column, Severity.ERROR))
@@ -63,6 +78,8 @@ class RawCanvass:
     election_name: str | None = None
     election_date: str | None = None  # ISO date when the file says
     sheet: str | None = None
+    # The counties the file's rows name (a county column), in the file's order.
+    counties: tuple[str, ...] = ()
     # Precinct cells whose count the file hides (a privacy mark) or leaves blank, per
     # contest and choice: {(contest, district, party): {choice: [precinct, …]}}. They are
     # read as 0; without the file's own totals the verdict must not rest on them (a hidden
@@ -93,6 +110,20 @@ class Detection:
     label: str
     confidence: int  # 0-100
     reason: str
+
+
+class FormatFamily(Protocol):
+    """What a family module provides (checked by mypy against every module of the registry,
+    :data:`recount_desk.formats.FAMILY_MODULES`): its name and label, a claim on a file,
+    and the reading. ``detect`` returns None for a file of another family and raises only
+    for a bug; ``read`` raises :class:`ImportFailed` with a clear sentence."""
+
+    FAMILY: str
+    LABEL: str
+
+    def detect(self, path: Path, kind: str) -> Detection | None: ...
+
+    def read(self, path: Path, options: ReadOptions | None = None) -> RawCanvass: ...
 
 
 class Progress(Protocol):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from array import array
 from collections import defaultdict
 from collections.abc import Iterator
@@ -65,6 +66,8 @@ class ParsedCanvass:
     election_date: str | None = None
     # How the family was found (None when the caller named it, or for a mapping).
     detection: Detection | None = None
+    # The counties the file's rows name (a county column), in the file's order.
+    counties: tuple[str, ...] = ()
     # Why the plausibility gate doubts this reading, in sentences (its issues are also
     # among ``issues``); a doubtful reading is not offered as done.
     doubts: list[str] = field(default_factory=list)
@@ -98,6 +101,47 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+# A zero-width space stands where a space was; the other invisible characters are dropped.
+_INVISIBLE: dict[int, str | None] = {0x200B: " ", **dict.fromkeys(map(ord, "\u200c\u200d"
+                                                                        "\u2060\ufeff\u00ad"))}
+MAX_NAME = 300  # longer is not a name (a pasted paragraph, a broken export)
+
+
+def _clean_name(text: str) -> str:
+    """One spelling for one name: Unicode NFC, no invisible characters, single spaces."""
+    return " ".join(unicodedata.normalize("NFC", text).translate(_INVISIBLE).split())
+
+
+def _unify_names(raw: RawCanvass, df: pd.DataFrame, issues: list[Issue]) -> pd.DataFrame:
+    """Choice names that differ only by Unicode form (NFC/NFD), case, spacing or an
+    invisible character are one choice, under the spelling seen first, with a warning:
+    never two candidates that are one. A name too long to be a name is an error."""
+    distinct = list(dict.fromkeys(df["choice"].tolist()))
+    first: dict[str, str] = {}
+    final: dict[object, str] = {}
+    for u in distinct:
+        text = str(u)
+        clean = _clean_name(text)
+        final[u] = first.setdefault(clean.casefold(), clean)
+        if len(clean) > MAX_NAME:
+            issues.append(Issue(raw.file, f"A choice name of {len(clean):,} characters "
+                                f"({clean[:60]!r}…) is not a candidate's name: check the "
+                                "file's columns (or shorten the name in the file).",
+                                raw.sheet, severity=Severity.ERROR))
+    changed = {u: v for u, v in final.items() if str(u) != v}
+    if not changed:
+        return df
+    merged = [(str(u), v) for u, v in changed.items() if str(u).strip() != v]
+    shown = "; ".join(f"{u!r} is read as {v!r}" for u, v in merged[:5])
+    if merged:
+        issues.append(Issue(raw.file, "Choice names that differ only in case, spacing, "
+                            "Unicode form or invisible characters are read as one choice: "
+                            f"{shown}" + (f" (and {len(merged) - 5} more)" if len(merged) > 5
+                                          else "") + ". Check them against the election "
+                            "system.", raw.sheet, severity=Severity.WARNING))
+    return df.assign(choice=df["choice"].map(lambda u: final.get(u, u)))
+
+
 def build(raw: RawCanvass, *, primary: bool | None = None,
           seats: dict[str, int] | None = None, sha256: str = "") -> ParsedCanvass:
     """Turn raw rows into a :class:`ParsedCanvass`.
@@ -118,6 +162,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                              is_primary, raw.election_name, raw.election_date)
 
     df = df.reset_index(drop=True)
+    df = _unify_names(raw, df, issues)
     party = df["party"]
     if is_primary:
         # In a primary the race belongs to the party (DESIGN.md §2).
@@ -247,7 +292,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         issues.append(Issue(
             raw.file, f"The file does not say how many seats {assumed_seats} race(s) fill; one "
             "seat each is assumed. Change it in the contest settings (or with --seats "
-            "\"TITLE=N\") for a multi-seat race.", raw.sheet, severity=Severity.NOTE))
+            "\"NAME=N\", NAME as check prints it) for a multi-seat race.", raw.sheet,
+            severity=Severity.NOTE))
 
     # The columns in (contest, choice) order: the store's order, so neither the store nor
     # its digest sorts again.
@@ -302,15 +348,16 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             hid = {nm: None for nm in counted}
         # The file's own totals are the official figures where they cover every choice:
         # the verdict rests on them, not on precinct rows that hide or leave out counts.
-        official = bool(file_tot) and all(nm in file_tot for nm in counted)
+        official = file_tot is not None and bool(file_tot) and \
+            all(nm in file_tot for nm in counted)
         if file_tot:
             diffs = [(nm, counted.get(nm, 0), v) for nm, v in file_tot.items()
                      if nm in counted and counted[nm] != v]
             if official:
                 use = {nm: file_tot[nm] for nm in counted}
             if diffs:
-                names = "; ".join(f"{nm}: precincts add up to {a:,}, the file's total says "
-                                  f"{b:,}" for nm, a, b in diffs[:4])
+                figures = "; ".join(f"{nm}: precincts add up to {a:,}, the file's total "
+                                    f"says {b:,}" for nm, a, b in diffs[:4])
                 used = ("The file's totals are used for the contest total." if official else
                         "The file's totals do not cover every choice, so the precincts are "
                         "used.")
@@ -318,12 +365,12 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                     issues.append(Issue(
                         raw.file, f"{contest.key.label()}: some precinct counts are hidden "
                         f"(suppressed for voter privacy, or blank), so the precincts do not add "
-                        f"up to the file's totals ({names}). {used}",
+                        f"up to the file's totals ({figures}). {used}",
                         raw.sheet, severity=Severity.NOTE if official else Severity.WARNING))
                 else:
                     issues.append(Issue(
                         raw.file, f"{contest.key.label()}: the precincts do not add up to the "
-                        f"file's own totals row ({names}). {used}", raw.sheet,
+                        f"file's own totals row ({figures}). {used}", raw.sheet,
                         severity=Severity.WARNING))
         elif n_hidden:
             issues.append(Issue(
@@ -354,7 +401,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     return ParsedCanvass(
         raw.file, raw.family, sha256, [str(p) for p in precinct_uniques], contests, choices,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
-        raw.election_date,
+        raw.election_date, counties=raw.counties,
     )
 
 
@@ -421,6 +468,29 @@ def _near(a: str, b: str) -> bool:
     return prev[-1] <= limit
 
 
+def _near_pairs(words: list[str]) -> set[tuple[str, str]]:
+    """The pairs of distinct ``words`` that :func:`_near` accepts, found through the
+    variants of each word with up to one deletion (two for words of eight letters or more):
+    two words within that distance share one."""
+    from itertools import combinations
+
+    buckets: dict[str, list[str]] = defaultdict(list)
+    for w in words:
+        if len(w) < 4 or not w.isalpha() or w in _DISTINCT:
+            continue  # _near refuses these whatever they are compared with
+        variants = {w}
+        for _ in range(1 if len(w) < 8 else 2):
+            variants |= {v[:j] + v[j + 1:] for v in variants for j in range(len(v))}
+        for v in variants:
+            buckets[v].append(w)
+    out = set()
+    for group in buckets.values():
+        for a, b in combinations(group, 2):
+            if a != b and (b, a) not in out and _near(a, b):
+                out.add((a, b))
+    return out
+
+
 def _spelled_twice(raw: RawCanvass, contests: list[Contest], columns: list[VoteColumn]
                    ) -> list[Issue]:
     """Contests whose titles differ only in punctuation or by a letter or two in one word,
@@ -439,10 +509,17 @@ def _spelled_twice(raw: RawCanvass, contests: list[Contest], columns: list[VoteC
         for i in range(len(w)):
             by_mask[(len(w), i, w[:i] + w[i + 1:])].append(k)
     for (_, i, _), group in by_mask.items():
-        for x, a in enumerate(group):
-            for b in group[x + 1:]:
-                if words[a][i] != words[b][i] and _near(words[a][i], words[b][i]):
-                    pairs.add((a, b))
+        if len(group) < 2:
+            continue
+        # Compare the distinct words in that place, and only those that share a deletion
+        # variant (near-linear: 30,000 contests "Office 00001" … took minutes pairwise).
+        by_word: dict[str, list[int]] = defaultdict(list)
+        for k in group:
+            by_word[words[k][i]].append(k)
+        for wa, wb in _near_pairs(list(by_word)):
+            for a in by_word[wa]:
+                for b in by_word[wb]:
+                    pairs.add((min(a, b), max(a, b)))
     if not pairs:
         return []
     precincts: dict[int, set[int]] = defaultdict(set)

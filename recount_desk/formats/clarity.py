@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import MAX_UNZIPPED, col_letter, read_sheet_text, sheet_names, sniff
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def detect(path: Path, kind: str) -> Detection | None:
                        for r in toc[:10]):
                     return Detection(FAMILY, LABEL, 85, "a 'Table of Contents' sheet listing "
                                      "'Page, Contest' (re-saved Clarity detail.xls)")
-    except Exception:  # detect never raises for a file that is not ours
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     return None
 
@@ -171,7 +171,8 @@ def iter_spreadsheetml(source: IO[bytes], cancelled: Callable[[], bool] | None =
             if tag == t_row:
                 idx = el.get(a_index)
                 if idx is not None:
-                    while len(rows) < int(idx) - 1:
+                    n_row = _ss_number(idx, "row ss:Index", name, _MAX_ROWS)
+                    while len(rows) < n_row - 1:
                         rows.append([])
                 cells = []
                 col = 0
@@ -182,7 +183,7 @@ def iter_spreadsheetml(source: IO[bytes], cancelled: Callable[[], bool] | None =
         if tag == t_cell:
             idx = el.get(a_index)
             if idx is not None:
-                col = int(idx) - 1
+                col = _ss_number(idx, "cell ss:Index", name, _MAX_COLS) - 1
             data = el.find(t_data)
             text = "" if data is None else "".join(data.itertext()).strip()
             if col > len(cells):
@@ -191,7 +192,10 @@ def iter_spreadsheetml(source: IO[bytes], cancelled: Callable[[], bool] | None =
             col = len(cells)
             merge = el.get(a_merge)
             if merge:
-                n = int(merge)
+                n = _ss_number(merge, "ss:MergeAcross", name, _MAX_COLS)
+                if col + n > _MAX_COLS:
+                    raise SheetTooLarge(f"sheet {name!r}: a cell merged across {n:,} columns "
+                                        "reaches past the last column a sheet can have")
                 cells.extend([""] * n)
                 col += n
             el.clear()
@@ -206,6 +210,23 @@ def iter_spreadsheetml(source: IO[bytes], cancelled: Callable[[], bool] | None =
                 raise Cancelled()
 
 
+# Excel's own limits: a row or column number beyond them is a damaged or hostile file (a
+# row index of 2e9 would make two billion empty rows).
+_MAX_ROWS, _MAX_COLS = 1_048_576, 16_384
+
+
+class SheetTooLarge(ValueError):
+    """A SpreadsheetML index or merge beyond what a sheet can hold; the message says where."""
+
+
+def _ss_number(text: str, what: str, sheet: str, limit: int) -> int:
+    t = text.strip()
+    if not t.isdigit() or not 0 <= int(t) <= limit:
+        raise SheetTooLarge(f"sheet {sheet!r}: the {what} {t[:20]!r} is not a whole number "
+                            f"from 0 to {limit:,}")
+    return int(t)
+
+
 def _read_spreadsheetml(path: Path, source: IO[bytes], options: ReadOptions,
                         member: str | None) -> RawCanvass:
     import xml.etree.ElementTree as ET
@@ -216,6 +237,9 @@ def _read_spreadsheetml(path: Path, source: IO[bytes], options: ReadOptions,
     try:
         for sheet, rows in iter_spreadsheetml(source, options.cancelled):
             state.sheet(sheet, rows)
+    except SheetTooLarge as e:
+        raise fail(path, f"The Clarity workbook{' in ' + member if member else ''} is "
+                   f"damaged: {e}. Download detail.xls again from the results site.") from e
     except (DefusedXmlException, ET.ParseError) as e:
         what = "forbidden DTD or entity declarations" if isinstance(e, DefusedXmlException) \
             else f"invalid XML ({e})"
@@ -488,6 +512,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
     any_party = False
     n_contests = 0
     no_units: list[str] = []
+    bad_counts: list[str] = []
     try:
         for _event, el in iterparse(source, events=("end",), forbid_dtd=True):
             tag = el.tag
@@ -524,7 +549,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                     if child.tag == "VoteType":
                         k = vocab.choice_kind(child.get("name", ""))
                         if k in ("over", "under", "blank"):
-                            for prec, v in _units(child):
+                            for prec, v in _units(child, bad_counts):
                                 rows.append((prec, title, "", party, child.get("name", k), "", k,
                                              v))
                     elif child.tag == "Choice":
@@ -533,7 +558,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                         cparty = (child.get("party") or "").strip()
                         per: dict[str, int] = {}
                         for vt in child.iter("VoteType"):
-                            for prec, v in _units(vt):
+                            for prec, v in _units(vt, bad_counts):
                                 per[prec] = per.get(prec, 0) + v
                         for prec, v in per.items():
                             rows.append((prec, title, "", party, cname, cparty, k, v))
@@ -549,6 +574,11 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
         raise fail(path, "This XML file cannot be read as a Clarity detail.xml "
                    f"({'forbidden DTD or entities' if isinstance(e, DefusedXmlException) else e})"
                    ". Download detail.xml again from the results site.") from e
+    if bad_counts:
+        issues.append(Issue(
+            name, f"{len(bad_counts)} count(s) are not vote counts (first: {bad_counts[0]}). "
+            "Download detail.xml again from the results site; nothing is read as 0.",
+            severity=Severity.ERROR))
     if no_units:
         issues.append(Issue(
             name, f"{len(no_units)} choice(s) have a total but no per-precinct (or per-county) "
@@ -563,8 +593,34 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                       election_name=election_name, election_date=election_date)
 
 
-def _units(vote_type: object) -> Iterator[tuple[str, int]]:
+_COUNT = re.compile(r"[0-9]{1,3}(,[0-9]{3})*|[0-9]+")
+
+
+def count_problem(text: str) -> str | None:
+    """Why a count attribute is not a vote count, or None when it is one ("" is 0)."""
+    t = text.strip()
+    if not t or _COUNT.fullmatch(t):
+        if not t or int(t.replace(",", "")) < 10**9:
+            return None
+        return "is too large to be a vote count"
+    if re.fullmatch(r"[+-]?[0-9.]+[eE][+-]?[0-9]+", t):
+        return "is written as a power of ten; a count is written in digits"
+    if re.fullmatch(r"-[0-9,]+", t):
+        return "is negative"
+    if re.fullmatch(r"[0-9,]*\.[0-9]+", t):
+        return "is not a whole number"
+    return "is not a number"
+
+
+def _units(vote_type: object, bad: list[str] | None = None) -> Iterator[tuple[str, int]]:
     for unit in vote_type:  # type: ignore[attr-defined]
         if unit.tag in ("Precinct", "County"):
-            v = _num(unit.get("votes", ""))
-            yield " ".join((unit.get("name") or "").split()), v or 0
+            text = unit.get("votes", "")
+            where = " ".join((unit.get("name") or "").split())
+            why = count_problem(text)
+            if why is not None:
+                if bad is not None:
+                    bad.append(f"{where}: votes={text[:30]!r} {why}")
+                yield where, 0
+                continue
+            yield where, int(text.replace(",", "").strip() or 0)

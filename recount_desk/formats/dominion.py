@@ -28,7 +28,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._sheets import RawRow, chosen_sheets, frame, to_int
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_text, read_sheet_text, sheet_names, sniff
 
 FAMILY = "dominion"
@@ -89,7 +89,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     try:
         rows, _ = _head_rows(path, kind, _statement_sheet(path, kind, None))
-    except Exception:  # never raise for a file that is not ours
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     h = _header_at(rows)
     if h is None:

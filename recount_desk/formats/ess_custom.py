@@ -22,7 +22,7 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_sheet_text, sheet_names, sniff
 
 FAMILY = "ess_custom"
@@ -68,13 +68,13 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     try:
         names = sheet_names(path, kind)
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     # The statement is usually the first sheet; a few workbooks put a cover sheet first.
     for s in names[:3]:
         try:
             rows = read_sheet_text(path, s, nrows=14)
-        except Exception:
+        except NOT_OURS:  # a file of another family, or damaged
             return None
         found = _detect_rows(rows)
         if found is not None:
@@ -164,9 +164,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     band = range(title_row + 1, data0)
     contests: list[tuple[str, list[int]]] = []
     for c in range(first, width):
-        t = vocab.clean_name(rows[title_row][c])
-        if t:
-            contests.append((t, [c]))
+        heading = vocab.clean_name(rows[title_row][c])
+        if heading:
+            contests.append((heading, [c]))
         elif contests:
             contests[-1][1].append(c)
     choice_name: dict[int, str] = {}
@@ -178,9 +178,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 v = rows[r][c]
                 if not v:
                     continue
-                s = _seats(v)
-                if s is not None and re.match(r"^\s*vote\s+for", v, re.IGNORECASE):
-                    seats_of[ci] = s
+                n_seats = _seats(v)
+                if n_seats is not None and re.match(r"^\s*vote\s+for", v, re.IGNORECASE):
+                    seats_of[ci] = n_seats
                     continue
                 nm = vocab.clean_name(v)
             if nm:
@@ -314,8 +314,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 raw = rows[r][c].strip()
                 if raw in _NOT_ON_BALLOT:
                     continue
-                v = vocab.parse_count(raw)
-                if v is None:
+                count = vocab.parse_count(raw)
+                if count is None:
                     bad += 1
                     if bad <= 10:
                         issues.append(Issue(name, f"The vote count {raw!r} for {lab!r} in "
@@ -324,15 +324,15 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                     continue
                 if void:
                     if not vocab.is_total_precinct(p) and p.lower() != "election total":
-                        void_votes += v
+                        void_votes += count
                     continue
                 if vocab.is_total_precinct(p) or p.lower() == "election total":
                     total_rows += 1
                     if ck in ("candidate", "write_in"):
-                        t = file_totals.setdefault(key, {})
-                        t[choice] = t.get(choice, 0) + v
+                        choice_totals = file_totals.setdefault(key, {})
+                        choice_totals[choice] = choice_totals.get(choice, 0) + count
                     continue
-                recs.append((p, title, cparty, choice, pfx, ck, v))
+                recs.append((p, title, cparty, choice, pfx, ck, count))
     if bad > 10:
         issues.append(Issue(name, f"… and {bad - 10} more cells that are not whole numbers.",
                             sheet, severity=Severity.ERROR))

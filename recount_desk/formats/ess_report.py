@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
 from .tabular import read_sheet_text, sheet_names, sniff
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     try:
         names = {_norm(s): s for s in sheet_names(path, kind)}
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     sheet = names.get(_PRECINCT) or names.get(_PRECINCT_GROUP) or names.get(_SUMMARY) or \
         names.get(_SUMMARY_GROUP)
@@ -54,7 +54,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     try:
         head = read_sheet_text(path, sheet, nrows=10)
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     if not any(all(h in {_norm(c) for c in r} for h in _NEEDED) for r in head):
         return None

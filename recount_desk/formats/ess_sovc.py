@@ -29,11 +29,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -50,9 +51,6 @@ _PARTY_STAT = re.compile(
     r"independent\s+american|rep|dem|lib|con|grn|uup|iap)\b", re.IGNORECASE)
 _BALLOTS_TOTAL = re.compile(r"^\s*ballots\s+cast\s*-?\s*total\s*$", re.IGNORECASE)
 _GENERIC_WRITE_IN = re.compile(r"^\s*write-?\s*ins?(\s+votes?)?\s*$", re.IGNORECASE)
-# Text mangled once (UTF-8 read as Windows-1252 and saved): 'JULIÃ\x81N' for 'JULIÁN'.
-# Only the lead bytes of Latin-1 letters (Ã, Â) are taken: 'AÅŽ' is a real name in some tongue.
-_MOJIBAKE = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u0152-\u2122\u20ac]")
 _NOT_ON_BALLOT = {"-", "\u2013", "\u2014"}
 
 
@@ -76,7 +74,7 @@ def detect(path: Path, kind: str) -> Detection | None:
                     break
         else:
             return None
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     if not rows or not _is_header(rows[0]):
         return None
@@ -91,7 +89,7 @@ def _has_stat_labels(row: list[str]) -> bool:
 
 def _unmangle(text: str) -> str:
     """'JULIÃ\\x81N CASTRO' -> 'JULIÁN CASTRO' when the text is UTF-8 read as Windows-1252."""
-    if not _MOJIBAKE.search(text):
+    if not vocab.MOJIBAKE.search(text):
         return text
     try:
         raw = bytes(ord(ch) if ord(ch) < 256 else ch.encode("cp1252")[0] for ch in text)
@@ -322,13 +320,13 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     for seg in segments:
         parts = [seg]
         while True:
-            s = parts[-1]
+            sg = parts[-1]
             cut = None
-            for j in range(1, len(s.cols)):
-                left = frozenset().union(*(support[pos[c]] for c in s.cols[:j]))
-                right = frozenset().union(*(support[pos[c]] for c in s.cols[j:]))
+            for j in range(1, len(sg.cols)):
+                left = frozenset().union(*(support[pos[c]] for c in sg.cols[:j]))
+                right = frozenset().union(*(support[pos[c]] for c in sg.cols[j:]))
                 if left and right and not (left & right) and \
-                        s.kinds[j] in ("candidate", "write_in"):
+                        sg.kinds[j] in ("candidate", "write_in"):
                     cut = j
                     break
             if cut is None:
@@ -336,15 +334,15 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             # Nothing in the file marks this boundary: say so loudly, one race read as two
             # would get the wrong verdict.
             issues.append(Issue(
-                name, f"{s.title!r}: the file does not mark where one contest ends and the next "
+                name, f"{sg.title!r}: the file does not mark where one contest ends and the next "
                 f"begins; the columns were split where the precincts with votes stop "
-                f"overlapping ({col_letter(s.cols[0])}–{col_letter(s.cols[cut - 1])}: "
-                + ", ".join(s.names[:cut]) + f" | {col_letter(s.cols[cut])}–"
-                f"{col_letter(s.cols[-1])}: " + ", ".join(s.names[cut:]) + "). If this is one "
+                f"overlapping ({col_letter(sg.cols[0])}–{col_letter(sg.cols[cut - 1])}: "
+                + ", ".join(sg.names[:cut]) + f" | {col_letter(sg.cols[cut])}–"
+                f"{col_letter(sg.cols[-1])}: " + ", ".join(sg.names[cut:]) + "). If this is one "
                 "contest, read the file through the column mapping instead.", sheet, 1,
-                col_letter(s.cols[cut]), Severity.WARNING))
-            parts[-1:] = [_Segment(s.title, s.cols[:cut], s.names[:cut], s.kinds[:cut]),
-                          _Segment(s.title, s.cols[cut:], s.names[cut:], s.kinds[cut:])]
+                col_letter(sg.cols[cut]), Severity.WARNING))
+            parts[-1:] = [_Segment(sg.title, sg.cols[:cut], sg.names[:cut], sg.kinds[:cut]),
+                          _Segment(sg.title, sg.cols[cut:], sg.names[cut:], sg.kinds[cut:])]
         split.extend(parts)
     segments = split
 
@@ -400,7 +398,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     skipped_stats: list[str] = []
     invalid_wi = 0
     prec_names = _precinct_names(rows, body_idx)
-    records: dict[str, list] = {k: [] for k in ("p", "contest", "district", "party", "choice",
+    records: dict[str, list[Any]] = {k: [] for k in ("p", "contest", "district", "party", "choice",
                                                  "cparty", "kind", "votes")}
     for seg, cparty in zip(segments, seg_party, strict=True):
         title = seg.title or "(untitled contest)"
@@ -451,12 +449,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 chp = parties[c]
             k = pos[c]
             mask = present[:, k]
-            n = int(mask.sum())
-            if n:
+            n_present = int(mask.sum())
+            if n_present:
                 records["p"].append(np.nonzero(mask)[0])
-                for col, v in (("contest", title), ("district", district), ("party", cparty),
-                               ("choice", choice), ("cparty", chp), ("kind", ck)):
-                    records[col].append(np.full(n, v, dtype=object))
+                for col, val in (("contest", title), ("district", district), ("party", cparty),
+                                 ("choice", choice), ("cparty", chp), ("kind", ck)):
+                    records[col].append(np.full(n_present, val, dtype=object))
                 records["votes"].append(values[mask, k])
             if c in totals_vals and ck in ("candidate", "write_in"):
                 tot = file_totals.setdefault(key, {})

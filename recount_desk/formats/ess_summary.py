@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import read_csv_rows
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     try:
         rows, _ = read_csv_rows(path, 60)
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     if not _first_text(rows).lower().startswith("summary results report"):
         return None

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .tabular import NOT_UTF8_NOTE
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         if len(lines) > 1 and not text.endswith("\n"):
             lines = lines[:-1]
         rows = [r for r in csv.reader(lines) if r and any(c.strip().strip("\x1a") for c in r)]
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     if not rows:
         return None

@@ -35,7 +35,7 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
 from ._workbook_checks import excel_error_cells
-from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_rows, read_csv_text, sniff
 
 FAMILY = "handbuilt"
@@ -60,7 +60,6 @@ _PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
                 "con": "CON", "constitution": "CON"}
 _NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP)\s*\)$",
                          re.IGNORECASE)
-_SUPPRESSED = {"suppressed", "*", "**", "***", "****"}
 _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
                            re.IGNORECASE)
 _VOTE_FOR_ONLY = re.compile(r"^\(?\s*vote\s+for\s+(not\s+more\s+than\s+)?\d+\s*\)?$",
@@ -192,7 +191,8 @@ def _is_number_like(text: str) -> bool:
     return True
 
 
-def _summary_failure(path: Path, sheet: str | None, what: str, others: list[str]):
+def _summary_failure(path: Path, sheet: str | None, what: str, others: list[str]
+                     ) -> ImportFailed:
     where = f"sheet {sheet!r} of this workbook" if sheet else "this file"
     instead = ("choose another sheet (" + ", ".join(repr(n) for n in others) + ")"
                if others else "export the precinct-level canvass (the Statement of Votes Cast, "
@@ -227,7 +227,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         if seen and summaries == seen:
             return Detection(FAMILY, SUMMARY_LABEL, 10, "only ballot statistics (registered "
                              "voters, ballots cast …) and no contests or candidates")
-    except Exception:  # never raise for a file that is not ours
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     return None
 
@@ -664,7 +664,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                 ballots_total = b
             continue
         values = [r[j] for j, *_ in cols if r[j]]
-        if values and not any(to_int(v) is not None or v.lower() in _SUPPRESSED
+        if values and not any(to_int(v) is not None or vocab.is_suppressed(v)
                               for v in values):
             skipped.append(i)
             continue  # text across the candidate columns: not a precinct's counts
@@ -673,7 +673,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             ballots_rows.setdefault(label, i + 1)
         for (contest, party), idxs in groups.items():
             cells = [r[cols[x][0]] for x in idxs]
-            if any(c.lower() in _SUPPRESSED for c in cells):
+            if any(vocab.is_suppressed(c) for c in cells):
                 suppressed.add((contest, "", party))
                 for x in idxs:  # every count of this precinct's contest is hidden
                     hidden.setdefault((contest, "", party), {}).setdefault(
@@ -729,9 +729,9 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                             "privacy; the file's totals row is used for those contests.",
                             sheet or None, severity=Severity.NOTE))
     counted = {(c, "", p) for _pr, c, _d, p, *_ in out}
-    for key in sorted(suppressed - counted):
-        issues.append(Issue(name, f"{key[0]!r} is suppressed in every precinct "
-                            f"({sup_rows[key]}), so it has no precinct counts and is not "
+    for hidden_key in sorted(suppressed - counted):
+        issues.append(Issue(name, f"{hidden_key[0]!r} is suppressed in every precinct "
+                            f"({sup_rows[hidden_key]}), so it has no precinct counts and is not "
                             "imported.", sheet or None, severity=Severity.WARNING))
     seats: dict[tuple[str, str, str], int] = {}
     for contest, party in all_groups:

@@ -16,7 +16,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._workbook_checks import excel_error_cells, first_visible_sheet
-from .base import ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
 from .tabular import cell_text, factorize_text, read_csv_text, sniff
 
 if TYPE_CHECKING:
@@ -38,9 +38,7 @@ _ALIASES = {
 
 
 # UTF-8 read as Windows-1252 ("JosÃ©", "â€™") and the replacement character.
-_GARBLED = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178"
-                      "\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]|"
-                      "\u00e2\u20ac|\ufffd")
+_GARBLED = vocab.GARBLED
 # Control characters and bidirectional overrides that make a name display as another.
 _HIDDEN_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
@@ -65,7 +63,7 @@ def detect(path: Path, kind: str) -> Detection | None:
         return None
     try:
         head = _head(path, kind)
-    except Exception:
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     cols = _columns(head)
     if {"office", "candidate", "votes"} <= cols.keys():
@@ -124,6 +122,17 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                    + ", ".join(repr(m) for m in missing)
                    + "; a long-format canvass needs office (contest), candidate (choice) and "
                    "votes columns.", sheet=sheet, row=1)
+    # Two columns of one role ("votes" twice; pandas names the second "votes.1"): which to
+    # count cannot be guessed, and ignoring one would drop its votes without a word.
+    for key in ("votes", "candidate", "office", "precinct"):
+        same = [str(c) for c in df.columns
+                if _columns([re.sub(r"\.[0-9]+$", "", str(c))]).get(key) is not None
+                and _norm(re.sub(r"\.[0-9]+$", "", str(c))) == _norm(
+                    re.sub(r"\.[0-9]+$", "", cols.get(key, "\0")))]
+        if len(same) > 1:
+            raise fail(path, f"The header has {len(same)} {key!r} columns "
+                       f"({', '.join(repr(c) for c in same)}); keep one (or rename the "
+                       "others) so it is clear which to count.", sheet=sheet, row=1)
     if df.empty:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
     n = len(df)
@@ -181,8 +190,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                             None, ocol, Severity.ERROR))
     keep &= ~cand_blank
 
-    # Totals rows in the precinct column go to file_totals.
-    is_total = flags(prec_u, vocab.is_total_precinct)[prec_c]
+    # Totals rows in the precinct column go to file_totals; in a file of several counties the
+    # precinct is named "County / precinct", and "Kane / TOTALS" is Kane's totals row.
+    multi_county = "precinct" in cols and len(county_u) > 1
+    is_total = flags(prec_u, lambda p: vocab.is_total_precinct(
+        p.split(" / ", 1)[1] if multi_county and " / " in p else p))[prec_c]
 
     # Choice kinds, classified once per distinct name (-1: a row to leave out).
     kind_of = {k: i for i, k in enumerate(ROW_KINDS)}
@@ -212,7 +224,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         # "1,234": a thousands separator.
         num_u[k] = pd.to_numeric(votes_u[k].replace(",", ""), errors="coerce")
     num = num_u[votes_c]
-    suppressed = flags(votes_u, lambda v: v in _SUPPRESSED)[votes_c]
+    suppressed = flags(votes_u, vocab.is_suppressed)[votes_c]
     blank = votes_blank_u[votes_c]
     xl_error = np.zeros(n, dtype=bool)
     if kind_name == "xlsx" and (keep & blank).any():
@@ -227,6 +239,14 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                     first_row + int(i), cols["votes"], Severity.ERROR))
                 blank[i] = False
                 xl_error[i] = True
+    # "1e3" is not how a count is written: refuse it rather than read 1,000.
+    sci = flags(votes_u, lambda v: isinstance(v, str) and ("e" in v or "E" in v)
+                and not np.isnan(pd.to_numeric(v, errors="coerce")))[votes_c] & keep
+    for i in np.flatnonzero(sci)[:10]:
+        issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is written "
+                            "as a power of ten; write the count in digits.", sheet,
+                            first_row + int(i), cols["votes"], Severity.ERROR))
+    num = np.where(sci, 0, num)
     known = ~np.isnan(num)
     bad = keep & ~known & ~suppressed & ~blank & ~xl_error
     huge = keep & known & (np.abs(np.where(known, num, 0)) >= 1e9)
@@ -298,13 +318,55 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                 first_row + int(title_prec.argmax()), cols.get("precinct"),
                                 Severity.WARNING))
 
+    # A precinct named like a totals row ("Total", "County") is the file's totals row only
+    # when it is the sum of the precincts (for at least one choice: a totals row with a typo
+    # stays one, and is reported below as not adding up); otherwise it is a precinct of that
+    # name, and dropping its votes would show a wrong winner.
+    named_total = keep & is_total
+    if named_total.any():
+        key = race * len(cand_u) + cand_c
+        plain = keep & ~is_total
+        for pc in np.unique(prec_c[named_total]):
+            rows_p = named_total & (prec_c == pc)
+            as_total = pd.Series(votes[rows_p]).groupby(key[rows_p]).sum()
+            # the sum of the plain precincts, or of every other row (a "County" precinct
+            # beside the real "Total" row)
+            if any(bool((as_total == pd.Series(votes[r]).groupby(key[r]).sum().reindex(
+                    as_total.index, fill_value=0)).any())
+                   for r in (plain, keep & ~rows_p)):
+                continue
+            is_total &= ~rows_p
+            issues.append(Issue(name, f"The precinct {prec_u[pc]!r} is named like a totals "
+                                "row but its votes are not the sum of the other precincts, "
+                                "so it is read as a precinct. Check it against the election "
+                                "system.", sheet, first_row + int(rows_p.argmax()),
+                                cols.get("precinct"), Severity.WARNING))
+
     total_rows = keep & is_total
     body = keep & ~is_total
     options.on_progress(3, 4)
 
     # The file's own totals row.
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    if total_rows.any():
+    if total_rows.any() and multi_county:
+        # Each county's totals row checks that county's precincts; it is never a precinct.
+        keys = ["k", "o", "d", "c"]
+
+        def sums(mask: np.ndarray) -> pd.Series:
+            return pd.DataFrame({"k": county_c[mask], "o": office_c[mask], "d": dist_c[mask],
+                                 "c": cand_c[mask], "v": votes[mask]}).groupby(keys)["v"].sum()
+
+        stated = sums(total_rows)
+        counted_here = sums(body).reindex(stated.index, fill_value=0)
+        off = stated[stated != counted_here]
+        for (k, o, d, c), v in list(off.items())[:5]:
+            label = office_u[o] + (f" {dist_u[d]}" if dist_u[d] else "")
+            issues.append(Issue(name, f"{county_u[k]}'s totals row for {label}, "
+                                f"{cand_u[c]}: {int(v):,}, but its precincts add up to "
+                                f"{int(counted_here[(k, o, d, c)]):,}. The precincts are "
+                                "counted; the totals row is not.", sheet,
+                                severity=Severity.WARNING))
+    elif total_rows.any():
         t = pd.DataFrame({"o": office_c[total_rows], "d": dist_c[total_rows],
                           "c": cand_c[total_rows], "v": votes[total_rows]})
         for (o, d, c), v in t.groupby(["o", "d", "c"], sort=False)["v"].sum().items():
@@ -318,11 +380,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         issues.append(Issue(name, f"{int(sup_rows.sum())} vote count(s) are suppressed ('*') "
                             "for voter privacy and read as 0.", sheet, severity=Severity.NOTE))
     # Hidden cells (privacy marks and blanks) per contest and choice, for the verdict.
-    hidden: dict[tuple[str, str, str], dict[str, list[str]]] = {}
+    hidden_cells: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     hid_rows = body & (suppressed | blank) & (kind >= 0)
     for o, d, c, p in zip(office_c[hid_rows].tolist(), dist_c[hid_rows].tolist(),
                           cand_c[hid_rows].tolist(), prec_c[hid_rows].tolist(), strict=True):
-        hidden.setdefault((office_u[o], dist_u[d], ""), {}).setdefault(
+        hidden_cells.setdefault((office_u[o], dist_u[d], ""), {}).setdefault(
             cand_u[c], []).append(prec_u[p])
 
     is_primary = None
@@ -357,16 +419,14 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         name, FAMILY, rows, issues, {}, file_totals,
         {(o, d, "") for o, d in sup_contests}, is_primary,
         election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None, sheet=sheet,
-        hidden=hidden,
+        hidden=hidden_cells,
+        counties=tuple(c for c in county_u if c),
     )
 
 
 def _fold(text: str) -> str:
     """A title compared without case and spacing."""
     return " ".join(text.split()).casefold()
-
-
-_SUPPRESSED = frozenset({"*", "**", "***", "****", "Suppressed", "suppressed"})
 
 
 def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
@@ -382,17 +442,17 @@ def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
 
 def _read_csv(path: Path) -> tuple[pd.DataFrame, str | None]:
     """The CSV as text cells, except a votes column of whole numbers, which the parser reads
-    as integers (no text to convert). Any other votes column is read again as text, so its
-    problems can be reported cell by cell."""
+    as integers (no text to convert). The file is parsed once: the parser's own inference
+    leaves a votes column with a blank, a '*' or a '1,234' as the file's text, so its
+    problems can be reported cell by cell; only a column it reads as other numbers
+    (fractions) is read again as text."""
     header, _ = read_csv_text(path, nrows=0, dtype=object)
     votes = _columns([str(c) for c in header.columns]).get("votes")
     if votes is not None:
-        types: dict[str, object] = {str(c): object for c in header.columns}
-        types[votes] = "int64"
-        try:
-            return read_csv_text(path, dtype=types)
-        except (ValueError, OverflowError, TypeError):
-            pass  # blanks, '*', '1,234', fractions …: read as text below
+        types: dict[str, object] = {str(c): object for c in header.columns if str(c) != votes}
+        df, encoding = read_csv_text(path, dtype=types)
+        if votes in df.columns and df[votes].dtype.kind in "iO":
+            return df, encoding
     return read_csv_text(path, dtype=object)
 
 

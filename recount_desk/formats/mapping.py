@@ -50,7 +50,6 @@ LABEL = "Column mapping (any other layout)"
 
 _LONG_REQUIRED = ("precinct", "contest", "choice", "votes")
 _LONG_OPTIONAL = ("district", "party", "choice_party")
-_SUPPRESSED = {"*", "**", "***", "****", "suppressed"}
 
 
 def detect(path: Path, kind: str) -> Detection | None:
@@ -269,7 +268,7 @@ class _State:
     def count(self, text: str, row: int, column: str, key: tuple[str, str, str]) -> int | None:
         """The count, or None for a suppressed cell (the contest is then marked)."""
         t = text.strip()
-        if t.casefold() in _SUPPRESSED:
+        if vocab.is_suppressed(t):
             self.suppressed.add(key)
             return None
         if not t:

@@ -26,6 +26,7 @@ import dataclasses
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from recount_desk.core.model import ChoiceKind, ContestKind, Issue, Severity
 
@@ -120,11 +121,11 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
                     "percentage), not a candidate. Use the column mapping to leave the "
                     "column out.", Severity.ERROR, ci, ch.name)
     for (title, district, party, choice), n in list(raw.fractional.items())[:5]:
-        ci = next((i for i, c in enumerate(parsed.contests)
+        at = next((i for i, c in enumerate(parsed.contests)
                    if (c.key.title, c.key.district, c.key.party) == (title, district, party)), None)
         add(f"{n} count(s) of {choice!r} in {title!r} are fractions or percentages, not whole "
             "votes: the column probably holds a statistic (a turnout), not a candidate's votes.",
-            Severity.ERROR, ci, choice)
+            Severity.ERROR, at, choice)
 
     # Choices named like offices: the contests' row was taken for the candidates'.
     office_like = [(ci, ch.name) for ci, chs in enumerate(parsed.choices) for ch in chs
@@ -152,14 +153,19 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
 
     # 4. Precincts against the file's own totals (suppressed precincts excepted). The build
     # step has said so, naming the figures; here it only makes the reading less sure.
+    # The precincts' sums, from the columns: the totals may be the file's own already.
+    counted: dict[tuple[int, int], int] = {}
+    if raw.file_totals:
+        for col in parsed.columns:
+            counted[(col.contest, col.choice)] = sum(col.votes)
     mismatched = []
-    for t in parsed.totals:
+    for ci, t in enumerate(parsed.totals):
         k = t.contest.key
         tup = (k.title, k.district, k.party)
         file_tot = raw.file_totals.get(tup)
-        if file_tot and tup not in raw.suppressed and any(
-                c.choice.name in file_tot and file_tot[c.choice.name] != c.votes
-                for c in t.choices):
+        if file_tot and tup not in raw.suppressed and not raw.hidden.get(tup) and any(
+                c.choice.name in file_tot and file_tot[c.choice.name] != counted.get((ci, q), 0)
+                for q, c in enumerate(t.choices)):
             mismatched.append(k.label())
     if mismatched:
         reasons.append(f"the precincts do not add up to the file's own totals in "
@@ -190,7 +196,7 @@ def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
     for p, b in raw.ballots.items():
         if p in index:
             ballots[index[p]] = b
-    sums: dict[int, object] = {}
+    sums: dict[int, Any] = {}  # contest -> votes per precinct (numpy)
     for col in parsed.columns:
         acc = sums.get(col.contest)
         if acc is None:
@@ -205,21 +211,20 @@ def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
         c = parsed.contests[ci]
         seats = c.seats if c.seats_from_file else max(c.seats, len(parsed.choices[ci]))
         a = np.asarray(acc)
-        bad = np.flatnonzero((ballots >= 0) & (a > seats * ballots))
-        per_contest[ci] = bad.tolist()
+        per_contest[ci] = np.flatnonzero((ballots >= 0) & (a > seats * ballots)).tolist()
     shown = 0
     for ci, bad in per_contest.items():
         if not bad:
             continue
-        p = bad[0]
-        name = parsed.precincts[p - 1]
+        first = bad[0]
+        name = parsed.precincts[first - 1]
         label = parsed.contests[ci].key.label()
-        votes = int(np.asarray(sums[ci])[p])
+        votes = int(np.asarray(sums[ci])[first])
         row = raw.ballots_rows.get(name)
         if shown < 5:
             out.append(Issue(
                 raw.file, f"{label}: precinct {name!r} has {votes:,} votes but "
-                f"{int(ballots[p]):,} ballots cast" + (f" (and {len(bad) - 1} more precincts "
+                f"{int(ballots[first]):,} ballots cast" + (f" (and {len(bad) - 1} more precincts "
                                                          "like it)" if len(bad) > 1 else "")
                 + ": the columns were probably read from the wrong place, or the ballots "
                 "column is not the ballots cast.", raw.sheet, row, raw.ballots_column,

@@ -44,7 +44,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, read_csv_rows, sniff
 
 FAMILY = "sideways"
@@ -81,7 +81,6 @@ _MORE_STATS = re.compile(r"^(precincts?\s+(counted|reported|reporting)(\s+total)
                          r"ballots?\s+(cast|counted)(\s*-\s*(total|blank))?|"
                          r"(voter\s+)?turn\s*-?\s*out(\s*%)?(\s*-\s*total)?|%\s*turnout)$",
                          re.IGNORECASE)
-_SUPPRESSED = {"suppressed", "*", "**", "***", "****"}
 _BALLOT_LIST_HEAD = re.compile(r"^(cast\s+vote\s+records?|cvr(\s+(id|number))?|ballot\s+id)$",
                                re.IGNORECASE)
 _BALLOT_LIST_OTHER = re.compile(r"^(batch(\s+id)?|tabulator(\s+cvr)?|tabulator\s+id|"
@@ -169,7 +168,7 @@ def _as_header(row: list[str], lc: int, width: int) -> _Header | None:
     texts = [(j, c) for j, c in cells if to_int(c) is None and not _is_fraction(c)]
     if len(texts) < 2 or len(texts) < 0.6 * len(cells):
         return None
-    if any(c.lower() in _SUPPRESSED for _, c in cells):
+    if any(vocab.is_suppressed(c) for _, c in cells):
         return None
     precincts: dict[int, str] = {}
     totals: list[int] = []
@@ -202,7 +201,7 @@ def _value_cells(row: list[str], h: _Header) -> list[str]:
 def _has_counts(row: list[str], h: _Header) -> bool:
     cols = list(h.precincts) + h.total_cols + h.unheaded
     return any(j < len(row) and row[j].strip() and (to_int(row[j]) is not None or
-               row[j].strip().lower() in _SUPPRESSED) for j in cols)
+               vocab.is_suppressed(row[j])) for j in cols)
 
 
 def _only_label(row: list[str], lc: int) -> bool:
@@ -222,7 +221,7 @@ def _plausible(rows: list[list[str]], lay: _Layout | None, min_blocks: int) -> b
             for c in _value_cells(rows[i], b.header):
                 if c:
                     filled += 1
-                    numbers += to_int(c) is not None or c.lower() in _SUPPRESSED
+                    numbers += to_int(c) is not None or vocab.is_suppressed(c)
     return filled > 0 and numbers >= 0.9 * filled and len(lay.orphan_rows) <= choice_rows
 
 
@@ -294,8 +293,8 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
         if pending is not None:
             title, seats = pending[0], None
             if "\x00" in title:
-                title, n = title.split("\x00", 1)
-                seats = int(n)
+                title, stated = title.split("\x00", 1)
+                seats = int(stated)
             current = _Block(title, pending[1], h, seats)
             blocks.append(current)
             pending = None
@@ -359,7 +358,8 @@ def _ballot_list(rows: list[list[str]]) -> tuple[int, int] | None:
     return None
 
 
-def _ballot_list_failure(path: Path, sheet: str | None, where: tuple[int, int]):
+def _ballot_list_failure(path: Path, sheet: str | None, where: tuple[int, int]
+                         ) -> ImportFailed:
     row, n = where
     return fail(path, "Recount Desk does not recognise this layout as a canvass: it is a list of "
                 f"{n:,} ballot records (cast vote record numbers with their batch and tabulator) "
@@ -408,7 +408,7 @@ def detect(path: Path, kind: str) -> Detection | None:
                     f"{where}row {bl[0] + 1}: a list of {bl[1]:,} ballot records (cast vote "
                     "record, batch, tabulator) with no vote counts")
         return ballot_list
-    except Exception:  # never raise for a file that is not ours
+    except NOT_OURS:  # a file of another family, or damaged
         return None
 
 
@@ -480,8 +480,8 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
     unheaded = _classify_unheaded(rows, lay)
 
     for h in lay.headers:
-        for j, k in unheaded.get(h.row, {}).items():
-            if k == "unknown":
+        for j, what in unheaded.get(h.row, {}).items():
+            if what == "unknown":
                 issues.append(Issue(
                     name, f"Column {col_letter(j)} holds counts but has no precinct name in the "
                     f"header row {h.row + 1}, and it is not the sum of the precincts; it was "
@@ -544,7 +544,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                 text = r[j].strip() if j < len(r) else ""
                 if not text:
                     continue  # the contest was not on this precinct's ballot
-                if text.lower() in _SUPPRESSED:
+                if vocab.is_suppressed(text):
                     suppressed.add(key)
                     n_sup += 1
                     continue

@@ -23,7 +23,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
-from .base import Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
 from .tabular import sniff
 
 FAMILY = "slco_sovc"
@@ -36,7 +36,6 @@ _PARTY_END = re.compile(r"\s*\(+\s*([A-Za-z]{2,5})\s*\)+\s*$")
 _TITLE_PARTY = re.compile(r"\s*\(+\s*(REP|DEM|LIB|CON|GRN|UUP|IAP|UNA|IND|NON|NLP|UTJ|AMD|"
                           r"PSL|SWP)\s*\)+\s*$")
 _VOTE_FOR = re.compile(r"\(\s*vote\s+for\s+(\d+)\s*\)", re.IGNORECASE)
-_SUPPRESSED = "****"
 _BLOCK_TOTAL = re.compile(r"^(.*\S)\s+-\s+total$", re.IGNORECASE)
 _PAGE = re.compile(r"^page:\s*\d+\s+of\s+\d+", re.IGNORECASE)
 _QUALIFIED_WI = re.compile(r"qualified\s+write[\s-]*in", re.IGNORECASE)
@@ -119,7 +118,7 @@ def detect(path: Path, kind: str) -> Detection | None:
                                      "Voters'")
             return Detection(FAMILY, LABEL, 55, "printed Statement of Votes Cast ('Page: n of "
                              "m')")
-    except Exception:  # never raise for a file that is not ours
+    except NOT_OURS:  # a file of another family, or damaged
         return None
     return None
 
@@ -309,7 +308,7 @@ class _State:
                 n, first = unknown.get(_clean(r[1]), (0, i))
                 unknown[_clean(r[1])] = (n + 1, first)
                 continue
-            if any(c.strip() == _SUPPRESSED for c in cells):
+            if any(vocab.is_suppressed(c) for c in cells):
                 if typ == "total" and not vocab.is_total_precinct(precinct):
                     sup += 1
                     hidden.add(precinct)
@@ -442,7 +441,7 @@ class _State:
                 continue
             if not any(v.strip() for v in values):
                 continue  # a block label such as 'Salt Lake County'
-            if any(v.strip() == _SUPPRESSED for v in values):
+            if any(vocab.is_suppressed(v) for v in values):
                 sup += 1
                 continue
             for (j, name, cparty, k), v in zip(cols, values, strict=True):

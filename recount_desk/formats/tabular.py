@@ -26,9 +26,15 @@ MAX_UNZIPPED = 2 * 1024**3  # a canvass xlsx this large is a zip bomb, not a can
 def sniff(path: Path) -> str:
     """'csv', 'xlsx', 'xls', 'ods', 'spreadsheetml', 'xml', 'zip', or raises ImportFailed."""
     if not path.exists():
+        if path.is_symlink():
+            raise fail(path, "This is a symbolic link to nothing (or a loop of links), not "
+                       "a file.")
         raise fail(path, "The file does not exist.")
     if path.is_dir():
         raise fail(path, "This is a folder, not a file.")
+    if not path.is_file():  # a FIFO or a device: reading it could wait forever
+        raise fail(path, "This is not a regular file (a pipe or a device); export the "
+                   "canvass to a file and import that.")
     try:
         with open(path, "rb") as f:
             head = f.read(4096)
@@ -213,18 +219,42 @@ def read_sheet_raw(path: Path, sheet: str | int = 0) -> list[list[object]]:
         names = list(wb.sheet_names)
         if not 0 <= sheet < len(names):
             raise fail(path, f"The workbook has no sheet number {sheet + 1}.")
-        sheet = names[sheet]
+        sheet = str(names[sheet])
     key = (_file_key(path), sheet)
     if key in _RAW_CACHE:
         return _RAW_CACHE[key]
+    _refuse_vast_sheet(path, sheet)
     try:
-        rows = wb.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+        rows: list[list[object]] = wb.get_sheet_by_name(sheet).to_python(
+            skip_empty_area=False)
     except Exception as e:  # calamine raises its own error types for damaged files
         raise _workbook_error(path, e) from e
     while len(_RAW_CACHE) >= _KEEP_SHEETS:
         _RAW_CACHE.pop(next(iter(_RAW_CACHE)))
     _RAW_CACHE[key] = rows
     return rows
+
+
+def _refuse_vast_sheet(path: Path, sheet: str) -> None:
+    """A sheet whose farthest cell makes calamine's rectangle too large to build (one value
+    in XFD1048576 would abort the whole process) is refused with where that cell is."""
+    from ._workbook_checks import MAX_CELLS, sheet_extent
+
+    try:
+        with open(path, "rb") as f:
+            if f.read(2) != b"PK":
+                return  # .xls is bounded (65,536 x 256); .ods is not a zip of this kind
+    except OSError:
+        return
+    extent = sheet_extent(path, sheet)
+    if extent is None or extent[0] * extent[1] <= MAX_CELLS:
+        return
+    rows, cols = extent
+    raise fail(path, f"The sheet reaches cell {col_letter(cols - 1)}{rows} ({rows:,} rows by "
+               f"{cols:,} columns, {rows * cols:,} cells), far beyond any canvass: something "
+               "was typed or formatted far from the table. In Excel press Ctrl+End to find "
+               "it, delete the rows and columns after the table, save, and import again.",
+               sheet=sheet)
 
 
 def read_sheet_text(path: Path, sheet: str | int = 0, *, nrows: int | None = None

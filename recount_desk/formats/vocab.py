@@ -48,6 +48,26 @@ _INVALID_WRITE_IN = re.compile(r"write-?\s*in\s*:?\s*(not\s+certified|invalid|fi
                                r"un-?registered\s+write", re.IGNORECASE)
 
 
+# Cells that hide a precinct's count for voter privacy ('Suppressed' in hand-built sheets,
+# '****' in the printed SOVC, '*' in OpenElections files), compared case-insensitively.
+SUPPRESSED_MARKS = frozenset({"suppressed", "*", "**", "***", "****"})
+
+
+def is_suppressed(cell: str) -> bool:
+    """Whether a cell's text marks a count suppressed for voter privacy."""
+    return cell.strip().casefold() in SUPPRESSED_MARKS
+
+
+# Text mangled once (UTF-8 read as Windows-1252 and saved): 'JULIÃ\x81N' for 'JULIÁN', 'JosÃ©'.
+# Only the lead bytes of Latin-1 letters (Ã, Â) followed by what Windows-1252 makes of a
+# continuation byte are taken: 'AÅŽ' is a real name in some tongue.
+MOJIBAKE = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178"
+                      "\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]")
+# Garbled text of any kind: mojibake, a mangled punctuation mark ('â€™'), or the
+# replacement character left where a byte could not be decoded.
+GARBLED = re.compile(MOJIBAKE.pattern + "|\u00e2\u20ac|\ufffd")
+
+
 def is_non_contest_office(office: str) -> bool:
     return bool(_NON_CONTEST_OFFICE.match(office))
 

@@ -333,6 +333,8 @@ def keywords(report: RecountReport, fp: str, code: str) -> str:
              f"official={1 if is_official(report) else 0}"]
     if p.generated_at is not None:
         parts.append(f"generated_at={p.generated_at.isoformat()}")
+    if p.footer_note:  # the chain head printed beside the fingerprint (store/anchor.py)
+        parts.append("chain_head=" + p.footer_note.replace(";", "%3B"))
     if p.signing is not None:
         s = p.signing
         parts.append(f"signed_at={s.signed_at.isoformat()}")

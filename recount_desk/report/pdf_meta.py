@@ -44,7 +44,7 @@ def read(blob: bytes) -> ReportMeta | None:
     settings: dict[str, Any] = {"appendix": f.get("appendix") == "1",
                                 "audit_upto": int(f.get("audit_upto", "0") or 0),
                                 "reprint": int(f.get("reprint", "0") or 0)}
-    for key in ("generated_at", "signed_at", "signed_place"):
+    for key in ("generated_at", "signed_at", "signed_place", "chain_head"):
         if f.get(key):
             settings[key] = f[key].replace("%3B", ";")
     if f.get("signed_by"):

@@ -13,12 +13,14 @@ does not go through it (and so would have no audit entry) fails.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import hashlib
 import json
 import shutil
 import sqlite3
 import struct
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -35,6 +37,7 @@ from recount_desk.core.audit import (
 
 from .blobs import int64_bytes, int_values
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from .schema import missing_tables, schema_problems
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # Tables whose content is covered by the per-action state digest. The canvass votes are
@@ -77,6 +80,10 @@ class CaseConnection(sqlite3.Connection):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.verified: tuple[int, str] | None = None
+        # Called with each audit entry just before its action commits (False) and once it
+        # has (True): it keeps the chain's head outside the file (store/anchor.py).
+        self.after_commit: Callable[[AuditEntry, bool], None] | None = None
+        self.writer: str | None = None  # the workstation named in each entry it writes
 
 
 def actor_name() -> str:
@@ -163,6 +170,8 @@ def create(path: Path) -> CaseConnection:
         _apply(conn, step)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', ?)", (utc_now(),))
+    # The case's identity (backups and the chain's head kept outside are filed under it).
+    conn.execute("INSERT INTO meta(key, value) VALUES ('case_id', ?)", (uuid.uuid4().hex,))
     return conn
 
 
@@ -195,7 +204,13 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> Ca
     """
     path = Path(path)
     if not path.exists():
+        if path.is_symlink():
+            raise CaseFileError(f"{path.name} is a symbolic link to nothing (or a loop of "
+                                "links), not a case file.")
         raise CaseFileError(f"{path.name} does not exist.")
+    if not path.is_file():  # a FIFO would block the read below forever
+        raise CaseFileError(f"{path.name} is not a case file: it is a folder, a pipe or a "
+                            "device, not a regular file.")
     try:
         with open(path, "rb") as f:
             head = f.read(100)
@@ -208,7 +223,9 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> Ca
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.DatabaseError as e:
-        raise CaseFileError(f"{path.name} is damaged and cannot be opened ({e}).") from e
+        if not _on_read_only_media(path):
+            raise CaseFileError(f"{path.name} is damaged and cannot be opened ({e}).") from e
+        conn, app, version = _open_on_read_only_media(path, e)
     if app != APPLICATION_ID:
         conn.close()
         raise CaseFileError(f"{path.name} is an SQLite database but not a Recount Desk case "
@@ -226,6 +243,13 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> Ca
     if ok != "ok":
         conn.close()
         raise CaseFileError(f"{path.name} is damaged: {ok}. Restore a backup copy.")
+    if version == SCHEMA_VERSION:
+        missing = missing_tables(conn)
+        if missing:
+            conn.close()
+            raise CaseFileError(f"{path.name} is damaged: its table(s) {', '.join(missing)} "
+                                "are missing (removed outside Recount Desk). Restore a backup "
+                                "copy.")
     if version < SCHEMA_VERSION:
         if readonly or not migrate:
             conn.close()
@@ -250,6 +274,35 @@ def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> Ca
             tx.update({"from_version": version, "to_version": SCHEMA_VERSION,
                             "backup": backup.name, "data_matched_log": matched})
     return conn
+
+
+def _on_read_only_media(path: Path) -> bool:
+    """Whether the case's folder cannot be written (SQLite's WAL needs its -shm beside it)."""
+    import os
+
+    return not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK)
+
+
+def _open_on_read_only_media(path: Path, e: sqlite3.DatabaseError
+                             ) -> tuple[CaseConnection, int, int]:
+    """A case on read-only media (a write-protected stick, a CD): read as immutable when it
+    was closed cleanly (no write-ahead log left), else say why it cannot be read there."""
+    wal = Path(str(path) + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise CaseFileError(f"{path.name} is on read-only media and was not closed cleanly "
+                            "(its -wal file holds changes SQLite must write back first): copy "
+                            "the case and its -wal file to a writable folder and open that "
+                            "copy.") from e
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True,
+                               isolation_level=None, factory=CaseConnection)
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as e2:
+        raise CaseFileError(f"{path.name} is on read-only media and cannot be read there "
+                            f"({e2}): copy it to a writable folder and open that copy.") from e2
+    conn.execute("PRAGMA query_only=ON")
+    return conn, app, version
 
 
 def last_entry(conn: sqlite3.Connection) -> AuditEntry | None:
@@ -345,6 +398,9 @@ def differences(conn: sqlite3.Connection) -> list[str]:
     if missing:
         problems.append("the audit log's append-only guard was removed outside Recount Desk "
                         f"(trigger {', '.join(missing)} is missing)")
+    # The schema is part of the checked state: a planted trigger (AFTER INSERT … SET votes =
+    # votes + 50) changes what is stored without any row the digests see.
+    problems += schema_problems(conn, int(conn.execute("PRAGMA user_version").fetchone()[0]))
     entries = list(audit_entries(conn))
     brk = verify_chain(entries)
     if brk is not None:
@@ -441,6 +497,15 @@ def stored_canvass_digest(conn: sqlite3.Connection) -> str:
 ACCEPT_ACTION = "accept the file as it is"
 
 
+def _after_commit(conn: sqlite3.Connection, entry: AuditEntry, *, committed: bool) -> None:
+    """Tell the connection's owner the action is about to be, or is, saved; the head kept
+    outside is a second witness, whose failure neither stops nor undoes the action."""
+    hook = getattr(conn, "after_commit", None)
+    if hook is not None:
+        with contextlib.suppress(OSError):
+            hook(entry, committed)
+
+
 class Tx:
     """An open transaction: the only handle the store's write functions take, so nothing can
     be written without the audit entry that closes it. ``update``/``[]`` fill the entry's
@@ -518,7 +583,8 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
             if problems and accept_reason is None:
                 raise CaseChangedOutside(problems)
             if problems:
-                if any(p.startswith(("audit entry", "the audit log")) for p in problems):
+                if any(p.startswith(("audit entry", "the audit log", "the schema"))
+                       for p in problems):
                     raise CaseFileError("The audit log itself was changed or damaged ("
                                         + "; ".join(problems) + "): a file cannot be "
                                         "accepted as it is then. Restore a backup.")
@@ -536,12 +602,17 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
         digest, parts = state_parts(conn)
         body = {"data": tx.payload, "state": digest, "tables": parts,
                 "login": login if login is not None else actor_name()}
+        writer = getattr(conn, "writer", None)
+        if writer:  # which workstation wrote it (store/anchor.py)
+            body["writer"] = writer
         entry = make_entry(prev, utc_now(), actor, action, body)
         conn.execute("INSERT INTO audit(seq, at, actor, action, payload, prev_hash, hash) "
                      "VALUES (?,?,?,?,?,?,?)", (entry.seq, entry.at, entry.actor, entry.action,
                                                 entry.payload, entry.prev_hash, entry.hash))
         version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        _after_commit(conn, entry, committed=False)
         conn.execute("COMMIT")
+        _after_commit(conn, entry, committed=True)
         if isinstance(conn, CaseConnection):
             conn.verified = (version, entry.hash)  # own commits do not move data_version
     except sqlite3.OperationalError as e:

@@ -1,12 +1,18 @@
-"""One writer per case file: an OS lock on ``<case>.lock`` held while the case is open.
+"""One writer per case file: an OS lock on the case file itself, held while the case is open.
 
-A second Recount Desk (on this or another workstation sharing the folder) that finds the
-lock taken opens the case read-only and says who holds it. Within one process the lock is
-shared by reference count, so worker threads can open their own connections.
+The lock belongs to the file, not to the name it was opened by: a second Recount Desk that
+reaches the same file through a hard link, a symbolic link or another path to the folder
+finds it taken and opens the case read-only. (A lock file named after the path let both
+write.) On POSIX the lock is ``flock`` on the case file, which SQLite's own ``fcntl`` locks
+do not touch; on Windows it is a one-byte lock far past the end of the file, away from the
+bytes SQLite locks. Who holds it is written beside the case in ``<case>.lock`` (for the
+message only). Within one process the lock is shared by reference count, keyed by the
+file's device and inode, so worker threads can open their own connections.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -17,7 +23,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-_held: dict[str, tuple[IO[str], int]] = {}
+# Far past any case file's end and SQLite's lock bytes (which start at 1 GiB).
+_WINDOWS_LOCK_OFFSET = 1 << 40
+
+_held: dict[tuple[int, int], tuple[IO[bytes], int, Path]] = {}
 _guard = threading.Lock()
 
 
@@ -29,6 +38,8 @@ class LockHolder:
     since: str
 
     def describe(self) -> str:
+        if self.host == "?":
+            return f"{self.user} (through another path to the same file)"
         return f"{self.user} on {self.host} (since {self.since[:16].replace('T', ' ')} UTC)"
 
 
@@ -36,12 +47,21 @@ def lock_path(case: Path) -> Path:
     return case.with_name(case.name + ".lock")
 
 
-def _try_os_lock(f: IO[str]) -> bool:
+def identity(case: Path) -> tuple[int, int] | None:
+    """The file's device and inode (the same for every path to it), or None if absent."""
+    try:
+        st = os.stat(case)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _try_os_lock(f: IO[bytes]) -> bool:
     try:
         if sys.platform == "win32":
             import msvcrt
 
-            f.seek(0)
+            f.seek(_WINDOWS_LOCK_OFFSET)
             msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
         else:
             import fcntl
@@ -52,52 +72,57 @@ def _try_os_lock(f: IO[str]) -> bool:
         return False
 
 
+def _holder(case: Path) -> LockHolder:
+    try:
+        info = json.loads(lock_path(case).read_text(encoding="utf-8") or "{}")
+        return LockHolder(str(info.get("user", "someone")), str(info.get("host", "?")),
+                          int(info.get("pid", 0)), str(info.get("since", "")))
+    except (OSError, ValueError, TypeError):
+        return LockHolder("someone", "?", 0, "")
+
+
 def acquire(case: Path, user: str) -> LockHolder | None:
-    """Take the case's lock; None on success, else who holds it."""
-    key = str(case.resolve())
+    """Take the case's lock; None on success (or where nothing can be locked: read-only
+    media, which the open then reports), else who holds it."""
+    key = identity(case)
+    if key is None:
+        return None  # no file: the open says it does not exist
     with _guard:
         if key in _held:
-            f, n = _held[key]
-            _held[key] = (f, n + 1)
+            f, n, first = _held[key]
+            _held[key] = (f, n + 1, first)
             return None
-        lp = lock_path(case)
         try:
-            f = open(lp, "a+", encoding="utf-8")  # noqa: SIM115 - held open while locked
+            f = open(case, "rb")  # noqa: SIM115 - held open while locked
         except OSError:
-            return None  # read-only media: nothing to lock against, the open will say so
+            return None
         if not _try_os_lock(f):
-            f.seek(0)
-            text = f.read()
             f.close()
-            try:
-                info = json.loads(text or "{}")
-                return LockHolder(info.get("user", "someone"), info.get("host", "?"),
-                                  int(info.get("pid", 0)), info.get("since", ""))
-            except ValueError:
-                return LockHolder("someone", "?", 0, "")
-        f.seek(0)
-        f.truncate()
-        f.write(json.dumps({"user": user, "host": socket.gethostname(), "pid": os.getpid(),
-                            "since": datetime.now(UTC).isoformat(timespec="seconds")}))
-        f.flush()
-        _held[key] = (f, 1)
+            return _holder(case)
+        # The lock holds without its note (in a folder we may not write to).
+        with contextlib.suppress(OSError):
+            lock_path(case).write_text(json.dumps(
+                {"user": user, "host": socket.gethostname(), "pid": os.getpid(),
+                 "since": datetime.now(UTC).isoformat(timespec="seconds")}), encoding="utf-8")
+        _held[key] = (f, 1, case)
         return None
 
 
 def release(case: Path) -> None:
-    key = str(case.resolve())
+    key = identity(case)
     with _guard:
-        if key not in _held:
-            return
-        f, n = _held[key]
+        if key is None or key not in _held:
+            # The file was replaced under its name (a restore): release by the path used.
+            key = next((k for k, (_, _, p) in _held.items() if p == case), None)
+            if key is None:
+                return
+        f, n, first = _held[key]
         if n > 1:
-            _held[key] = (f, n - 1)
+            _held[key] = (f, n - 1, first)
             return
         del _held[key]
         try:
-            f.seek(0)
-            f.truncate()
             f.close()
-            lock_path(case).unlink(missing_ok=True)
+            lock_path(first).unlink(missing_ok=True)
         except OSError:
             pass

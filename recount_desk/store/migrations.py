@@ -436,6 +436,33 @@ ALTER TABLE contest ADD COLUMN hidden_max TEXT;
 ALTER TABLE contest ADD COLUMN precinct_sums TEXT;
 """
 
+def people_roster(conn: sqlite3.Connection) -> None:
+    """The case's roster of people (issue 13): the election officer, supervisors, deputies,
+    board members. An older file's roster starts with its election officer: the officer
+    named in the election's details, else whoever created the case (its first audit entry's
+    actor); the upgrade's audit entry says so."""
+    conn.execute("""
+        CREATE TABLE person (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            role TEXT NOT NULL,
+            active INTEGER NOT NULL DEFAULT 1,
+            added_at TEXT NOT NULL,
+            added_by TEXT NOT NULL
+        )""")
+    # A difference settled by the two officers together is recorded as such.
+    conn.execute("ALTER TABLE tally_resolution ADD COLUMN joint INTEGER NOT NULL DEFAULT 0")
+    row = conn.execute("SELECT officer FROM election WHERE id=1").fetchone()
+    name = (row[0] or "").strip() if row else ""
+    if not name:
+        first = conn.execute("SELECT actor, at FROM audit ORDER BY seq LIMIT 1").fetchone()
+        name = first[0] if first else ""
+    if name:
+        conn.execute("INSERT INTO person(name, role, added_at, added_by) VALUES (?, "
+                     "'election_officer', datetime('now'), 'the upgrade of the case file')",
+                     (name,))
+
+
 MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [V1, V2, v3_canvass_columns,
-                                                                 V4, V5]
+                                                                 V4, V5, people_roster]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -230,10 +230,11 @@ def add_resolution(tx: Tx, unit_id: int, first_entry_id: int,
     s = resolution.sheet
     cur = tx.execute(
         "INSERT INTO tally_resolution(unit_id, first_entry_id, second_entry_id, kind, ballots, "
-        "write_ins, over_votes, under_votes, note, resolved_by, resolved_at) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        "write_ins, over_votes, under_votes, note, resolved_by, resolved_at, joint) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         (unit_id, first_entry_id, second_entry_id, resolution.kind.value, s.ballots,
-         s.write_ins, s.over, s.under, resolution.note, resolution.by, resolved_at))
+         s.write_ins, s.over, s.under, resolution.note, resolution.by, resolved_at,
+         int(resolution.joint)))
     rid = int(cur.lastrowid or 0)
     tx.executemany("INSERT INTO resolution_vote(resolution_id, choice_id, votes) "
                      "VALUES (?,?,?)", ((rid, choice_id_of[n], v) for n, v in s.votes.items()))
@@ -246,9 +247,10 @@ def current_resolutions(conn: sqlite3.Connection, contest_id: int,
     """unit id → its latest resolution, if that resolution settled the current entries (a
     re-entered sheet makes an earlier resolution stale)."""
     out: dict[int, StoredResolution] = {}
-    for (rid, uid, e1, e2, kind, ballots, wi, over, under, note, by, at) in conn.execute(
+    for (rid, uid, e1, e2, kind, ballots, wi, over, under, note, by, at, joint) in conn.execute(
             "SELECT r.id, r.unit_id, r.first_entry_id, r.second_entry_id, r.kind, r.ballots, "
-            "r.write_ins, r.over_votes, r.under_votes, r.note, r.resolved_by, r.resolved_at "
+            "r.write_ins, r.over_votes, r.under_votes, r.note, r.resolved_by, r.resolved_at, "
+            "r.joint "
             "FROM tally_resolution r JOIN recount_unit u ON u.id = r.unit_id "
             "WHERE u.contest_id=? ORDER BY r.id", (contest_id,)).fetchall():
         cur = entries.get(uid, {})
@@ -257,7 +259,8 @@ def current_resolutions(conn: sqlite3.Connection, contest_id: int,
         sheet = TallySheet(ballots, _votes_of(conn, "resolution_vote", "resolution_id", rid),
                            wi, over, under)
         out[uid] = StoredResolution(rid, uid, e1, e2,
-                                    Resolution(ResolutionKind(kind), sheet, by, note), at)
+                                    Resolution(ResolutionKind(kind), sheet, by, note,
+                                               bool(joint)), at)
     return out
 
 

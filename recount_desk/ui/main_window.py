@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,6 +107,43 @@ class ContestSettingsCommand(QUndoCommand):
         self.window.apply_settings(self.contest_id, self.before)
 
 
+@dataclass(frozen=True)
+class Opened:
+    """A case a worker opened, with its overview read on that worker's connection."""
+
+    path: Path
+    rows: list[ContestRow]
+
+    @staticmethod
+    def read(case: Case) -> Opened:
+        from recount_desk.actions import contests as contest_actions
+
+        return Opened(case.path, contest_actions.overview(case))
+
+
+# Where the keyboard is must always show (WCAG 2.4.7): item views and text fields draw a
+# clear frame when they hold the focus; buttons and boxes keep the style's own focus ring.
+FOCUS_STYLE = ("QAbstractItemView:focus, QLineEdit:focus, QPlainTextEdit:focus, "
+               "QAbstractSpinBox:focus { border: 2px solid palette(highlight); }")
+
+
+def name_scroll_areas(root: QWidget) -> None:
+    """A scrolled area takes the focus (so the keyboard can scroll it): it is named after
+    what it shows, for a screen reader."""
+    from PySide6.QtWidgets import QScrollArea
+
+    for area in root.findChildren(QScrollArea):
+        if area.accessibleName():
+            continue
+        inner = area.widget()
+        owner: QWidget | None = area.parentWidget()
+        while owner is not None and not owner.accessibleName():
+            owner = owner.parentWidget()
+        what = (inner.accessibleName() if inner is not None else "") or (
+            owner.accessibleName() if owner is not None else "")
+        area.setAccessibleName(f"{what} (scrolled area)" if what else "Scrolled area")
+
+
 class MainWindow(QMainWindow):
     case_opened = Signal(str)
     case_open_failed = Signal(str)
@@ -117,6 +155,9 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
+        from . import workers
+
+        workers.collect_on_gui_thread()
         self.settings = settings or QSettings()
         self.case: Case | None = None
         self.rows: list[ContestRow] = []
@@ -133,6 +174,7 @@ class MainWindow(QMainWindow):
         self.last_message: QMessageBox | None = None
         self.setWindowTitle("Recount Desk")
         self.setAcceptDrops(True)
+        self.setStyleSheet(FOCUS_STYLE)
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -167,6 +209,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.resize(1280, 800)
         self._restore_geometry()
+        self._fit_screen()
 
     # -- pages -------------------------------------------------------------------------------
     @property
@@ -196,7 +239,10 @@ class MainWindow(QMainWindow):
 
         self.recount_page = RecountPage(self)
         self.add_page("Recou&nt", self.recount_page)
+        for page in (contests, requests, self.recount_page):
+            name_scroll_areas(page)
         contests.contest_selected.connect(self._contest_selected)
+        contests.import_button.clicked.connect(lambda: self.import_canvass())
         contests.detail.settings_requested.connect(self._settings_requested)
         contests.detail.request_wanted.connect(self.record_request)
         requests.request_wanted.connect(lambda: self.record_request(None))
@@ -272,6 +318,9 @@ class MainWindow(QMainWindow):
         self.act_details = self._action("&Election details…", self.edit_election, "Ctrl+E",
                                         "The election's name, date, kind, jurisdiction, "
                                         "canvass completion and officer")
+        self.act_closed = self._action("Pro&claimed holidays…", self.edit_closed_days, None,
+                                       "Days the governor proclaimed legal holidays "
+                                       "(63G-1-301); every deadline counts them")
         self.act_copy = self._action("Save a &copy…", self.save_copy, "Ctrl+Shift+S",
                                      "Write a copy of the case file, e.g. to a USB stick")
         self.act_restore = self._action("&Restore a backup…", self.restore_backup, None,
@@ -285,6 +334,13 @@ class MainWindow(QMainWindow):
         self.act_report = self._action("Recount re&port…", self.open_report, "Ctrl+Shift+P",
                                        "Make, preview, print, sign and verify the official "
                                        "recount report")
+        self.act_person = self._action("S&witch person…", self.switch_person, "Ctrl+Shift+W",
+                                       "Say who is using the window (from the case's roster); "
+                                       "the audit log names that person")
+        self.act_people = self._action("&People…", self.edit_people, None,
+                                       "The case's roster: election officer, supervisors, "
+                                       "deputies, board members (the election officer edits "
+                                       "it)")
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         f.insertAction(self.recent_menu.menuAction(), self.act_new)
         f.insertAction(self.recent_menu.menuAction(), self.act_open)
@@ -292,9 +348,11 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         f.addAction(self.act_import)
         f.addAction(self.act_details)
+        f.addAction(self.act_closed)
         f.addAction(self.act_copy)
         f.addAction(self.act_restore)
         f.addAction(self.act_accept)
+        f.addAction(self.act_person)
         f.addAction(self.act_print)
         f.addAction(self.act_report)
         f.addSeparator()
@@ -315,6 +373,7 @@ class MainWindow(QMainWindow):
                                         lambda: self.record_request(None), "Ctrl+R",
                                         "Record a recount request for the selected contest")
         e.addAction(self.act_request)
+        e.addAction(self.act_people)
         self.act_retab = self._action("&Load re-tabulated results…", self._load_retab,
                                       "Ctrl+Shift+L", "Load the tabulators' re-tabulated "
                                       "statement of votes as the recount's tallies")
@@ -348,7 +407,10 @@ class MainWindow(QMainWindow):
         self.act_notes = self._action("The law in &plain words", self.show_plain_words,
                                       "Shift+F1")
         self.act_about = self._action("&About Recount Desk", self.show_about)
-        for a in (self.act_statute, self.act_notes, None, self.act_about):
+        self.act_guide = self._action("&Getting started", self.show_getting_started, None,
+                                      "A first recount, step by step")
+        for a in (self.act_guide, None, self.act_statute, self.act_notes, None,
+                  self.act_about):
             h.addSeparator() if a is None else h.addAction(a)
 
     # -- undo ----------------------------------------------------------------------------------
@@ -441,6 +503,49 @@ class MainWindow(QMainWindow):
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         return box.exec() == QMessageBox.StandardButton.Yes
 
+    def choose_person(self, names: list[str], current: str | None) -> str | None:
+        """Who is using the window, chosen from the roster (tests replace this)."""
+        from PySide6.QtWidgets import QInputDialog
+
+        at = names.index(current) if current in names else 0
+        name, ok = QInputDialog.getItem(self, "Who is using Recount Desk?",
+                                        "Choose your name. Everything you do in this case "
+                                        "is recorded under it.", names, at, False)
+        return name if ok else None
+
+    def switch_person(self, name: str | None = None) -> bool:
+        """Say who is using the window; returns whether someone is chosen."""
+        from recount_desk.actions.case import WhoAreYou
+
+        if self.case is None:
+            return False
+        names = [p.name for p in self.case.roster.people]
+        key = f"person/{self.case.path}"
+        if name is None:
+            current = self.case.person.name if self.case.person else str(
+                self.settings.value(key, ""))
+            name = self.choose_person(names, current or None)
+            if name is None:
+                return self.case.person is not None
+        try:
+            person = self.case.act_as(name)
+        except WhoAreYou as e:
+            self.tell("Not on the roster", str(e))
+            return False
+        self.settings.setValue(key, person.name)
+        if hasattr(self, "status_case"):
+            self.refresh()
+        return True
+
+    def edit_people(self) -> None:
+        from .dialogs.people import PeopleDialog
+
+        if self.case is None:
+            return
+        dlg = PeopleDialog(self.case, self)
+        dlg.finished.connect(lambda _r: self.refresh())
+        dlg.open()
+
     def ask_unsaved(self, text: str) -> QMessageBox.StandardButton:
         """Save, Discard or Cancel for a sheet typed but not saved (tests replace this)."""
         box = QMessageBox(QMessageBox.Icon.Warning, "A tally sheet is not saved", text,
@@ -474,8 +579,8 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         has_case = self.case is not None
-        for a in (self.act_import, self.act_details, self.act_copy, self.act_print,
-                  self.act_request):
+        for a in (self.act_import, self.act_details, self.act_closed, self.act_copy,
+                  self.act_print, self.act_request):
             a.setEnabled(has_case)
         self.act_request.setEnabled(has_case and bool(self.rows))
         self.act_print.setEnabled(has_case and bool(self.rows))
@@ -514,9 +619,9 @@ class MainWindow(QMainWindow):
         if not self.keep_unsaved_work(f"opening {path.name}"):
             return
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
-            with case_actions.open_case(path):
-                return path
+        def job(progress: workers.Progress, cancelled: Any) -> Opened:
+            with case_actions.open_case(path) as case:
+                return Opened.read(case)
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the case", label=f"Opening {path.name}…")
@@ -529,9 +634,9 @@ class MainWindow(QMainWindow):
         if not self.keep_unsaved_work("opening the demo election"):
             return
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
+        def job(progress: workers.Progress, cancelled: Any) -> Opened:
             with demo_actions.open_demo_case(fresh=fresh) as case:
-                return case.path
+                return Opened.read(case)
 
         workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
                       title="Opening the demo election", label="Preparing the demo election…")
@@ -557,14 +662,16 @@ class MainWindow(QMainWindow):
         self.tell("The case could not be opened", text)
         self.case_open_failed.emit(text)
 
-    def _attach(self, path: Path) -> None:
-        """Take over a case a worker opened; verification and the backup follow in the
-        background (a statewide case is shown at once, not after checking every vote)."""
+    def _attach(self, opened: Opened | Path) -> None:
+        """Take over a case a worker opened (and read the overview of, so that the window's
+        thread does not); verification and the backup follow in the background (a statewide
+        case is shown at once, not after checking every vote)."""
         from recount_desk.actions import case as case_actions
         from recount_desk.actions.case import CaseFileError
 
         from . import workers
 
+        path = opened.path if isinstance(opened, Opened) else Path(opened)
         try:
             case = case_actions.open_case(path)
         except CaseFileError as e:
@@ -595,7 +702,9 @@ class MainWindow(QMainWindow):
         self.settings.setValue("lastCase", str(path))
         self.settings.setValue("lastFolder", str(path.parent))
         self._remember_recent(path)
-        self.refresh(opened=True)
+        if case.person is None and not case.readonly:
+            self.switch_person()
+        self.refresh(opened=True, rows=opened.rows if isinstance(opened, Opened) else None)
         if self.contests_page.model.rowCount():
             self.contests_page.table.setFocus()
         self.case_opened.emit(str(path))
@@ -659,12 +768,26 @@ class MainWindow(QMainWindow):
 
         election, path = dlg.election(), dlg.path()
 
-        def job(progress: workers.Progress, cancelled: Any) -> Path:
-            with case_actions.create_case(path, election):
-                return path
+        def job(progress: workers.Progress, cancelled: Any) -> Opened:
+            with case_actions.create_case(path, election) as case:
+                return Opened.read(case)
 
-        workers.start(job, on_done=self._attach, on_failed=self._open_failed, parent=self,
+        def created(opened: Opened) -> None:
+            self._attach(opened)
+            if self.case is not None and not self.rows:
+                self.lead_to_import()
+
+        workers.start(job, on_done=created, on_failed=self._open_failed, parent=self,
                       title="Creating the case")
+
+    def lead_to_import(self) -> None:
+        """A new case's next step is the import: the Contests page says so and its button
+        has the focus (Enter starts the import)."""
+        self.tabs.setCurrentWidget(self.contests_page)
+        # After the dialog has gone and the window has the focus back.
+        QTimer.singleShot(0, self.contests_page.import_button.setFocus)
+        self.statusBar().showMessage("The case is created. Next: import the canvass "
+                                     "(Enter, or File › Import canvass…, Ctrl+I).", 15000)
 
     # -- election details -------------------------------------------------------------------------
     def edit_election(self) -> NewCaseDialog | None:
@@ -691,6 +814,31 @@ class MainWindow(QMainWindow):
             return
         self.refresh()
 
+    def edit_closed_days(self) -> Any:
+        """File › Proclaimed holidays…: the case's extra closed days (63G-1-301)."""
+        from .dialogs.closed_days import ClosedDaysDialog
+
+        if self.case is None:
+            self.tell("No case is open", "Open or create a case first (File › New case…).")
+            return None
+        dlg = ClosedDaysDialog(self.case.closed_days, self)
+        dlg.accepted.connect(lambda: self._save_closed_days(dlg))
+        dlg.open()
+        return dlg
+
+    def _save_closed_days(self, dlg: Any) -> None:
+        from recount_desk.actions import case as case_actions
+        from recount_desk.actions.case import CaseFileError
+
+        if self.case is None:
+            return
+        try:
+            case_actions.set_closed_days(self.case, dlg.days())
+        except (case_actions.ElectionDetailsRefused, CaseFileError) as e:
+            self.tell("The proclaimed holidays were not changed", str(e))
+            return
+        self.refresh()
+
     # -- import ----------------------------------------------------------------------------------
     def import_canvass(self, source: Path | None = None) -> ImportWizard | None:
         from recount_desk.actions import case as case_actions
@@ -702,7 +850,8 @@ class MainWindow(QMainWindow):
             return None
         s = case_actions.summary(self.case)
         target = TargetCase(self.case.path, s.election.kind.is_primary, s.source, s.requests,
-                            s.election.kind, s.election.date)
+                            s.election.kind, s.election.date,
+                            self.case.person.name if self.case.person else None)
         wiz = ImportWizard(target, self, source)
         wiz.imported.connect(self._imported)
         wiz.open()
@@ -714,7 +863,7 @@ class MainWindow(QMainWindow):
         self.canvass_imported.emit()
 
     # -- overview ---------------------------------------------------------------------------------
-    def refresh(self, opened: bool = False) -> None:
+    def refresh(self, opened: bool = False, rows: list[ContestRow] | None = None) -> None:
         """Re-read every page (overview, requests, recount) and the status bar and menus
         from the case: after any action, whatever showed what it changed is current."""
         from recount_desk.actions import contests as contest_actions
@@ -726,7 +875,7 @@ class MainWindow(QMainWindow):
             self.recount_page.reload_contests()
             self._update_actions()
             return
-        self.rows = contest_actions.overview(self.case)
+        self.rows = rows if rows is not None else contest_actions.overview(self.case)
         self.refreshing = True
         try:
             self.contests_page.set_rows(self.rows)
@@ -764,8 +913,10 @@ class MainWindow(QMainWindow):
                 if s.source else "no canvass imported yet")
         self.status_case.setText(
             f"{e.name}, {e.jurisdiction} · {held} · {s.requests} request"
-            f"{'s' if s.requests != 1 else ''} · law of {s.edition.value}"
-            + (" · READ-ONLY" if self.case.readonly else ""))
+            f"{'s' if s.requests != 1 else ''} · {s.edition.label.split(' (')[0]}"
+            + (" · READ-ONLY" if self.case.readonly else "")
+            + (f" · {self.case.person.name} ({self.case.person.role.label.lower()})"
+               if self.case.person else " · nobody chosen (File › Switch person…)"))
         self.status_case.setToolTip(
             f"Case file {self.case.path}\n{e.kind.label}\nCanvass from {s.source or '—'}\n"
             f"{s.edition.label}")
@@ -799,8 +950,10 @@ class MainWindow(QMainWindow):
             return
         path = self.case.path
 
+        actor = self.case.person.name if self.case.person else None
+
         def job(progress: workers.Progress, cancelled: Any) -> ContestRow:
-            with case_actions.open_case(path) as case:
+            with case_actions.open_case(path, actor=actor) as case:
                 return contest_actions.set_contest_settings(
                     case, contest_id, seats=s.seats, scope=s.scope,
                     voting_method=s.voting_method, pass_rule=s.pass_rule)
@@ -1013,6 +1166,13 @@ class MainWindow(QMainWindow):
         dlg.show()
         return dlg
 
+    def show_getting_started(self) -> LawTextDialog:
+        from .dialogs.messages import LawTextDialog
+
+        dlg = LawTextDialog("Getting started", resource("help", "getting-started.md"), self)
+        dlg.show()
+        return dlg
+
     def show_about(self) -> QMessageBox:
         return self.tell(
             "About Recount Desk",
@@ -1045,6 +1205,18 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+
+    def _fit_screen(self) -> None:
+        """Never larger than the screen's free area (a scaled or small screen, or a size
+        kept from a larger monitor): what is below the fold cannot be reached."""
+        screen = self.screen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        w, h = min(self.width(), free.width()), min(self.height(), free.height() - 30)
+        if (w, h) != (self.width(), self.height()):
+            self.resize(max(w, 640), max(h, 480))
+            self.move(free.topLeft())
 
     def _restore_pages(self) -> None:
         s = self.settings

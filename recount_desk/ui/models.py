@@ -32,6 +32,7 @@ VERDICT_TINT = {
     Verdict.NOT_ELIGIBLE: QColor("#e3f1e1"),
     Verdict.EXCLUDED_IRV: QColor("#e4e4e4"),
     Verdict.UNCONTESTED: QColor("#ececec"),
+    Verdict.PORTION: QColor("#dde8f6"),
     Verdict.NO_RESULT: QColor("#f3e0f0"),
     Verdict.UNDECIDABLE: QColor("#dde6f6"),
 }
@@ -41,6 +42,7 @@ VERDICT_INK = {
     Verdict.NOT_ELIGIBLE: QColor("#2e6b30"),
     Verdict.EXCLUDED_IRV: QColor("#555555"),
     Verdict.UNCONTESTED: QColor("#555555"),
+    Verdict.PORTION: QColor("#1f4e8c"),
     Verdict.NO_RESULT: QColor("#7a2a6e"),
     Verdict.UNDECIDABLE: QColor("#1f4f99"),
 }
@@ -85,6 +87,12 @@ def verdict_icon(verdict: Verdict) -> QIcon:
             p.setPen(check)
             p.drawLine(int(s * 0.15), int(s * 0.55), int(s * 0.4), int(s * 0.8))
             p.drawLine(int(s * 0.4), int(s * 0.8), int(s * 0.85), int(s * 0.22))
+        elif verdict is Verdict.PORTION:  # a ring with one slice filled: a part of a race
+            p.setPen(QPen(ink, max(1.5, s / 9)))
+            rect = QRectF(s * 0.12, s * 0.12, s * 0.76, s * 0.76)
+            p.drawEllipse(rect)
+            p.setBrush(ink)
+            p.drawPie(rect, 90 * 16, -90 * 16)
         elif verdict in (Verdict.UNDECIDABLE, Verdict.NO_RESULT):  # a square with "?"
             p.setBrush(ink)
             p.setPen(Qt.PenStyle.NoPen)

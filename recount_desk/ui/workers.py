@@ -7,11 +7,12 @@ window reacts in its own thread.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 Progress = Callable[[int, int], None]
@@ -56,6 +57,40 @@ class Worker(QRunnable):
                 self.signals.finished.emit(result)
 
 
+class GuiThreadCollector(QObject):
+    """Python's cyclic garbage collected on the GUI thread only.
+
+    Left automatic, a collection may start in a worker (any allocation can start one) and
+    free a widget there: Qt then crashes ("Fatal Python error: Segmentation fault ...
+    Garbage-collecting" in a pool thread). The same thresholds are checked from a timer
+    on the GUI thread, so a young generation is collected as often as before."""
+
+    def __init__(self, interval_ms: int = 250) -> None:
+        super().__init__()
+        self.thresholds = gc.get_threshold()
+        gc.disable()
+        self.timer = QTimer(self)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.check)
+        self.timer.start()
+
+    def check(self) -> None:
+        young, middle, old = gc.get_count()
+        t0, t1, t2 = self.thresholds
+        if young > t0:
+            gen = 2 if middle > t1 and old > t2 else 1 if middle > t1 else 0
+            gc.collect(gen)
+
+
+_COLLECTOR: list[GuiThreadCollector] = []
+
+
+def collect_on_gui_thread() -> None:
+    """Install the collector once per process (the window does, on the GUI thread)."""
+    if not _COLLECTOR:
+        _COLLECTOR.append(GuiThreadCollector())
+
+
 # Workers in flight, so that Python keeps their signal objects alive until they finish.
 _RUNNING: set[Worker] = set()
 
@@ -94,8 +129,13 @@ def start(job: Job, *, on_done: Callable[[Any], None],
         _RUNNING.discard(worker)
         if dialog is not None:
             dialog.canceled.disconnect(worker.cancel)
+            shown = dialog.isVisible()
             dialog.hide()
             dialog.deleteLater()
+            if shown and parent is not None:
+                # The keyboard goes back to the window the progress dialog covered (some
+                # platforms leave no window active when a modal dialog closes).
+                parent.window().activateWindow()
 
     def done(result: object) -> None:
         finish()

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from recount_desk import cli, store
 from recount_desk.actions import recount as rc
-from recount_desk.actions.case import Case, create_case
+from recount_desk.actions.case import Case, add_person, create_case
 from recount_desk.actions.contests import record_request
 from recount_desk.actions.demo import build_demo_case
 from recount_desk.actions.verify import verify_case
@@ -30,6 +30,7 @@ from recount_desk.core.model import (
     ElectionKind,
     VoteColumn,
 )
+from recount_desk.core.people import Role
 from recount_desk.core.recount import (
     BoardMember,
     BoardRole,
@@ -64,6 +65,9 @@ def make_case(path: Path, *, when: date = date(2024, 11, 5)) -> Case:
     e = Election("Test General", when, ElectionKind.GENERAL, "Test County",
                  datetime(when.year, 11, 19, 10, 0), "Test Clerk")
     case = create_case(path, e, actor="tester")
+    for name, role in (("Dana", Role.DEPUTY), ("Marcus", Role.DEPUTY),
+                       ("Sup", Role.SUPERVISOR)):
+        add_person(case, name, role)
     race = ContestTotals(Contest(ContestKey("Mayor")),
                          (ChoiceTotal(Choice("Ada"), 30), ChoiceTotal(Choice("Ben"), 29)),
                          {}, 3)
@@ -163,7 +167,7 @@ ACTIONS: list[tuple[str, Setup | None, Act]] = [
     ("enter", _started, lambda c: rc.enter_tally(c, RACE, "P1", entry=1, officer="Dana",
                                                  sheet=S(10, 9))),
     ("resolve", _mismatch, lambda c: rc.resolve_mismatch(
-        c, RACE, "P1", kind=ResolutionKind.KEEP_FIRST, by="Sup")),
+        c, RACE, "P1", kind=ResolutionKind.KEEP_FIRST, by="Sup", note="Tape re-read")),
     ("variance-note", _started, lambda c: rc.set_variance_note(c, RACE, "P1", "why")),
     ("witness", None, lambda c: rc.add_witness(c, RACE, name="W", designated_by="Ada",
                                                side="Ada")),
@@ -201,18 +205,18 @@ def test_every_action_appends_exactly_one_audit_entry(case: Case, setup: Setup |
 
 REFUSED: list[tuple[str, Setup | None, Act, type[Exception], str]] = [
     ("enter-before-start", None, lambda c: rc.enter_tally(
-        c, RACE, "P1", entry=1, officer="D", sheet=S(1, 1)), rc.RecountNotStarted, "not been"),
+        c, RACE, "P1", entry=1, officer="Dana", sheet=S(1, 1)), rc.RecountNotStarted, "not been"),
     ("warning-without-note", _started, lambda c: rc.enter_tally(
-        c, RACE, "P1", entry=1, officer="D", sheet=S(10, 9, ballots=25)),
+        c, RACE, "P1", entry=1, officer="Dana", sheet=S(10, 9, ballots=25)),
      rc.WarningNeedsNote, "accept it with a note"),
     ("same-officer-twice", _started, lambda c: (
         rc.enter_tally(c, RACE, "P1", entry=1, officer="Dana", sheet=S(10, 9)),
         rc.enter_tally(c, RACE, "P1", entry=2, officer="dana", sheet=S(10, 9)))[-1],
-     rc.RecountError, "second officer"),
+     rc.RecountError, "second person"),
     ("negative", _started, lambda c: rc.enter_tally(
-        c, RACE, "P1", entry=1, officer="D", sheet=S(-1, 9)), rc.RecountError, "negative"),
+        c, RACE, "P1", entry=1, officer="Dana", sheet=S(-1, 9)), rc.RecountError, "negative"),
     ("unknown-unit", _started, lambda c: rc.enter_tally(
-        c, RACE, "P9", entry=1, officer="D", sheet=S(1, 1)), rc.RecountError, "no unit"),
+        c, RACE, "P9", entry=1, officer="Dana", sheet=S(1, 1)), rc.RecountError, "no unit"),
     ("declare-incomplete", _started, lambda c: rc.declare(c, RACE), rc.OverrideRequired,
      "override"),
     ("accept-unchecked", _env, lambda c: rc.decide_envelope(
@@ -231,7 +235,7 @@ REFUSED: list[tuple[str, Setup | None, Act, type[Exception], str]] = [
         c, RACE, kind=CostKind.OTHER, description="x", amount_cents=1), rc.ContestLocked,
      "locked"),
     ("enter-when-locked", _signed, lambda c: rc.enter_tally(
-        c, RACE, "P1", entry=1, officer="D", sheet=S(1, 1)), rc.ContestLocked, "Reopen"),
+        c, RACE, "P1", entry=1, officer="Dana", sheet=S(1, 1)), rc.ContestLocked, "Reopen"),
     ("reopen-without-reason", _signed, lambda c: rc.reopen(c, RACE, reason=" "),
      rc.RecountError, "reason"),
     ("restart-after-entries", _mismatch, _started, rc.RecountError, "no longer change"),
@@ -302,7 +306,8 @@ def test_mismatch_shows_fields_and_is_resolved(case: Case, kind: ResolutionKind,
     assert row.status is UnitStatus.MISMATCH
     assert [(d.label, d.first, d.second) for d in rc.differences(case, RACE, "P1")] == [
         ("Ben", 9, 8), ("Under-votes", 1, 2)]
-    state = rc.resolve_mismatch(case, RACE, "P1", kind=kind, by="Sup", corrected=corrected)
+    state = rc.resolve_mismatch(case, RACE, "P1", kind=kind, by="Sup", corrected=corrected,
+                                note="Ballots looked at")
     assert state.status is UnitStatus.RECONCILED
     assert state.final is not None
     assert state.final.votes["Ben"] == ben
@@ -318,7 +323,7 @@ def test_single_entry_counts_after_one_entry(case: Case) -> None:
     st_ = rc.recount_state(case, RACE)
     assert st_.readiness.units_counted == 3
     with pytest.raises(rc.RecountError, match="single entry"):
-        rc.enter_tally(case, RACE, "P1", entry=2, officer="M", sheet=S(1, 1))
+        rc.enter_tally(case, RACE, "P1", entry=2, officer="Marcus", sheet=S(1, 1))
 
 
 def test_batches_cover_precincts(case: Case) -> None:
@@ -328,8 +333,8 @@ def test_batches_cover_precincts(case: Case) -> None:
     state = rc.start_recount(case, RACE, method=RecountMethod.HAND_COUNT, batches=[
         RecountUnit("Batch A", ("P1", "P2")), RecountUnit("Batch B", ("P3",))])
     assert [u.name for u in state.units] == ["Batch A", "Batch B"]
-    rc.enter_tally(case, RACE, "Batch A", entry=1, officer="D", sheet=S(22, 21, 1))
-    rc.enter_tally(case, RACE, "Batch A", entry=2, officer="M", sheet=S(22, 21, 1))
+    rc.enter_tally(case, RACE, "Batch A", entry=1, officer="Dana", sheet=S(22, 21, 1))
+    rc.enter_tally(case, RACE, "Batch A", entry=2, officer="Marcus", sheet=S(22, 21, 1))
     v = rc.variance(case, RACE)
     assert v.rows[0].canvass == {"Ada": 22, "Ben": 21}
     assert v.rows[0].change == {"Ada": 0, "Ben": 0}
@@ -452,8 +457,8 @@ def test_proposition_recount_declares_passed(case: Case) -> None:
     rc.start_recount(case, PROP, method=RecountMethod.RETABULATION)
     for p, (y, n) in {"P1": (10, 10), "P2": (11, 10), "P3": (10, 10)}.items():
         s = TallySheet(y + n, {"Yes": y, "No": n}, None, 0, 0)
-        rc.enter_tally(case, PROP, p, entry=1, officer="D", sheet=s)
-        rc.enter_tally(case, PROP, p, entry=2, officer="M", sheet=s)
+        rc.enter_tally(case, PROP, p, entry=1, officer="Dana", sheet=s)
+        rc.enter_tally(case, PROP, p, entry=2, officer="Marcus", sheet=s)
     rc.confirm_no_envelopes(case, PROP)
     rc.add_witness(case, PROP, name="P. Rep", designated_by="Yes on 1", side="Proponents")
     d = rc.declare(case, PROP)

@@ -12,9 +12,10 @@ from recount_desk import store
 from recount_desk.actions import canvass as canvass_actions
 from recount_desk.actions import recount as rc
 from recount_desk.actions import retab
-from recount_desk.actions.case import Case, create_case
+from recount_desk.actions.case import Case, add_person, create_case
 from recount_desk.actions.verify import verify_case
 from recount_desk.core.model import Election, ElectionKind
+from recount_desk.core.people import Role
 from recount_desk.core.recount import EntryMode, RecountMethod, TallySheet, UnitStatus
 from recount_desk.core.retab import ProblemKind, UnitSource
 from recount_desk.store import repo
@@ -31,6 +32,8 @@ def sl_case(tmp_path: Path, method: RecountMethod = RecountMethod.RETABULATION
                        Election("2016 General Election", date(2016, 11, 8),
                                 ElectionKind.GENERAL, "Salt Lake County",
                                 datetime(2016, 11, 22, 12, 0)), actor="clerk")
+    for name in ("Ann Lee", "Bo Park"):
+        add_person(case, name, Role.DEPUTY)
     canvass_actions.import_canvass(case, canvass_actions.read_file(SL_CANVASS))
     cid = next(c.id for c in repo.contests(case.conn)
                if (c.totals.contest.key.title, c.totals.contest.key.district)
@@ -100,6 +103,8 @@ def small_case(tmp_path: Path) -> tuple[Case, int]:
     case = create_case(tmp_path / "small.recount",
                        Election("Test", date(2016, 11, 8), ElectionKind.GENERAL, "Salt Lake "
                                 "County", datetime(2016, 11, 22, 12, 0)), actor="clerk")
+    for name in ("Ann", "Bob"):
+        add_person(case, name, Role.DEPUTY)
     canvass_actions.import_canvass(case, canvass_actions.read_file(canvass))
     cid = repo.contests(case.conn)[0].id
     rc.start_recount(case, cid, method=RecountMethod.RETABULATION)

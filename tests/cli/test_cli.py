@@ -44,26 +44,44 @@ def test_check_json_contract_on_grand_2018(capsys: pytest.CaptureFixture[str]) -
         "choices": [{"name": "Tim Glenn", "votes": 843},
                     {"name": "Christine Watkins", "votes": 841}],
         "winners": ["Tim Glenn"], "result": "elected", "closest_loser": "Christine Watkins",
-        "margin": 2, "threshold_votes": 4, "within_margin": True, "tie": False,
-        "automatic_recount": False, "basis": "20A-4-401(1)(b)",
+        "margin": 2, "within_margin": None, "tie": False, "portion": True,
+        "scope": "multicounty", "automatic_recount": False,
+        "filing_office": "the lieutenant governor", "verdict": "county_portion",
+        "district_counties": ["Carbon", "Duchesne", "Emery", "Grand"],
     }
-    assert "Christine Watkins may request a recount" in hd69["explanation"]
+    # Grand's 843 to 841 is its part of the race: never "may request" (issue #20).
+    assert "may request" not in hd69["explanation"]
+    assert "county clerk" not in hd69["explanation"] + hd69["filing_office"]
+    assert "whole race" in hd69["explanation"]
+    assert "(1)(d)(ii)(D)" in hd69["basis"]
     senate = by_label(out, "U.S. Senate")
-    assert senate["within_margin"] is False
+    assert senate["scope"] == "statewide"
+    assert senate["within_margin"] is None
     assert senate["margin"] == 203
+    # Grand's file labels U.S. House 3 as district 1: the table says so.
+    assert any("district 3" in i["message"] for i in out["issues"])
     assert out["issues"][0]["file"] == GRAND.name
 
 
 def test_check_emery_2016_dem_senate_tie(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, str(OE / "20160628__ut__primary__emery__precinct.csv"))
     senate = by_label(out, "U.S. Senate", "", "DEM")
-    assert senate["tie"] is True
+    # Emery's figures are its portion of a statewide race: no verdict on them.
+    assert senate["scope"] == "statewide"
+    assert senate["portion"] is True
+    assert senate["within_margin"] is None
+    assert senate["filing_office"] == "the lieutenant governor"
     assert senate["result"] == "tie"
+    # Were it a race within the county (the officer's setting), the tie would decide.
+    out = run_json(capsys, str(OE / "20160628__ut__primary__emery__precinct.csv"),
+                   "--scope", "U.S. Senate=county")
+    senate = by_label(out, "U.S. Senate", "", "DEM")
+    assert senate["tie"] is True
     assert senate["within_margin"] is True
     assert senate["margin"] == 0
     assert senate["automatic_recount"] is False  # 2016: the 2019 edition applies
     out = run_json(capsys, str(OE / "20160628__ut__primary__emery__precinct.csv"),
-                   "--edition", "2024")
+                   "--edition", "2024", "--scope", "U.S. Senate=county")
     assert by_label(out, "U.S. Senate", "", "DEM")["automatic_recount"] is True
 
 

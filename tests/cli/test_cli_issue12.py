@@ -127,7 +127,11 @@ def test_weber_2018_suppressed_counts_cannot_be_decided(
     assert hd8["verdict"] == "undecidable" and not hd8["decided"]
     assert hd8["within_margin"] is False and hd8["hidden_cells"] == 2
     assert not hd8["official_totals"]
-    # A contest with nothing hidden keeps its plain verdict.
+    # State House 12 spans Davis and Weber: Weber's figures are a portion (issue #20).
+    assert by[("State House", "12")]["verdict"] == "county_portion"
+    # A contest with nothing hidden keeps its plain verdict (here set to a county race).
+    data = json.loads(_json(capsys, str(WEBER), "--scope", "State House 12=county"))
+    by = {(c["title"], c["district"]): c for c in data["contests"]}
     assert by[("State House", "12")]["verdict"] == "not_eligible"
 
 

@@ -229,3 +229,63 @@ def test_no_generated_layout_is_read_wrong_and_offered_as_done(tmp_path, layout)
         assert refusal  # refused, with a sentence
     elif offered_as_done(parsed):
         assert right(parsed, exp), (layout, reading(parsed), exp)
+
+
+def test_a_bug_in_a_detector_is_raised_not_taken_for_an_unknown_layout(monkeypatch, tmp_path):
+    from recount_desk.formats import detect, handbuilt
+
+    path = _sheet(tmp_path / "x.xlsx", [["Precinct Name", "Reg. Voters", "Ballots Cast",
+                                         "Ann"], ["P1", 10, 5, 3]])
+
+    def broken(*_a, **_k):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(handbuilt, "_find_header", broken)
+    with pytest.raises(KeyError):
+        detect(path)
+
+
+def test_a_damaged_file_is_still_not_claimed(tmp_path):
+    from recount_desk.formats import detect
+
+    path = tmp_path / "x.xlsx"
+    path.write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(ImportFailed):
+        detect(path) or read_canvass(path)
+
+
+@pytest.mark.parametrize(("cell", "hidden"), [("Suppressed", True), (" **** ", True),
+                                               ("*", True), ("SUPPRESSED", True),
+                                               ("0", False), ("", False), ("-", False)])
+def test_one_vocabulary_of_suppressed_cells(cell, hidden):
+    from recount_desk.formats import vocab
+
+    assert vocab.is_suppressed(cell) is hidden
+
+
+@pytest.mark.parametrize(("text", "garbled", "mojibake"), [
+    ("JULI\u00c3\u0081N CASTRO", True, True), ("Jos\u00c3\u00a9", True, True),
+    ("it\u00e2\u20ac\u2122s", True, False), ("Bad \ufffd byte", True, False),
+    ("JULI\u00c1N CASTRO", False, False), ("A\u00c5\u017d", False, False)])
+def test_one_vocabulary_of_garbled_text(text, garbled, mojibake):
+    from recount_desk.formats import vocab
+
+    assert bool(vocab.GARBLED.search(text)) is garbled
+    assert bool(vocab.MOJIBAKE.search(text)) is mojibake
+
+
+def test_hand_built_precincts_against_a_disagreeing_totals_row_are_doubtful(tmp_path):
+    path = _sheet(tmp_path / "t.xlsx", [
+        ["", "", "", "", "Mayor", ""],
+        ["Precinct Name", "Total Reg. Voters", "Total Ballots Cast", "Turn out %", "Ann", "Bob"],
+        ["P1", 100, 60, 0.6, 30, 20],
+        ["P2", 100, 60, 0.6, 31, 19],
+        ["COUNTY TOTALS", 200, 120, 0.6, 61, 93],
+    ])
+    parsed = read_canvass(path)
+    assert parsed.doubtful
+    assert any("do not add up" in d for d in parsed.doubts)
+    # A surely recognised family whose file disagrees with itself stays offered (warned).
+    clarity = read_canvass(Path(__file__).parents[1] / "data" / "formats" / "clarity"
+                           / "arkansas-2014-general-detail.xml")
+    assert not clarity.doubtful and clarity.detection.confidence < 97

@@ -108,8 +108,8 @@ CASES = [
     Bad("formula_injection.csv", OK, "",
         totals={'=HYPERLINK("http://example.invalid/x","Click")': 15,
                 "+cmd|' /C calc'!A0": 16}),
-    Bad("long_name.csv", OK, "", totals={("Ann " * 2500)[:10_000].strip(): 15,
-                                         "Bob Baker": 16}),
+    # (issue 14: a 3,000+ character name imported, then broke the report at the very end)
+    Bad("long_name.csv", ERROR, "is not a candidate's name"),
     Bad("rtl_names.csv", OK, "",
         totals={"\u05d3\u05d5\u05d3 \u05db\u05d4\u05df": 15,
                 "\u0645\u062d\u0645\u062f \u0639\u0644\u064a": 16}),

@@ -35,6 +35,7 @@ from layout_writers import (
 
 from recount_desk.core.model import ExtraKind, Severity, stance_of
 from recount_desk.formats import ReadOptions, read_canvass, vocab
+from recount_desk.formats.plausibility import _PERCENT, _STATISTIC
 
 # Letters with accents, but none of the pairs that look like mojibake ("Ã©").
 LETTERS = "abcdefghijklmnoprstuvyzéèêñüöøåçłşžáíóú"
@@ -53,7 +54,10 @@ def _is_plain_name(name: str) -> bool:
     """A candidate name that no layout reserves for something else (over votes, totals,
     write-ins, party prefixes, yes/no)."""
     return (vocab.choice_kind_ext(name) == "candidate" and stance_of(name) is None
-            and not _PARTY_WORDS.match(name.split()[0].casefold()))
+            and not _PARTY_WORDS.match(name.split()[0].casefold())
+            # the plausibility gate rightly refuses a "choice" naming a percentage or a
+            # statistic ('Aaa Percent'): not a candidate a generated file may hold
+            and not _PERCENT.search(name) and not _STATISTIC.match(name))
 
 
 candidate = st.tuples(word, word).map(" ".join).filter(_is_plain_name)

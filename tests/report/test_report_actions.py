@@ -26,7 +26,7 @@ def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def case(demo_file: Path, tmp_path: Path) -> Case:
     copy = tmp_path / "case.recount"
     copy.write_bytes(demo_file.read_bytes())
-    c = open_case(copy, actor="clerk")
+    c = open_case(copy, actor="Demo County Clerk")
     yield c
     c.close()
 
@@ -231,7 +231,7 @@ def test_cli_report_and_verify(case: Case, tmp_path: Path,
     cid = contest(case)
     case.close()
     out = tmp_path / "cli.pdf"
-    assert cli.main(["report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
+    assert cli.main(["--as", "Demo County Clerk", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
     assert "fingerprint" in capsys.readouterr().out
     assert cli.main(["verify", str(path), "--report", str(out)]) == 0
     assert "demo" not in str(out)
@@ -251,7 +251,7 @@ def test_cli_verify_code(case: Case, tmp_path: Path, capsys: pytest.CaptureFixtu
     path, cid = case.path, contest(case)
     case.close()
     out = tmp_path / "cli.pdf"
-    assert cli.main(["report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
+    assert cli.main(["--as", "Demo County Clerk", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
     said = capsys.readouterr().out
     assert "DRAFT" in said
     code = said.split("fingerprint ")[1].split()[0]

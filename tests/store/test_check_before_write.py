@@ -56,7 +56,7 @@ def test_an_outside_edit_then_any_action_is_refused_and_verify_still_reports_it(
         setup(case)
     case.close()
     outside_edit(path, "UPDATE choice SET canvass_total = canvass_total + 5 WHERE name='Ben'")
-    case = open_case(path)
+    case = open_case(path, actor="tester")
     try:
         before = case.conn.execute("SELECT count(*) FROM audit").fetchone()[0]
         with pytest.raises(store.CaseChangedOutside) as refused:
@@ -92,7 +92,7 @@ def test_a_forged_canvass_vote_is_refused_too(tmp_path: Path) -> None:
     make_case(path).close()
     outside_edit(path, "UPDATE canvass_column SET votes = zeroblob(length(votes)) "
                        "WHERE choice_id = 1")
-    with open_case(path) as case, pytest.raises(store.CaseChangedOutside,
+    with open_case(path, actor="tester") as case, pytest.raises(store.CaseChangedOutside,
                                                 match="canvass votes"):
         rc.start_recount(case, RACE, method=RecountMethod.HAND_COUNT)
 
@@ -102,7 +102,7 @@ def test_a_changed_audit_log_is_refused_and_cannot_be_accepted(tmp_path: Path) -
     make_case(path).close()
     outside_edit(path, "DROP TRIGGER audit_no_update; UPDATE audit SET actor='mallory' "
                        "WHERE seq=1")
-    with open_case(path) as case:
+    with open_case(path, actor="tester") as case:
         with pytest.raises(store.CaseChangedOutside, match="audit entry 1 is broken"):
             rc.start_recount(case, RACE, method=RecountMethod.HAND_COUNT)
         with pytest.raises(store.CaseFileError, match="Restore a backup"):
@@ -114,7 +114,7 @@ def test_accepting_the_file_as_it_is_is_audited_with_its_reason_and_unlocks_the_
     path = tmp_path / "t.recount"
     make_case(path).close()
     outside_edit(path, "UPDATE contest SET seats = 2 WHERE id = 1")
-    with open_case(path) as case:
+    with open_case(path, actor="tester") as case:
         assert case_actions.changed_outside(case)
         with pytest.raises(case_actions.AcceptRefused):
             case_actions.accept_file_as_is(case, "  ")
@@ -129,7 +129,7 @@ def test_accepting_the_file_as_it_is_is_audited_with_its_reason_and_unlocks_the_
     assert result.ok, result.problems
     (acc,) = result.accepted
     assert acc.reason.startswith("The county IT fixed the seats")
-    assert acc.person == store.actor_name()
+    assert (acc.person, acc.login) == ("tester", store.actor_name())
     assert any("the contests differ" in d for d in acc.differences)
     assert "accepted as it was found" in result.summary()
 
@@ -139,7 +139,7 @@ def test_accepting_a_forged_canvass_keeps_verify_green_afterwards(tmp_path: Path
     make_case(path).close()
     outside_edit(path, "UPDATE canvass_column SET votes = zeroblob(length(votes)) "
                        "WHERE choice_id = 1")
-    with open_case(path) as case:
+    with open_case(path, actor="tester") as case:
         case_actions.accept_file_as_is(case, "Re-keyed from the paper canvass.")
     assert verify_case(path).ok
 
@@ -171,7 +171,7 @@ def test_the_cheap_check_does_not_rehash_the_case_when_nobody_else_wrote(
         rc.start_recount(case, RACE, method=RecountMethod.HAND_COUNT)
         rc.add_witness(case, RACE, name="W", designated_by="Ada", side="Ada")
         assert calls == []
-    with open_case(tmp_path / "t.recount") as case:  # a fresh connection checks in full once
+    with open_case(tmp_path / "t.recount", actor="tester") as case:  # a fresh connection checks in full once
         rc.add_witness(case, RACE, name="V", designated_by="Ada", side="Ada")
         rc.add_witness(case, RACE, name="U", designated_by="Ada", side="Ada")
         assert calls == [1]
@@ -180,7 +180,8 @@ def test_the_cheap_check_does_not_rehash_the_case_when_nobody_else_wrote(
 def test_another_programs_audited_write_is_checked_in_full_and_passes(tmp_path: Path) -> None:
     path = tmp_path / "t.recount"
     with make_case(path) as first:
-        second = Case(path, store.open_case(path), actor="other")
+        second = Case(path, store.open_case(path))
+        second.act_as("Dana")
         try:
             rc.start_recount(second, RACE, method=RecountMethod.HAND_COUNT)
         finally:

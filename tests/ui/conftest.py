@@ -35,6 +35,9 @@ def window(qtbot: QtBot, settings: QSettings) -> Iterator[MainWindow]:
     # Questions are answered without a modal box (a test that asks about them sets its own
     # answers); every question asked is kept in ``w.asked``.
     w.asked = []  # type: ignore[attr-defined]
+    # Whoever is asked "who is using the window" is the roster's first person (the election
+    # officer); a test that switches person says so.
+    w.choose_person = lambda names, current: names[0]  # type: ignore[method-assign]
 
     def confirm(title: str, text: str) -> bool:
         w.asked.append((title, text))  # type: ignore[attr-defined]
@@ -61,6 +64,27 @@ def demo(window: MainWindow, qtbot: QtBot) -> MainWindow:
     window.activateWindow()  # keyboard shortcuts go to the active window
     qtbot.waitUntil(window.isActiveWindow, timeout=SIGNAL_MS)
     return window
+
+
+@pytest.fixture
+def demo_county(demo: MainWindow) -> MainWindow:
+    """The demo with State House 69 set to a race within the county by the officer.
+
+    Grand's figures are only its portion of the multicounty race (no verdict on them); the
+    officer's audited scope setting turns it into a county race with Grand's 843 to 841,
+    inside the margin, for tests of the window's request and verdict mechanics.
+    """
+    from recount_desk.actions import contests
+    from recount_desk.core.model import Scope
+
+    assert demo.case is not None
+    row = next(r for r in contests.overview(demo.case)
+               if r.check.totals.contest.key.district == "69")
+    c = row.check.totals.contest
+    contests.set_contest_settings(demo.case, row.id, seats=c.seats, scope=Scope.COUNTY,
+                                  voting_method=c.voting_method, pass_rule=c.pass_rule)
+    demo.refresh()
+    return demo
 
 
 def make_case(folder: Path, *, name: str = "2024 Municipal General", day: date = date(2024, 11, 5),

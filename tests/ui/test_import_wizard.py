@@ -122,6 +122,13 @@ def test_an_unknown_layout_is_read_through_the_mapping_page(
     assert not wiz.button(QWizard.WizardButton.NextButton).isEnabled()
     assert "Votes" in page.missing.text()
     page.roles["votes"].setCurrentIndex(page.roles["votes"].findText("Count"))
+    # One column for two roles is said, and nothing is read until it is put right.
+    district = page.roles["district"]
+    district.setCurrentIndex(district.findText("Ward"))
+    assert not wiz.button(QWizard.WizardButton.NextButton).isEnabled()
+    assert "“Ward” is chosen for" in page.missing.text()
+    district.setCurrentIndex(0)
+    assert page.missing.text() == ""
     with qtbot.waitSignal(wiz.read_finished, timeout=SIGNAL_MS):
         _next(wiz)
     qtbot.waitUntil(lambda: wiz.currentId() == PREVIEW_PAGE)

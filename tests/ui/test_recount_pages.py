@@ -14,9 +14,10 @@ from pytestqt.qtbot import QtBot
 from recount_desk import store
 from recount_desk.actions import recount as rc
 from recount_desk.actions.canvass import import_canvass, read_file
-from recount_desk.actions.case import open_case
+from recount_desk.actions.case import add_person, open_case
 from recount_desk.actions.contests import RequestRefused, overview, record_request
 from recount_desk.core.model import ElectionKind
+from recount_desk.core.people import Role
 from recount_desk.core.recount import EnvelopeCheck, EnvelopeOutcome, RejectionReason, UnitStatus
 from recount_desk.core.rules import Requester
 from recount_desk.ui.dialogs.request import office_from_name
@@ -60,6 +61,9 @@ def grand(window: MainWindow, qtbot: QtBot, tmp_path: Path) -> tuple[MainWindow,
     path = make_case(tmp_path, name="Grand 2018", day=date(2018, 11, 6),
                      kind=ElectionKind.GENERAL, canvass=datetime(2018, 11, 20, 10, 0))
     with open_case(path) as case:
+        for name, role in ((FIRST, Role.DEPUTY), (SECOND, Role.DEPUTY),
+                           (SUPERVISOR, Role.SUPERVISOR)):
+            add_person(case, name, role)
         import_canvass(case, read_file(GRAND))
         cid = _hd69(case)
         row = next(r for r in overview(case) if r.id == cid)
@@ -283,13 +287,20 @@ def test_the_second_entry_is_blind(grand: tuple[MainWindow, int], qtbot: QtBot) 
     shown = {str(tally.units_model.cell(r, c)) for r in range(tally.units_model.rowCount())
              for c in range(tally.units_model.columnCount())}
     assert not {str(v) for v in _row(unit, 1) if v > 9} & shown
-    # The same officer cannot make the second entry.
-    tally.officer.setText(FIRST)
+    # The same officer (in any spelling the roster knows) cannot make the second entry: said
+    # as soon as the name is given, before any figure is typed.
+    tally.officer.setText("D. Whitlock")
+    with qtbot.waitSignal(page.action_failed, timeout=SIGNAL_MS) as blocker:
+        qtbot.keyClick(tally.officer, Qt.Key.Key_Return)
+    assert "Dana Whitlock made the other entry" in blocker.args[0]
+    assert tally.officer.hasFocus()
+    window.last_message.close()
+    # and saving anyway is refused too
     for f, v in zip(tally.fields.values(), _row(unit, 1), strict=True):
         f.setText(str(v))
     with qtbot.waitSignal(page.action_failed, timeout=SIGNAL_MS) as blocker:
         tally.save()
-    assert "second officer" in blocker.args[0]
+    assert "second person" in blocker.args[0]
     assert rc.entry_of(window.case, cid, unit, 2) is None
     window.last_message.close()
 

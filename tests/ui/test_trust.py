@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QCoreApplication, QDate, QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -29,6 +30,7 @@ from recount_desk.core.model import ContestKind
 from recount_desk.ui.main_window import MainWindow
 
 from .conftest import SIGNAL_MS, make_case
+from .test_recount_pages import grand  # noqa: F401 - the fixture
 
 
 def texts(root: QWidget) -> Iterator[tuple[str, str]]:
@@ -178,12 +180,16 @@ def _type_sheet(qtbot: QtBot, window: MainWindow, values: list[int]) -> None:
 def test_undo_undoes_the_last_action_says_which_and_redo_redoes_it(
         window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
     from recount_desk.actions.canvass import import_canvass, read_file
+    from recount_desk.actions.case import add_person
+    from recount_desk.core.people import Role
     from recount_desk.core.recount import EntryMode, RecountMethod
 
     from .test_recount_pages import GRAND, _hd69
 
     path = make_case(tmp_path, name="Grand 2018 undo")
     with open_case(path) as case:
+        add_person(case, "Ann First", Role.DEPUTY)
+        add_person(case, "Bo Second", Role.DEPUTY)
         import_canvass(case, read_file(GRAND))
         cid = _hd69(case)
         rc.start_recount(case, cid, method=RecountMethod.RETABULATION,
@@ -320,3 +326,152 @@ def test_declare_remove_member_reopen_and_start_without_request_ask_first(
     page.start.start()
     assert said_no[-1] == "No recount request is recorded"
     assert page.state is not None and page.state.settings is None
+
+
+def test_mid_recount_variance_sets_counted_units_against_their_own_canvass(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    from recount_desk.actions.canvass import import_canvass, read_file
+    from recount_desk.actions.demo_recount import GLENN, RECOUNT, WATKINS
+    from recount_desk.core.recount import EntryMode, RecountMethod, TallySheet
+
+    from .test_recount_pages import GRAND, _hd69
+
+    path = make_case(tmp_path, name="Grand 2018 variance")
+    unit = next(iter(RECOUNT))
+    w, g, wi, over, under, ballots = RECOUNT[unit]
+    with open_case(path) as case:
+        from recount_desk.actions.case import add_person
+        from recount_desk.core.people import Role
+
+        add_person(case, "Ann First", Role.DEPUTY)
+        add_person(case, "Bo Second", Role.DEPUTY)
+        import_canvass(case, read_file(GRAND))
+        cid = _hd69(case)
+        rc.start_recount(case, cid, method=RecountMethod.RETABULATION,
+                         entry_mode=EntryMode.DOUBLE)
+        for n, who in ((1, "Ann First"), (2, "Bo Second")):
+            rc.enter_tally(case, cid, unit, entry=n, officer=who,
+                           sheet=TallySheet(ballots, {WATKINS: w, GLENN: g}, wi, over, under))
+        vt = rc.variance(case, cid)
+        canvass = next(r.canvass for r in vt.rows if r.unit == unit)
+    assert vt.units_counted == 1 and not vt.complete
+    assert dict(vt.change_total) == {WATKINS: w - canvass[WATKINS], GLENN: g - canvass[GLENN]}
+    assert dict(vt.counted_canvass_total) == dict(canvass)
+    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+        window.open_path(path)
+    page = window.recount_page
+    window.tabs.setCurrentWidget(page)
+    page.select_contest(cid)
+    text = page.variance.summary.text()
+    left = len(vt.rows) - 1
+    assert f"{left} of {len(vt.rows)} units not counted yet" in text
+    assert f"{WATKINS} {w - canvass[WATKINS]:+,}" in text
+    m = page.variance.model
+    labels = [m.cell(r, 0) for r in range(m.rowCount())]
+    assert "Counted units (1)" in labels and f"Not counted yet ({left})" in labels
+
+
+def test_f8_opens_the_next_unit_awaiting_its_second_entry_and_a_mismatch_shows_in_the_form(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    from recount_desk.actions.canvass import import_canvass, read_file
+    from recount_desk.actions.demo_recount import GLENN, RECOUNT, WATKINS
+    from recount_desk.core.recount import EntryMode, RecountMethod, TallySheet
+
+    from .test_recount_pages import GRAND, _hd69
+
+    path = make_case(tmp_path, name="Grand 2018 second entry")
+    units = list(RECOUNT)
+    with open_case(path) as case:
+        from recount_desk.actions.case import add_person
+        from recount_desk.core.people import Role
+
+        add_person(case, "Ann First", Role.DEPUTY)
+        add_person(case, "Bo Second", Role.DEPUTY)
+        import_canvass(case, read_file(GRAND))
+        cid = _hd69(case)
+        rc.start_recount(case, cid, method=RecountMethod.RETABULATION,
+                         entry_mode=EntryMode.DOUBLE)
+        for unit in units[2:4]:  # the first two units are not started
+            w, g, wi, over, under, ballots = RECOUNT[unit]
+            rc.enter_tally(case, cid, unit, entry=1, officer="Ann First",
+                           sheet=TallySheet(ballots, {WATKINS: w, GLENN: g}, wi, over, under))
+    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+        window.open_path(path)
+    page = window.recount_page
+    window.tabs.setCurrentWidget(page)
+    page.select_contest(cid)
+    page.show_panel("tally")
+    tally = page.tally
+    assert tally.current_unit() == units[0]
+    tally.officer.setFocus()
+    qtbot.keyClick(tally.officer, Qt.Key.Key_F8)
+    assert tally.number() == 2
+    assert tally.current_unit() == units[2]  # not the first unit, which is not started
+    # A second entry that differs: the form says so in words, where the officer looks.
+    tally.officer.setText("Bo Second")
+    w, g, wi, over, under, ballots = RECOUNT[units[2]]
+    first = rc.entry_of(window.case, cid, units[2], 1)  # type: ignore[arg-type]
+    assert first is not None
+    for k, f in tally.fields.items():
+        v = first.sheet.value(k)
+        f.setText(str(v))
+    key = next(k for k in tally.fields if k.startswith("votes:"))
+    tally.fields[key].setText(str(int(tally.fields[key].text()) + 1))
+    tally.fields[next(iter(tally.fields))].setText(str(ballots + 1))
+    with qtbot.waitSignal(tally.tally_saved, timeout=SIGNAL_MS):
+        tally.save()
+        if not tally.note.isHidden():
+            tally.note.setText("re-read")
+            tally.save()
+    assert "entries differ" in tally.result.text()
+    assert "Differences" in tally.result.text()
+    assert tally.current_unit() == units[3]  # moved on to the next awaiting its second
+
+
+def test_a_new_case_leads_to_the_import_and_help_has_a_getting_started_guide(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    window.settings.setValue("lastFolder", str(tmp_path))
+    dlg = window.new_case()
+    assert dlg is not None
+    qtbot.keyClicks(dlg.name, "2030 General")
+    qtbot.keyClicks(dlg.jurisdiction, "Sample County")
+    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+        dlg.create.click()
+    page = window.contests_page
+    assert window.tabs.currentWidget() is page
+    assert page.import_button.isVisible()
+    qtbot.waitUntil(lambda: window.focusWidget() is page.import_button, timeout=SIGNAL_MS)
+    assert "import the canvass" in window.statusBar().currentMessage()
+    guide = window.show_getting_started()
+    text = guide.browser.toPlainText()
+    assert "Import the canvass" in text and "F8" in text
+    assert guide.browser.accessibleName() == "Getting started"
+    guide.close()
+    assert window.act_guide in window.menuBar().actions()[-1].menu().actions()
+
+
+@pytest.mark.qt_log_level_fail("WARNING")
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # the offscreen platform's
+def test_a_whole_scripted_recount_raises_nothing_and_logs_no_qt_warning(
+        grand: tuple[MainWindow, int], qtbot: QtBot) -> None:  # noqa: F811
+    # pytest-qt fails the test on an exception raised in any slot or event handler, and
+    # these marks on any Qt warning.
+    from .test_recount_pages import (
+        test_a_whole_recount_by_keyboard_double_entry_to_signed_and_locked as whole,
+    )
+
+    whole(grand, qtbot)
+    window, _cid = grand
+    assert window.recount_page.state is not None  # the recount ran to its end
+
+
+def test_the_window_opens_within_the_screen_and_the_status_bar_names_the_law_as_the_pane(
+        demo: MainWindow, settings: object) -> None:
+    fresh = MainWindow(settings)  # type: ignore[arg-type]
+    free = fresh.screen().availableGeometry()
+    assert fresh.width() <= free.width() and fresh.height() <= free.height()
+    fresh.close()
+    assert demo.case is not None
+    law = demo.case.edition.label.split(" (")[0]
+    assert law in demo.status_case.text()
+    assert law in demo.contests_page.detail.edition.text()

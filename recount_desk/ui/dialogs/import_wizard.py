@@ -82,6 +82,7 @@ class TargetCase:
     existing_requests: int
     kind: ElectionKind | None = None
     election_date: date | None = None
+    actor: str | None = None  # who imports (the person using the window)
 
 
 def _table(name: str) -> QTableView:
@@ -471,7 +472,16 @@ class MappingPage(QWizardPage):
             return wizard_actions.wide_problems(self.precinct_column.currentData(),
                                                 self.wide_blocks(), self.header)
         missing = wizard_actions.missing_roles(self.columns())
-        return ["Still to choose: " + ", ".join(missing)] if missing else []
+        out = ["Still to choose: " + ", ".join(missing) + "."] if missing else []
+        # One column holds one thing: a column chosen for two roles is a wrong guess or a
+        # slip, never a layout (say which, so it is fixed before anything is read).
+        by_column: dict[str, list[str]] = {}
+        for role, column in self.columns().items():
+            if column:
+                by_column.setdefault(column, []).append(wizard_actions.ROLE_LABELS[role])
+        out += [f"The column “{column}” is chosen for {' and '.join(roles)}: choose one "
+                "column for each." for column, roles in by_column.items() if len(roles) > 1]
+        return out
 
     def isComplete(self) -> bool:
         problems = self._problems()
@@ -939,7 +949,7 @@ class ImportWizard(QWizard):
         replace = page.replace.isChecked()
 
         def job(progress: workers.Progress, cancelled: Any) -> int:
-            with open_case(case_path) as case:
+            with open_case(case_path, actor=self.target.actor) as case:
                 return canvass_actions.import_canvass(case, parsed, replace=replace)
 
         def done(import_id: int) -> None:

@@ -204,7 +204,7 @@ class ReportDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Official recount report")
         self.path = case.path
-        self.actor = case.actor
+        self.actor = case.person.name if case.person else None
         self.readonly = case.readonly
         self.generated: Generated | None = None
         self.pdf_path: Path | None = None

@@ -103,6 +103,7 @@ class RequestDialog(QDialog):
         self.candidate = QComboBox()
         self.candidate.setEditable(True)
         self.candidate.setAccessibleName("Candidate who requests")
+        self.candidate.lineEdit().setAccessibleName("Candidate who requests (type or choose)")
 
         self.voter_rows: list[VoterRow] = []
         self.voters_box = QWidget()

@@ -49,12 +49,21 @@ PASS_LABELS = [(PassRule.MAJORITY, "Majority"), (PassRule.TWO_THIRDS, "Two-third
 SHOW_ALL, SHOW_RACES, SHOW_PROPOSITIONS = 0, 1, 2
 
 
+def search_text(r: ContestRow) -> str:
+    """What the search box looks in: the contest, its district and party, the choices."""
+    c = r.check.totals.contest
+    return " ".join([c.key.label(), c.key.district, c.key.party,
+                     *(ch.choice.name for ch in r.check.totals.choices)]).casefold()
+
+
 def filter_rows(rows: Sequence[ContestRow], *, within_only: bool, show: int,
-                text: str) -> list[ContestRow]:
-    """The rows a filter keeps (done on the list, not by a proxy model)."""
-    needle = text.strip().casefold()
+                text: str, hay: Sequence[str] | None = None) -> list[ContestRow]:
+    """The rows a filter keeps (done on the list, not by a proxy model). ``hay``: each
+    row's ``search_text``, made once per data change rather than at every keystroke."""
+    # Every word typed must appear ("House 32" finds "State House — District 32").
+    needles = text.casefold().split()
     out = []
-    for r in rows:
+    for i, r in enumerate(rows):
         d = r.check.decision
         c = r.check.totals.contest
         if within_only and not d.within_margin:
@@ -63,10 +72,9 @@ def filter_rows(rows: Sequence[ContestRow], *, within_only: bool, show: int,
             continue
         if show == SHOW_PROPOSITIONS and c.kind is not ContestKind.PROPOSITION:
             continue
-        if needle:
-            hay = " ".join([c.key.label(), c.key.district, c.key.party,
-                            *(ch.choice.name for ch in r.check.totals.choices)]).casefold()
-            if needle not in hay:
+        if needles:
+            where = hay[i] if hay is not None else search_text(r)
+            if not all(n in where for n in needles):
                 continue
         out.append(r)
     return out
@@ -124,6 +132,8 @@ class ContestDetailPane(QWidget):
 
         facts = QFormLayout()
         facts.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.figures = self._value("Figures")
+        facts.addRow("Figures:", self.figures)
         facts.addRow("Who may request:", self.who)
         facts.addRow("File with:", self.office)
         facts.addRow("Deadline:", self.deadline)
@@ -162,6 +172,8 @@ class ContestDetailPane(QWidget):
         head = QHBoxLayout()
         head.addWidget(self.verdict_icon)
         head.addWidget(self.verdict, 1)
+        # Beside the verdict, not under the settings: above the fold at 1280×720.
+        head.addWidget(self.request)
 
         left = QWidget()
         lv = QVBoxLayout(left)
@@ -170,9 +182,9 @@ class ContestDetailPane(QWidget):
         lv.addWidget(self.explanation)
         lv.addLayout(facts)
         lv.addWidget(settings)
-        lv.addWidget(self.request, 0, Qt.AlignmentFlag.AlignLeft)
         lv.addStretch(1)
         scroll = QScrollArea()
+        scroll.setAccessibleName("Contest settings and details (scrolled area)")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(left)
@@ -225,7 +237,7 @@ class ContestDetailPane(QWidget):
         if row is None:
             self.title.setText("Select a contest above to see its verdict and why.")
             for lab in (self.verdict, self.explanation, self.who, self.office, self.deadline,
-                        self.edition, self.assumptions):
+                        self.edition, self.assumptions, self.figures):
                 lab.clear()
             self.verdict_icon.clear()
             self.precinct_model.set_table([], [])
@@ -237,6 +249,7 @@ class ContestDetailPane(QWidget):
         self.verdict.setStyleSheet(f"color: {VERDICT_INK[d.verdict].name()};")
         self.verdict_icon.setPixmap(verdict_icon(d.verdict).pixmap(24, 24))
         self.explanation.setText(d.explanation)
+        self.figures.setText(row.check.figures_text())
         self.who.setText(d.who_may_request)
         self.office.setText(f"{row.check.office[:1].upper()}{row.check.office[1:]} "
                             f"(Utah Code {row.check.office_basis})")
@@ -306,6 +319,10 @@ class ContestsPage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._all: list[ContestRow] = []
+        self._shown: int | None = None  # the contest the detail pane shows
+        self._hay: list[str] = []
+        self._n_within = 0
+        self._fitted = False  # the column widths fit the data
         self.within = QCheckBox("&Within the recount margin only")
         self.within.setAccessibleName("Show only contests within the recount margin")
         self.show_kind = QComboBox()
@@ -328,6 +345,13 @@ class ContestsPage(QWidget):
         bar.addWidget(self.search, 1)
         bar.addWidget(self.count)
 
+        # A case without a canvass shows its next step (and nothing of another case).
+        self.import_button = QPushButton("&Import the canvass…")
+        self.import_button.setAccessibleName("Import the canvass")
+        self.import_button.setAccessibleDescription(
+            "This case holds no canvass yet: import the official canvass file (Ctrl+I)")
+        self.import_button.hide()
+
         self.model = ContestsTableModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -344,7 +368,9 @@ class ContestsPage(QWidget):
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.Interactive)
-        self.table.horizontalHeader().setResizeContentsPrecision(200)
+        # Widths fitted on the first rows (and those in view), not all 1,000: fitting is the
+        # dearest part of showing a new overview.
+        self.table.horizontalHeader().setResizeContentsPrecision(60)
         bold = QFont(self.table.horizontalHeader().font())
         bold.setBold(True)
         self.table.horizontalHeader().setFont(bold)
@@ -362,11 +388,12 @@ class ContestsPage(QWidget):
 
         lay = QVBoxLayout(self)
         lay.addLayout(bar)
+        lay.addWidget(self.import_button, 0, Qt.AlignmentFlag.AlignLeft)
         lay.addWidget(self.splitter, 1)
 
-        self.within.toggled.connect(self.apply_filter)
-        self.show_kind.currentIndexChanged.connect(self.apply_filter)
-        self.search.textChanged.connect(self.apply_filter)
+        self.within.toggled.connect(lambda _on: self.apply_filter())
+        self.show_kind.currentIndexChanged.connect(lambda _i: self.apply_filter())
+        self.search.textChanged.connect(lambda _t: self.apply_filter())
         self.setTabOrder(self.within, self.show_kind)
         self.setTabOrder(self.show_kind, self.search)
         self.setTabOrder(self.search, self.table)
@@ -374,7 +401,11 @@ class ContestsPage(QWidget):
 
     def set_rows(self, rows: Sequence[ContestRow]) -> None:
         self._all = list(rows)
-        self.apply_filter()
+        self.import_button.setVisible(not self._all)
+        self._hay = [search_text(r) for r in self._all]
+        self._n_within = sum(1 for r in self._all if r.check.decision.within_margin)
+        self._shown = None  # new data: the detail pane is shown again
+        self.apply_filter(resize=True)
 
     def all_rows(self) -> list[ContestRow]:
         return list(self._all)
@@ -382,24 +413,30 @@ class ContestsPage(QWidget):
     def shown_rows(self) -> list[ContestRow]:
         return self.model.rows()
 
-    def apply_filter(self) -> None:
+    def apply_filter(self, resize: bool = False) -> None:
         keep = self.current_contest_id()
         rows = filter_rows(self._all, within_only=self.within.isChecked(),
-                           show=self.show_kind.currentIndex(), text=self.search.text())
+                           show=self.show_kind.currentIndex(), text=self.search.text(),
+                           hay=self._hay)
         self.model.set_rows(rows)
-        n_within = sum(1 for r in self._all if r.check.decision.within_margin)
+        n_within = self._n_within
         self.count.setText(f"{len(rows)} of {len(self._all)} shown · {n_within} within the "
                            "margin")
-        for c in range(self.model.columnCount()):
-            self.table.resizeColumnToContents(c)
-            if self.table.columnWidth(c) > 240:
-                self.table.setColumnWidth(c, 240)
+        # The widths are fitted when the data changes, not at each keystroke of a filter
+        # (fitting 14 columns costs more than the filter itself: benchmarks/gui_keystroke.py).
+        if resize or not self._fitted:
+            self._fitted = bool(rows)
+            for c in range(self.model.columnCount()):
+                self.table.resizeColumnToContents(c)
+                if self.table.columnWidth(c) > 240:
+                    self.table.setColumnWidth(c, 240)
         target = self.model.row_of(keep) if keep is not None else -1
         if target < 0 and rows:
             target = 0
         if target >= 0:
             self.select_row(target)
         else:
+            self._shown = None
             self.detail.show_row(None)
         self.filtered.emit()
 
@@ -422,6 +459,10 @@ class ContestsPage(QWidget):
     def _current_changed(self, current: object, _previous: object) -> None:
         row = self.model.row_at(self.table.currentIndex().row())
         if row is None:
+            self._shown = None
             self.detail.show_row(None)
             return
+        if row.id == self._shown:
+            return  # the same contest after a filter: its detail is already shown
+        self._shown = row.id
         self.contest_selected.emit(row.id)

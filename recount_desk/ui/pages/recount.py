@@ -122,6 +122,7 @@ class RecountPage(QWidget):
         self.checklist = ChecklistPane()
         self.checklist.step_activated.connect(self.show_panel)
         side = QScrollArea()
+        side.setAccessibleName("Checklist of the recount's steps")
         side.setWidgetResizable(True)
         side.setFrameShape(QFrame.Shape.StyledPanel)
         side.setWidget(self.checklist)
@@ -274,6 +275,9 @@ class RecountPage(QWidget):
             return self._pending
         for r in self.window.rows:
             if r.check.decision.within_margin:
+                return r.id
+        for r in self.window.rows:  # a county's portion with a recount on record
+            if r.requests:
                 return r.id
         return self.window.rows[0].id if self.window.rows else None
 

@@ -305,27 +305,49 @@ class VariancePanel(Panel):
             for c in vt.choices:
                 cells += [r.canvass[c], "not counted" if r.recount is None else r.recount[c],
                           "" if r.change is None else f"{r.change[c]:+,}"]
-            cells += ["" if r.net is None else f"{r.net:+,}",
+            # Not colour alone: a unit that differs says so in words (votes may move between
+            # choices with a net change of zero).
+            cells += ["" if r.net is None else f"{r.net:+,}" + (" differs" if r.differs
+                                                                else ""),
                       sources[r.unit].short if r.unit in sources else "", r.note]
             rows.append(cells)
             if r.differs:
                 brushes[n] = QBrush(QColor("#fde9b0" if not r.note else "#fff8e0"))
-        total: list[Any] = ["Total"]
+        left = len(vt.rows) - vt.units_counted
+        if left:
+            # Counted units against the same units' canvass; the rest are named apart.
+            counted: list[Any] = [f"Counted units ({vt.units_counted})"]
+            for c in vt.choices:
+                counted += [vt.counted_canvass_total[c], vt.recount_total[c],
+                            f"{vt.change_total[c]:+,}"]
+            counted += [f"{sum(vt.change_total.values()):+,}", "", ""]
+            rows.append(counted)
+            rest: list[Any] = [f"Not counted yet ({left})"]
+            for c in vt.choices:
+                rest += [vt.canvass_total[c] - vt.counted_canvass_total[c], "not counted", ""]
+            rest += ["", "", ""]
+            rows.append(rest)
+        total: list[Any] = ["Total" if not left else "Canvass, every unit"]
         for c in vt.choices:
-            total += [vt.canvass_total[c], vt.recount_total[c], f"{vt.change_total[c]:+,}"]
-        total += [f"{sum(vt.change_total.values()):+,}", "", ""]
+            total += [vt.canvass_total[c], vt.recount_total[c] if not left else "",
+                      f"{vt.change_total[c]:+,}" if not left else ""]
+        total += [f"{sum(vt.change_total.values()):+,}" if not left else "", "", ""]
         rows.append(total)
         numeric = [i for i in range(1, len(header) - 2)]
         self.model.set_table(header, rows, numeric=numeric, bold_last=True, row_brushes=brushes)
         self.view.resizeColumnsToContents()
         self.units = [r.unit for r in vt.rows]
         change = ", ".join(f"{c} {vt.change_total[c]:+,}" for c in vt.choices)
+        if vt.complete:
+            head = f"<b>Net change on the recount:</b> {change} — every unit counted"
+        else:
+            head = (f"<b>Change so far, in the {vt.units_counted} units counted</b> (against "
+                    f"the same units' canvass): {change if vt.units_counted else '—'}. "
+                    f"<b>{left} of {len(vt.rows)} units not counted yet.</b>")
         self.summary.setText(
-            f"<b>Net change on the recount:</b> {change} — {vt.units_counted} of "
-            f"{len(vt.rows)} units counted"
-            + ("" if vt.complete else " (units not yet counted are left out of the recount "
-               "column)") + ". Accepted absentee ballots are included in their precinct's "
-            "unit. Rows that differ from the canvass are tinted; explain each in its note.")
+            head + ". Accepted absentee ballots are included in their precinct's unit. Rows "
+            "that differ from the canvass are marked (“differs” in the Net column) and "
+            "tinted; explain each in its note.")
         self._selected()
 
     def _selected(self) -> None:
@@ -705,9 +727,10 @@ class EnvelopesPanel(Panel):
         if case is None or cid is None:
             return
         case_path = case.path
+        actor = case.person.name if case.person else None
 
         def job(_progress: Any, _cancelled: Any) -> rc.EnvelopeImport:
-            with case_actions.open_case(case_path) as c:
+            with case_actions.open_case(case_path, actor=actor) as c:
                 return rc.import_envelopes_csv(c, cid, path)
 
         def done(result: rc.EnvelopeImport) -> None:

@@ -9,6 +9,7 @@ from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut, QUndoCommand
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QFrame,
     QGridLayout,
@@ -58,6 +59,16 @@ def needs_entry(row: rc.UnitRow, number: int) -> bool:
     if number == 1:
         return row.first_officer is None or row.status is UnitStatus.FIRST_ENTRY
     return row.second_officer is None or row.status is UnitStatus.AWAITING_SECOND
+
+
+def next_needing(rows: list[rc.UnitRow], number: int) -> rc.UnitRow | None:
+    """The first unit (of ``rows``, in order) to open for entry ``number``: for the second
+    entry one whose first entry is done comes before one not started."""
+    if number == 2:
+        ready = next((r for r in rows if r.status is UnitStatus.AWAITING_SECOND), None)
+        if ready is not None:
+            return ready
+    return next((r for r in rows if needs_entry(r, number)), None)
 
 
 class TallyEntryCommand(QUndoCommand):
@@ -319,8 +330,9 @@ class TallyEntryPanel(QWidget):
         # Open the first unit that still needs this entry.
         n, unit = self.number(), self.current_unit()
         row = next((r for r in self.rows if r.name == unit), None)
-        if row is not None and not needs_entry(row, n):
-            target = next((r for r in self.rows if needs_entry(r, n)), None)
+        if row is not None and (not needs_entry(row, n) or (
+                n == 2 and row.status is not UnitStatus.AWAITING_SECOND)):
+            target = next_needing(self.rows, n) or row
             if target is not None:
                 self._loading = True
                 self.unit.setCurrentIndex(self.rows.index(target))
@@ -383,7 +395,23 @@ class TallyEntryPanel(QWidget):
     # -- keyboard flow -----------------------------------------------------------------------
     def _officer_done(self) -> None:
         self._officer[self.number()] = self.officer.text()
+        if self.officer_refused():
+            self.officer.setFocus()
+            self.officer.selectAll()
+            return
         self._first_field().setFocus()
+
+    def officer_refused(self) -> bool:
+        """Whether the named officer may not make this entry (the roster does not know them,
+        or they made the other entry): said before any figure is typed."""
+        case, cid, unit = self.page.case, self.page.contest_id, self.current_unit()
+        if case is None or cid is None or unit is None:
+            return False
+        why = rc.may_enter(case, cid, unit, self.number(), self.officer.text())
+        if why is None:
+            return False
+        self.page.fail("This officer may not make this entry", why)
+        return True
 
     def _field_done(self, key: str) -> None:
         keys = list(self.fields)
@@ -455,18 +483,26 @@ class TallyEntryPanel(QWidget):
         left = f" Not entered yet: {', '.join(res.missing)}." if res.missing else ""
         msg = f"{unit}: entry {n} saved by {officer} — {res.state.status.label}.{left}"
         self.page.reload()
+        self.result.setStyleSheet("")
         self.result.setText(msg)
         self.page.say(msg)
         self.tally_saved.emit(unit, n)
         if not res.missing:
             self.next_unit(n, unit)
+        if res.state.status is UnitStatus.MISMATCH:
+            # Said in the form, where the officer is looking (and kept as the form moves on
+            # to the next unit), not only in the status bar and a tab's title.
+            self.result.setStyleSheet(WARN_STYLE)
+            self.result.setText(f"⚠ <b>{unit}: the two entries differ.</b> Entry {n} is "
+                                "saved; the difference must be resolved before the unit "
+                                "counts: see the Differences tab (Alt+3).")
 
     def next_unit(self, n: int, after: str) -> None:
         """Move to the next unit that still needs entry ``n`` (wrapping round)."""
         names = [r.name for r in self.rows]
         start = names.index(after) if after in names else -1
         order = self.rows[start + 1:] + self.rows[:start + 1]
-        target = next((r for r in order if needs_entry(r, n)), None)
+        target = next_needing(order, n)
         if target is None:
             self.result.setText(self.result.text() + f" Every unit has its entry {n}.")
             self.save_button.setFocus()
@@ -540,7 +576,10 @@ class MismatchPanel(QWidget):
         self.correct_grid.setContentsMargins(24, 0, 0, 0)
         self.correct_box.setVisible(False)
         self.correct.toggled.connect(self.correct_box.setVisible)
-        self.by = line_edit("Who resolved the difference", "name of the supervisor")
+        self.by = line_edit("Who resolved the difference", "a supervisor or the election "
+                            "officer, not one of the two officers")
+        self.joint = QCheckBox("The two officers settled it &together (recorded as joint)")
+        self.joint.toggled.connect(lambda on: self.by.setEnabled(not on))
         self.note = line_edit("Resolution note", "what was checked (kept in the audit log)")
         self.resolve_button = QPushButton("&Resolve and record")
         self.resolve_button.setAccessibleName("Resolve the difference")
@@ -560,9 +599,10 @@ class MismatchPanel(QWidget):
         note_label.setBuddy(self.note)
         rl.addWidget(by_label, 4, 0)
         rl.addWidget(self.by, 4, 1)
-        rl.addWidget(note_label, 5, 0)
-        rl.addWidget(self.note, 5, 1)
-        rl.addWidget(self.resolve_button, 6, 1, Qt.AlignmentFlag.AlignLeft)
+        rl.addWidget(self.joint, 5, 1)
+        rl.addWidget(note_label, 6, 0)
+        rl.addWidget(self.note, 6, 1)
+        rl.addWidget(self.resolve_button, 7, 1, Qt.AlignmentFlag.AlignLeft)
 
         unit_label = QLabel("&Unit:")
         unit_label.setBuddy(self.unit)
@@ -667,7 +707,8 @@ class MismatchPanel(QWidget):
                     values[k] = f.value()
                 corrected = sheet_from_fields(values, self.layout_)
             rc.resolve_mismatch(case, cid, row.name, kind=kind, by=self.by.text(),
-                                corrected=corrected, note=self.note.text())
+                                corrected=corrected, note=self.note.text(),
+                                joint=self.joint.isChecked())
         except rc.WarningNeedsNote as e:
             self.page.fail("A note is needed", e)
             self.note.setFocus()

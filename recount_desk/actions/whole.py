@@ -1,0 +1,134 @@
+"""Whole races: check several counties' canvasses (or the state canvass) together.
+
+``recount-desk check FILE [FILE …]`` reads every file, matches each multicounty and
+statewide contest across them and decides it on the whole race (core.whole); with
+``--state-canvass`` the counties' figures are cross-checked against the lieutenant
+governor's official county-level canvass, and the verdict rests on the official figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+
+from recount_desk.core.calendar import Closed
+from recount_desk.core.districts import county_name
+from recount_desk.core.model import ElectionKind, Issue, Scope, Severity
+from recount_desk.core.rules import Edition, edition_for
+from recount_desk.core.scope import Coverage, officer_finding, scope_override
+from recount_desk.core.whole import CountyPart, Disagreement, WholeRace, combine, cross_check
+
+from .canvass import ContestCheck, ParsedCanvass, check_contest, file_county, read_file
+
+
+@dataclass(frozen=True)
+class RaceCheck:
+    """A race decided on what is known of it: the whole race, or (when not) a portion."""
+
+    race: WholeRace
+    check: ContestCheck
+    state: WholeRace | None = None  # the state canvass's figures, when given
+
+    @property
+    def official(self) -> bool:
+        """The verdict rests on the state canvass's figures."""
+        return self.state is not None and self.state.totals is not None
+
+
+@dataclass
+class WholeCheck:
+    files: list[str]
+    kind: ElectionKind
+    edition: Edition
+    races: list[RaceCheck]
+    issues: list[Issue] = field(default_factory=list)
+    disagreements: list[Disagreement] = field(default_factory=list)
+    state_source: str | None = None
+
+
+def contest_counties(parsed: ParsedCanvass, county: str | None) -> list[tuple[str, ...]]:
+    """The counties each contest's figures come from: the file's county, or, in a file of
+    several counties, the counties named in its precincts ("Kane / K1", or a county-level
+    file's county rows)."""
+    if county is not None or len(parsed.counties) <= 1:
+        return [(county,) if county else ()] * len(parsed.totals)
+    names = []
+    for p in parsed.precincts:
+        head = p.split(" / ", 1)[0]
+        names.append(county_name(head))
+    out: list[set[str]] = [set() for _ in parsed.totals]
+    for col in parsed.columns:
+        for pos, v in zip(col.precincts, col.votes, strict=True):
+            n = names[pos - 1]
+            if n is not None and v:
+                out[col.contest].add(n)
+    return [tuple(sorted(s)) for s in out]
+
+
+def parts_of(parsed: ParsedCanvass, jurisdiction: str | None = None) -> list[CountyPart]:
+    """Every contest of a read file as a county part."""
+    county = file_county(parsed, jurisdiction)
+    return [CountyPart(cs, parsed.file, t)
+            for cs, t in zip(contest_counties(parsed, county), parsed.totals, strict=True)]
+
+
+def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None,
+                election_date: date | None = None, edition: Edition | None = None,
+                canvass_completed: date | None = None, closed: Closed = (),
+                scopes: Mapping[str, Scope] | None = None,
+                state_canvass: Path | str | None = None,
+                read: Callable[[Path | str], ParsedCanvass] = read_file) -> WholeCheck:
+    """Read every file and decide each contest on the whole race where it is known.
+
+    Raises ImportFailed (from the reader) for a file that is not a canvass.
+    """
+    parsed = [read(p) for p in paths]
+    issues = [i for p in parsed for i in p.issues]
+    parts = [part for p in parsed for part in parts_of(p)]
+    if election_date is None:
+        dates = {p.election_date for p in parsed if p.election_date}
+        if len(dates) > 1:
+            issues.append(Issue(", ".join(p.file for p in parsed), "The files are of different "
+                                f"elections ({', '.join(sorted(dates))}); check only one "
+                                "election's files together.", severity=Severity.ERROR))
+        election_date = date.fromisoformat(min(dates)) if dates else date.today()
+    if kind is None:
+        kind = ElectionKind.PRIMARY if any(p.primary for p in parsed) else ElectionKind.GENERAL
+    ed = edition or edition_for(election_date)
+    races = combine(parts, election_date)
+    state_races: list[WholeRace] = []
+    state_file = None
+    if state_canvass is not None:
+        sp = read(state_canvass)
+        state_file = sp.file
+        issues.extend(sp.issues)
+        state_races = combine(parts_of(sp), election_date)
+    disagreements, official = cross_check(races, state_races)
+    out = []
+    for r in races:
+        for n in r.notes:
+            issues.append(Issue(n.split(":", 1)[0], n.split(": ", 1)[-1] + " (checked against "
+                                "the district table)", severity=Severity.WARNING))
+        if r.refused:
+            issues.append(Issue(", ".join(p.source for p in r.parts),
+                                f"{r.key.label()}: {r.refused}", severity=Severity.ERROR))
+        chosen = scope_override(scopes or {}, r.key)
+        finding = officer_finding(chosen) if chosen is not None else r.finding
+        state = official.get(r.key)
+        if state is not None and state.totals is not None:
+            totals = replace(state.totals, contest=replace(
+                state.totals.contest, seats=(r.totals or state.totals).contest.seats))
+            coverage = replace(state.coverage, source="state canvass (official)")
+        elif r.totals is not None:
+            totals, coverage = r.totals, r.coverage
+        else:
+            totals = r.parts[0].totals
+            coverage = Coverage(r.parts[0].counties, False, r.parts[0].source)
+        county = coverage.counties[0] if len(coverage.counties) == 1 else None
+        out.append(RaceCheck(r, check_contest(totals, ed, kind, election_date,
+                                              canvass_completed, closed, scope=finding,
+                                              coverage=coverage, county=county), state))
+    return WholeCheck([p.file for p in parsed], kind, ed, out, issues, disagreements,
+                      state_file)

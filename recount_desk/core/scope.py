@@ -1,0 +1,310 @@
+"""Where a contest is voted on, and what may be said of one county's portion of it.
+
+Scope decides the filing office and whether a county's figures can carry a verdict:
+
+* 20A-4-401(1)(d)(ii)(C), (2)(c)(iii): the county clerk, for races and propositions "voted
+  on entirely within a single county";
+* 20A-4-401(1)(d)(ii)(D), (2)(c)(iv): the lieutenant governor, for statewide and
+  multicounty races and propositions;
+* 20A-4-401(1)(b), (2)(a): the margin is measured on "the total number of votes cast for all
+  candidates in the race" (for or against the proposition): the whole race, never one
+  county's slice of it;
+* 20A-4-304(1)(a): a county board declares only contests completely within its
+  jurisdiction; multicounty and statewide results are canvassed and declared by the state
+  board under 20A-4-306.
+
+Scope comes from what the file says (``(Multi-County)``), the office (federal and statewide
+offices, constitutional amendments, statewide propositions, Supreme Court and Court of
+Appeals retentions are statewide) and the district table (:mod:`.districts`). Pure Python.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from .districts import (
+    DistrictOffice,
+    counties_of,
+    county_name,
+    cycle_for,
+    district_office,
+    districts_of_county,
+)
+from .model import Contest, ContestKey, ContestKind, ContestTotals, ElectionKind, Scope
+from .rules import Edition, MarginDecision, Verdict, decide
+
+PORTION_BASIS = "20A-4-401(1)(b), (1)(d)(ii)(D), (2)(c)(iv); 20A-4-304(1)(a); 20A-4-306"
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeFinding:
+    """A contest's scope, why, and (for a district) the counties it covers when known."""
+
+    scope: Scope
+    reason: str
+    basis: str
+    counties: tuple[str, ...] | None = None  # the whole race's counties, when known
+    assumed: bool = False  # True when the program could not tell and chose the safe side
+    overridden: bool = False  # set by the officer
+
+
+def _fold(text: str) -> str:
+    return " ".join(re.sub(r"[.,]", " ", text).lower().split())
+
+
+_STATEWIDE_OFFICES = re.compile(
+    r"^(president|(u ?s|united states) senat|governor|lieutenant governor|"
+    r"(state )?attorney general|state auditor|state treasurer|president and vice president)")
+_AMENDMENT = re.compile(r"\bconst\w*\s+amen\w*|^amendment [a-z]\b")
+_SUPREME = re.compile(r"supreme court|court of appeals|^justice\b")
+_JUSTICE_COURT = re.compile(r"justice court")
+_JUDICIAL = re.compile(r"judicial|\bjudge\b|district court|juvenile court|retention")
+_MUNICIPAL = re.compile(r"\b(city|town|municipal|mayor|incorporation)\b")
+_SPECIAL_DISTRICT = re.compile(
+    r"\b(fire|improvement|service|water|sewer|cemetery|recreation|mosquito|special|local)"
+    r"( protection)? district\b|\bschool (board|district)\b|\bschool\b")
+_COUNTY = re.compile(r"\bcounty\b|\b(sheriff|assessor|recorder|clerk|surveyor|commission)")
+_MULTICOUNTY_MARK = re.compile(r"multi[- ]?county")
+# Statewide ballot propositions and opinion questions, by election year (the lieutenant
+# governor's voter information pamphlets; their titles in the 2018 county files).
+_STATEWIDE_PROPOSITIONS: dict[int, re.Pattern[str]] = {
+    2018: re.compile(r"^(proposition|prop)( number| no| #)? ?[234]$|^nonbinding opinion "
+                     r"question( #| number)? ?1$"),
+}
+_PROPOSITION_WORDS = re.compile(
+    r"proposition|prop\b|amendment|bond|question|referendum|initiative|incorporation|"
+    r"measure|levy|tax|issue|annex|opinion|\d")
+
+
+def infer_scope(contest: Contest, *, county: str | None, election_date: date) -> ScopeFinding:
+    """The scope of a contest read from a county's (or the state's) canvass.
+
+    ``county`` is the county whose file it is (None when unknown or several). The choice
+    never falls silently on "county" when the contest could span counties: a district the
+    table does not know, or a judge's retention that is not a justice court's, is taken as
+    spanning counties, with the assumption said.
+    """
+    title = _fold(contest.key.title)
+    if _MULTICOUNTY_MARK.search(title):
+        return ScopeFinding(Scope.MULTICOUNTY, "The file marks it “Multi-County”.",
+                            "20A-4-401(1)(d)(ii)(D)")
+    if _STATEWIDE_OFFICES.match(title):
+        return ScopeFinding(Scope.STATEWIDE, "A federal or statewide office, voted in every "
+                            "county.", "20A-4-401(1)(d)(ii)(D)")
+    if _AMENDMENT.search(title):
+        return ScopeFinding(Scope.STATEWIDE, "A constitutional amendment is voted on "
+                            "statewide (Utah Const. art. XXIII §1).", "20A-4-401(2)(c)(iv)")
+    props = _STATEWIDE_PROPOSITIONS.get(election_date.year)
+    if props is not None and props.match(title):
+        return ScopeFinding(Scope.STATEWIDE, f"A statewide ballot question of "
+                            f"{election_date.year}.", "20A-4-401(2)(c)(iv)")
+    found = district_office(contest.key.title, contest.key.district)
+    if found is not None:
+        return _district_scope(found[0], found[1], county, election_date)
+    if _JUSTICE_COURT.search(title):
+        return ScopeFinding(Scope.COUNTY, "A justice court judge's retention, voted in the "
+                            "county or city the court serves.", "20A-4-401(2)(c)(iii)")
+    if _SUPREME.search(title):
+        return ScopeFinding(Scope.STATEWIDE, "A Supreme Court or Court of Appeals retention "
+                            "is voted on statewide.", "20A-4-401(2)(c)(iv)")
+    if _JUDICIAL.search(title) or _bare_name_retention(contest):
+        return ScopeFinding(
+            Scope.MULTICOUNTY, "A judge's retention: district and juvenile court judges are "
+            "retained by their judicial district, and every Utah judicial district covers "
+            "several counties (78A-1-102); Supreme Court and Court of Appeals retentions are "
+            "statewide.", "20A-4-401(2)(c)(iv)",
+            assumed=not _JUDICIAL.search(title))
+    if _SPECIAL_DISTRICT.search(title):
+        return ScopeFinding(Scope.SPECIAL_DISTRICT, "A local or special district's contest "
+                            "(a school board or service district).", "20A-4-401(1)(d)(ii)(B)")
+    if _MUNICIPAL.search(title) and not _COUNTY.search(title):
+        return ScopeFinding(Scope.MUNICIPAL, "A city's or town's contest.",
+                            "20A-4-401(1)(d)(ii)(A)")
+    return ScopeFinding(Scope.COUNTY, "A county office or question, voted within the county.",
+                        "20A-4-401(1)(d)(ii)(C)")
+
+
+def _bare_name_retention(contest: Contest) -> bool:
+    """A yes/no contest titled only with a person's name: a judge's retention election."""
+    if contest.kind is not ContestKind.PROPOSITION:
+        return False
+    title = contest.key.title
+    words = re.sub(r"\([^)]*\)", " ", title).split()
+    return (2 <= len(words) <= 5 and not _PROPOSITION_WORDS.search(title.lower())
+            and all(w[0].isalpha() for w in words))
+
+
+def _district_scope(office: DistrictOffice, number: int | None, county: str | None,
+                    election_date: date) -> ScopeFinding:
+    label = office.label
+    if office is DistrictOffice.US_HOUSE:
+        counties = counties_of(office, number, election_date) if number else None
+        return ScopeFinding(Scope.MULTICOUNTY, f"{label} district {number or '?'} covers "
+                            + (f"{len(counties)} counties." if counties else "several counties.")
+                            , "20A-4-401(1)(d)(ii)(D)", counties)
+    cycle = cycle_for(election_date)
+    counties = counties_of(office, number, election_date) if number else None
+    if counties is None:
+        where = f"{cycle.label}" if cycle else f"elections of {election_date.year}"
+        return ScopeFinding(
+            Scope.MULTICOUNTY, f"{label} district {number or '(no number)'} is not in the "
+            f"program's district table for {where}, so whether it lies within one county "
+            "cannot be told: it is treated as spanning counties until the election officer "
+            "sets its scope.", "20A-4-401(1)(d)(ii)(D)", None, assumed=True)
+    if len(counties) > 1:
+        return ScopeFinding(Scope.MULTICOUNTY, f"{label} district {number} covers "
+                            f"{len(counties)} counties: {', '.join(counties)} "
+                            f"({cycle.label if cycle else ''}).".replace(" ()", ""),
+                            "20A-4-401(1)(d)(ii)(D)", counties)
+    name = county_name(county) if county else None
+    if name is not None and name not in counties:
+        return ScopeFinding(
+            Scope.MULTICOUNTY, f"{label} district {number} lies in {counties[0]} County by "
+            f"the district table, not in {name}: the file's label is doubtful, so the contest "
+            "is treated as spanning counties until the officer sets its scope.",
+            "20A-4-401(1)(d)(ii)(D)", None, assumed=True)
+    return ScopeFinding(Scope.COUNTY, f"{label} district {number} lies entirely within "
+                        f"{counties[0]} County.", "20A-4-401(1)(d)(ii)(C)", counties)
+
+
+def with_scope(contest: Contest, finding: ScopeFinding) -> Contest:
+    """The contest with the finding's scope."""
+    if contest.scope is finding.scope:
+        return contest
+    return dataclasses.replace(contest, scope=finding.scope)
+
+
+@dataclass(frozen=True, slots=True)
+class LabelCorrection:
+    """A district label the table contradicts, and what the contest really is."""
+
+    key: ContestKey
+    message: str
+
+
+def check_label(key: ContestKey, county: str | None,
+                election_date: date) -> LabelCorrection | None:
+    """Check a county file's office and district label against the district table.
+
+    A district number the office does not have, or a district not voted in the county,
+    is corrected when the table leaves one answer (the county lies in a single district
+    of that office, or the number is a district of another office voted in the county);
+    otherwise the label is left as it is.
+    """
+    name = county_name(county) if county else None
+    found = district_office(key.title, key.district)
+    if name is None or found is None:
+        return None
+    office, number = found
+    if office is DistrictOffice.JUDICIAL or cycle_for(election_date) is None:
+        return None
+    here = districts_of_county(office, name, election_date)
+    if number is None:
+        if len(here) != 1:
+            return None
+        return LabelCorrection(ContestKey(key.title, str(here[0]), key.party),
+                               f"{key.label()}: the file gives no district; by the district "
+                               f"table {name} County lies only in {office.label} district "
+                               f"{here[0]}, so the race is read as district {here[0]}.")
+    if not here or number in here:
+        return None
+    if number > office.seats:
+        for other in (DistrictOffice.STATE_HOUSE, DistrictOffice.STATE_SENATE):
+            if other is not office and number in districts_of_county(other, name,
+                                                                    election_date):
+                new = ContestKey(other.label, str(number), key.party)
+                return LabelCorrection(new, f"{key.label()} does not exist ({office.label} "
+                                       f"has {office.seats} districts); {name} County votes "
+                                       f"in {other.label} district {number}, so it is read as "
+                                       "that race.")
+        return None
+    if len(here) == 1:
+        new = ContestKey(key.title, str(here[0]), key.party)
+        return LabelCorrection(new, f"{key.label()}: by the district table {name} County "
+                               f"lies only in {office.label} district {here[0]}, so the race "
+                               f"is read as district {here[0]}.")
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """Which part of a race the figures are: the counties they come from, and whether whole."""
+
+    counties: tuple[str, ...]
+    whole: bool
+    source: str  # "county file", "counties' files combined", "official totals", "state file"
+
+
+def is_portion(finding: ScopeFinding, coverage: Coverage | None) -> bool:
+    """True when the figures are a part of a multicounty or statewide contest."""
+    if finding.scope not in (Scope.MULTICOUNTY, Scope.STATEWIDE):
+        return False
+    return coverage is None or not coverage.whole
+
+
+def portion_decision(decision: MarginDecision, finding: ScopeFinding,
+                     coverage: Coverage | None, county: str | None) -> MarginDecision:
+    """The decision for a county's portion: its figures, and no verdict on them.
+
+    Eligibility is decided on the whole race's canvass, by the lieutenant governor's office
+    (20A-4-401(1)(b) "in the race", (1)(d)(ii)(D), (2)(c)(iv); 20A-4-304, 20A-4-306).
+    """
+    where = "this county" if not county else f"{county} County"
+    if coverage is not None and len(coverage.counties) > 1:
+        where = f"{len(coverage.counties)} counties ({', '.join(coverage.counties)})"
+    what = "statewide" if finding.scope is Scope.STATEWIDE else "multicounty"
+    noun = "proposition" if decision.contest.kind is ContestKind.PROPOSITION else "race"
+    figures = (f"{where} cast {decision.total:,} votes in it"
+               + (f"; the difference here is {decision.margin:,}" if decision.margin is not None
+                  else "") + ".")
+    explanation = (
+        f"These are {where}'s figures for a {what} {noun}: {figures} Eligibility for a "
+        f"recount is decided on the whole {noun}'s canvass (Utah Code "
+        f"20A-4-401(1)(b): the votes cast “in the race”), and a request is filed with the "
+        "lieutenant governor (20A-4-401(1)(d)(ii)(D), (2)(c)(iv)), who canvasses the whole "
+        f"{noun} (20A-4-304, 20A-4-306). {finding.reason}"
+    )
+    if finding.assumed:
+        explanation += " (Assumption: the program could not confirm the scope; set it in the "\
+                       "contest settings if the contest lies within one county.)"
+    return dataclasses.replace(
+        decision, verdict=Verdict.PORTION, basis=PORTION_BASIS, explanation=explanation,
+        who_may_request="Decided on the whole race by the lieutenant governor's office",
+        losers=tuple(dataclasses.replace(t, eligible=False) for t in decision.losers))
+
+
+def scope_override(overrides: Mapping[str, Scope], key: ContestKey) -> Scope | None:
+    """The officer's scope for a contest, matched on its label or its title (any case)."""
+    wanted = {_fold(k): v for k, v in overrides.items()}
+    for text in (key.label(), f"{key.title} {key.district}".strip(), key.title):
+        if _fold(text) in wanted:
+            return wanted[_fold(text)]
+    return None
+
+
+def officer_finding(scope: Scope) -> ScopeFinding:
+    """The scope the election officer set for a contest."""
+    basis = {Scope.STATEWIDE: "20A-4-401(1)(d)(ii)(D)", Scope.MULTICOUNTY:
+             "20A-4-401(1)(d)(ii)(D)", Scope.COUNTY: "20A-4-401(1)(d)(ii)(C)",
+             Scope.MUNICIPAL: "20A-4-401(1)(d)(ii)(A)",
+             Scope.SPECIAL_DISTRICT: "20A-4-401(1)(d)(ii)(B)"}[scope]
+    return ScopeFinding(scope, f"Set by the election officer: {scope.label.lower()}.", basis,
+                        overridden=True)
+
+
+def decide_scoped(totals: ContestTotals, edition: Edition, finding: ScopeFinding,
+                  coverage: Coverage | None, county: str | None, *,
+                  kind: ElectionKind | None = None,
+                  election_date: date | None = None) -> MarginDecision:
+    """:func:`rules.decide` on these totals, or no verdict when they are only a portion."""
+    contest = with_scope(totals.contest, finding)
+    if contest is not totals.contest:
+        totals = dataclasses.replace(totals, contest=contest)
+    d = decide(totals, edition, kind=kind, election_date=election_date)
+    if is_portion(finding, coverage):
+        return portion_decision(d, finding, coverage, county)
+    return d

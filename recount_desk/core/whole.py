@@ -1,0 +1,317 @@
+"""The whole race: several counties' canvasses (or the state canvass) combined into one.
+
+A multicounty or statewide contest is decided on "the total number of votes cast for all
+candidates in the race" (Utah Code 20A-4-401(1)(b); (2)(a) for propositions), canvassed by
+the state board (20A-4-306). Each county's file holds only its part, so the parts are
+matched and added up here:
+
+* contests are matched across files by office, district and party; a county file's district
+  label is checked against the district table first (:func:`.scope.check_label`: Grand's
+  2018 file calls U.S. House 3 "district 1");
+* candidates are matched ignoring case, punctuation and middle initials ("Christine
+  Watkins", "CHRISTINE F WATKINS"); a match that needed more than case and punctuation is
+  listed for the officer to confirm, and counties whose ballots list different candidates
+  are refused with the names, never added up by guess;
+* a county given twice (two files, or a county file beside the statewide file) is refused;
+* the race is whole only when every county the district table gives for it is present
+  (all 29 for a statewide contest); otherwise the sum is still a portion.
+
+Pure Python: counties' totals in, whole races out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+
+from .districts import COUNTIES, district_office
+from .model import Choice, ChoiceKind, ChoiceTotal, ContestKey, ContestTotals, ExtraKind, Scope
+from .scope import Coverage, ScopeFinding, check_label, infer_scope
+
+
+@dataclass(frozen=True, slots=True)
+class CountyPart:
+    """One file's figures for a contest: the counties they come from and the file."""
+
+    counties: tuple[str, ...]
+    source: str
+    totals: ContestTotals
+
+
+@dataclass(frozen=True, slots=True)
+class WholeRace:
+    """A contest's parts combined: the whole race's totals, or why they cannot be added."""
+
+    key: ContestKey
+    finding: ScopeFinding
+    parts: tuple[CountyPart, ...]
+    totals: ContestTotals | None  # None when refused
+    coverage: Coverage
+    confirm: tuple[str, ...] = ()  # candidate matches the officer should confirm
+    notes: tuple[str, ...] = ()  # labels corrected by the district table
+    refused: str | None = None
+
+    @property
+    def whole(self) -> bool:
+        return self.refused is None and self.coverage.whole
+
+
+_SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
+
+
+def name_key(name: str) -> str:
+    """A candidate's name without case, punctuation, middle initials or suffixes."""
+    words = re.sub(r"[^\w\s]", " ", name.casefold()).split()
+    kept = [w for i, w in enumerate(words)
+            if not (len(w) == 1 and 0 < i < len(words) - 1) and w not in _SUFFIXES]
+    return " ".join(kept or words)
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance (small words only)."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def _near(a: str, b: str) -> bool:
+    """Two name keys that may be one person spelled two ways: the same surname (or two
+    letters apart in a long one) and first names equal, one the other's start (Tim,
+    Timothy) or two letters apart (Jeffrey, Jeffery). Middle names are not compared."""
+    wa, wb = a.split(), b.split()
+    if len(wa) < 2 or len(wb) < 2:
+        return False
+    fa, la, fb, lb = wa[0], wa[-1], wb[0], wb[-1]
+    last = la == lb or (min(len(la), len(lb)) >= 6 and abs(len(la) - len(lb)) <= 1
+                        and _edits(la, lb) <= 2)
+    first = (fa == fb or fa.startswith(fb) or fb.startswith(fa)
+             or (min(len(fa), len(fb)) >= 4 and _edits(fa, fb) <= 2))
+    return last and first
+
+
+def _plain(name: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", name.casefold()).split())
+
+
+def race_key(key: ContestKey, counties: tuple[str, ...],
+             election_date: date) -> tuple[ContestKey, str | None]:
+    """The key a contest is matched on across files, and the note when its label was
+    corrected by the district table."""
+    note = None
+    if len(counties) == 1:
+        fix = check_label(key, counties[0], election_date)
+        if fix is not None:
+            key, note = fix.key, fix.message
+    found = district_office(key.title, key.district)
+    if found is not None and found[1] is not None:
+        return ContestKey(found[0].label, str(found[1]), key.party.upper()), note
+    title = " ".join(re.sub(r"[^\w\s]", " ", key.title.casefold()).split())
+    return ContestKey(title, key.district.strip().lstrip("0"), key.party.upper()), note
+
+
+def combine(parts: Sequence[CountyPart], election_date: date) -> list[WholeRace]:
+    """Group the parts into races by :func:`race_key` and add each race up."""
+    groups: dict[ContestKey, list[CountyPart]] = {}
+    notes: dict[ContestKey, list[str]] = {}
+    display: dict[ContestKey, ContestKey] = {}
+    for part in parts:
+        k, note = race_key(part.totals.contest.key, part.counties, election_date)
+        groups.setdefault(k, []).append(part)
+        if note:
+            notes.setdefault(k, []).append(f"{part.source}: {note}")
+        if k not in display:
+            found = district_office(k.title, k.district)
+            display[k] = k if found else part.totals.contest.key
+    out = []
+    for k, ps in groups.items():
+        out.append(_add_up(display[k], _one_per_file(ps), tuple(notes.get(k, ())),
+                           election_date))
+    return out
+
+
+def _one_per_file(parts: list[CountyPart]) -> list[CountyPart]:
+    """A file's two contests that are one race once relabelled (Kane 2018 files State House
+    73 under two offices) become one part, their candidates side by side."""
+    merged: dict[str, CountyPart] = {}
+    for p in parts:
+        have = merged.get(p.source)
+        if have is None:
+            merged[p.source] = p
+            continue
+        votes = {c.choice.name: c for c in have.totals.choices}
+        for c in p.totals.choices:
+            old = votes.get(c.choice.name)
+            votes[c.choice.name] = c if old is None else replace(old, votes=old.votes + c.votes)
+        merged[p.source] = replace(have, totals=replace(
+            have.totals, choices=tuple(votes.values()),
+            precincts=max(have.totals.precincts, p.totals.precincts)))
+    return list(merged.values())
+
+
+def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
+            election_date: date) -> WholeRace:
+    first = parts[0].totals.contest
+    county = parts[0].counties[0] if len(parts[0].counties) == 1 else None
+    finding = infer_scope(replace(first, key=key), county=county, election_date=election_date)
+    present = tuple(sorted({c for p in parts for c in p.counties}))
+    need: tuple[str, ...] | None
+    if finding.scope is Scope.STATEWIDE:
+        need = COUNTIES
+    elif finding.scope is Scope.MULTICOUNTY:
+        need = finding.counties
+    else:
+        need = present
+    whole = need is not None and set(need) <= set(present)
+    coverage = Coverage(present, whole, "counties' files combined" if len(parts) > 1
+                        else parts[0].source)
+
+    def refuse(why: str) -> WholeRace:
+        return WholeRace(key, finding, tuple(parts), None, replace(coverage, whole=False),
+                         notes=notes, refused=why)
+
+    seen: dict[str, str] = {}
+    for p in parts:
+        for c in p.counties:
+            if c in seen:
+                return refuse(f"{c} County's figures are in two files ({seen[c]} and "
+                              f"{p.source}); give each county once.")
+            seen[c] = p.source
+
+    # Candidates: one cluster per name key, then spellings that never meet in one file
+    # and are near enough (Greg/Gregory Duerden, Heusser/Heiser) joined, for confirmation.
+    entries: list[tuple[int, ChoiceTotal]] = [
+        (i, ct) for i, p in enumerate(parts) for ct in p.totals.choices]
+    in_parts: dict[str, set[int]] = {}
+    for i, ct in entries:
+        in_parts.setdefault(name_key(ct.choice.name), set()).add(i)
+    canon = {k: k for k in in_parts}
+    by_reach = sorted(in_parts, key=lambda k: (-len(in_parts[k]), k))
+    for a_i, a in enumerate(by_reach):
+        if canon[a] != a:
+            continue
+        for b in by_reach[a_i + 1:]:
+            if canon[b] == b and not in_parts[a] & in_parts[b] and _near(a, b):
+                canon[b] = a
+                in_parts[a] = in_parts[a] | in_parts[b]
+    clusters: dict[str, dict[str, list[str]]] = {}  # key -> spelling -> counties
+    votes: dict[str, int] = {}
+    kinds: dict[str, Choice] = {}
+    parties: dict[str, set[str]] = {}
+    order: list[str] = []
+    for i, ct in entries:
+        nk = canon[name_key(ct.choice.name)]
+        if nk not in clusters:
+            clusters[nk] = {}
+            order.append(nk)
+            kinds[nk] = ct.choice
+        where = ", ".join(parts[i].counties) or parts[i].source
+        clusters[nk].setdefault(ct.choice.name, []).append(where)
+        votes[nk] = votes.get(nk, 0) + ct.votes
+        party = ct.choice.party.strip()
+        if party and "write" not in party.casefold() and ct.choice.kind is not ChoiceKind.WRITE_IN:
+            parties.setdefault(nk, set()).add(ct.choice.party)
+    confirm = []
+    odd = []
+    for nk in order:
+        missing = [i for i in range(len(parts)) if i not in in_parts[nk]]
+        if not missing or kinds[nk].kind is ChoiceKind.WRITE_IN:
+            continue
+        name = next(iter(clusters[nk]))
+        listed = "; ".join(", ".join(w) for w in clusters[nk].values())
+        if nk in parties:
+            odd.append(f"{name} (of {', '.join(sorted(parties[nk]))}) is listed by {listed} "
+                       "but not by " + ", ".join(", ".join(parts[i].counties) or
+                                                parts[i].source for i in missing))
+        else:
+            confirm.append(f"“{name}”, with no party, is listed only by {listed}: read as a "
+                           "write-in candidate with no votes elsewhere")
+    if odd:
+        return refuse("The counties' candidate lists disagree (" + "; ".join(odd) + "): "
+                      "check that the files are of the same race, or correct the names in "
+                      "the file that differs; nothing was added up.")
+    choices = []
+    for nk in order:
+        spellings = clusters[nk]
+        name = max(spellings, key=lambda s: (len(spellings[s]), len(s)))
+        if len({_plain(s) for s in spellings}) > 1:
+            confirm.append(" and ".join(f"“{s}” ({', '.join(w)})" for s, w in spellings.items())
+                           + " are read as one candidate")
+        choices.append(ChoiceTotal(replace(kinds[nk], name=name), votes[nk]))
+    extras: dict[ExtraKind, int] = {}
+    for p in parts:
+        for kind, n in p.totals.extras.items():
+            extras[kind] = extras.get(kind, 0) + n
+    contest = replace(first, key=key, scope=finding.scope)
+    # Hidden cells and official totals (model.ContestTotals): the whole race is official
+    # only when every part is; a part's hidden cells count unless its own totals are.
+    display_of = {nk: c.choice.name for nk, c in zip(order, choices, strict=True)}
+    official = all(p.totals.official for p in parts)
+    hidden = sum(p.totals.hidden_cells for p in parts if not p.totals.official)
+    hidden_max: dict[str, int | None] = {}
+    sums: dict[str, int] = {}
+    split = any(p.totals.precinct_sums for p in parts)
+    for p in parts:
+        for ct in p.totals.choices:
+            name = display_of[canon[name_key(ct.choice.name)]]
+            if split:
+                sums[name] = sums.get(name, 0) + p.totals.precinct_sums.get(ct.choice.name,
+                                                                             ct.votes)
+            if not p.totals.official and ct.choice.name in p.totals.hidden_max:
+                more, have = p.totals.hidden_max[ct.choice.name], hidden_max.get(name, 0)
+                hidden_max[name] = None if more is None or have is None else have + more
+    totals = ContestTotals(contest, tuple(choices), extras,
+                           sum(p.totals.precincts for p in parts), official, hidden,
+                           hidden_max, sums)
+    return WholeRace(key, finding, tuple(parts), totals, coverage, tuple(confirm), notes)
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """A race where the counties' files and the state canvass give different figures."""
+
+    key: ContestKey
+    figures: tuple[tuple[str, int, int], ...]  # (candidate, counties' files, state canvass)
+
+    def text(self) -> str:
+        return (f"{self.key.label()}: " + "; ".join(
+            f"{n}: the counties' files give {a:,}, the state canvass {b:,}"
+            for n, a, b in self.figures))
+
+
+def cross_check(races: Sequence[WholeRace], state: Sequence[WholeRace]
+                ) -> tuple[list[Disagreement], dict[ContestKey, WholeRace]]:
+    """Compare the counties' races with the state canvass's, candidate by candidate.
+
+    Returns the disagreements and the state's race for each race key found in both.
+    """
+    by_key = {r.key: r for r in state}
+    found: dict[ContestKey, WholeRace] = {}
+    out = []
+    for r in races:
+        s = by_key.get(r.key)
+        if s is None or r.totals is None or s.totals is None:
+            continue
+        found[r.key] = s
+        theirs = {name_key(c.choice.name): c.votes for c in s.totals.choices}
+        ours = {name_key(c.choice.name): (c.choice.name, c.votes) for c in r.totals.choices}
+        kinds = {name_key(c.choice.name): c.choice for c in r.totals.choices}
+        diffs = []
+        for nk, (name, v) in ours.items():
+            ch = kinds[nk]
+            if nk not in theirs and (ch.kind is ChoiceKind.WRITE_IN or not ch.party.strip()
+                                     or "write" in ch.party.casefold()):
+                continue  # the state's county-level canvass lists no write-ins
+            if theirs.get(nk, 0) != v:
+                diffs.append((name, v, theirs.get(nk, 0)))
+        for c in s.totals.choices:
+            if name_key(c.choice.name) not in ours and c.votes:
+                diffs.append((c.choice.name, 0, c.votes))
+        if diffs:
+            out.append(Disagreement(r.key, tuple(diffs)))
+    return out, found

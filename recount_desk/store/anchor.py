@@ -1,0 +1,238 @@
+"""The audit chain's head kept outside the case file, so a rollback or a rewritten chain shows.
+
+Inside one file the hash chain proves only that the log is consistent with itself: whoever
+can write the file can delete the last action and its entry, copy back an older copy, or
+recompute every hash after an edit. So the head of the chain (the newest entry's number and
+hash) is also kept where the file's editor does not reach it at the same time:
+
+- in the program's data folder, one small file per case (named by the case's identity, a
+  random id written into the case when it is created), replaced after every action;
+- in every automatic backup (a backup is a copy of the case, its own chain included);
+- on every page of the report (printed beside the fingerprint).
+
+A known head (entry *n*, hash *h*) holds if the case's entry *n* has hash *h*: the case may
+have moved on since (work done on another workstation), but it may not end before *n*
+(rolled back) nor have another entry *n* (rewritten). This module holds the data folder's
+file; the comparison is :func:`head_problems`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import threading
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from recount_desk.core.audit import AuditEntry
+
+
+@dataclass(frozen=True)
+class Head:
+    """The head of a case's audit chain as someone saw it, and who saw it."""
+
+    seq: int
+    hash: str
+    source: str  # "this workstation's record of the case", "the backup X", …
+
+    def short(self) -> str:
+        return f"entry {self.seq} · {self.hash[:16]}"
+
+
+def case_id(conn: sqlite3.Connection) -> str | None:
+    """The case's identity: the id written into it when it was created, or (for files made
+    before ids were written) the hash of its first audit entry. None if it has neither."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='case_id'").fetchone()
+        if row and isinstance(row[0], str) and row[0]:
+            return row[0]
+        row = conn.execute("SELECT hash FROM audit WHERE seq=1").fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return str(row[0])[:32] if row and row[0] else None
+
+
+def _safe(cid: str) -> str:
+    return "".join(ch for ch in cid if ch.isalnum() or ch in "-_")[:64] or "unknown"
+
+
+def anchor_path(root: Path, cid: str) -> Path:
+    return root / "anchors" / f"{_safe(cid)}.json"
+
+
+def read(root: Path, cid: str) -> dict[str, object] | None:
+    """The data folder's record of the case, or None if this workstation has none."""
+    try:
+        data = json.loads(anchor_path(root, cid).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("seq"), int) or \
+            not isinstance(data.get("hash"), str):
+        return None
+    return data
+
+
+def known_head(root: Path, cid: str) -> Head | None:
+    data = read(root, cid)
+    if data is None or not data.get("hash"):
+        return None
+    return Head(int(data["seq"]), str(data["hash"]),  # type: ignore[call-overload]
+                "this workstation's record of the case (in its data folder)")
+
+
+def restored_at(root: Path, cid: str) -> str | None:
+    """When a backup was last restored in place of this case here (ISO, UTC), if ever."""
+    data = read(root, cid)
+    value = data.get("restored_at") if data else None
+    return value if isinstance(value, str) else None
+
+
+def writer_id(root: Path) -> str:
+    """This workstation's (this data folder's) own random id, named in each entry it
+    writes; made on first use."""
+    path = root / "anchors" / "writer-id"
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+        if text:
+            return text
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = uuid.uuid4().hex[:16]
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def record(root: Path, cid: str, entry: AuditEntry, case: Path, *, committed: bool = True,
+           restored: bool = False, superseded: AuditEntry | None = None) -> None:
+    """Keep ``entry`` as the case's head (``committed``), or as the entry about to be
+    committed (a kill between the two must not make a real entry look forged). An older
+    head never replaces a newer one (two threads of one program may finish in either
+    order), except when a backup is restored."""
+    path = anchor_path(root, cid)
+    old = read(root, cid)
+    data: dict[str, object] = dict(old) if old is not None and not restored else {}
+    if committed:
+        if old is not None and not restored and int(old["seq"]) > entry.seq:  # type: ignore[call-overload]
+            return
+        data.update({"seq": entry.seq, "hash": entry.hash, "at": entry.at})
+        data.pop("pending_seq", None)
+        data.pop("pending_hash", None)
+    else:
+        if old is None:  # nothing anchored yet: the pending entry is all there is
+            data.update({"seq": 0, "hash": ""})
+        data.update({"pending_seq": entry.seq, "pending_hash": entry.hash})
+    data.update({"case_id": cid, "case": str(case), "host": socket.gethostname(),
+                 "written": datetime.now(UTC).isoformat(timespec="seconds")})
+    if restored:
+        data["restored_at"] = datetime.now(UTC).isoformat(timespec="microseconds")
+        # The heads of the files a restore replaced: their entries were written here (the
+        # copy kept aside still holds them), whatever the head now says.
+        kept = list(old.get("superseded", [])) if old is not None else []  # type: ignore[call-overload]
+        if superseded is not None:
+            kept.append([superseded.seq, superseded.hash])
+        data["superseded"] = kept[-20:]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(json.dumps(data, indent=1))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def pending(root: Path, cid: str) -> tuple[int, str] | None:
+    data = read(root, cid)
+    if data is None or not isinstance(data.get("pending_seq"), int):
+        return None
+    return int(data["pending_seq"]), str(data.get("pending_hash"))  # type: ignore[call-overload]
+
+
+def _writer(e: AuditEntry) -> str | None:
+    try:
+        body = json.loads(e.payload)
+    except ValueError:
+        return None
+    w = body.get("writer") if isinstance(body, dict) else None
+    return w if isinstance(w, str) else None
+
+
+def unseen_entries(root: Path, cid: str, entries: Sequence[AuditEntry]
+                   ) -> tuple[list[str], list[str]]:
+    """The entries newer than this workstation's record of the case: (problems, notes).
+
+    An entry that names this workstation as its writer but that it never recorded was not
+    written here: forged. Others were written on another workstation (the case was
+    copied there and back) — or forged by someone who chose another name; an offline
+    workstation cannot tell, so they are named, for the officer to confirm."""
+    head = known_head(root, cid)
+    if head is None or not entries:
+        return [], []
+    allowed = head.seq
+    p = pending(root, cid)
+    by_seq = {e.seq: e.hash for e in entries}
+    if p is not None and by_seq.get(p[0]) == p[1]:
+        allowed = max(allowed, p[0])
+    data = read(root, cid) or {}
+    for item in data.get("superseded", []):  # type: ignore[attr-defined]
+        if isinstance(item, list) and len(item) == 2 and by_seq.get(item[0]) == item[1]:
+            allowed = max(allowed, int(item[0]))
+    me = writer_id(root)
+    newer = [e for e in entries if e.seq > allowed]
+    forged = [e.seq for e in newer if _writer(e) == me]
+    problems = [f"audit entry {n} claims to have been written on this workstation, which "
+                f"never wrote it (its record of the case ends at entry {allowed}): it was "
+                "forged outside Recount Desk" for n in forged]
+    others = [e.seq for e in newer if _writer(e) != me]
+    notes = []
+    if others:
+        span = f"{others[0]}" if len(others) == 1 else f"{others[0]}–{others[-1]}"
+        notes.append(f"audit entr{'y' if len(others) == 1 else 'ies'} {span} "
+                     f"{'was' if len(others) == 1 else 'were'} not written on this "
+                     f"workstation (it last saw entry {allowed}): written on another one, "
+                     "or forged — if the case never left this computer, treat them as "
+                     "forged")
+    return problems, notes
+
+
+def ids_for_path(root: Path, case: Path) -> list[str]:
+    """The ids of the cases this workstation last saw at ``case`` (for a file too damaged
+    to say its own id)."""
+    folder = root / "anchors"
+    if not folder.is_dir():
+        return []
+    want = str(case.resolve())
+    out = []
+    for p in folder.glob("*.json"):
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("case") and \
+                str(Path(str(data["case"])).resolve()) == want:
+            out.append(str(data.get("case_id")))
+    return out
+
+
+def head_problems(entries: Sequence[AuditEntry], heads: Iterable[Head]) -> list[str]:
+    """How the case's log disagrees with heads kept elsewhere: rolled back or rewritten."""
+    by_seq = {e.seq: e.hash for e in entries}
+    last = entries[-1].seq if entries else 0
+    problems = []
+    for h in heads:
+        if h.seq > last:
+            problems.append(
+                f"the case was rolled back: {h.source} has audit entry {h.seq} "
+                f"(hash {h.hash[:16]}…), but the case ends at entry {last} — work recorded "
+                "since has been removed, or an older copy was put in its place")
+        elif by_seq.get(h.seq) != h.hash:
+            problems.append(
+                f"the audit log was rewritten: its entry {h.seq} is not the one {h.source} "
+                f"recorded (hash {h.hash[:16]}…, the case now has "
+                f"{(by_seq.get(h.seq) or '—')[:16]}…)")
+    return problems

@@ -1,0 +1,136 @@
+"""The district table and scope inference, checked against the public canvass files kept in
+tests/data (the 2016 and 2018 state canvasses, the 29 counties' 2018 and 2022 files)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from recount_desk.core.districts import (
+    COUNTIES,
+    DistrictOffice,
+    MapCycle,
+    counties_of,
+    county_name,
+    cycle_for,
+    district_office,
+    districts_of_county,
+)
+from recount_desk.core.model import Contest, ContestKey, ContestKind, Scope
+from recount_desk.core.scope import check_label, infer_scope
+
+ROOT = Path(__file__).resolve().parents[2]
+E2018, E2022 = date(2018, 11, 6), date(2022, 11, 8)
+
+
+def test_the_table_is_what_the_data_gives() -> None:
+    script = ROOT / "tests" / "data" / "districts" / "make_table.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    # The three mislabelled 2018 files are corrected, and said so.
+    assert "grand" in done.stdout and "kane" in done.stdout and "morgan" in done.stdout
+
+
+@pytest.mark.parametrize(("office", "number", "when", "counties"), [
+    (DistrictOffice.STATE_HOUSE, 69, E2018, ("Carbon", "Duchesne", "Emery", "Grand")),
+    (DistrictOffice.STATE_HOUSE, 32, E2018, ("Salt Lake",)),
+    (DistrictOffice.STATE_HOUSE, 73, E2018,
+     ("Beaver", "Garfield", "Kane", "Piute", "San Juan", "Sevier", "Wayne")),
+    (DistrictOffice.STATE_HOUSE, 58, E2018, ("Juab", "Sanpete")),  # Juab's file lacks it
+    (DistrictOffice.STATE_HOUSE, 69, E2022,
+     ("Emery", "Garfield", "Grand", "Kane", "San Juan", "Wayne")),
+    (DistrictOffice.US_HOUSE, 3, E2018,
+     ("Carbon", "Emery", "Grand", "Salt Lake", "San Juan", "Utah", "Wasatch")),
+    (DistrictOffice.STATE_SENATE, 27, date(2016, 11, 8),
+     ("Carbon", "Emery", "Grand", "San Juan", "Utah", "Wasatch")),
+    (DistrictOffice.JUDICIAL, 7, E2022, ("Carbon", "Emery", "Grand", "San Juan")),
+], ids=["hd69-2018", "hd32", "hd73", "hd58-juab", "hd69-2022", "ush3", "sd27", "judicial7"])
+def test_district_counties(office: DistrictOffice, number: int, when: date,
+                           counties: tuple[str, ...]) -> None:
+    assert counties_of(office, number, when) == counties
+
+
+def test_every_district_of_the_2012_maps_is_known_and_every_county_in_a_us_house_district(
+) -> None:
+    for office in (DistrictOffice.US_HOUSE, DistrictOffice.STATE_SENATE,
+                   DistrictOffice.STATE_HOUSE):
+        for n in range(1, office.seats + 1):
+            assert counties_of(office, n, E2018), (office, n)
+    for county in COUNTIES:
+        assert districts_of_county(DistrictOffice.US_HOUSE, county, E2018)
+        assert districts_of_county(DistrictOffice.US_HOUSE, county, E2022)
+        assert districts_of_county(DistrictOffice.STATE_HOUSE, county, E2022)
+    # Grand lies in U.S. House 3 alone (its 2018 file says 1).
+    assert districts_of_county(DistrictOffice.US_HOUSE, "Grand", E2018) == (3,)
+
+
+def test_cycles_and_names() -> None:
+    assert cycle_for(date(2021, 11, 2)) is MapCycle.MAPS_2012
+    assert cycle_for(date(2022, 6, 28)) is MapCycle.MAPS_2022
+    assert cycle_for(date(2010, 11, 2)) is None
+    assert counties_of(DistrictOffice.STATE_HOUSE, 69, date(2010, 11, 2)) is None
+    assert county_name("GRAND") == county_name("Grand County") == "Grand"
+    assert county_name("San Pete") == "Sanpete"
+    assert county_name("salt_lake") == "Salt Lake"
+    assert county_name("Atlantis") is None
+    assert district_office("U S House", "") == (DistrictOffice.US_HOUSE, None)
+    assert district_office("State House District 70") == (DistrictOffice.STATE_HOUSE, 70)
+    assert district_office("STATE SCHOOL BOARD DISTRICT #11") == (
+        DistrictOffice.STATE_SCHOOL_BOARD, 11)
+    assert district_office("County Sheriff") is None
+
+
+def race(title: str, district: str = "", kind: ContestKind = ContestKind.RACE) -> Contest:
+    return Contest(ContestKey(title, district), kind)
+
+
+P = ContestKind.PROPOSITION
+
+
+@pytest.mark.parametrize(("contest", "county", "when", "scope"), [
+    (race("U.S. Senate"), "Grand", E2018, Scope.STATEWIDE),
+    (race("U S Senate"), "Morgan", E2018, Scope.STATEWIDE),
+    (race("State Treasurer"), "Beaver", E2022, Scope.STATEWIDE),
+    (race("President"), "Grand", date(2016, 11, 8), Scope.STATEWIDE),
+    (race("Governor"), None, date(2020, 11, 3), Scope.STATEWIDE),
+    (race("Constitutional Amendment A", kind=P), "Grand", E2022, Scope.STATEWIDE),
+    (race("Constitutionel Amendment A", kind=P), "Piute", E2022, Scope.STATEWIDE),
+    (race("PROPOSITION NUMBER 3", kind=P), "Salt Lake", E2018, Scope.STATEWIDE),
+    (race("Supreme Court Petersen", kind=P), "Weber", E2022, Scope.STATEWIDE),
+    (race("PAIGE PETERSEN Judicial Retention", kind=P), "Grand", E2022, Scope.MULTICOUNTY),
+    (race("Second District Court Edwards", kind=P), "Weber", E2022, Scope.MULTICOUNTY),
+    (race("CONSTANDINOS (DENO) HIMONAS", kind=P), "Salt Lake", E2018, Scope.MULTICOUNTY),
+    (race("South Ogden Justice Court Memmott", kind=P), "Weber", E2022, Scope.COUNTY),
+    (race("U.S. House", "1"), "Grand", E2018, Scope.MULTICOUNTY),
+    (race("State House", "69"), "Grand", E2018, Scope.MULTICOUNTY),
+    (race("State House", "32"), "Salt Lake", E2018, Scope.COUNTY),
+    (race("State House District 70"), "Sevier", E2022, Scope.MULTICOUNTY),
+    (race("State Senate", "8"), "Salt Lake", E2022, Scope.MULTICOUNTY),  # not in the table
+    (race("Multi-County Water Board (Multi-County)"), "Utah", E2022, Scope.MULTICOUNTY),
+    (race("Grand County Sheriff"), "Grand", E2022, Scope.COUNTY),
+    (race("COUNTY COUNCIL DISTRICT #1"), "Salt Lake", E2018, Scope.COUNTY),
+    (race("Moab Valley Fire District"), "Grand", E2022, Scope.SPECIAL_DISTRICT),
+    (race("Lake Point City Council 1 yr"), "Tooele", E2022, Scope.MUNICIPAL),
+], ids=lambda v: str(v)[:40] if isinstance(v, Contest) else None)
+def test_scope_from_the_office_and_the_table(contest: Contest, county: str | None,
+                                             when: date, scope: Scope) -> None:
+    assert infer_scope(contest, county=county, election_date=when).scope is scope
+
+
+def test_a_district_not_in_the_table_is_said_to_be_assumed() -> None:
+    f = infer_scope(race("State Senate", "8"), county="Salt Lake", election_date=E2022)
+    assert f.assumed and "not in the program's district table" in f.reason
+
+
+def test_labels_checked_against_the_table() -> None:
+    grand = check_label(ContestKey("U.S. House", "1"), "Grand", E2018)
+    assert grand is not None and grand.key == ContestKey("U.S. House", "3")
+    kane = check_label(ContestKey("U.S. House", "73"), "Kane", E2018)
+    assert kane is not None and kane.key == ContestKey("State House", "73")
+    assert check_label(ContestKey("State House", "69"), "Grand", E2018) is None
+    assert check_label(ContestKey("U.S. House", "2"), "Salt Lake", E2018) is None
