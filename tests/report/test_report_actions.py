@@ -277,3 +277,48 @@ def test_a_tampered_case_gives_no_official_report(tmp_path: Path) -> None:
     with open_case(path) as case, pytest.raises(ReportNotReady, match="does not match"):
         make_report(case, cid, tmp_path / "r.pdf")
     assert not (tmp_path / "r.pdf").exists()
+
+
+def test_a_county_portions_report_restates_the_request_check_as_decided_on_the_whole_race(
+        tmp_path: Path) -> None:
+    """Grand 2018 holds only its part of State House 69: a request recorded on it (with the
+    officer's reason) is never reported as "met" on Grand's 843 to 841 (issue #20)."""
+    from recount_desk.actions import recount as rc
+    from recount_desk.actions.contests import overview, record_request, set_contest_settings
+    from recount_desk.core.model import Scope
+    from recount_desk.actions.demo_portion import build_portion_demo_case
+    from recount_desk.core.recount import EntryMode, RecountMethod, TallySheet
+    from recount_desk.core.rules import Office, Requester
+
+    case, _combined = build_portion_demo_case(tmp_path / "grand.recount")
+    with case:
+        cid = next(r.id for r in overview(case)
+                   if r.check.totals.contest.key.title == "State House"
+                   and r.check.totals.contest.key.district == "69")
+        # Recorded while the officer had set the race to a county race (Grand's 843 to 841
+        # is inside the margin), then set back to multicounty: the recorded finding is the
+        # county slice's, and the report must not repeat it.
+        c = next(r for r in overview(case) if r.id == cid).check.totals.contest
+        settings = {"seats": c.seats, "voting_method": c.voting_method,
+                    "pass_rule": c.pass_rule}
+        set_contest_settings(case, cid, scope=Scope.COUNTY, **settings)
+        record_request(case, cid, requester=Requester.CANDIDATE, candidate="Christine Watkins",
+                       voters=[], filed_at=datetime(2018, 11, 21, 14, 30),
+                       filed_with=Office.COUNTY_CLERK)
+        set_contest_settings(case, cid, scope=Scope.MULTICOUNTY, **settings)
+        rc.start_recount(case, cid, method=RecountMethod.RETABULATION,
+                         entry_mode=EntryMode.SINGLE)
+        for row in rc.variance(case, cid).rows:  # recounted as canvassed
+            votes = dict(row.canvass)
+            total = sum(votes.values())
+            rc.enter_tally(case, cid, row.unit, entry=1, officer="demo",
+                           sheet=TallySheet(total, votes, 0, 0, 0),
+                           warning_note="as canvassed")
+        rc.convene_board(case, cid, convened_at=datetime(2018, 11, 28, 10, 0),
+                         place="Grand County Courthouse", body_size=7)
+        data = report_actions.build_report_data(case, cid)
+        assert data.portion
+        checks = data.requests[0].checks
+        assert not all(c.ok for c in checks)
+        texts = " ".join(c.text for c in checks)
+        assert "whole race" in texts and "within the recount margin of" not in texts

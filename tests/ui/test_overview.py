@@ -15,8 +15,7 @@ from .conftest import SIGNAL_MS
 
 
 def test_filter_to_the_contests_within_the_margin_and_read_the_decision(
-        demo_county: MainWindow, qtbot: QtBot) -> None:
-    demo = demo_county
+        demo: MainWindow, qtbot: QtBot) -> None:
     page = demo.contests_page
     assert page.model.rowCount() == 34
     with qtbot.waitSignal(page.filtered, timeout=SIGNAL_MS):
@@ -66,7 +65,7 @@ def test_sorting_happens_on_the_row_list(demo: MainWindow) -> None:
     assert margins[:len(known)] == known or margins[-len(known):] == known
 
 
-def test_changing_seats_recomputes_and_undo_is_recorded_too(demo_county: MainWindow,
+def test_changing_seats_recomputes_and_undo_is_recorded_too(demo: MainWindow,
                                                             qtbot: QtBot) -> None:
     from recount_desk.actions.demo_recount import demo_contest_id
 
@@ -93,8 +92,7 @@ def test_changing_seats_recomputes_and_undo_is_recorded_too(demo_county: MainWin
     assert actions.count("load re-tabulated results") == 1
 
 
-def test_print_html_holds_the_table_as_shown(demo_county: MainWindow) -> None:
-    demo = demo_county
+def test_print_html_holds_the_table_as_shown(demo: MainWindow) -> None:
     demo.contests_page.within.setChecked(True)
     html = demo.overview_html()
     assert "State House — District 32" in html

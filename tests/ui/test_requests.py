@@ -25,9 +25,8 @@ def _dialog(window: MainWindow, qtbot: QtBot) -> RequestDialog:
     return dlg
 
 
-def test_a_timely_request_by_the_losing_candidate_is_recorded(demo_county: MainWindow,
+def test_a_timely_request_by_the_losing_candidate_is_recorded(demo: MainWindow,
                                                                qtbot: QtBot) -> None:
-    demo = demo_county
     dlg = _dialog(demo, qtbot)
     assert dlg.by_candidate.isChecked()
     assert dlg.candidate.currentText() == "Suzanne Harrison"
@@ -69,8 +68,7 @@ def test_a_late_request_is_recorded_only_with_a_reason(demo: MainWindow,
     assert "No" in timely
 
 
-def test_voters_must_be_ten_and_confirmed(demo_county: MainWindow, qtbot: QtBot) -> None:
-    demo = demo_county
+def test_voters_must_be_ten_and_confirmed(demo: MainWindow, qtbot: QtBot) -> None:
     dlg = _dialog(demo, qtbot)
     dlg.by_voters.setChecked(True)
     for n, row in enumerate(dlg.voter_rows[:10]):
