@@ -577,8 +577,9 @@ def schema_problems(conn: PgCaseConnection) -> list[str]:
         else:
             problems.append(f"the schema was changed outside Recount Desk: the trigger {n} "
                             "is missing or disabled")
-    bodies: dict[str, str] = dict(conn.execute("SELECT p.proname, p.prosrc FROM pg_proc p JOIN pg_namespace s "
-                               "ON s.oid = p.pronamespace WHERE s.nspname = current_schema()"))
+    bodies: dict[str, str] = dict(conn.execute(
+        "SELECT p.proname, p.prosrc FROM pg_proc p JOIN pg_namespace s ON s.oid = "
+        "p.pronamespace WHERE s.nspname = current_schema()"))
     for name, body in _FUNCTIONS.items():
         if bodies.get(name) != body:
             problems.append(f"the schema was changed outside Recount Desk: the function {name} "
