@@ -285,8 +285,8 @@ def test_a_county_portions_report_restates_the_request_check_as_decided_on_the_w
     officer's reason) is never reported as "met" on Grand's 843 to 841 (issue #20)."""
     from recount_desk.actions import recount as rc
     from recount_desk.actions.contests import overview, record_request, set_contest_settings
-    from recount_desk.core.model import Scope
     from recount_desk.actions.demo_portion import build_portion_demo_case
+    from recount_desk.core.model import Scope
     from recount_desk.core.recount import EntryMode, RecountMethod, TallySheet
     from recount_desk.core.rules import Office, Requester
 
