@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from .dialogs.new_case import NewCaseDialog
     from .dialogs.report import ReportDialog
     from .dialogs.request import RequestDialog
+    from .dialogs.whole_race import WholeRaceDialog
     from .pages.contests import ContestsPage
     from .pages.requests import RequestsPage
 
@@ -245,6 +246,7 @@ class MainWindow(QMainWindow):
         contests.import_button.clicked.connect(lambda: self.import_canvass())
         contests.detail.settings_requested.connect(self._settings_requested)
         contests.detail.request_wanted.connect(self.record_request)
+        contests.detail.whole_race_wanted.connect(self.open_whole_race)
         requests.request_wanted.connect(lambda: self.record_request(None))
         self.act_within.toggled.connect(contests.within.setChecked)
         contests.within.toggled.connect(self.act_within.setChecked)
@@ -331,6 +333,9 @@ class MainWindow(QMainWindow):
         self.act_print = self._action("&Print…", self.print_overview,
                                       QKeySequence.StandardKey.Print,
                                       "Print the contests overview as shown")
+        self.act_export = self._action("E&xport results…", lambda: self.export_results(),
+                                       "Ctrl+Shift+E", "Write every contest's votes and "
+                                       "verdict to a spreadsheet (Excel .xlsx, or .csv)")
         self.act_report = self._action("Recount re&port…", self.open_report, "Ctrl+Shift+P",
                                        "Make, preview, print, sign and verify the official "
                                        "recount report")
@@ -354,6 +359,7 @@ class MainWindow(QMainWindow):
         f.addAction(self.act_accept)
         f.addAction(self.act_person)
         f.addAction(self.act_print)
+        f.addAction(self.act_export)
         f.addAction(self.act_report)
         f.addSeparator()
         f.addAction(self.act_quit)
@@ -373,6 +379,11 @@ class MainWindow(QMainWindow):
                                         lambda: self.record_request(None), "Ctrl+R",
                                         "Record a recount request for the selected contest")
         e.addAction(self.act_request)
+        self.act_whole = self._action(
+            "&Whole race and the county's part…", lambda: self.open_whole_race(None),
+            "Ctrl+Shift+H", "A multicounty or statewide contest: the whole race's figures, "
+            "the lieutenant governor's recount order and the county's transmittal")
+        e.addAction(self.act_whole)
         e.addAction(self.act_people)
         self.act_retab = self._action("&Load re-tabulated results…", self._load_retab,
                                       "Ctrl+Shift+L", "Load the tabulators' re-tabulated "
@@ -1033,6 +1044,53 @@ class MainWindow(QMainWindow):
         dlg.recorded.connect(self._request_recorded)
         dlg.open()
         return dlg
+
+    def open_whole_race(self, contest_id: int | None) -> WholeRaceDialog | None:
+        """The whole race of the selected (or given) contest and the county's part in its
+        recount."""
+        from .dialogs.whole_race import WholeRaceDialog
+
+        if self.case is None or not self.rows:
+            self.tell("No contest", "Open a case that holds a canvass first.")
+            return None
+        if contest_id is None:
+            on_recount = self.tabs.currentWidget() is getattr(self, "recount_page", None)
+            contest_id = (self.recount_page.contest_id if on_recount else None) \
+                or self.contests_page.current_contest_id()
+        if contest_id is None:
+            self.tell("No contest", "Select a contest first.")
+            return None
+        dlg = WholeRaceDialog(self, contest_id)
+        dlg.open()
+        return dlg
+
+    def export_results(self, dest: Path | None = None) -> Path | None:
+        """Every contest's votes and verdict to a spreadsheet (the same as ``recount-desk
+        export``); .xlsx unless a .csv name is chosen."""
+        from PySide6.QtWidgets import QFileDialog
+
+        from recount_desk.actions import export as export_actions
+
+        if self.case is None or not self.rows:
+            self.tell("Nothing to export", "Open a case that holds a canvass first.")
+            return None
+        if dest is None:
+            default = self.case.path.with_name(self.case.path.stem + " — results.xlsx")
+            name, _ = QFileDialog.getSaveFileName(
+                self, "Export results", str(default),
+                "Excel workbook (*.xlsx);;Comma-separated values (*.csv)")
+            if not name:
+                return None
+            dest = Path(name)
+        if dest.suffix.lower() not in (".xlsx", ".csv"):
+            dest = dest.with_suffix(".xlsx")
+        try:
+            out = export_actions.export_results(self.case, dest)
+        except (export_actions.ExportError, OSError) as e:
+            self.tell("The results were not exported", str(e))
+            return None
+        self.statusBar().showMessage(f"Exported {len(self.rows)} contests to {out}", 15000)
+        return out
 
     def _load_retab(self) -> None:
         if getattr(self, "recount_page", None) is None:
