@@ -792,6 +792,36 @@ def cmd_recount(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_sign(args: argparse.Namespace) -> int:
+    """Record the signing of a contest's report: the same action as the Recount page's
+    "Sign and lock" (board members present, the quorum, the time and place)."""
+    from recount_desk.actions import recount as recount_actions
+
+    case = _open_for_recount(args.case, _person(args))
+    if case is None:
+        return EXIT_FAIL
+    with case:
+        kw = {"signed_at": args.signed_at, "signers": args.signer, "place": args.place}
+        try:
+            recount_actions.sign_report(case, args.contest, **kw)
+        except recount_actions.SigningNeedsConfirmation as ask:
+            print(str(ask))
+            if not args.yes:
+                print("Nothing was written: run again with --yes to record the signing.")
+                return EXIT_OK
+        except recount_actions.RecountError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAIL
+        try:
+            got = recount_actions.sign_report(case, args.contest, confirmed=True, **kw)
+        except recount_actions.RecountError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAIL
+        print(f"Signed on {got.signed_at:%Y-%m-%d %H:%M} at {got.place} by "
+              f"{', '.join(got.signers)}: the contest is locked.")
+    return EXIT_OK
+
+
 def cmd_tally_sheets(args: argparse.Namespace) -> int:
     """Blank tally sheets for a hand count, one page per unit (PDF)."""
     from recount_desk.actions import recount as recount_actions
@@ -947,6 +977,19 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the file's contest to use, when the proposal is not sure")
     rc.add_argument("--yes", action="store_true", help="record the load")
     rc.set_defaults(func=cmd_recount)
+
+    sg = sub.add_parser("sign", help="record that the board signed a contest's report "
+                        "(prints what is recorded; --yes records it and locks the contest)")
+    sg.add_argument("case")
+    sg.add_argument("--contest", type=int, required=True)
+    sg.add_argument("--signer", action="append", required=True, metavar="NAME",
+                    help="a board member present at the board step, or the election "
+                    "officer (repeat for each)")
+    sg.add_argument("--signed-at", type=_datetime, required=True, metavar="YYYY-MM-DD HH:MM")
+    sg.add_argument("--place", help="where the report was signed (default: where the board "
+                    "met)")
+    sg.add_argument("--yes", action="store_true", help="record the signing")
+    sg.set_defaults(func=cmd_sign)
 
     ts = sub.add_parser("tally-sheets", help="printed tally sheets for a hand count (PDF)")
     ts.add_argument("case")

@@ -52,6 +52,7 @@ from recount_desk.core.recount import (
     ResolutionKind,
     ReturnRule,
     SheetLayout,
+    SigningPlan,
     Stage,
     TallyEntry,
     TallySheet,
@@ -77,6 +78,7 @@ from recount_desk.core.recount import (
     resolved_sheet,
     return_rule,
     returned_in_time,
+    signing_plan,
     staff_cost,
     status_line,
     unit_state,
@@ -1080,36 +1082,66 @@ def board(case: Case, contest_id: int) -> BoardView:
 # --------------------------------------------------------------------------------------
 
 
-def sign_report(case: Case, contest_id: int, *, signed_at: datetime,
-                signers: Sequence[str]) -> rr.StoredSigning:
+class SigningNeedsConfirmation(RecountError):
+    """The signing checks out; the officer confirms it (it locks the contest) before it is
+    recorded. ``plan`` holds who signs, when, where and the quorum; the message is the
+    question to ask."""
+
+    def __init__(self, message: str, plan: SigningPlan) -> None:
+        super().__init__(message)
+        self.plan = plan
+
+
+def signing_plan_of(case: Case, contest_id: int, *, signed_at: datetime | None,
+                    signers: Sequence[str], place: str | None = None) -> SigningPlan:
+    """Who would sign, checked against the board step and the quorum
+    (``core.recount.signing_plan``); ``place`` defaults to where the board met."""
+    ctx = _load(case, contest_id)
+    return _signing_plan(case, ctx, signed_at, signers, place)
+
+
+def _signing_plan(case: Case, ctx: _Ctx, signed_at: datetime | None, signers: Sequence[str],
+                  place: str | None) -> SigningPlan:
+    conv = rr.convening(case.conn, ctx.contest_id)
+    officer = case.roster.election_officer
+    return signing_plan(
+        signers, members=rr.board_members(case.conn, ctx.contest_id),
+        kind=conv.board_kind if conv else None, body_size=conv.body_size if conv else 0,
+        convened_at=conv.convened_at if conv else None,
+        declared=rr.current_declaration(case.conn, ctx.contest_id) is not None,
+        officer=officer.name if officer else None, signed_at=signed_at,
+        place=place if place is not None else (conv.place if conv else ""))
+
+
+def sign_report(case: Case, contest_id: int, *, signed_at: datetime, signers: Sequence[str],
+                place: str | None = None, confirmed: bool = False) -> rr.StoredSigning:
     """Record that the board and the election officer signed the report ((4)(b)(ii)).
 
-    Needs a declaration and a board convened with a quorum. Locks the contest: every write
-    action on it then raises ``ContestLocked`` until ``reopen``.
+    The one way to sign, for the window and the command line alike. The signers are the
+    board's members recorded present at the board step (and the election officer); a name
+    not on the board is refused, and so is a signing without a quorum
+    (``core.recount.signing_plan``). The time and the place (default: where the board met)
+    are recorded. Unless ``confirmed``, nothing is written and ``SigningNeedsConfirmation``
+    carries the question to ask. Locks the contest: every write action on it then raises
+    ``ContestLocked`` until ``reopen``.
     """
-    names = tuple(s.strip() for s in signers if s.strip())
-    if not names:
-        raise RecountError("Name who signed the report.")
     with store.transaction(case.conn, case.actor, "sign report") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
-        blockers = []
-        if rr.current_declaration(case.conn, contest_id) is None:
-            blockers.append("the result has not been declared")
-        b = board(case, contest_id)
-        if b.convening is None:
-            blockers.append("the board of canvassers has not been convened")
-        elif b.quorum is not None and not b.quorum.ok:
-            blockers.append(f"the board had no quorum ({b.quorum.text})")
-        if blockers:
-            raise RecountError(f"{ctx.title} cannot be signed yet: " + "; ".join(blockers)
+        plan = _signing_plan(case, ctx, signed_at, signers, place)
+        if not plan.ok:
+            raise RecountError(f"{ctx.title} cannot be signed: " + "; ".join(plan.refusals)
                                + ".")
+        if not confirmed:
+            raise SigningNeedsConfirmation(plan.confirmation(ctx.title), plan)
         digest = store.state_digest(case.conn)
-        sid = rr.add_signing(tx, contest_id, signed_at, names, digest, case.actor,
-                             store.utc_now())
+        sid = rr.add_signing(tx, contest_id, signed_at, plan.signers, digest, case.actor,
+                             store.utc_now(), plan.place)
         tx.update({"contest_id": contest_id, "contest": ctx.title, "signing_id": sid,
-                        "signed_at": _iso(signed_at), "signers": list(names),
-                        "data_digest": digest})
+                   "signed_at": _iso(signed_at), "place": plan.place,
+                   "signers": list(plan.signers), "board_signers": plan.board_signers,
+                   "quorum": plan.quorum.text if plan.quorum else None,
+                   "data_digest": digest})
     got = rr.active_signing(case.conn, contest_id)
     assert got is not None
     return got

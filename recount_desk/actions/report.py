@@ -481,7 +481,7 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
         data["generated_at"] = clock().replace(microsecond=0).isoformat()
         data["signed_at"] = signing.signed_at.replace(microsecond=0).isoformat()
         data["signed_by"] = list(signing.signers)
-        data["signed_place"] = base.board.place
+        data["signed_place"] = signing.place or base.board.place
     report = replace(base, printing=_printing(case, contest_id, data, base))
     if on_progress:
         on_progress(0, 1)
@@ -662,7 +662,8 @@ def verify_code(case: Case, code: str) -> ReportCheck:
 # --- signing ------------------------------------------------------------------------------
 
 def record_signing(case: Case, contest_id: int, signed_at: datetime,
-                   signers: Sequence[str]) -> str:
+                   signers: Sequence[str], *, place: str | None = None,
+                   confirmed: bool = True) -> str:
     """Record that the board and the officer signed the report; the contest is then locked.
 
     Returns the fingerprint of the data signed. A report whose dates are out of order, or
@@ -677,12 +678,13 @@ def record_signing(case: Case, contest_id: int, signed_at: datetime,
         raise ReportNotReady("This contest's report is already signed; reopen the contest "
                              "first to record a new signing.")
     trial = replace(data, printing=Printing(signing=Signing(
-        signed_at, data.board.place, tuple(Signer(n, "") for n in signers))))
+        signed_at, place or data.board.place, tuple(Signer(n, "") for n in signers))))
     found = problems(trial)
     if found:
         raise ReportNotReady("The report cannot be signed as the official result: "
                              + " ".join(found))
-    recount_actions.sign_report(case, contest_id, signed_at=signed_at, signers=list(signers))
+    recount_actions.sign_report(case, contest_id, signed_at=signed_at, signers=list(signers),
+                                place=place, confirmed=confirmed)
     return fp
 
 

@@ -1181,6 +1181,118 @@ def quorum(kind: BoardKind, members: Sequence[BoardMember], body_size: int) -> Q
                        + ("quorum present." if ok else "no quorum."), basis)
 
 
+@dataclass(frozen=True, slots=True)
+class SigningPlan:
+    """Who signs the report, when and where, checked against the board step (20A-4-401(4)(b)(ii)).
+
+    ``signers`` are the names as recorded (the board step's spelling); ``refusals`` say why
+    the signing cannot be recorded (empty: it may, once confirmed).
+    """
+
+    signers: tuple[str, ...]
+    board_signers: int
+    quorum: QuorumCheck | None
+    signed_at: datetime
+    place: str
+    refusals: tuple[str, ...]
+    basis: str = "20A-4-401(4)(b)(ii); 20A-4-301, 20A-4-306"
+
+    @property
+    def ok(self) -> bool:
+        return not self.refusals
+
+    def confirmation(self, title: str) -> str:
+        """What the officer confirms before the signing is recorded (it locks the contest)."""
+        when = f"{long_date(self.signed_at.date())} at {_clock(self.signed_at)}"
+        return (f"Record that the report of {title} was signed on {when} at {self.place} by "
+                f"{', '.join(self.signers)}? "
+                + (f"{self.board_signers} member(s) of the board sign; {self.quorum.text} "
+                   if self.quorum is not None else "")
+                + "Recording the signing locks the contest: nothing in it can change until "
+                "it is reopened, with a reason.")
+
+
+def _clock(dt: datetime) -> str:
+    hour = dt.hour % 12 or 12
+    return f"{hour}:{dt.minute:02d} {'a.m.' if dt.hour < 12 else 'p.m.'}"
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+def signing_plan(names: Sequence[str], *, members: Sequence[BoardMember],
+                 kind: BoardKind | None, body_size: int, convened_at: datetime | None,
+                 declared: bool, officer: str | None, signed_at: datetime | None,
+                 place: str) -> SigningPlan:
+    """Check a signing against the board step (20A-4-401(4)(b)(ii); 20A-4-301, 20A-4-306).
+
+    The board of canvassers signs the report with the assistance of the election officer:
+    each name must be a member recorded present at the board step (a substitute counts; an
+    absent member or a name not on the board is refused), the clerk of the board, or the
+    election officer (``officer``, from the case's roster). The board must have been
+    convened with a quorum, and the members who sign must themselves be a quorum (the same
+    ``quorum`` rule). The time (not before the day the board convened) and the place are
+    recorded.
+    """
+    refusals: list[str] = []
+    if not declared:
+        refusals.append("the result has not been declared")
+    q: QuorumCheck | None = None
+    if kind is None:
+        refusals.append("the board of canvassers has not been convened")
+    else:
+        q = quorum(kind, members, body_size)
+        if not q.ok:
+            refusals.append(f"the board had no quorum ({q.text})")
+    by_key = {_name_key(m.name): m for m in members}
+    officer_key = _name_key(officer) if officer else None
+    signers: list[str] = []
+    signing_members: list[BoardMember] = []
+    seen: set[str] = set()
+    for raw in names:
+        name = raw.strip()
+        if not name:
+            continue
+        key = _name_key(name)
+        m = by_key.get(key)
+        if key in seen:
+            refusals.append(f"{name} is named twice")
+            continue
+        seen.add(key)
+        if m is not None and m.role is not BoardRole.CLERK:
+            if not m.present:
+                refusals.append(f"{m.name} is recorded absent at the board step, so cannot "
+                                "sign; correct the members present first")
+                continue
+            signing_members.append(m)
+            signers.append(m.name)
+        elif m is not None or key == officer_key:
+            signers.append(m.name if m is not None else (officer or name))
+        else:
+            refusals.append(f"{name} is not a member of the board of canvassers recorded at "
+                            "the board step, nor the election officer, so cannot sign")
+    if not signers and not any("cannot sign" in r or "twice" in r for r in refusals):
+        refusals.append("name who signed the report")
+    if kind is not None and q is not None and q.ok and signing_members:
+        sq = quorum(kind, signing_members, body_size)
+        if not sq.ok:
+            refusals.append(f"only {sq.present} member(s) of the board sign; the report is "
+                            f"the board's when a quorum signs ({sq.needed})")
+    elif kind is not None and q is not None and q.ok and signers and not signing_members:
+        refusals.append("no member of the board signs; the board signs its report")
+    if signed_at is None:
+        refusals.append("give the date and time of the signing")
+    elif convened_at is not None and signed_at.date() < convened_at.date():
+        # a signature is dated by the day (as the report's chronology compares it)
+        refusals.append(f"the signing ({long_date(signed_at.date())}) cannot come before "
+                        f"the board convened ({long_date(convened_at.date())})")
+    if not (place or "").strip():
+        refusals.append("give the place where the report was signed")
+    return SigningPlan(tuple(signers), len(signing_members), q,
+                       signed_at or datetime.min, (place or "").strip(), tuple(refusals))
+
+
 # --------------------------------------------------------------------------------------
 # The checklist
 # --------------------------------------------------------------------------------------

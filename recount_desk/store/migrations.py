@@ -463,6 +463,11 @@ def people_roster(conn: sqlite3.Connection) -> None:
                      (name,))
 
 
+# V7: where the report was signed (20A-4-401(4)(b)(ii)), recorded with the signing itself.
+V7 = """
+ALTER TABLE recount_signing ADD COLUMN place TEXT NOT NULL DEFAULT '';
+"""
+
 MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [V1, V2, v3_canvass_columns,
-                                                                 V4, V5, people_roster]
+                                                                 V4, V5, people_roster, V7]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -616,6 +616,7 @@ class StoredSigning:
     state_digest: str
     recorded_by: str
     active: bool
+    place: str = ""
 
 
 @dataclass(frozen=True)
@@ -628,23 +629,24 @@ class StoredReopen:
 
 
 def add_signing(tx: Tx, contest_id: int, signed_at: datetime,
-                signers: Sequence[str], digest: str, recorded_by: str, recorded_at: str) -> int:
+                signers: Sequence[str], digest: str, recorded_by: str, recorded_at: str,
+                place: str = "") -> int:
     cur = tx.execute(
         "INSERT INTO recount_signing(contest_id, signed_at, signers, state_digest, "
-        "recorded_by, recorded_at) VALUES (?,?,?,?,?,?)",
+        "recorded_by, recorded_at, place) VALUES (?,?,?,?,?,?,?)",
         (contest_id, _iso(signed_at), json.dumps(list(signers), ensure_ascii=False), digest,
-         recorded_by, recorded_at))
+         recorded_by, recorded_at, place))
     return int(cur.lastrowid or 0)
 
 
 def active_signing(conn: sqlite3.Connection, contest_id: int) -> StoredSigning | None:
-    row = conn.execute("SELECT id, signed_at, signers, state_digest, recorded_by, active FROM "
-                       "recount_signing WHERE contest_id=? AND active=1 ORDER BY id DESC "
-                       "LIMIT 1", (contest_id,)).fetchone()
+    row = conn.execute("SELECT id, signed_at, signers, state_digest, recorded_by, active, "
+                       "place FROM recount_signing WHERE contest_id=? AND active=1 ORDER BY "
+                       "id DESC LIMIT 1", (contest_id,)).fetchone()
     if row is None:
         return None
     return StoredSigning(row[0], datetime.fromisoformat(row[1]), tuple(json.loads(row[2])),
-                         row[3], row[4], bool(row[5]))
+                         row[3], row[4], bool(row[5]), row[6])
 
 
 def reopen(tx: Tx, contest_id: int, signing_id: int, reason: str,

@@ -98,8 +98,9 @@ def test_a_signed_recount_keeps_the_election_date_and_kind(
     window = demo
     assert window.case is not None
     hd69 = next(r.id for r in window.rows if "District 69" in r.check.totals.contest.key.label())
-    rc.sign_report(window.case, hd69, signed_at=datetime(2018, 11, 27, 10, 0),
-                   signers=["Board member", "County clerk"])
+    rc.sign_report(window.case, hd69, signed_at=datetime(2018, 11, 30, 11, 0),
+                   signers=[m.name for m in rc.board(window.case, hd69).members
+                            if m.present], confirmed=True)
     before = window.case.election
     dlg = window.edit_election()
     assert dlg is not None
