@@ -28,7 +28,6 @@ from recount_desk.core.report_model import (
     AuditRow,
     Ballots,
     Board,
-    BoardMember,
     CostItem,
     CostStatement,
     Declaration,
@@ -37,7 +36,6 @@ from recount_desk.core.report_model import (
     Lot,
     Officer,
     Printing,
-    RecountMethod,
     RecountReport,
     RecountRequestInfo,
     RejectedReason,
@@ -192,11 +190,9 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
 
     members = recount_repo.board_members(conn, contest_id)
     clerk = next((m for m in members if m.role is rc.BoardRole.CLERK), None)
-    board_members = tuple(BoardMember(m.name, m.title, m.present) for m in members
-                          if m.role is not rc.BoardRole.CLERK)
-    minimum = 3 if conv.board_kind is rc.BoardKind.COUNTY else 0
+    board_members = tuple(m for m in members if m.role is not rc.BoardRole.CLERK)
     board = Board(_board_title(conv.board_kind, election.jurisdiction), board_members,
-                  conv.body_size, minimum, conv.convened_at, conv.place)
+                  conv.body_size, conv.board_kind, conv.convened_at, conv.place)
     officer = Officer(clerk.name if clerk else (election.officer or "Election officer"),
                       clerk.title if clerk else f"{election.jurisdiction} Clerk")
 
@@ -258,7 +254,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
         edition=edition,
         choices=tuple(ReportChoice(c, party.get(c, "")) for c in choices),
         units=tuple(units),
-        method=RecountMethod(rec.method.value),
+        method=rec.method,
         double_entry=rec.entry_mode is rc.EntryMode.DOUBLE,
         started=started_at.date(),
         completed=completed_at.date(),

@@ -60,6 +60,13 @@ class RecountMethod(StrEnum):
     def label(self) -> str:
         return {"retabulation": "Re-tabulation", "hand_count": "Hand count"}[self.value]
 
+    @property
+    def description(self) -> str:
+        """The method as the report states it."""
+        if self is RecountMethod.RETABULATION:
+            return "Ballots re-tabulated on the election's tabulating equipment"
+        return "Ballots counted by hand"
+
 
 class EntryMode(StrEnum):
     """Whether each tally sheet is entered once, or twice by two officers (double entry)."""
@@ -1142,11 +1149,15 @@ class BoardMember:
 
 @dataclass(frozen=True, slots=True)
 class QuorumCheck:
+    """Whether the board has a quorum: ``present`` of ``needed``; ``rule`` says what a
+    quorum of this board is, in words (for the checklist, the window and the report)."""
+
     ok: bool
     present: int
     needed: int
     text: str
     basis: str
+    rule: str = ""
 
 
 def board_kind_for(kind: ElectionKind) -> BoardKind:
@@ -1178,7 +1189,7 @@ def quorum(kind: BoardKind, members: Sequence[BoardMember], body_size: int) -> Q
     ok = present >= needed
     return QuorumCheck(ok, present, needed,
                        f"{present} present; a quorum is {what} ({needed}): "
-                       + ("quorum present." if ok else "no quorum."), basis)
+                       + ("quorum present." if ok else "no quorum."), basis, what)
 
 
 @dataclass(frozen=True, slots=True)

@@ -604,7 +604,7 @@ def _recount_section(r: RecountReport, st: _Styles) -> list[Flowable]:
     s: list[Flowable] = [
         _p("2. The recount", st.h2),
         _kv_table([
-            ("Method", r.method.label),
+            ("Method", r.method.description),
             ("Entry", entry),
             ("Recount started", format_datetime(r.started_at) if r.started_at
              else format_date(r.started)),

@@ -23,8 +23,9 @@ from report_fixtures import (
 )
 
 from recount_desk.core.model import Scope
+from recount_desk.core.recount import BoardKind, BoardMember
 from recount_desk.core.report_model import (
-    BoardMember,
+    Board,
     RecountReport,
     ReportChoice,
     Unit,
@@ -389,10 +390,25 @@ def test_no_quorum_and_impossible_attendance_are_never_official() -> None:
 
 
 def test_municipal_quorum_has_no_minimum_of_one() -> None:
-    r = county_race(board=dataclasses.replace(county_race().board, minimum=0))
+    r = county_race(board=dataclasses.replace(county_race().board,
+                                              kind=BoardKind.MUNICIPAL))
     text = " ".join(pages_text(pdf_of(r)))
-    assert "a quorum is a simple majority of the body, here 4" in text
+    assert ("a quorum is a simple majority of the 7-member municipal legislative body, "
+            "here 4") in text
     assert "not fewer than" not in text
+
+
+def test_a_state_board_of_two_of_three_has_no_quorum_in_the_report() -> None:
+    """20A-4-306 (utah-law-notes §2d): all three members must attend."""
+    board = Board("Board of State Canvassers", (
+        BoardMember("State Auditor", "State Auditor"),
+        BoardMember("State Treasurer", "State Treasurer"),
+        BoardMember("Attorney General", "Attorney General", present=False)), 3,
+        BoardKind.STATE, datetime(2018, 11, 26, 12, 0), "Lieutenant Governor's office")
+    text = " ".join(pages_text(pdf_of(county_race(board=board))))
+    assert "NO QUORUM is present: 2 of 3 members present; a quorum is all three members" \
+        in text
+    assert "(Utah Code 20A-4-306)" in text
 
 
 def test_recount_without_request_or_automatic_basis_is_named() -> None:
