@@ -28,3 +28,29 @@ def _private_user_data(tmp_path_factory: pytest.TempPathFactory,
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+# --- PostgreSQL (the counting center's server): one throwaway server for the session -------
+
+@pytest.fixture(scope="session")
+def pg_server():  # type: ignore[no-untyped-def]
+    """A PostgreSQL server to make cases on (tests/pg_cluster.py): ``RECOUNT_DESK_TEST_PG``,
+    or a throwaway cluster; the test is skipped, saying why, only when none can be had."""
+    from tests import pg_cluster
+
+    server = pg_cluster.start_server()
+    if server is None:
+        pytest.skip("PostgreSQL tests need a server: " + pg_cluster.why_not())
+    yield server
+    if server.cluster is not None:
+        server.cluster.remove()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def new_case_at(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Where to make a new case, on each engine: a file path, or the URL of a new empty
+    database on the test server. Call it with a file name (used for SQLite)."""
+    if request.param == "sqlite":
+        return lambda name="case.recount": tmp_path / name
+    server = request.getfixturevalue("pg_server")
+    return lambda name="case.recount": server.new_database()

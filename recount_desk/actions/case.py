@@ -8,6 +8,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
+from typing import cast
 
 from recount_desk import store
 from recount_desk.core.audit import AuditEntry
@@ -36,7 +37,9 @@ class Case:
     """An open case file. Each thread that touches it opens its own ``Case``.
 
     ``person`` is who acts (one of the case's roster); every audit entry names them, with
-    the workstation's ``login`` beside it. A case is not changed until someone is chosen."""
+    the workstation's ``login`` beside it. A case is not changed until someone is chosen.
+    ``path`` is the case file's path or, for a case on a counting-center server, its
+    ``store.CaseURL`` (``name`` and ``str()`` as a path's; ``on_server`` says which)."""
 
     path: Path
     conn: sqlite3.Connection
@@ -44,6 +47,11 @@ class Case:
     person: Person | None = None
     readonly_reason: str | None = None
     login: str = field(default_factory=store.actor_name)
+
+    @property
+    def on_server(self) -> bool:
+        """Whether the case lives on a counting-center server (several stations at once)."""
+        return store.is_url(self.path)
 
     @property
     def actor(self) -> str:
@@ -69,7 +77,7 @@ class Case:
 
     def close(self) -> None:
         self.conn.close()
-        if not self.readonly:
+        if not self.readonly and not self.on_server:
             lock.release(self.path)
 
     def __enter__(self) -> Case:
@@ -140,8 +148,9 @@ def validate_election(name: str, election_date: date | None, kind: str, jurisdic
 
 def create_case(path: Path | str, election: Election, *, edition: Edition | None = None,
                 actor: str | None = None) -> Case:
-    """Create a case file for ``election`` (first audit entry: the election itself)."""
-    path = Path(path)
+    """Create a case file for ``election`` (first audit entry: the election itself); at a
+    ``postgresql://`` URL, the case is made in that empty database on the server."""
+    path = cast(Path, store.location(path))
     errs = validate_election(election.name, election.date, election.kind.value,
                              election.jurisdiction, election.canvass_completed)
     if errs:
@@ -149,7 +158,8 @@ def create_case(path: Path | str, election: Election, *, edition: Edition | None
     creator = (actor or election.officer or store.actor_name()).strip()
     conn = store.create(path)
     case = Case(path, conn)
-    lock.acquire(path, case.login)
+    if not case.on_server:
+        lock.acquire(path, case.login)
     _keep_head_outside(case)
     with store.transaction(conn, creator, "create case") as tx:
         repo.set_election(tx, election, edition.value if edition else None)
@@ -178,11 +188,15 @@ def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = N
     A case already open in another Recount Desk, or on read-only media, is opened read-only
     and ``Case.readonly_reason`` says why. ``backup`` makes a rotating backup copy in the
     user's data folder first (the window does this on every open).
+
+    At a ``postgresql://`` URL the case is on a counting-center server: several stations
+    write it at once (store/pg.py), so there is no lock, and the server keeps its backups.
     """
-    path = Path(path)
+    path = cast(Path, store.location(path))
     login = store.actor_name()
     reason = None
-    if not readonly:
+    server = store.is_url(path)
+    if not readonly and not server:
         holder = lock.acquire(path, actor or login)
         if holder is not None:
             readonly = True
@@ -196,7 +210,7 @@ def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = N
     try:
         conn = store.open_case(path, readonly=readonly)
     except BaseException:
-        if not readonly:
+        if not readonly and not server:
             lock.release(path)
         raise
     case = Case(path, conn, readonly=readonly, readonly_reason=reason)
@@ -211,7 +225,7 @@ def open_case(path: Path | str, *, readonly: bool = False, actor: str | None = N
         case.person = roster.people[0]  # nobody else it could be
     if not readonly:
         _keep_head_outside(case)
-    if backup and not readonly:
+    if backup and not readonly and not server:
         from .demo import user_data_dir
 
         try:
@@ -246,7 +260,7 @@ def backup_before_writing(case: Case) -> list[str]:
     from .verify import verify_open
 
     result = verify_open(case.conn, case.path.name)
-    if not result.ok:
+    if not result.ok or case.on_server:  # the server keeps its own backups (README)
         return result.problems
     # A failed backup must not stop the work; the next write tries again.
     with contextlib.suppress(OSError, sqlite3.Error):
@@ -261,9 +275,9 @@ def check_after_open(path: Path | str) -> list[str]:
     from .demo import user_data_dir
     from .verify import verify_case
 
-    path = Path(path)
+    path = cast(Path, store.location(path))
     result = verify_case(path)
-    if not result.ok:
+    if not result.ok or store.is_url(path):
         return result.problems
     try:
         conn = store.open_case(path, readonly=True)
@@ -535,6 +549,13 @@ def save_copy(case: Case, destination: Path | str) -> Path:
     and written beside the destination first so a failed copy never leaves half a file.
     """
     dest = Path(destination)
+    if case.on_server:  # a case file of the server's case, as it is now
+        from recount_desk.store.transfer import copy_case
+
+        if dest.exists():
+            raise CaseFileError(f"{dest.name} already exists; choose another name.")
+        copy_case(case.conn, dest).close()
+        return dest
     if dest.resolve() == case.path.resolve():
         raise CaseFileError("Choose another name or folder: this is the open case itself.")
     part = dest.with_name(dest.name + ".part")

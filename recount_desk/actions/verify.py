@@ -52,6 +52,8 @@ def verify_case(path: Path | str, *, anchored: bool | None = None) -> VerifyResu
     ``anchored``: also compare the log with the chain's heads kept outside the case (this
     workstation's record, the backups); by default yes, except for a backup itself (which
     is older than the case by design)."""
+    if store.is_url(path):  # a case on a counting-center server
+        return _verify_on_server(path, anchored=anchored is not False)
     path = Path(path)
     try:
         os.stat(path)
@@ -81,6 +83,18 @@ def verify_case(path: Path | str, *, anchored: bool | None = None) -> VerifyResu
             conn.close()
         result.upgraded_copy = upgraded
         return result
+
+
+def _verify_on_server(url: Path | str, *, anchored: bool) -> VerifyResult:
+    where = store.location(url)
+    try:
+        conn = store.open_case(where, readonly=True)  # type: ignore[arg-type]
+    except store.CaseFileError as e:
+        return VerifyResult(where.name, False, 0, [str(e)])
+    try:
+        return _verify(conn, where.name, anchored=anchored)
+    finally:
+        conn.close()
 
 
 def verify_open(conn: sqlite3.Connection, name: str) -> VerifyResult:
@@ -154,7 +168,7 @@ def _verify(conn: sqlite3.Connection, name: str, *, anchored: bool,
 def _checks(conn: sqlite3.Connection, name: str, *, anchored: bool,
             case: Path | None) -> VerifyResult:
     problems: list[str] = []
-    integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+    integrity = store.integrity_check(conn)
     if integrity != "ok":
         problems.append(f"SQLite integrity check failed: {integrity}")
     entries: list[AuditEntry] = list(store.audit_entries(conn))

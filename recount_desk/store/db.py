@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from recount_desk.core.audit import (
     AcceptedChange,
@@ -35,6 +35,7 @@ from recount_desk.core.audit import (
     verify_chain,
 )
 
+from . import pg
 from .blobs import int64_bytes, int_values
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from .schema import missing_tables, schema_problems
@@ -147,15 +148,23 @@ def _connect(path: Path, readonly: bool = False) -> CaseConnection:
 
 
 def _writable(conn: sqlite3.Connection, on: bool) -> None:
-    """Writes are possible only inside ``transaction()`` (or a migration)."""
+    """Writes are possible only inside ``transaction()`` (or a migration). (On a server the
+    session's transactions are read-only by default: store/pg.py.)"""
+    if pg.is_pg(conn):
+        return
     conn.execute(f"PRAGMA query_only={'OFF' if on else 'ON'}")
 
 
-def create(path: Path) -> CaseConnection:
+def create(path: Path | str) -> CaseConnection:
     """A new case file at ``path`` (which must not exist), with its schema written in an
     open transaction: the caller's first audited action commits it, so a crash before that
     leaves a file that is refused as "not a case file", never a case without its first entry.
+
+    ``path`` may be a ``postgresql://`` URL: the case is made in that (empty) database on a
+    counting-center server (store/pg.py).
     """
+    if pg.is_url(path):  # duck-typed: the store uses only what both connections have
+        return cast(CaseConnection, pg.create(cast(str, path)))
     path = Path(path)
     if path.exists():
         raise CaseFileError(f"{path.name} already exists; choose another name.")
@@ -197,11 +206,15 @@ def _statements(script: str) -> list[str]:
     return out
 
 
-def open_case(path: Path, *, readonly: bool = False, migrate: bool = True) -> CaseConnection:
+def open_case(path: Path | str, *, readonly: bool = False, migrate: bool = True
+              ) -> CaseConnection:
     """Open an existing case file, refusing anything that is not a sound case file.
 
     A file written by an older version is migrated after a backup copy is made beside it.
+    ``path`` may be a ``postgresql://`` URL of a case on a counting-center server.
     """
+    if pg.is_url(path):
+        return cast(CaseConnection, pg.open_case(cast(str, path), readonly=readonly))
     path = Path(path)
     if not path.exists():
         if path.is_symlink():
@@ -305,6 +318,15 @@ def _open_on_read_only_media(path: Path, e: sqlite3.DatabaseError
     return conn, app, version
 
 
+def integrity_check(conn: sqlite3.Connection) -> str:
+    """SQLite's integrity check of the file ("ok" when sound). A server checks its own
+    storage (its pages' checksums, its write-ahead log): a case there answers "ok" here and
+    is checked against its audit log like any case."""
+    if pg.is_pg(conn):
+        return "ok"
+    return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
 def last_entry(conn: sqlite3.Connection) -> AuditEntry | None:
     row = conn.execute("SELECT seq, at, actor, action, payload, prev_hash, hash FROM audit "
                        "ORDER BY seq DESC LIMIT 1").fetchone()
@@ -345,7 +367,8 @@ def state_parts(conn: sqlite3.Connection, *, per_row: bool = False
     keeps both, so a mismatch can name the tables that changed)."""
     h = hashlib.sha256()
     parts: dict[str, str] = {}
-    tables = [r[0] for r in conn.execute(
+    server = pg.is_pg(conn)
+    tables = pg.tables(conn) if server else [r[0] for r in conn.execute(  # type: ignore[arg-type]
         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY name")]
     for t in tables:
@@ -353,9 +376,12 @@ def state_parts(conn: sqlite3.Connection, *, per_row: bool = False
             continue
         h.update(f"\x1e{t}\x1d".encode())
         part = hashlib.sha256()
-        cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
-        order = ", ".join(f'"{c}"' for c in cols)
-        rows = conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}').fetchall()
+        if server:  # the same rows in the same order (text byte by byte, NULL first)
+            rows = pg.table_rows(conn, t)  # type: ignore[arg-type]
+        else:
+            cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
+            order = ", ".join(f'"{c}"' for c in cols)
+            rows = conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}').fetchall()
         if per_row:
             for row in rows:
                 data = canonical_json(list(row)).encode("utf-8") + b"\n"
@@ -393,6 +419,9 @@ def differences(conn: sqlite3.Connection) -> list[str]:
     first; empty when the data is as the last entry recorded it. Reads everything (the
     chain, the state, the canvass): used when the cheap check cannot vouch for the file."""
     problems: list[str] = []
+    if pg.is_pg(conn):  # the server's schema, its guards among it
+        problems += pg.schema_problems(conn)  # type: ignore[arg-type]
+        return problems + _log_problems(conn)
     triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     missing = sorted({"audit_no_update", "audit_no_delete"} - triggers)
     if missing:
@@ -401,6 +430,12 @@ def differences(conn: sqlite3.Connection) -> list[str]:
     # The schema is part of the checked state: a planted trigger (AFTER INSERT … SET votes =
     # votes + 50) changes what is stored without any row the digests see.
     problems += schema_problems(conn, int(conn.execute("PRAGMA user_version").fetchone()[0]))
+    return problems + _log_problems(conn)
+
+
+def _log_problems(conn: sqlite3.Connection) -> list[str]:
+    """The chain, the data against its last entry, the canvass against its digest."""
+    problems: list[str] = []
     entries = list(audit_entries(conn))
     brk = verify_chain(entries)
     if brk is not None:
@@ -541,6 +576,10 @@ def check_state(conn: sqlite3.Connection) -> list[str]:
     head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
     if head is None:
         return []  # a new file: its first entry is being written
+    if pg.is_pg(conn):  # nothing but audited actions since the last one: no need to rehash
+        if pg.unchanged_since_audited(conn, head[0]):  # type: ignore[arg-type]
+            return []
+        return differences(conn)
     version = int(conn.execute("PRAGMA data_version").fetchone()[0])
     cached = getattr(conn, "verified", None)
     if cached == (version, head[0]):
@@ -567,7 +606,10 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
     """
     new_file = conn.in_transaction  # a new file's schema is already in its first transaction
     try:
-        if not new_file:
+        if pg.is_pg(conn):  # under the case's chain lock on the server (store/pg.py)
+            if not new_file:
+                pg.begin(conn)  # type: ignore[arg-type]
+        elif not new_file:
             _writable(conn, True)
             conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as e:
@@ -609,7 +651,8 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
         conn.execute("INSERT INTO audit(seq, at, actor, action, payload, prev_hash, hash) "
                      "VALUES (?,?,?,?,?,?,?)", (entry.seq, entry.at, entry.actor, entry.action,
                                                 entry.payload, entry.prev_hash, entry.hash))
-        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        version = pg.note_audited(conn, entry) if pg.is_pg(conn) else int(  # type: ignore[arg-type]
+            conn.execute("PRAGMA data_version").fetchone()[0])
         _after_commit(conn, entry, committed=False)
         conn.execute("COMMIT")
         _after_commit(conn, entry, committed=True)

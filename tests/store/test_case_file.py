@@ -15,6 +15,7 @@ from recount_desk.actions.contests import overview, set_contest_settings
 from recount_desk.actions.verify import verify_case
 from recount_desk.core.model import Election, ElectionKind, PassRule, Scope, VotingMethod
 from recount_desk.store import repo
+from tests.store.outside import is_server, outside_edit
 
 GRAND = Path(__file__).parents[1] / "data" / "openelections" / \
     "20181106__ut__general__grand__precinct.csv"
@@ -23,7 +24,17 @@ ELECTION = Election("2018 General", date(2018, 11, 6), ElectionKind.GENERAL, "Gr
 
 
 @pytest.fixture
-def case_path(tmp_path: Path) -> Path:
+def case_path(new_case_at) -> Path:  # type: ignore[no-untyped-def]
+    """The Grand County case, on each engine (a case file; a database on the test server)."""
+    path = new_case_at("grand.recount")
+    with create_case(path, ELECTION) as case:
+        import_canvass(case, read_file(GRAND))
+    return path  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def file_path(tmp_path: Path) -> Path:
+    """The Grand County case as a case file (for what only a file has)."""
     path = tmp_path / "grand.recount"
     with create_case(path, ELECTION) as case:
         import_canvass(case, read_file(GRAND))
@@ -47,8 +58,8 @@ def test_case_file_holds_election_and_canvass(case_path: Path) -> None:
     assert verify_case(case_path).ok
 
 
-def test_journal_and_durability_settings(case_path: Path) -> None:
-    with open_case(case_path) as case:
+def test_journal_and_durability_settings(file_path: Path) -> None:
+    with open_case(file_path) as case:
         assert case.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert case.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert case.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
@@ -90,32 +101,42 @@ def test_failed_action_leaves_the_case_as_it_was(case_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("sql", "message"),
+    ("sql", "pg_sql", "message"),
     [
         ("UPDATE canvass_column SET votes = zeroblob(length(votes)) WHERE choice_id = 7",
-         "canvass votes were changed"),
-        ("UPDATE choice SET canvass_total = 900 WHERE name = 'Tim Glenn'",
+         "UPDATE canvass_column SET votes = decode(repeat('00', length(votes)), 'hex') "
+         "WHERE choice_id = 7", "canvass votes were changed"),
+        ("UPDATE choice SET canvass_total = 900 WHERE name = 'Tim Glenn'", None,
          "changed outside Recount Desk"),
-        ("DELETE FROM precinct WHERE id = 18", "changed outside Recount Desk"),
+        ("DELETE FROM precinct WHERE id = 18",
+         "SET session_replication_role = replica; DELETE FROM precinct WHERE id = 18",
+         "changed outside Recount Desk"),
         ("DROP TRIGGER audit_no_update; UPDATE audit SET actor = 'x' WHERE seq = 1",
+         "DROP TRIGGER audit_no_update ON audit; UPDATE audit SET actor = 'x' WHERE seq = 1",
          "audit entry 1 is broken"),
         ("DROP TRIGGER audit_no_delete; DELETE FROM audit WHERE seq = 1",
+         "DROP TRIGGER audit_no_delete ON audit; DELETE FROM audit WHERE seq = 1",
          "audit entry 2 is broken"),
     ],
     ids=["vote", "total", "deleted-row", "audit-edited", "audit-deleted"],
 )
-def test_verify_detects_a_hand_edit(case_path: Path, sql: str, message: str) -> None:
-    conn = sqlite3.connect(case_path)
-    conn.execute("PRAGMA foreign_keys=OFF")
-    conn.executescript(sql)
-    conn.commit()
-    conn.close()
+def test_verify_detects_a_hand_edit(case_path: Path, sql: str, pg_sql: str | None,
+                                    message: str) -> None:
+    outside_edit(case_path, sql, pg_sql)
     result = verify_case(case_path)
     assert not result.ok
     assert message in result.summary()
 
 
 def test_audit_log_is_append_only(case_path: Path) -> None:
+    if is_server(case_path):
+        import psycopg
+
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            outside_edit(case_path, "UPDATE audit SET actor='x'")
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            outside_edit(case_path, "TRUNCATE audit")
+        return
     conn = sqlite3.connect(case_path)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         conn.execute("UPDATE audit SET actor='x'")
@@ -147,10 +168,8 @@ def test_other_sqlite_database_is_refused(tmp_path: Path) -> None:
 
 
 def test_newer_version_is_refused(case_path: Path) -> None:
-    conn = sqlite3.connect(case_path)
-    conn.execute("PRAGMA user_version=999")
-    conn.commit()
-    conn.close()
+    outside_edit(case_path, "PRAGMA user_version=999",
+                 "UPDATE rd_case SET schema_version = 999")
     with pytest.raises(store.CaseFileError, match="newer version"):
         open_case(case_path)
 

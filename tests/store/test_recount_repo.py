@@ -115,8 +115,9 @@ def test_v1_file_migrates_to_the_current_format_with_a_backup(tmp_path: Path) ->
 
 
 @pytest.fixture
-def conn(tmp_path: Path) -> sqlite3.Connection:
-    c = store.create(tmp_path / "r.recount")
+def conn(new_case_at) -> sqlite3.Connection:  # type: ignore[no-untyped-def]
+    """A case with one contest, on each engine (a file; a database on the test server)."""
+    c = store.create(new_case_at("r.recount"))
     race = ContestTotals(Contest(ContestKey("Mayor")),
                          (ChoiceTotal(Choice("Ada"), 3), ChoiceTotal(Choice("Ben"), 2)), {}, 2)
     with store.transaction(c, "t", "import canvass") as tx:

@@ -1,0 +1,610 @@
+"""A case on a counting-center PostgreSQL server: everything that differs from SQLite, here.
+
+The counting center keeps one case in one PostgreSQL database, addressed by a
+``postgresql://`` URL wherever a case file's path is taken. The schema is the SQLite one:
+the tables are the case file's own, as the migrations make them, written in PostgreSQL's
+dialect (``INTEGER`` is ``BIGINT``, ``BLOB`` is ``BYTEA``). The repository functions are the
+same for both engines: :class:`PgCaseConnection` takes their SQL as it is (``?``
+placeholders, ``cursor.lastrowid``) and answers as ``sqlite3`` does (integers for booleans,
+``sqlite3`` exceptions), so ``store`` and ``actions`` have one code path.
+
+What the server adds, and how SQLite's guarantees are kept:
+
+- **One chain.** Every write transaction first takes the case's transaction-level advisory
+  lock (``pg_advisory_xact_lock``): the stations' actions are applied one after another,
+  each on the state the previous one committed, so each audit entry follows the one before
+  it — the chain is never forked. (SQLite's ``BEGIN IMMEDIATE`` does the same for a file.)
+- **Ids as SQLite gives them.** A row inserted without an id gets the table's largest id
+  plus one (a trigger), as SQLite's rowid does; under the lock no two stations draw the
+  same id, and a case moved between the engines keeps its ids and its state digest.
+- **Check before write.** Every statement that changes a case table counts itself in
+  ``rd_case.changes`` (a statement trigger); every audited commit records the count it left
+  and its audit entry's hash. When they still agree at the next action, nothing changed the
+  case since an audited action: the check is two queries, as with SQLite's ``data_version``.
+  Otherwise the case is checked in full against its log.
+- **Read-only outside an action.** The session's transactions are read-only by default;
+  only ``transaction()`` begins a read-write one, so a write without its audit entry fails.
+- **A lost connection** raises :class:`ServerUnavailable` (an ``sqlite3.OperationalError``):
+  the action was not saved, or — when the connection broke during the commit itself — it
+  cannot be known from here whether it was; it is never reported as saved.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from recount_desk.core.audit import AuditEntry
+
+SCHEMES = ("postgresql://", "postgres://")
+# The advisory lock every write transaction of a case takes (one case per database).
+CHAIN_LOCK = 0x52434E54  # "RCNT", the case file's application id
+# Tables of the server's own bookkeeping: not part of the case's state digest.
+OWN_TABLES = ("rd_case",)
+
+
+def is_url(location: object) -> bool:
+    """Whether ``location`` addresses a case on a server rather than a case file."""
+    if isinstance(location, CaseURL):
+        return True
+    return isinstance(location, str) and location.lower().startswith(SCHEMES)
+
+
+def location(path: str | Path | CaseURL) -> Path | CaseURL:
+    """A case's address as given by the user: a ``postgresql://`` URL or a file path."""
+    if isinstance(path, CaseURL):
+        return path
+    return CaseURL(str(path)) if is_url(path) else Path(path)
+
+
+class ServerUnavailable(sqlite3.OperationalError):
+    """The counting-center server cannot be reached (or the connection was lost)."""
+
+
+class CaseURL:
+    """The address of a case on a counting-center server, as the window and the messages
+    show it: ``name`` is "the case «slco» on server host", ``str()`` the URL without its
+    password. ``url`` is the full URL (with any password) to connect with."""
+
+    def __init__(self, url: str | CaseURL) -> None:
+        self.url: str = url.url if isinstance(url, CaseURL) else str(url)
+        parts = urlsplit(self.url)
+        self.database = unquote(parts.path.lstrip("/")) or unquote(parts.username or "")
+        host = parts.hostname or "localhost"
+        if host.startswith("%2f") or host.startswith("%2F") or host.startswith("/"):
+            host = "this computer"
+        self.host = host
+        self.name = f"the case «{self.database}» on the server {host}"
+        self.stem = self.database
+        netloc = parts.netloc.rsplit("@", 1)
+        if len(netloc) == 2:
+            user = netloc[0].split(":", 1)[0]
+            netloc = [f"{user}@{netloc[1]}"]
+        self._shown = urlunsplit((parts.scheme, netloc[0], parts.path, parts.query, ""))
+
+    def __str__(self) -> str:
+        return self._shown
+
+    def __repr__(self) -> str:
+        return f"CaseURL({self._shown!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CaseURL) and other.url == self.url
+
+    def __hash__(self) -> int:
+        return hash(self.url)
+
+    def resolve(self) -> CaseURL:
+        return self
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError as e:  # pragma: no cover - psycopg is a dependency of the package
+        raise ServerUnavailable("This installation of Recount Desk has no PostgreSQL driver "
+                                "(psycopg); reinstall it to work with a counting-center "
+                                "server.") from e
+    return psycopg
+
+
+# --- the connection ---------------------------------------------------------------------
+
+
+class PgCursor:
+    """A finished statement's results, read as from an ``sqlite3.Cursor``."""
+
+    def __init__(self, rows: list[tuple[Any, ...]] | None, rowcount: int,
+                 lastrowid: int | None) -> None:
+        self._rows = rows or []
+        self._i = 0
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        if self._i >= len(self._rows):
+            return None
+        self._i += 1
+        return self._rows[self._i - 1]
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        out = self._rows[self._i:]
+        self._i = len(self._rows)
+        return out
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        while (row := self.fetchone()) is not None:
+            yield row
+
+
+_INSERT = re.compile(r"^\s*INSERT\s+INTO\s+\"?(\w+)\"?", re.IGNORECASE)
+
+
+@cache
+def translate(sql: str) -> str:
+    """The store's SQL (``?`` placeholders) as psycopg takes it (``%s``; ``%`` doubled),
+    with the one comparison PostgreSQL spells differently (``IS [NOT] ?``)."""
+    out: list[str] = []
+    quote: str | None = None
+    for ch in sql:
+        if quote is not None:
+            out.append("%%" if ch == "%" else ch)
+            if ch == quote:
+                quote = None
+            continue
+        if ch in ("'", '"'):
+            quote = ch
+            out.append(ch)
+        elif ch == "?":
+            out.append("%s")
+        elif ch == "%":
+            out.append("%%")
+        else:
+            out.append(ch)
+    text = "".join(out)
+    text = re.sub(r"\bIS\s+NOT\s+%s", "IS DISTINCT FROM %s", text, flags=re.IGNORECASE)
+    return re.sub(r"\bIS\s+%s", "IS NOT DISTINCT FROM %s", text, flags=re.IGNORECASE)
+
+
+def _translate_error(e: Exception, during_commit: bool = False) -> sqlite3.Error:
+    """A psycopg error as the ``sqlite3`` error the store and the actions already handle."""
+    psycopg = _psycopg()
+    errors = psycopg.errors
+    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    if isinstance(e, errors.ReadOnlySqlTransaction):
+        return sqlite3.OperationalError(f"attempt to write a readonly database ({text}): "
+                                        "only an audited action writes to a case")
+    if isinstance(e, (errors.IntegrityError, errors.RaiseException)):
+        return sqlite3.IntegrityError(text)
+    if isinstance(e, errors.DiskFull):
+        return sqlite3.OperationalError(f"database or disk is full ({text})")
+    if isinstance(e, (psycopg.OperationalError, psycopg.InterfaceError)) and not isinstance(
+            e, errors.QueryCanceled):
+        if during_commit:
+            return ServerUnavailable(
+                "The connection to the counting-center server was lost while this action was "
+                "being saved: it cannot be known from here whether it was saved. Reconnect and "
+                f"look before doing it again ({text}).")
+        return ServerUnavailable(f"The counting-center server cannot be reached ({text}): "
+                                 "this action was NOT saved. Reconnect and do it again.")
+    if isinstance(e, psycopg.ProgrammingError):
+        return sqlite3.OperationalError(text)
+    return sqlite3.DatabaseError(text)
+
+
+class PgCaseConnection:
+    """A case's connection to the server, with the interface of the SQLite one that the
+    store uses (``execute``, ``executemany``, ``in_transaction``, ``close``) and its
+    ``verified``, ``after_commit`` and ``writer`` attributes."""
+
+    engine = "postgresql"
+
+    def __init__(self, raw: Any, address: CaseURL, readonly: bool = False) -> None:
+        self.raw = raw
+        self.address = address
+        self.readonly = readonly
+        self.verified: tuple[int, str] | None = None
+        self.after_commit: Any = None
+        self.writer: str | None = None
+
+    @property
+    def in_transaction(self) -> bool:
+        status = self.raw.info.transaction_status
+        tx = _psycopg().pq.TransactionStatus
+        return bool(status in (tx.INTRANS, tx.INERROR, tx.ACTIVE))
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.raw.closed) or self.raw.broken
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> PgCursor:
+        q = translate(sql)
+        m = _INSERT.match(sql)
+        returning = m is not None and m.group(1) in id_tables() and "RETURNING" not in q.upper()
+        if returning:
+            q += " RETURNING id"
+        commit = sql.strip().upper() == "COMMIT"
+        try:
+            cur = self.raw.execute(q, tuple(args))
+            rows = cur.fetchall() if cur.description is not None else None
+        except Exception as e:  # psycopg errors become the sqlite3 ones the callers know
+            if isinstance(e, _psycopg().Error):
+                raise _translate_error(e, during_commit=commit) from e
+            raise
+        lastrowid = int(rows[0][0]) if returning and rows else None
+        return PgCursor(None if returning else rows, cur.rowcount, lastrowid)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
+        data = [tuple(r) for r in rows]
+        if not data:
+            return PgCursor(None, 0, None)
+        try:
+            with self.raw.cursor() as cur:
+                cur.executemany(translate(sql), data)
+                count = cur.rowcount
+        except Exception as e:
+            if isinstance(e, _psycopg().Error):
+                raise _translate_error(e) from e
+            raise
+        return PgCursor(None, count, None)
+
+    def script(self, sql: str) -> None:
+        """Run DDL as it is (no placeholders)."""
+        try:
+            self.raw.execute(sql)
+        except Exception as e:
+            if isinstance(e, _psycopg().Error):
+                raise _translate_error(e) from e
+            raise
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def is_pg(conn: object) -> bool:
+    return getattr(conn, "engine", None) == "postgresql"
+
+
+def _adapt(raw: Any) -> None:
+    """Answer as SQLite does: booleans are the integers 0 and 1 both ways, and a sum is
+    an integer (the schema holds no fractions)."""
+    psycopg = _psycopg()
+    from psycopg.adapt import Dumper, Loader
+
+    class BoolAsInt(Dumper):
+        oid = psycopg.adapters.types["int8"].oid
+
+        def dump(self, obj: Any) -> bytes:
+            return b"1" if obj else b"0"
+
+    class IntFromBool(Loader):
+        def load(self, data: Any) -> int:
+            return 1 if bytes(data) == b"t" else 0
+
+    class IntFromNumeric(Loader):
+        def load(self, data: Any) -> int:
+            return int(bytes(data).split(b".")[0])
+
+    raw.adapters.register_dumper(bool, BoolAsInt)
+    raw.adapters.register_loader("bool", IntFromBool)
+    raw.adapters.register_loader("numeric", IntFromNumeric)
+
+
+def connect(location: str | CaseURL, *, readonly: bool = False,
+            timeout: int = 10) -> PgCaseConnection:
+    """A connection to the case at ``location``; refused with a clear message when the
+    server or the database cannot be reached."""
+    psycopg = _psycopg()
+    address = location if isinstance(location, CaseURL) else CaseURL(location)
+    try:
+        raw = psycopg.connect(address.url, autocommit=True, connect_timeout=timeout,
+                              application_name="Recount Desk")
+    except psycopg.Error as e:
+        from .db import CaseFileError
+
+        first = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+        raise CaseFileError(f"Cannot connect to {address.name} ({address}): {first}. Check "
+                            "the server's address, the database's name, your role and "
+                            "password, and that the server is running.") from e
+    _adapt(raw)
+    raw.execute("SET default_transaction_read_only = on")
+    # Text compared byte by byte (as SQLite's BINARY), whatever the database's locale.
+    raw.execute("SET TIME ZONE 'UTC'")
+    return PgCaseConnection(raw, address, readonly)
+
+
+# --- the schema ---------------------------------------------------------------------------
+
+
+@cache
+def _sqlite_tables() -> tuple[tuple[str, str], ...]:
+    """(name, CREATE TABLE text) of every table of the current case format, in an order
+    where a table comes after those it references."""
+    from .schema import expected_schema
+
+    tables = {n: sql or "" for (t, n), (_, sql) in expected_schema() if t == "table"}
+    out: list[tuple[str, str]] = []
+    done: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in done:
+            return
+        done.add(name)
+        for ref in re.findall(r"REFERENCES\s+(\w+)", tables[name]):
+            if ref != name and ref in tables:
+                visit(ref)
+        out.append((name, tables[name]))
+
+    for name in sorted(tables):
+        visit(name)
+    return tuple(out)
+
+
+@cache
+def id_tables() -> frozenset[str]:
+    """The tables whose rows are numbered by an ``id`` column SQLite fills in."""
+    return frozenset(n for n, sql in _sqlite_tables()
+                     if re.search(r"\bid INTEGER PRIMARY KEY\b", sql))
+
+
+def case_tables() -> list[str]:
+    return sorted(n for n, _ in _sqlite_tables())
+
+
+def case_tables_in_order() -> list[str]:
+    """The case's tables, each after the tables it references."""
+    return [n for n, _ in _sqlite_tables()]
+
+
+def _pg_table(sql: str) -> str:
+    sql = re.sub(r"\)\s*WITHOUT ROWID\s*$", ")", sql.strip())
+    sql = re.sub(r"\bINTEGER\b", "BIGINT", sql)
+    return re.sub(r"\bBLOB\b", "BYTEA", sql)
+
+
+_FUNCTIONS = {
+    "rd_append_only": "BEGIN RAISE EXCEPTION 'the audit log is append-only'; END",
+    "rd_next_id": "BEGIN EXECUTE format('SELECT coalesce(max(id), 0) + 1 FROM %I', "
+                  "TG_TABLE_NAME) INTO NEW.id; RETURN NEW; END",
+    "rd_changed": "BEGIN UPDATE rd_case SET changes = changes + 1; RETURN NULL; END",
+}
+
+
+def _expected_triggers() -> dict[tuple[str, str], str]:
+    """(table, trigger) → function, every trigger a case's database has."""
+    out = {("audit", "audit_no_update"): "rd_append_only",
+           ("audit", "audit_no_delete"): "rd_append_only",
+           ("audit", "audit_no_truncate"): "rd_append_only"}
+    for t in case_tables():
+        out[(t, f"{t}_changed")] = "rd_changed"
+        if t in id_tables():
+            out[(t, f"{t}_id")] = "rd_next_id"
+    return out
+
+
+def schema_ddl() -> list[str]:
+    """The statements that make an empty case in an empty database (current format)."""
+    from .migrations import APPLICATION_ID, SCHEMA_VERSION
+
+    ddl = [_pg_table(sql) for _, sql in _sqlite_tables()]
+    ddl.append("CREATE TABLE rd_case (id BIGINT PRIMARY KEY CHECK (id = 1), application "
+               "BIGINT NOT NULL, schema_version BIGINT NOT NULL, changes BIGINT NOT NULL "
+               "DEFAULT 0, audited_changes BIGINT NOT NULL DEFAULT 0, head TEXT NOT NULL "
+               "DEFAULT '')")
+    ddl.append(f"INSERT INTO rd_case(id, application, schema_version) VALUES "
+               f"(1, {APPLICATION_ID}, {SCHEMA_VERSION})")
+    for name, body in _FUNCTIONS.items():
+        ddl.append(f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS "
+                   f"$body${body}$body$")
+    for (table, trig), fn in _expected_triggers().items():
+        if trig.endswith("_no_truncate"):
+            ddl.append(f"CREATE TRIGGER {trig} BEFORE TRUNCATE ON {table} FOR EACH STATEMENT "
+                       f"EXECUTE FUNCTION {fn}()")
+        elif trig.startswith("audit_no_"):
+            event = "UPDATE" if trig.endswith("update") else "DELETE"
+            ddl.append(f"CREATE TRIGGER {trig} BEFORE {event} ON {table} FOR EACH ROW "
+                       f"EXECUTE FUNCTION {fn}()")
+        elif trig.endswith("_id"):
+            ddl.append(f"CREATE TRIGGER {trig} BEFORE INSERT ON {table} FOR EACH ROW "
+                       f"WHEN (NEW.id IS NULL) EXECUTE FUNCTION {fn}()")
+        else:
+            ddl.append(f"CREATE TRIGGER {trig} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE "
+                       f"ON {table} FOR EACH STATEMENT EXECUTE FUNCTION {fn}()")
+    return ddl
+
+
+def _has_case(conn: PgCaseConnection) -> bool:
+    row = conn.execute("SELECT count(*) FROM information_schema.tables WHERE "
+                       "table_schema = current_schema() AND table_name = 'rd_case'").fetchone()
+    return bool(row and row[0])
+
+
+def create(location: str | CaseURL) -> PgCaseConnection:
+    """A new case in the (empty) database at ``location``, its schema written in an open
+    transaction that the first audited action commits (as :func:`store.db.create`)."""
+    from .db import CaseFileError, utc_now
+
+    conn = connect(location)
+    try:
+        if _has_case(conn):
+            raise CaseFileError(f"{conn.address.name} already holds a case; choose another "
+                                "database (create an empty one on the server first).")
+        other = conn.execute("SELECT count(*) FROM information_schema.tables WHERE "
+                             "table_schema = current_schema()").fetchone()
+        if other and other[0]:
+            raise CaseFileError(f"The database of {conn.address.name} is not empty (it holds "
+                                "tables of some other program); a case needs an empty "
+                                "database of its own.")
+        conn.script("BEGIN READ WRITE")
+        conn.script(f"SELECT pg_advisory_xact_lock({CHAIN_LOCK})")
+        for stmt in schema_ddl():
+            conn.script(stmt)
+        import uuid
+
+        conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', ?)", (utc_now(),))
+        conn.execute("INSERT INTO meta(key, value) VALUES ('case_id', ?)", (uuid.uuid4().hex,))
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def open_case(location: str | CaseURL, *, readonly: bool = False) -> PgCaseConnection:
+    """Open the case at ``location``, refusing a database that is not a sound case."""
+    from .db import CaseFileError
+    from .migrations import APPLICATION_ID, SCHEMA_VERSION
+
+    conn = connect(location, readonly=readonly)
+    try:
+        if not _has_case(conn):
+            raise CaseFileError(f"The database of {conn.address.name} holds no Recount Desk "
+                                "case (push a case file there first: recount-desk push CASE "
+                                "URL).")
+        app, version = conn.execute("SELECT application, schema_version FROM rd_case"
+                                    ).fetchone() or (0, 0)
+        if app != APPLICATION_ID:
+            raise CaseFileError(f"The database of {conn.address.name} is not a Recount Desk "
+                                "case.")
+        if version > SCHEMA_VERSION:
+            raise CaseFileError(f"{conn.address.name} was written by a newer version of "
+                                f"Recount Desk (case format {version}; this version reads up "
+                                f"to {SCHEMA_VERSION}). Install the newer version on this "
+                                "station.")
+        if version < SCHEMA_VERSION:
+            raise CaseFileError(f"{conn.address.name} is in an older case format ({version}): "
+                                "pull it into a case file (recount-desk pull URL CASE), open "
+                                "that file once to upgrade it, and push it to a new database.")
+        missing = sorted(set(case_tables()) - set(tables(conn)))
+        if missing:
+            raise CaseFileError(f"{conn.address.name} is damaged: its table(s) "
+                                f"{', '.join(missing)} are missing. Restore a backup.")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+# --- what db.py asks of the engine --------------------------------------------------------
+
+
+def begin(conn: PgCaseConnection) -> None:
+    """Begin an action: a read-write transaction holding the case's chain lock."""
+    if conn.readonly:
+        raise sqlite3.OperationalError("attempt to write a readonly database (the case was "
+                                       "opened read-only)")
+    conn.execute("BEGIN READ WRITE")
+    conn.execute(f"SELECT pg_advisory_xact_lock({CHAIN_LOCK})")
+
+
+def tables(conn: PgCaseConnection) -> list[str]:
+    """The case's tables (not the server's bookkeeping), by name as SQLite orders them."""
+    names = [r[0] for r in conn.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+        "current_schema() AND table_type = 'BASE TABLE'")]
+    return sorted(n for n in names if n not in OWN_TABLES)
+
+
+def _columns(conn: PgCaseConnection, table: str) -> list[tuple[str, str]]:
+    return [(n, t) for n, t in conn.execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = "
+        "current_schema() AND table_name = ? ORDER BY ordinal_position", (table,))]
+
+
+def columns(conn: PgCaseConnection, table: str) -> list[str]:
+    return [n for n, _ in _columns(conn, table)]
+
+
+def table_rows(conn: PgCaseConnection, table: str) -> list[tuple[Any, ...]]:
+    """Every row of ``table`` in the order SQLite sorts them: NULL first, text byte by
+    byte."""
+    order = ", ".join(f'"{n}" COLLATE "C" NULLS FIRST' if t in ("text", "character varying")
+                      else f'"{n}" NULLS FIRST' for n, t in _columns(conn, table))
+    return conn.execute(f'SELECT * FROM "{table}" ORDER BY {order}').fetchall()
+
+
+def change_marker(conn: PgCaseConnection) -> int:
+    """How many statements have changed the case since it was made."""
+    row = conn.execute("SELECT changes FROM rd_case").fetchone()
+    return int(row[0]) if row else -1
+
+
+def unchanged_since_audited(conn: PgCaseConnection, head: str) -> bool:
+    """Whether nothing but audited actions changed the case, the newest of them ``head``."""
+    row = conn.execute("SELECT changes, audited_changes, head FROM rd_case").fetchone()
+    return row is not None and row[0] == row[1] and row[2] == head
+
+
+def note_audited(conn: PgCaseConnection, entry: AuditEntry) -> int:
+    """In the action's transaction, after its audit entry: record that every change so far
+    is audited, up to this entry."""
+    conn.execute("UPDATE rd_case SET audited_changes = changes, head = ?", (entry.hash,))
+    return change_marker(conn)
+
+
+def schema_version(conn: PgCaseConnection) -> int:
+    row = conn.execute("SELECT schema_version FROM rd_case").fetchone()
+    return int(row[0]) if row else 0
+
+
+def schema_problems(conn: PgCaseConnection) -> list[str]:
+    """Every way the case's schema on the server differs from the program's: its tables'
+    columns, the triggers (an added one could change what is stored without the log seeing
+    it; a missing guard lets the log be rewritten) and the trigger functions' bodies."""
+    problems: list[str] = []
+    found = {(t, n): f for t, n, f in conn.execute(
+        "SELECT c.relname, t.tgname, p.proname FROM pg_trigger t JOIN pg_class c ON "
+        "c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid JOIN pg_namespace s ON "
+        "s.oid = c.relnamespace WHERE NOT t.tgisinternal AND s.nspname = current_schema() "
+        "AND t.tgenabled <> 'D'")}
+    want = _expected_triggers()
+    for (t, n), f in sorted(found.items()):
+        if (t, n) not in want:
+            problems.append(f"the schema was changed outside Recount Desk: a trigger {n} on "
+                            f"table {t} that Recount Desk never makes was added (it could "
+                            "change what is stored without the log seeing it)")
+        elif want[(t, n)] != f:
+            problems.append(f"the schema was changed outside Recount Desk: the trigger {n} "
+                            "was altered (its definition is not the one Recount Desk wrote)")
+    for (_, n) in sorted(set(want) - set(found)):
+        if n.startswith("audit_no_"):
+            problems.append("the audit log's append-only guard was removed or disabled "
+                            f"outside Recount Desk (trigger {n} is missing)")
+        else:
+            problems.append(f"the schema was changed outside Recount Desk: the trigger {n} "
+                            "is missing or disabled")
+    bodies: dict[str, str] = dict(conn.execute(
+        "SELECT p.proname, p.prosrc FROM pg_proc p JOIN pg_namespace s ON s.oid = "
+        "p.pronamespace WHERE s.nspname = current_schema()"))
+    for name, body in _FUNCTIONS.items():
+        if bodies.get(name) != body:
+            problems.append(f"the schema was changed outside Recount Desk: the function {name} "
+                            "was altered or removed")
+    expected = _expected_columns()
+    for t in case_tables():
+        have = _columns(conn, t)
+        if have and have != expected[t]:
+            problems.append(f"the schema was changed outside Recount Desk: the columns of "
+                            f"table {t} are not the ones Recount Desk wrote")
+    return problems
+
+
+@cache
+def _expected_columns() -> dict[str, list[tuple[str, str]]]:
+    """What information_schema says of each case table's columns, from the SQLite schema."""
+    from .schema import expected_schema
+
+    conn = sqlite3.connect(":memory:")
+    try:
+        for (t, _), (_, sql) in expected_schema():
+            if t == "table" and sql:
+                conn.execute(sql)
+        names = {"INTEGER": "bigint", "TEXT": "text", "BLOB": "bytea"}
+        return {t: [(r[1], names[r[2].upper()]) for r in conn.execute(f'PRAGMA table_info("{t}")')]
+                for t in case_tables()}
+    finally:
+        conn.close()
