@@ -108,9 +108,7 @@ def test_signing_then_signed_original_then_numbered_reprints(case: Case,
     res = report_actions.make_report(case, cid, draft)
     assert not res.signed and not res.official and res.reprint == 0
     fp = report_actions.record_signing(case, cid, datetime(2018, 11, 30, 11, 0),
-                                       # a quorum of the nine-seat council signs (5)
-                                       ["Evelyn Marsh", "Priya Castillo", "Jonah Redd",
-                                        "Walter Benning", "Lila Sorensen"])
+                                       ["Evelyn Marsh", "Priya Castillo"])
     original = tmp_path / "original.pdf"
     first = report_actions.make_report(case, cid, original,
                                        now=lambda: datetime(2018, 11, 30, 12, 0))
