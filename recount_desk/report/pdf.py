@@ -600,6 +600,12 @@ def _recount_section(r: RecountReport, st: _Styles) -> list[Flowable]:
     unit_word = "counting batch" if batches else "precinct"
     entry = ("Each tally sheet entered twice, by two officers, and reconciled (double entry)"
              if r.double_entry else "Each tally sheet entered once (single entry)")
+    keyed = sum(1 for u in r.units if u.source) if r.loads else len(r.units)
+    if r.loads and not keyed:
+        entry = "Loaded from the re-tabulated statement (see Source): no tally sheet was keyed"
+    elif r.loads:
+        entry = (f"Loaded from the re-tabulated statement (see Source), but {keyed:,} unit(s) "
+                 "counted by hand: " + entry[0].lower() + entry[1:])
     a = r.absentee
     s: list[Flowable] = [
         _p("2. The recount", st.h2),

@@ -334,4 +334,5 @@ def test_a_loaded_recount_is_not_reported_as_keyed_twice(case: Case, tmp_path: P
     report_actions.make_report(case, contest(case), out)
     text = " ".join(pages_text(out.read_bytes()))
     assert "39 of 39 units were loaded from the re-tabulated statement" in text
+    assert "Loaded from the re-tabulated statement (see Source): no tally sheet was keyed" in text
     assert "two entries of every" not in text
