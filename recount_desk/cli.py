@@ -158,7 +158,8 @@ def check_json(result: CheckResult, given_seats: Sequence[str] = ()) -> dict[str
                 "reason": det.reason},
             "doubts": list(result.doubts),
             "edition": result.edition.value,
-            "edition_label": result.edition.label, "election_kind": result.kind.value,
+            "edition_label": result.edition.label,
+            "law_assumption": result.law_assumption, "election_kind": result.kind.value,
             "election_kind_source": inf.source.value if inf else None,
             "election_kind_reason": inf.reason if inf else None,
             "contests": contests,
@@ -187,6 +188,7 @@ def whole_json(result: WholeCheck) -> dict[str, Any]:
         contests.append(item)
     return {"files": result.files, "state_canvass": result.state_source,
             "edition": result.edition.value, "edition_label": result.edition.label,
+            "law_assumption": result.law_assumption,
             "election_kind": result.kind.value, "contests": contests,
             "cross_check": [{"title": dis.key.title, "district": dis.key.district,
                              "party": dis.key.party, "text": dis.text(),
@@ -200,6 +202,8 @@ def _print_whole(result: WholeCheck, only_close: bool) -> None:
     print(f"{len(result.files)} file(s)"
           + (f", cross-checked against {result.state_source}" if result.state_source else "")
           + f" — {len(result.races)} contests; law applied: {result.edition.label}")
+    if result.law_assumption:
+        print(result.law_assumption)
     width = min(max([len(r.check.totals.contest.key.label()) for r in result.races] + [10]),
                 60)
     for rc in result.races:
@@ -253,6 +257,8 @@ def _print_check(result: CheckResult, only_close: bool,
            if det else f"{result.family} format")
     print(f"{result.source} — {len(result.contests)} contests ({how}); "
           f"law applied: {result.edition.label}")
+    if result.law_assumption:
+        print(result.law_assumption)
     if result.doubts:
         print("THIS READING LOOKS WRONG; do not rely on the figures below until the file is "
               "mapped (check --mapping) or corrected:")
@@ -369,7 +375,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     result = check_parsed(parsed, kind=kind, election_date=when,
                           edition=Edition(args.edition) if args.edition else None,
                           canvass_completed=cc, closed=tuple(args.closed_day or ()),
-                          scopes=_scopes(args.scope))
+                          scopes=_scopes(args.scope),
+                          kind_given_by="the demo election's details" if args.demo
+                          else "given with --kind")
     if args.json:
         print(json.dumps(check_json(result, args.seats or ()), indent=2, ensure_ascii=False))
     else:

@@ -165,12 +165,14 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
               and unit_of.get(e.precinct) == r.unit and e.votes is not None]
         recount_b = Ballots()
         if final is not None:
+            # A line the sheet does not record (a re-tabulated statement that gives no
+            # ballots or over-votes) stays unknown: never printed as 0.
             recount_b = Ballots(
-                (final.ballots or 0) + len(ev),
-                (final.write_ins or 0) + sum(e.votes.write_ins for e in ev if e.votes)
+                _plus(final.ballots, len(ev)),  # one ballot in each accepted envelope
+                _plus(final.write_ins, sum(e.votes.write_ins for e in ev if e.votes))
                 if layout.write_in_line else None,
-                (final.over or 0) + sum(e.votes.over for e in ev if e.votes),
-                (final.under or 0) + sum(e.votes.under for e in ev if e.votes))
+                _plus(final.over, sum(e.votes.over for e in ev if e.votes)),
+                _plus(final.under, sum(e.votes.under for e in ev if e.votes)))
         canvass_b = _canvass_ballots([extras.get(p) for p in su.unit.precincts],
                                      layout.write_in_line)
         who = tuple(dict.fromkeys(
@@ -340,7 +342,8 @@ def _retab_sources(case: Case, contest_id: int) -> tuple[tuple[str, ...], dict[s
         lines.append(f"re-tabulation, loaded from {ld.file}"
                      + (f" (sheet {ld.sheet})" if ld.sheet else "")
                      + f" (SHA-256 {ld.sha256}), contest “{ld.file_contest}”, on "
-                     f"{ld.loaded_at[:10]} by {ld.loaded_by}: {n} unit(s) counted from it")
+                     f"{format_datetime(_parse_dt(ld.loaded_at))} by {ld.loaded_by}: {n} "
+                     "unit(s) counted from it")
     marks = {u: ("Hand count" + (f": {s.note}" if s.note else "")) if s.source is
              UnitSource.HAND else s.text for u, s in src.items()
              if s.source is not UnitSource.LOADED}
@@ -377,6 +380,10 @@ def _utah() -> tzinfo:
 
 
 UTAH = _utah()
+
+
+def _plus(line: int | None, add: int) -> int | None:
+    return None if line is None else line + add
 
 
 def _parse_dt(text: str) -> datetime:

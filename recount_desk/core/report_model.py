@@ -567,11 +567,9 @@ def cost_statement_applies(report: RecountReport) -> bool:
 
 def edition_statement(report: RecountReport) -> str:
     """The text of the law applied, named for the election's year."""
-    year = report.election.date.year
-    if report.edition is Edition.Y2024:
-        return f"Utah Code 20A-4-401 as amended by 2024 H.B. 515 (election of {year})"
-    return (f"Utah Code 20A-4-401 as in force for an election in {year} (the text before "
-            "2024 H.B. 515)")
+    text = f"Utah Code {report.edition.label}"
+    assumed = report.edition.assumption(report.election.date)
+    return f"{text}. {assumed}" if assumed else text
 
 
 def official_result_statement(report: RecountReport) -> str:

@@ -240,8 +240,11 @@ def test_single_seat_declaration_with_date_by_whom_and_citations() -> None:
     assert ("the board declares that Tim Glenn is elected to County Commission Seat A (Utah "
             "Code 20A-4-304(1)(a); 20A-4-401(4)(b)(i))") in text
     assert "this canvassers' report is the official result of the race" in text
-    assert "Utah Code 20A-4-401 as in force for an election in 2018" in text
-    assert "as amended through 2023" not in text
+    # The text applied, and that it is assumed for a 2018 election (the oldest text held
+    # is the 2019 one): never a claim that it is the text in force that day.
+    assert "Utah Code 20A-4-401 in its 2019–2023 text (before 2024 H.B. 515)" in text
+    assert "ASSUMED: the 2019 text is applied to an election of 2018" in text
+    assert "as in force for an election in" not in text
     assert "Report to the Lieutenant Governor" not in text
     assert "Paid by: Grand County (not the candidate who asked) (20A-4-401(3) (2013 text))" in text
     assert "Total $425.50" in text
