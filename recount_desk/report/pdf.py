@@ -1327,7 +1327,8 @@ def _appendix(r: RecountReport, st: _Styles) -> list[Flowable]:
     s: list[Flowable] = [_p("Appendix — audit log of this contest", st.h1),
                          _p("Every recorded action on this contest, in order, from the case "
                             "file's hash-chained audit log. Times are Mountain Time (Utah); "
-                            "“By” is the user name the action was recorded under.", st.small)]
+                            "“By” is the person of the case's roster who acted (the "
+                            "workstation's login is kept in the log beside it).", st.small)]
     data: list[list[Any]] = [["#", "When", "By", "Action", "Details"]]
     for a in rows:
         data.append([str(a.seq), a.at, _p(a.actor, st.cell), _p(a.action, st.cell),
