@@ -577,9 +577,12 @@ def check_state(conn: sqlite3.Connection) -> list[str]:
     if head is None:
         return []  # a new file: its first entry is being written
     if pg.is_pg(conn):  # nothing but audited actions since the last one: no need to rehash
-        if pg.unchanged_since_audited(conn, head[0]):  # type: ignore[arg-type]
+        if pg.cheap_check(conn, head[0]):  # type: ignore[arg-type]
             return []
-        return differences(conn)
+        problems = differences(conn)
+        if not problems:
+            pg.checked_in_full(conn)  # type: ignore[arg-type]
+        return problems
     version = int(conn.execute("PRAGMA data_version").fetchone()[0])
     cached = getattr(conn, "verified", None)
     if cached == (version, head[0]):
