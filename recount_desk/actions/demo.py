@@ -61,11 +61,10 @@ def user_data_dir() -> Path:
 def apply_demo_scopes(parsed: ParsedCanvass) -> ParsedCanvass:
     """The demo canvass with the contest scopes the demo case records (for ``check --demo``)."""
     scopes = demo_spec().scopes
-    parsed.totals = [
+    return dataclasses.replace(parsed, totals=[
         dataclasses.replace(t, contest=dataclasses.replace(
             t.contest, scope=scopes.get(t.contest.key.title, t.contest.scope)))
-        for t in parsed.totals]
-    return parsed
+        for t in parsed.totals])
 
 
 # Utah in November keeps Mountain Standard Time.

@@ -1,7 +1,9 @@
 """Canvass importers: detect a file's family and read it into a :class:`ParsedCanvass`.
 
 Each family is a module with ``FAMILY``, ``LABEL``, ``detect(path, kind) -> Detection|None``
-and ``read(path, options) -> RawCanvass``; it is listed in :data:`FAMILIES`.
+and either ``read(path, options) -> RawCanvass`` or the two stages ``locate``/``map``; it is
+listed in :data:`FAMILY_MODULES`. Every reading goes through the stages of
+:mod:`recount_desk.formats.pipeline` (open, locate, map, validate, build, gate).
 """
 
 from __future__ import annotations
@@ -9,13 +11,12 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from . import plausibility
+from . import pipeline
 from .base import Cancelled, Detection, FormatFamily, ImportFailed, RawCanvass, ReadOptions, fail
-from .canvass import ParsedCanvass, build, file_sha256
+from .canvass import ParsedCanvass, file_sha256
 from .tabular import read_sheet_text, sniff
 
 # Module names under recount_desk.formats, most specific first. A family whose module is not
@@ -121,14 +122,6 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
         detection = None
     mods = {m.FAMILY: m for m in families()}
     if family not in mods:
-        raise fail(path, f"Unknown format family {family!r}.")
-    # The file's SHA-256 is computed beside the read (hashing releases the interpreter lock).
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        sha = pool.submit(file_sha256, path)
-        raw = mods[family].read(path, options)
-        if options.cancelled():
-            raise Cancelled()
-        parsed = build(raw, primary=primary, seats=seats, sha256=sha.result())
-    parsed.detection = detection
-    # Every reading passes the plausibility gate here, in one place, before it is offered.
-    return plausibility.gate(raw, parsed)
+        raise pipeline.unknown_family(path, family)
+    return pipeline.run(mods[family], path, options, primary=primary, seats=seats,
+                        detection=detection, sha256=file_sha256)

@@ -133,3 +133,101 @@ def sheet_extent(path: Path, sheet: str | None) -> tuple[int, int] | None:
     if dim:  # calamine may size its buffer from the declared dimension
         cols, rows = max(cols, _col_index(dim.group(1))), max(rows, int(dim.group(2)))
     return rows, cols
+
+
+_ODS_TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+_ODS_OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+_ODS_EXTENTS: dict[tuple[str, int, int], dict[str, tuple[int, int]]] = {}
+
+
+class HostileXml(ValueError):
+    """A workbook part with a DTD or entity declarations (no spreadsheet program writes
+    them; they are how an XML bomb is made)."""
+
+
+def ods_extents(path: Path) -> dict[str, tuple[int, int]]:
+    """(rows, columns) of the rectangle calamine would build for each sheet of an ODS file,
+    up to its farthest cell that holds something: ``table:number-rows-repeated`` and
+    ``number-columns-repeated`` let an 800-byte file ask for a billion cells. ``content.xml``
+    is streamed through expat (C); a DTD (entity declarations) raises :class:`HostileXml`;
+    a damaged file gives {} (calamine's own read then says what is wrong)."""
+    import xml.parsers.expat
+
+    st = path.stat()
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    if key in _ODS_EXTENTS:
+        return _ODS_EXTENTS[key]
+    walk = _OdsWalk()
+    p = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+    p.StartElementHandler = walk.start
+    p.EndElementHandler = walk.end
+    p.StartDoctypeDeclHandler = _refuse_dtd
+    p.EntityDeclHandler = _refuse_dtd
+    try:
+        with zipfile.ZipFile(path) as z, z.open("content.xml") as f:
+            p.ParseFile(f)
+        out = walk.out
+    except (OSError, KeyError, zipfile.BadZipFile, xml.parsers.expat.ExpatError):
+        out = {}
+    _ODS_EXTENTS.clear()
+    _ODS_EXTENTS[key] = out
+    return out
+
+
+def _refuse_dtd(*_: object) -> None:
+    raise HostileXml("a DTD or entity declaration")
+
+
+def _repeat(attrs: dict[str, str], name: str) -> int:
+    try:
+        return max(1, int(attrs.get(f"{_ODS_TABLE} {name}", "1")))
+    except ValueError:
+        return 1
+
+
+class _OdsWalk:
+    """Expat handlers that follow rows and cells (with their repeats) of each table."""
+
+    def __init__(self) -> None:
+        self.out: dict[str, tuple[int, int]] = {}
+        self.table = ""
+        self.row = self.rows = self.cols = 0       # rows passed; extent of filled cells
+        self.row_repeat = 1
+        self.col = self.row_cols = 0               # columns passed in the row; filled extent
+        self.row_filled = False
+        self.in_cell = 0                            # depth inside a cell (0: outside)
+        self.cell_repeat = 1
+        self.cell_filled = False
+
+    def start(self, tag: str, attrs: dict[str, str]) -> None:
+        if self.in_cell:
+            self.in_cell += 1
+            self.cell_filled = True  # a cell with content (text:p, an annotation…)
+        elif tag == f"{_ODS_TABLE} table":
+            self.table = attrs.get(f"{_ODS_TABLE} name", "")
+            self.row = self.rows = self.cols = 0
+        elif tag == f"{_ODS_TABLE} table-row":
+            self.col = self.row_cols = 0
+            self.row_repeat = _repeat(attrs, "number-rows-repeated")
+            self.row_filled = False
+        elif tag in (f"{_ODS_TABLE} table-cell", f"{_ODS_TABLE} covered-table-cell"):
+            self.in_cell = 1
+            self.cell_repeat = _repeat(attrs, "number-columns-repeated")
+            self.cell_filled = f"{_ODS_OFFICE} value-type" in attrs
+
+    def end(self, tag: str) -> None:
+        if self.in_cell > 1:
+            self.in_cell -= 1
+        elif self.in_cell == 1:
+            self.in_cell = 0
+            self.col += self.cell_repeat
+            if self.cell_filled:
+                self.row_filled = True
+                self.row_cols = self.col
+        elif tag == f"{_ODS_TABLE} table-row":
+            self.row += self.row_repeat
+            if self.row_filled:
+                self.rows = self.row
+                self.cols = max(self.cols, self.row_cols)
+        elif tag == f"{_ODS_TABLE} table":
+            self.out[self.table] = (self.rows, self.cols)

@@ -97,6 +97,8 @@ class RawCanvass:
     ballots_total: int | None = None
     # Cells that held fractions or percentages where votes were expected, per choice.
     fractional: dict[tuple[str, str, str, str], int] = field(default_factory=dict)
+    # The file's row of each contest's totals row, where it is known.
+    totals_rows: dict[ContestTuple, int] = field(default_factory=dict)
     # What the reader itself doubts about its reading (a guess it had to make); these are
     # also among ``issues``, and the plausibility gate counts them against the reading.
     doubts: list[Issue] = field(default_factory=list)

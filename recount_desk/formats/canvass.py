@@ -45,9 +45,14 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-@dataclass
+@dataclass(frozen=True)
 class ParsedCanvass:
-    """A canvass ready to be checked or stored: contests, choices, per-precinct counts."""
+    """A canvass ready to be checked or stored: contests, choices, per-precinct counts.
+
+    Frozen: the reading pipeline makes it once (:func:`build`), and later stages (the
+    plausibility gate, the detection that found the family) give a changed copy
+    (``dataclasses.replace``), so its totals are the single source of every figure shown.
+    """
 
     file: str
     family: str

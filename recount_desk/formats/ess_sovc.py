@@ -35,6 +35,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source, count_grid, open_source
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -108,20 +109,19 @@ class _Segment:
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read an SOVC export into raw rows; problems become issues with their row and column."""
-    import numpy as np
-    import pandas as pd
-
     options = options or ReadOptions()
-    name = path.name
-    from .tabular import sniff
+    return map(locate(open_source(path), options), options)
 
-    kind = sniff(path)
-    issues: list[Issue] = []
+
+def locate(source: Source, options: ReadOptions) -> Located:
+    """The sheet that starts with the SOVC header, and its header band (two or three rows)."""
+    path, kind = source.path, source.kind
+    log = IssueLog(source.name)
     sheet: str | None = None
     if kind == "csv":
         rows, note = read_csv_rows(path)
         if note:
-            issues.append(Issue(name, note, severity=Severity.WARNING))
+            log.warn(note)
     elif kind in ("xlsx", "xls", "ods"):
         names = sheet_names(path, kind)
         if options.sheet is not None:
@@ -139,12 +139,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                            "CODE, PRECINCT NAME'; export the SOVC again from Electionware.")
             others = [s for s in names if s != sheet]
             if others:
-                issues.append(Issue(name, f"Only the sheet {sheet!r} was read; the workbook also "
-                                    f"has {', '.join(repr(s) for s in others)} (choose another "
-                                    "sheet to read that one instead).", sheet,
-                                    severity=Severity.NOTE))
+                log.note(f"Only the sheet {sheet!r} was read; the workbook also has "
+                         f"{', '.join(repr(s) for s in others)} (choose another sheet to read "
+                         "that one instead).", sheet=sheet)
     else:
         raise fail(path, "This file is not an SOVC export (CSV or XLSX).")
+    log.sheet = sheet
     options.on_progress(1, 5)
     if len(rows) < 3 or not _is_header(rows[0]):
         raise fail(path, "This is not a complete SOVC export: it needs three header rows "
@@ -154,24 +154,38 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     n_hdr = 3
     if not _has_stat_labels(rows[2]) and _has_stat_labels(rows[1]):
         n_hdr = 2
-        issues.append(Issue(name, "The file has two header rows (contest, choice), not three: "
-                            "the party row is missing, so parties come only from the choice "
-                            "names.", sheet, 2, severity=Severity.NOTE))
+        log.note("The file has two header rows (contest, choice), not three: the party row "
+                 "is missing, so parties come only from the choice names.", row=2)
     width = max(len(r) for r in rows[:n_hdr])
     hdr = [(r + [""] * width)[:width] for r in rows[:n_hdr]]
     if n_hdr == 2:
         hdr.insert(1, [""] * width)
     titles = [vocab.clean_name(c) for c in hdr[0]]
-    parties = [vocab.clean_name(c).upper() for c in hdr[1]]
     labels = [vocab.clean_name(c) for c in hdr[2]]
     mended = sorted({f"{x!r} -> {_unmangle(x)!r}" for x in titles + labels if _unmangle(x) != x})
     if mended:
         titles = [_unmangle(x) for x in titles]
         labels = [_unmangle(x) for x in labels]
-        issues.append(Issue(name, "Some names were saved with their accents garbled (UTF-8 text "
-                            "read as Windows-1252); they are read as " + "; ".join(mended[:4])
-                            + (f" and {len(mended) - 4} more" if len(mended) > 4 else "")
-                            + ".", sheet, 3, severity=Severity.NOTE))
+        log.note("Some names were saved with their accents garbled (UTF-8 text read as "
+                 "Windows-1252); they are read as " + "; ".join(mended[:4])
+                 + (f" and {len(mended) - 4} more" if len(mended) > 4 else "") + ".", row=3)
+    return Located(source, rows, log, sheet, n_hdr, {
+        "width": width, "titles": titles, "labels": labels,
+        "parties": [vocab.clean_name(c).upper() for c in hdr[1]]})
+
+
+def map(located: Located, options: ReadOptions) -> RawCanvass:
+    """The header band's columns split into contests, and one raw row per precinct × choice."""
+    import numpy as np
+    import pandas as pd
+
+    path, name, sheet, log = located.source.path, located.source.name, located.sheet, located.log
+    rows, n_hdr = located.rows, located.header_rows
+    width: int = located.facts["width"]
+    titles: list[str] = located.facts["titles"]
+    labels: list[str] = located.facts["labels"]
+    parties: list[str] = located.facts["parties"]
+    issues = log.issues
 
     # Statistics columns, and whether the file is a primary (ballots by party).
     contest_cols: list[int] = []
@@ -241,30 +255,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         r = rows[i]
         return [(r[c].strip() if c < len(r) else "") for c in contest_cols]
 
-    text = pd.DataFrame([cells(i) for i in body_idx], columns=contest_cols, dtype=object)
-    flat = text.to_numpy().ravel()
-    ser = pd.Series(flat, dtype=object).str.replace(",", "", regex=False)
-    num = pd.to_numeric(ser, errors="coerce")
-    dashes = ser.isin(_NOT_ON_BALLOT)
-    empty = (ser == "") | dashes
-    bad = ~empty & (num.isna() | (num < 0) | ((num % 1) != 0))
-    shape = text.shape
-    if dashes.any():
-        issues.append(Issue(name, f"{int(dashes.sum()):,} cell(s) hold '-' instead of a count; "
-                            "they are read as the contest not being on that precinct's ballot "
-                            "(no votes), as an empty cell would be.", sheet,
-                            severity=Severity.NOTE))
-    values = num.fillna(0).where(~bad, 0).to_numpy().reshape(shape).astype("int64")
-    present = (~empty & ~bad).to_numpy().reshape(shape)
-    if bad.any():
-        where = np.argwhere(bad.to_numpy().reshape(shape))
-        for ri, ci in where[:10]:
-            issues.append(Issue(name, f"The vote count {text.iat[ri, ci]!r} is not a whole "
-                                "number; it is read as 0.", sheet, body_idx[ri] + 1,
-                                col_letter(contest_cols[ci]), Severity.ERROR))
-        if len(where) > 10:
-            issues.append(Issue(name, f"… and {len(where) - 10} more cells that are not whole "
-                                "numbers.", sheet, severity=Severity.ERROR))
+    values, present = count_grid([cells(i) for i in body_idx], log=log, rows=body_idx,
+                                 columns=contest_cols,
+                                 not_on_ballot=frozenset(_NOT_ON_BALLOT))
     totals_vals: dict[int, int] = {}
     if total_idx is not None:
         for c, t in zip(contest_cols, cells(total_idx), strict=True):
@@ -504,7 +497,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     primary: bool | None = True if (primary_stats or any_party) else None
     if primary is None and "general" in name.lower():
         primary = False
-    return RawCanvass(name, FAMILY, df, issues, seats, file_totals, set(), primary,
+    return RawCanvass(name, FAMILY, df, log.close(), seats, file_totals, set(), primary,
                       sheet=sheet)
 
 

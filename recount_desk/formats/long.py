@@ -320,8 +320,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
 
     # A precinct named like a totals row ("Total", "County") is the file's totals row only
     # when it is the sum of the precincts (for at least one choice: a totals row with a typo
-    # stays one, and is reported below as not adding up); otherwise it is a precinct of that
-    # name, and dropping its votes would show a wrong winner.
+    # stays one, and is reported below as not adding up); otherwise it stays among the rows,
+    # and the pipeline's validate stage refuses it for every family alike (neither counted
+    # as a precinct nor taken for the totals).
     named_total = keep & is_total
     if named_total.any():
         key = race * len(cand_u) + cand_c
@@ -336,11 +337,6 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                    for r in (plain, keep & ~rows_p)):
                 continue
             is_total &= ~rows_p
-            issues.append(Issue(name, f"The precinct {prec_u[pc]!r} is named like a totals "
-                                "row but its votes are not the sum of the other precincts, "
-                                "so it is read as a precinct. Check it against the election "
-                                "system.", sheet, first_row + int(rows_p.argmax()),
-                                cols.get("precinct"), Severity.WARNING))
 
     total_rows = keep & is_total
     body = keep & ~is_total

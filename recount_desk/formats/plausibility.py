@@ -163,10 +163,25 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
         k = t.contest.key
         tup = (k.title, k.district, k.party)
         file_tot = raw.file_totals.get(tup)
-        if file_tot and tup not in raw.suppressed and not raw.hidden.get(tup) and any(
-                c.choice.name in file_tot and file_tot[c.choice.name] != counted.get((ci, q), 0)
-                for q, c in enumerate(t.choices)):
+        if not file_tot or tup in raw.suppressed or raw.hidden.get(tup):
+            continue
+        pairs = [(c.choice.name, file_tot[c.choice.name], counted.get((ci, q), 0))
+                 for q, c in enumerate(t.choices) if c.choice.name in file_tot]
+        if any(f != n for _, f, n in pairs):
             mismatched.append(k.label())
+        if len(pairs) >= 2 and all(f != n for _, f, n in pairs):
+            # Not one choice agrees: the totals row is not this contest's sum (a precinct
+            # named "Total", rows cut off, another contest's totals). Neither figure can be
+            # trusted, whichever family read the file.
+            name, f, n = pairs[0]
+            add(f"{k.label()}: the file's totals row agrees with the precincts for no choice "
+                f"({name!r}: totals {f:,}, precincts {n:,}), so it is not their sum — it may "
+                "be a precinct named like a totals row, or precinct rows are missing. The "
+                "figures cannot be trusted: correct the file (or rename the precinct) and "
+                "import again.", Severity.ERROR, ci)
+            if tup in raw.totals_rows:  # the row itself, where the file says
+                found[-1] = (dataclasses.replace(found[-1][0], row=raw.totals_rows[tup],
+                                                 column=None), found[-1][1])
     if mismatched:
         reasons.append(f"the precincts do not add up to the file's own totals in "
                        f"{len(mismatched)} contest(s) ({mismatched[0]} …)")
@@ -249,12 +264,12 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     verdict = assess(raw, parsed)
     if not verdict.reasons:
         return parsed
-    parsed.issues[:0] = list(verdict.issues)
     d = parsed.detection
-    if verdict.doubtful(d.confidence if d is not None else None):
-        parsed.doubts = list(verdict.reasons)
+    doubts = list(verdict.reasons) if verdict.doubtful(d.confidence if d is not None else None) \
+        else parsed.doubts
     if d is not None:
-        parsed.detection = dataclasses.replace(
+        d = dataclasses.replace(
             d, confidence=max(0, d.confidence - verdict.penalty),
             reason=f"{d.reason}; but the reading looks doubtful: {verdict.reasons[0]}")
-    return parsed
+    return dataclasses.replace(parsed, issues=[*verdict.issues, *parsed.issues],
+                               doubts=doubts, detection=d)

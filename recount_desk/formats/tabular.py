@@ -203,6 +203,19 @@ def workbook(path: Path) -> Any:
     key = _file_key(path)
     wb = _WB_CACHE.get(key)
     if wb is None:
+        if _is_ods(path):
+            # calamine reads every sheet of an .ods as it opens it: size them all first.
+            from ._workbook_checks import HostileXml, ods_extents
+
+            try:
+                extents = ods_extents(path)
+            except HostileXml as e:
+                raise fail(path, "The spreadsheet's content declares a DTD or XML entities, "
+                           "which no spreadsheet program writes (it is how an 'XML bomb' is "
+                           "made); it is refused as unsafe. Save it again from the "
+                           "spreadsheet program and import that copy.") from e
+            for sheet, extent in extents.items():
+                _refuse_extent(path, sheet, extent)
         try:
             wb = CalamineWorkbook.from_path(str(path))
         except Exception as e:  # calamine raises its own error types for damaged files
@@ -238,23 +251,41 @@ def read_sheet_raw(path: Path, sheet: str | int = 0) -> list[list[object]]:
 def _refuse_vast_sheet(path: Path, sheet: str) -> None:
     """A sheet whose farthest cell makes calamine's rectangle too large to build (one value
     in XFD1048576 would abort the whole process) is refused with where that cell is."""
-    from ._workbook_checks import MAX_CELLS, sheet_extent
+    from ._workbook_checks import sheet_extent
 
     try:
         with open(path, "rb") as f:
             if f.read(2) != b"PK":
-                return  # .xls is bounded (65,536 x 256); .ods is not a zip of this kind
+                return  # .xls is bounded (65,536 x 256)
     except OSError:
         return
-    extent = sheet_extent(path, sheet)
+    # An .ods sheet is sized by its repeated rows and columns, an .xlsx one by its cells'
+    # references.
+    if _is_ods(path):
+        return  # every sheet was sized when the workbook was opened
+    _refuse_extent(path, sheet, sheet_extent(path, sheet))
+
+
+def _is_ods(path: Path) -> bool:
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
+    return "content.xml" in names and "mimetype" in names and "xl/workbook.xml" not in names
+
+
+def _refuse_extent(path: Path, sheet: str, extent: tuple[int, int] | None) -> None:
+    from ._workbook_checks import MAX_CELLS
+
     if extent is None or extent[0] * extent[1] <= MAX_CELLS:
         return
     rows, cols = extent
     raise fail(path, f"The sheet reaches cell {col_letter(cols - 1)}{rows} ({rows:,} rows by "
                f"{cols:,} columns, {rows * cols:,} cells), far beyond any canvass: something "
-               "was typed or formatted far from the table. In Excel press Ctrl+End to find "
-               "it, delete the rows and columns after the table, save, and import again.",
-               sheet=sheet)
+               "was typed or formatted far from the table. In Excel or LibreOffice press "
+               "Ctrl+End to find it, delete the rows and columns after the table, save, and "
+               "import again.", sheet=sheet, row=rows, column=col_letter(cols - 1))
 
 
 def read_sheet_text(path: Path, sheet: str | int = 0, *, nrows: int | None = None

@@ -20,7 +20,7 @@ _NON_CONTEST_OFFICE = re.compile(
 
 # Precinct cells that are totals rows, not precincts.
 _TOTAL_PRECINCT = re.compile(
-    r"^\s*(election\s+total|totals?|county\s+totals?|grand\s+total|total:|zzz|cumulative|"
+    r"^\s*(election\s+totals?|totals?|county\s+totals?|grand\s+totals?|total:|zzz|cumulative|"
     r"cumulative\s+totals?|all\s+precincts|county)\s*:?\s*$",
     re.IGNORECASE,
 )

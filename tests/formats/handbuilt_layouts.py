@@ -56,6 +56,7 @@ class Layout:
     precincts: int = 6
     seed: int = 0
     sheet: str = "2024 General"
+    totals_label: str = "COUNTY TOTALS"  # the precinct cell of the closing totals row
 
 
 @dataclass
@@ -139,7 +140,7 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
         exp.precincts = [str(r[0]) for r in precinct_rows]
     rows.extend(precinct_rows)
     # The county's totals count the suppressed precincts too.
-    total: list[object] = ["COUNTY TOTALS", sums[0], sums[1], None]
+    total: list[object] = [layout.totals_label, sums[0], sums[1], None]
     for n, (title, cands) in enumerate(contests):
         total.extend(exp.totals[title][c] for c, _ in cands)
         if layout.turnout_between and n == 0:
