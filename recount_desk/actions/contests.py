@@ -17,13 +17,17 @@ from recount_desk.core.model import (
     VotingMethod,
 )
 from recount_desk.core.rules import (
-    Finding,
     Office,
     Requester,
     RequestEvaluation,
     evaluate_request,
 )
-from recount_desk.core.scope import PORTION_BASIS, ScopeFinding, infer_scope, officer_finding
+from recount_desk.core.scope import (
+    ScopeFinding,
+    infer_scope,
+    officer_finding,
+    portion_eligibility,
+)
 from recount_desk.store import repo
 
 from .canvass import ContestCheck, check_contest, file_county
@@ -161,11 +165,8 @@ def evaluate(case: Case, contest_id: int, *, requester: Requester, candidate: st
         case.closed_days)
     if row.check.portion:
         # A county's figures cannot show who may ask: the whole race decides.
-        return RequestEvaluation(ev.timely, Finding(
-            False, "This case holds only the county's portion of a multicounty or statewide "
-            "contest: eligibility is decided on the whole race's canvass, by the lieutenant "
-            "governor's office. Enter the whole race's official totals first.",
-            PORTION_BASIS), ev.right_office, ev.deadline)
+        return RequestEvaluation(ev.timely, portion_eligibility(), ev.right_office,
+                                 ev.deadline)
     return ev
 
 

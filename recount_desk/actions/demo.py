@@ -30,10 +30,16 @@ class DemoSpec:
     election: Election
     canvass: Path
     scopes: dict[str, Scope]
+    recount: Path | None = None  # the re-tabulated statement the demo recount loads
 
 
 def demo_spec() -> DemoSpec:
-    folder = resource("demo")
+    """The bundled demo election (``resources/demo/election.json``)."""
+    return load_spec(resource("demo"))
+
+
+def load_spec(folder: Path) -> DemoSpec:
+    """A demo election's details from ``election.json`` in ``folder``."""
     spec = json.loads((folder / "election.json").read_text(encoding="utf-8"))
     return DemoSpec(
         Election(spec["name"], date.fromisoformat(spec["date"]), ElectionKind(spec["kind"]),
@@ -41,6 +47,7 @@ def demo_spec() -> DemoSpec:
                  spec["officer"]),
         folder / spec["canvass_file"],
         {k: Scope(v) for k, v in spec.get("scopes", {}).items()},
+        folder / spec["recount_file"] if spec.get("recount_file") else None,
     )
 
 
@@ -74,7 +81,7 @@ MST = timezone(timedelta(hours=-7))
 def build_demo_case(path: Path) -> Case:
     """Create the demo case at ``path`` from the bundled canvass, with its finished recount.
 
-    The records are dated as the 2018 events would have been (a replayed clock), so that the
+    The records are dated as the 2016 events would have been (a replayed clock), so that the
     audit log, the recount dates and the report agree with the election.
     """
     spec = demo_spec()
@@ -89,12 +96,13 @@ def build_demo_case(path: Path) -> Case:
             if scope is not None:
                 set_contest_settings(case, sc.id, seats=c.seats, scope=scope,
                                      voting_method=c.voting_method, pass_rule=c.pass_rule)
-        complete_demo_recount(case, set_clock=lambda at: set_clock(at.replace(tzinfo=MST)))
+        complete_demo_recount(case, set_clock=lambda at: set_clock(at.replace(tzinfo=MST)),
+                              recount_file=spec.recount)
     return case
 
 
 def demo_case_path() -> Path:
-    return user_data_dir() / "Demo - 2018 General Election.recount"
+    return user_data_dir() / "Demo - 2016 General Election.recount"
 
 
 def open_demo_case(fresh: bool = False) -> Case:

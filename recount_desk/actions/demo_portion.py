@@ -15,16 +15,23 @@ from pathlib import Path
 from recount_desk.paths import resource
 
 from .case import Case, create_case
-from .demo import demo_spec
+from .demo import DemoSpec, load_spec
 from .whole import WholeCheck, check_files
 from .whole_case import CombinedContest, combine_counties
 
 PORTION_CONTEST = ("State House", "69")
 
 
+def portion_spec() -> DemoSpec:
+    """Grand County's 2018 general election (``resources/demo/portion/election.json``)."""
+    return load_spec(resource("demo", "portion"))
+
+
 def portion_files() -> list[Path]:
     """Grand's canvass and the three other counties' files of State House 69."""
-    return [demo_spec().canvass, *sorted(resource("demo", "portion").glob("*.csv"))]
+    grand = portion_spec().canvass
+    others = sorted(p for p in resource("demo", "portion").glob("*.csv") if p != grand)
+    return [grand, *others]
 
 
 def check_portion_demo() -> tuple[WholeCheck, WholeCheck]:
@@ -37,7 +44,7 @@ def build_portion_demo_case(path: Path) -> tuple[Case, list[CombinedContest]]:
     """A case of Grand's canvass with the other counties' files added as the whole race."""
     from .canvass import import_canvass, read_file
 
-    spec = demo_spec()
+    spec = portion_spec()
     case = create_case(path, spec.election, actor="demo")
     import_canvass(case, read_file(spec.canvass))
     return case, combine_counties(case, portion_files()[1:])

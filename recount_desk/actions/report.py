@@ -56,6 +56,7 @@ from recount_desk.core.report_model import (
     short_code,
 )
 from recount_desk.core.rules import decide
+from recount_desk.core.scope import portion_eligibility
 from recount_desk.paths import resource
 from recount_desk.store import recount_repo, repo
 
@@ -214,9 +215,10 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
                               w.attended_to)
                       for w in recount_repo.witnesses(conn, contest_id))
 
-    requests = tuple(_request_info(q) for q in repo.requests(conn, contest_id) if q.accepted)
+    requests = tuple(_request_info(q, portion) for q in repo.requests(conn, contest_id)
+                     if q.accepted)
     automatic = ""
-    if not requests:
+    if not requests and not portion:  # a county's figures never show an automatic recount
         d = decide(totals, edition, kind=case.election.kind, election_date=case.election.date)
         if d.automatic_recount:
             automatic = f"{d.explanation} ({d.basis})"
@@ -304,9 +306,17 @@ def _envelope_line(s: recount_repo.StoredEnvelope, unit_of: dict[str, str]) -> E
                         joined)
 
 
-def _request_info(q: repo.StoredRequest) -> RecountRequestInfo:
+def _request_info(q: repo.StoredRequest, portion: bool) -> RecountRequestInfo:
+    """A recorded request as the report states it. For a county's portion the eligibility
+    line is the whole-race statement, whatever was recorded when the request was filed (a
+    finding made on the county's figures, e.g. under an earlier scope setting, is no finding
+    of who may ask)."""
+    findings = [dict(f) for f in q.findings]
+    if portion and len(findings) == 3:  # (timely, eligible, right office): RequestEvaluation
+        e = portion_eligibility()
+        findings[1] = {"ok": e.ok, "text": e.text, "basis": e.basis}
     checks = tuple(RequestCheck(bool(f.get("ok")), _sentence_body(str(f.get("text", ""))),
-                                str(f.get("basis", ""))) for f in q.findings)
+                                str(f.get("basis", ""))) for f in findings)
     basis = "; ".join(f"{c.text} ({c.basis})" for c in checks if c.ok and c.basis)
     return RecountRequestInfo(_requester(q), q.filed_at,
                               _OFFICES.get(q.filed_with, q.filed_with),
@@ -695,11 +705,11 @@ def reportable_contests(case: Case) -> list[int]:
 
 
 
-DEMO_CONTEST = ("State House", "69")
+DEMO_CONTEST = ("State House", "32")
 
 
 def default_contest(case: Case, *, demo: bool = False) -> int | None:
-    """The contest to report when none is named: the demo's State House District 69, or
+    """The contest to report when none is named: the demo's State House District 32, or
     the case's only recounted contest."""
     if demo:
         for c in repo.contests(case.conn):

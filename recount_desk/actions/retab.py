@@ -22,7 +22,6 @@ from recount_desk.core.recount import (
     RecountMethod,
     RecountUnit,
     TallyEntry,
-    TallySheet,
     UnitStatus,
 )
 from recount_desk.core.retab import (
@@ -189,6 +188,7 @@ class RetabPreview:
     comparison: LoadComparison
     replaced: tuple[str, ...]  # units loaded before, whose tally this load replaces
     kept: tuple[str, ...]  # units hand-entered, which the load leaves as they are
+    made_on: str = ""  # the hash of the case's last audit entry when the preview was made
 
     @property
     def problems(self) -> tuple[LoadProblem, ...]:
@@ -271,8 +271,9 @@ def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
     comparison = compare_load(ctx.totals, ctx.layout, units,
                               rr.canvass_by_precinct(case.conn, contest_id), plan.sheets,
                               kept, env)
+    last = store.last_entry(case.conn)
     return RetabPreview(contest_id, ctx.title, f, matches, chosen, plan, comparison,
-                        replaced, tuple(hand))
+                        replaced, tuple(hand), last.hash if last else "")
 
 
 def preview_load(case: Case, contest_id: int, source: RetabFile | Path | str, *,
@@ -306,7 +307,10 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
     with store.transaction(case.conn, case.actor, "load re-tabulated results") as tx:
         ctx = _load(case, cid)
         _writable(case, ctx)
-        fresh = _prepare(case, cid, f, preview.chosen.index)
+        last = store.last_entry(case.conn)
+        # The preview holds unless the case changed since (then it is made again, here).
+        fresh = preview if preview.made_on and last is not None and \
+            last.hash == preview.made_on else _prepare(case, cid, f, preview.chosen.index)
         plan = fresh.plan
         if plan.refused:
             bad = [p for p in plan.problems if p.refuses]
@@ -331,12 +335,12 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
         now = store.utc_now()
         officer = f"{LOADED_OFFICER}: {f.file}"
         by_name = {su.unit.name: su for su in ctx.stored_units}
-        for unit, sheet in plan.sheets.items():
-            su = by_name[unit]
-            rr.add_loaded_entry(tx, su.id, TallyEntry(1, officer, sheet), cids,
-                                load_id, now, case.actor)
-            if su.unit.name in fresh.replaced:
-                rr.set_source_note(tx, su.id, "")
+        rr.add_loaded_entries(tx, [(by_name[u].id, TallyEntry(1, officer, sheet))
+                                   for u, sheet in plan.sheets.items()], cids, load_id, now,
+                              case.actor)
+        for unit in fresh.replaced:
+            if unit in plan.sheets:
+                rr.set_source_note(tx, by_name[unit].id, "")
         _withdraw_stale_declaration(case, ctx, tx)
         c = fresh.comparison
         tx.update({
@@ -348,14 +352,10 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
             "left_for_hand": [{"unit": p.unit, "problem": p.text, "row": p.row}
                               for p in plan.problems if not p.refuses],
             "totals": {ch: c.recount_total[ch] for ch in c.choices},
-            "sheets": {u: _sheet_json(s) for u, s in plan.sheets.items()},
+            # each unit's figures are in its tally entry, which the state digest covers
+            "units": list(plan.sheets),
         })
     return LoadResult(load_id, len(plan.sheets), plan.left_for_hand, fresh)
-
-
-def _sheet_json(s: TallySheet) -> dict[str, object]:
-    return {"ballots": s.ballots, "votes": dict(s.votes), "write_ins": s.write_ins,
-            "over": s.over, "under": s.under}
 
 
 # --------------------------------------------------------------------------------------
@@ -400,7 +400,7 @@ class SourceInfo:
     def short(self) -> str:
         """For a table column: where the figures come from, in a few words."""
         if self.source is UnitSource.LOADED and self.load is not None:
-            return f"loaded: {self.load.file}"
+            return "loaded"  # the Start panel and the report name the file
         if self.source is UnitSource.HAND:
             return "hand count" + (f" — {self.note}" if self.note else "")
         return "—" + (f" (for a hand count: {self.note})" if self.note else "")

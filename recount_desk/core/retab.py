@@ -47,6 +47,8 @@ _PARTY_SUFFIX = re.compile(r"\s*\((?:[A-Za-z]{1,4}|[A-Za-z ]+ party)\)\s*$")
 def norm_words(text: str) -> str:
     """Case, punctuation and spacing folded away: ``"LaVar  Christensen."`` → ``"lavar
     christensen"``."""
+    if text.isalnum():  # most precinct codes: nothing to fold but the case
+        return text.casefold()
     return " ".join(_PUNCT.sub(" ", text.casefold()).split())
 
 

@@ -35,9 +35,20 @@ from .districts import (
     districts_of_county,
 )
 from .model import Contest, ContestKey, ContestKind, ContestTotals, ElectionKind, Scope
-from .rules import Edition, MarginDecision, Verdict, decide
+from .rules import Edition, Finding, MarginDecision, Verdict, decide
 
 PORTION_BASIS = "20A-4-401(1)(b), (1)(d)(ii)(D), (2)(c)(iv); 20A-4-304(1)(a); 20A-4-306"
+
+
+def portion_eligibility() -> Finding:
+    """Who may ask, for a county's portion of a multicounty or statewide contest: never
+    decided on the county's figures. The margin is reckoned on the votes cast for all the
+    candidates in the race (20A-4-401(1)(b)), which the lieutenant governor's office
+    canvasses (20A-4-304(1)(a), 20A-4-306); the request is filed there ((1)(d)(ii)(D))."""
+    return Finding(
+        False, "This case holds only the county's portion of a multicounty or statewide "
+        "contest: eligibility is decided on the whole race's canvass, by the lieutenant "
+        "governor's office. Enter the whole race's official totals first.", PORTION_BASIS)
 
 
 @dataclass(frozen=True, slots=True)

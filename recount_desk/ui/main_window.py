@@ -311,7 +311,8 @@ class MainWindow(QMainWindow):
                                      "Open a case file")
         self.recent_menu = f.addMenu("Open &Recent")
         self.act_demo = self._action("Open the &demo election", self.open_demo, "Ctrl+Shift+D",
-                                     "Open your copy of the 2018 Grand County demo election")
+                                     "Open your copy of the demo election (Salt Lake County "
+                                     "2016, State House 32)")
         self.act_import = self._action("&Import canvass…", self.import_canvass, "Ctrl+I",
                                        "Import the official canvass from a file")
         self.act_details = self._action("&Election details…", self.edit_election, "Ctrl+E",

@@ -588,27 +588,32 @@ def test_status_command_prints_each_contest(case: Case,
 
 def test_demo_has_a_declared_recount(tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo: Salt Lake County 2016, State House 32, loaded from the county's recount
+    statement (issue 20 item 5)."""
+    from recount_desk.actions import retab
+
     case = build_demo_case(tmp_path / "demo.recount")
     try:
         rows = {r.title: r for r in rc.status(case)}
-        sh = rows["State House — District 69"]
-        assert sh.line == ("State House — District 69 — board convened; 8 of 8 units "
+        sh = rows["State House — District 32"]
+        assert sh.line == ("State House — District 32 — board convened; 39 of 39 units "
                            "reconciled; 2 envelopes reexamined")
         state = rc.recount_state(case, sh.contest_id)
         assert state.settings is not None
-        assert state.settings.entry_mode is EntryMode.DOUBLE
-        assert sum(1 for u in state.units if u.state.resolution is not None) == 1
+        assert state.settings.method is RecountMethod.RETABULATION
+        assert dict(state.totals) == {"Suzanne Harrison": 8536, "Lavar Christensen": 8541}
         assert state.declaration is not None
-        assert state.declaration.elected == ("Tim Glenn",)
+        assert state.declaration.elected == ("Lavar Christensen",)
         assert not state.locked
-        changes = [r.net for r in rc.variance(case, sh.contest_id).rows]
-        assert all(abs(n or 0) <= 1 for n in changes)
+        loads = retab.loads(case, sh.contest_id)
+        assert [(ld.file, ld.sha256[:12], ld.units) for ld in loads] == [
+            ("SOVC - Salt Lake Recount.xlsx", "e1512f36d032", 39)]
         assert [e.record.outcome for e in rc.envelope_list(case, sh.contest_id)] == [
-            EnvelopeOutcome.ACCEPTED, EnvelopeOutcome.REJECTED]
+            EnvelopeOutcome.REJECTED, EnvelopeOutcome.REJECTED]
         assert state.board.quorum is not None
         assert state.board.quorum.ok
     finally:
         case.close()
     assert verify_case(tmp_path / "demo.recount").ok
     assert cli.main(["status", "--demo"]) == 0
-    assert "State House — District 69 — board convened" in capsys.readouterr().out
+    assert "State House — District 32 — board convened" in capsys.readouterr().out

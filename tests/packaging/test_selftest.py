@@ -18,7 +18,7 @@ def test_self_test_passes_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     for step in ("demo", "verdicts", "report", "verify report", "verify case"):
         assert f"\n{step}: ok — " in out
-    assert "State House — District 69" in out
+    assert "State House — District 32" in out
     assert "Self-test passed" in out
 
 

@@ -86,14 +86,14 @@ def sound_case(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with create_case(path, spec.election, actor="clerk") as case:
         canvass.import_canvass(case, canvass.read_file(spec.canvass))
         row = next(r for r in contests.overview(case)
-                   if r.check.totals.contest.key.district == "69")
+                   if r.check.totals.contest.key.district == "32")
         contests.set_contest_settings(case, row.id, seats=1, scope=Scope.MULTICOUNTY,
                                       voting_method=VotingMethod.PLURALITY,
                                       pass_rule=PassRule.MAJORITY)
         contests.record_request(
             case, row.id, requester=Requester.VOTERS, candidate=None,
             voters=[(f"Voter {i}", True) for i in range(10)],
-            filed_at=datetime(2018, 11, 21, 9, 0), filed_with=Office.LIEUTENANT_GOVERNOR,
+            filed_at=datetime(2016, 11, 28, 9, 0), filed_with=Office.LIEUTENANT_GOVERNOR,
             override_reason="test")
     assert verify_case(path).ok
     return path

@@ -39,13 +39,14 @@ def contest(case: Case) -> int:
 
 def test_report_data_comes_from_the_case(case: Case) -> None:
     data = report_actions.build_report_data(case, contest(case))
-    assert data.board.title == "Board of Grand County Canvassers"
-    assert [c.name for c in data.choices] == ["Christine Watkins", "Tim Glenn"]
-    assert len(data.units) == 8
-    assert data.recount_totals() == (843, 844)
-    assert data.declaration.winners == ("Tim Glenn",)
-    assert data.requests[0].requester == "Christine Watkins, candidate"
-    assert data.requests[0].filed_with == "the lieutenant governor"
+    assert data.board.title == "Board of Salt Lake County Canvassers"
+    assert [c.name for c in data.choices] == ["Suzanne Harrison", "Lavar Christensen"]
+    assert len(data.units) == 39
+    assert data.recount_totals() == (8536, 8541)
+    assert data.declaration.winners == ("Lavar Christensen",)
+    assert data.requests[0].requester == "Suzanne Harrison, candidate"
+    assert data.requests[0].filed_with == "the county clerk"
+    assert data.loads and "SHA-256 e1512f36d0324818" in data.loads[0]
 
 
 def test_make_report_writes_the_pdf_and_records_it(case: Case, tmp_path: Path) -> None:
@@ -90,8 +91,9 @@ def test_verify_says_when_the_case_changed_since(case: Case, tmp_path: Path) -> 
     out = tmp_path / "report.pdf"
     cid = contest(case)
     report_actions.make_report(case, cid, out)
-    recount_actions.add_witness(case, cid, name="Late Witness", designated_by="Tim Glenn",
-                                side="Tim Glenn", attended_from=datetime(2018, 11, 30, 9, 0))
+    recount_actions.add_witness(case, cid, name="Late Witness", designated_by="Lavar Christensen",
+                                side="Lavar Christensen",
+                                attended_from=datetime(2016, 12, 6, 9, 0))
     check = report_actions.verify_report(case, out)
     assert not check.ok
     assert "changed since" in check.message
@@ -107,11 +109,11 @@ def test_signing_then_signed_original_then_numbered_reprints(case: Case,
     draft = tmp_path / "draft.pdf"
     res = report_actions.make_report(case, cid, draft)
     assert not res.signed and not res.official and res.reprint == 0
-    fp = report_actions.record_signing(case, cid, datetime(2018, 11, 30, 11, 0),
+    fp = report_actions.record_signing(case, cid, datetime(2016, 12, 6, 11, 0),
                                        ["Evelyn Marsh", "Priya Castillo"])
     original = tmp_path / "original.pdf"
     first = report_actions.make_report(case, cid, original,
-                                       now=lambda: datetime(2018, 11, 30, 12, 0))
+                                       now=lambda: datetime(2016, 12, 6, 12, 0))
     assert first.signed and first.official and first.reprint == 0 and first.fingerprint == fp
 
     def text(p: Path) -> str:
@@ -120,57 +122,46 @@ def test_signing_then_signed_original_then_numbered_reprints(case: Case,
 
     body = text(original)
     assert body.startswith("Official Recount Report") and "Signed original" in body
-    assert "/s/ Evelyn Marsh, November 30, 2018, Grand County Council Chambers, Moab" in body
+    assert "/s/ Evelyn Marsh, December 6, 2016, Salt Lake County Government Center, Council Chambers" in body
     assert "(did not sign)" in body  # members present who did not sign
     reprint = tmp_path / "reprint.pdf"
     res = report_actions.make_report(case, cid, reprint,
-                                     now=lambda: datetime(2019, 1, 3, 15, 5))
+                                     now=lambda: datetime(2017, 1, 3, 15, 5))
     assert res.reprint == 1 and res.fingerprint == fp
-    assert "Reprint 1 of the signed report — generated at January 3, 2019, 3:05 p.m." in text(
+    assert "Reprint 1 of the signed report — generated at January 3, 2017, 3:05 p.m." in text(
         reprint)
     assert report_actions.verify_report(case, reprint).ok
     assert report_actions.verify_report(case, original).ok
     check = report_actions.verify_report(case, draft)
     assert check.ok and "the draft" in check.message
     second = report_actions.make_report(case, cid, tmp_path / "r2.pdf",
-                                        now=lambda: datetime(2019, 1, 4, 9, 0))
+                                        now=lambda: datetime(2017, 1, 4, 9, 0))
     assert second.reprint == 2
 
 
 def test_signing_is_refused_when_the_dates_are_out_of_order(case: Case) -> None:
     cid = contest(case)
     with pytest.raises(report_actions.ReportNotReady, match="report signed"):
-        report_actions.record_signing(case, cid, datetime(2018, 11, 29, 9, 0), ["Evelyn Marsh"])
+        report_actions.record_signing(case, cid, datetime(2016, 12, 5, 9, 0), ["Evelyn Marsh"])
 
 
 def test_report_data_has_ballot_accounting_explanations_and_envelopes(case: Case) -> None:
+    """The demo (Salt Lake 2016 HD 32): loaded units, two envelopes that stay rejected."""
     data = report_actions.build_report_data(case, contest(case))
-    moab11 = next(u for u in data.units if u.name == "17 Moab 11:69")
-    assert moab11.recount_ballots.counted == 464 and moab11.recount_ballots.over == 1
-    assert moab11.recount_ballots.under == 15
-    assert moab11.entered_by == ("Dana Whitlock", "Marcus Ortega")
-    assert moab11.resolution.startswith("Kept the first entry — by Helen Strand")
-    castle = next(u for u in data.units if u.name == "13 Castle Valley 8:69")
-    assert castle.note.startswith("One ballot with a light mark")
-    moab2 = next(u for u in data.units if u.name == "02 Moab 2:69")
-    assert moab2.envelopes == 1  # the accepted envelope joined its precinct
+    assert len(data.units) == 39
+    assert data.loads and "SOVC - Salt Lake Recount.xlsx" in data.loads[0]
+    assert all(not u.source for u in data.units)  # every unit loaded from the statement
     assert data.absentee is not None
     ids = [e.envelope_id for e in data.absentee.envelopes]
-    assert ids == ["GR-2018-0417", "GR-2018-0522"]
-    accepted = data.absentee.envelopes[0]
-    assert accepted.joined == "02 Moab 2:69" and accepted.decided_by == "Helen Strand"
-    assert ("Signature consistent with the record", True) in accepted.checks
+    assert ids == ["SL-2016-104417", "SL-2016-108230"]
+    assert all(e.decided_by == "Helen Strand" for e in data.absentee.envelopes)
     assert [w.name for w in data.witnesses] == ["Ruth Kessler", "Alan Pryce"]
-    assert data.witnesses[0].designated_at == datetime(2018, 11, 23, 9, 0)
-    assert data.costs is not None and len(data.costs.items) == 4
-    # Grand holds only its portion of State House 69: the eligibility check fails (the
-    # whole race decides, issue #20) and the demo's reason for recording it is kept.
-    checks = data.requests[0].checks
-    assert [c.ok for c in checks] == [True, False, True]
-    assert "whole race" in checks[1].text
+    assert data.witnesses[0].designated_at == datetime(2016, 12, 1, 9, 0)
+    assert data.costs is not None and len(data.costs.items) == 3
+    assert data.requests[0].checks and all(c.ok for c in data.requests[0].checks)
     # stamps recorded in UTC come back as Utah time: the recount began 8:30 a.m. local
     assert data.started_at is not None and data.started_at.hour == 8
-    assert data.portion  # State House 69 is multicounty: Grand County's portion
+    assert not data.portion  # State House 32 lay wholly within Salt Lake County
 
 
 def test_verify_reads_the_fingerprint_from_a_resaved_pdf(case: Case, tmp_path: Path) -> None:
@@ -286,3 +277,48 @@ def test_a_tampered_case_gives_no_official_report(tmp_path: Path) -> None:
     with open_case(path) as case, pytest.raises(ReportNotReady, match="does not match"):
         make_report(case, cid, tmp_path / "r.pdf")
     assert not (tmp_path / "r.pdf").exists()
+
+
+def test_a_county_portions_report_restates_the_request_check_as_decided_on_the_whole_race(
+        tmp_path: Path) -> None:
+    """Grand 2018 holds only its part of State House 69: a request recorded on it (with the
+    officer's reason) is never reported as "met" on Grand's 843 to 841 (issue #20)."""
+    from recount_desk.actions import recount as rc
+    from recount_desk.actions.contests import overview, record_request, set_contest_settings
+    from recount_desk.actions.demo_portion import build_portion_demo_case
+    from recount_desk.core.model import Scope
+    from recount_desk.core.recount import EntryMode, RecountMethod, TallySheet
+    from recount_desk.core.rules import Office, Requester
+
+    case, _combined = build_portion_demo_case(tmp_path / "grand.recount")
+    with case:
+        cid = next(r.id for r in overview(case)
+                   if r.check.totals.contest.key.title == "State House"
+                   and r.check.totals.contest.key.district == "69")
+        # Recorded while the officer had set the race to a county race (Grand's 843 to 841
+        # is inside the margin), then set back to multicounty: the recorded finding is the
+        # county slice's, and the report must not repeat it.
+        c = next(r for r in overview(case) if r.id == cid).check.totals.contest
+        settings = {"seats": c.seats, "voting_method": c.voting_method,
+                    "pass_rule": c.pass_rule}
+        set_contest_settings(case, cid, scope=Scope.COUNTY, **settings)
+        record_request(case, cid, requester=Requester.CANDIDATE, candidate="Christine Watkins",
+                       voters=[], filed_at=datetime(2018, 11, 21, 14, 30),
+                       filed_with=Office.COUNTY_CLERK)
+        set_contest_settings(case, cid, scope=Scope.MULTICOUNTY, **settings)
+        rc.start_recount(case, cid, method=RecountMethod.RETABULATION,
+                         entry_mode=EntryMode.SINGLE)
+        for row in rc.variance(case, cid).rows:  # recounted as canvassed
+            votes = dict(row.canvass)
+            total = sum(votes.values())
+            rc.enter_tally(case, cid, row.unit, entry=1, officer="demo",
+                           sheet=TallySheet(total, votes, 0, 0, 0),
+                           warning_note="as canvassed")
+        rc.convene_board(case, cid, convened_at=datetime(2018, 11, 28, 10, 0),
+                         place="Grand County Courthouse", body_size=7)
+        data = report_actions.build_report_data(case, cid)
+        assert data.portion
+        checks = data.requests[0].checks
+        assert not all(c.ok for c in checks)
+        texts = " ".join(c.text for c in checks)
+        assert "whole race" in texts and "within the recount margin of" not in texts

@@ -61,28 +61,9 @@ def demo(window: MainWindow, qtbot: QtBot) -> MainWindow:
     """The window showing a fresh copy of the demo election."""
     with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
         window.open_demo(fresh=True)
+    window.activateWindow()  # keyboard shortcuts go to the active window
+    qtbot.waitUntil(window.isActiveWindow, timeout=SIGNAL_MS)
     return window
-
-
-@pytest.fixture
-def demo_county(demo: MainWindow) -> MainWindow:
-    """The demo with State House 69 set to a race within the county by the officer.
-
-    Grand's figures are only its portion of the multicounty race (no verdict on them); the
-    officer's audited scope setting turns it into a county race with Grand's 843 to 841,
-    inside the margin, for tests of the window's request and verdict mechanics.
-    """
-    from recount_desk.actions import contests
-    from recount_desk.core.model import Scope
-
-    assert demo.case is not None
-    row = next(r for r in contests.overview(demo.case)
-               if r.check.totals.contest.key.district == "69")
-    c = row.check.totals.contest
-    contests.set_contest_settings(demo.case, row.id, seats=c.seats, scope=Scope.COUNTY,
-                                  voting_method=c.voting_method, pass_rule=c.pass_rule)
-    demo.refresh()
-    return demo
 
 
 def make_case(folder: Path, *, name: str = "2024 Municipal General", day: date = date(2024, 11, 5),

@@ -10,6 +10,8 @@ from pytestqt.qtbot import QtBot
 
 from recount_desk.ui.main_window import MainWindow
 
+from .test_recount_pages import grand  # noqa: F401 - the fixture
+
 
 def unnamed(root: QWidget) -> list[str]:
     """The focusable controls under ``root`` that a screen reader would have no name for
@@ -64,9 +66,24 @@ def test_the_dialogs_controls_have_accessible_names(demo: MainWindow, qtbot: QtB
         dlg.reject()
 
 
-def test_focus_is_drawn_and_a_differing_unit_says_so_in_words(demo: MainWindow) -> None:
+def test_focus_is_drawn_and_a_differing_unit_says_so_in_words(
+        grand: tuple[MainWindow, int], qtbot: QtBot) -> None:  # noqa: F811
+    from recount_desk.actions import recount as rc
+    from recount_desk.core.recount import TallySheet
+
+    from .test_recount_pages import FIRST, GLENN, RECOUNT, SECOND, WATKINS, _start
+
+    demo, cid = grand
     assert ":focus" in demo.styleSheet()  # the contests table shows where the keyboard is
     page = demo.recount_page
+    _start(qtbot, page)
+    unit = "13 Castle Valley 8:69"  # recounted Watkins 91, canvassed 90
+    w, g, wi, over, under, ballots = RECOUNT[unit]
+    for n, who in ((1, FIRST), (2, SECOND)):
+        rc.enter_tally(demo.case, cid, unit, entry=n, officer=who,  # type: ignore[arg-type]
+                       sheet=TallySheet(ballots, {WATKINS: w, GLENN: g}, wi, over, under))
+    demo.refresh()
+    page.select_contest(cid)
     page.show_panel("variance")
     m = page.variance.model
     net = next(c for c in range(m.columnCount()) if m.headerData(c, Qt.Orientation.Horizontal) == "Net")

@@ -184,7 +184,7 @@ def test_a_refused_import_says_why_and_writes_nothing(demo: MainWindow, qtbot: Q
     assert "nothing was changed" in failed.args[0]
     assert wiz.isVisible()
     wiz.reject()
-    assert len(demo.contests_page.all_rows()) == 4
+    assert len(demo.contests_page.all_rows()) == 34
 
 
 def test_a_file_dropped_on_the_window_starts_the_wizard_with_it(

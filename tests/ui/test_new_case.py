@@ -91,19 +91,20 @@ def test_election_details_are_edited_as_one_audited_action(
 
 def test_a_signed_recount_keeps_the_election_date_and_kind(
         demo: MainWindow, qtbot: QtBot) -> None:
-    """Once the demo's State House 69 recount is signed, the election's date and kind cannot
+    """Once the demo's State House 32 recount is signed, the election's date and kind cannot
     move under it: the officer is told why and nothing changes."""
     from recount_desk.actions import recount as rc
 
     window = demo
     assert window.case is not None
-    hd69 = next(r.id for r in window.rows if "District 69" in r.check.totals.contest.key.label())
-    rc.sign_report(window.case, hd69, signed_at=datetime(2018, 11, 27, 10, 0),
+    hd32 = next(r.id for r in window.rows if "District 32" in r.check.totals.contest.key.label()
+                and r.check.totals.contest.key.title == "State House")
+    rc.sign_report(window.case, hd32, signed_at=datetime(2016, 12, 6, 11, 0),
                    signers=["Board member", "County clerk"])
     before = window.case.election
     dlg = window.edit_election()
     assert dlg is not None
-    dlg.date.setDate(QDate(2018, 11, 7))
+    dlg.date.setDate(QDate(2016, 11, 9))
     with qtbot.waitSignal(dlg.accepted, timeout=SIGNAL_MS):
         qtbot.mouseClick(dlg.create, Qt.MouseButton.LeftButton)
     assert "reopen them before changing" in window.last_message.text()

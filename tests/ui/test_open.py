@@ -13,14 +13,12 @@ from recount_desk.ui.main_window import MainWindow
 from .conftest import SIGNAL_MS
 
 
-def test_demo_opens_with_its_contests_shown_as_grand_countys_portions(demo: MainWindow) -> None:
+def test_demo_opens_with_one_contest_within_the_margin(demo: MainWindow) -> None:
     rows = demo.contests_page.all_rows()
-    assert len(rows) == 4
-    # Every contest of Grand's file is part of a multicounty or statewide race (issue #20).
-    assert all(r.check.portion for r in rows)
-    assert "0 contest(s) within the recount margin" in demo.status_margin.text()
-    assert "Grand County" in demo.status_case.text()
-    assert "198 vote rows" in demo.status_case.text()
+    assert len(rows) == 34
+    assert "1 contest(s) within the recount margin" in demo.status_margin.text()
+    assert "Salt Lake County" in demo.status_case.text()
+    assert "2,267 vote rows" in demo.status_case.text()
 
 
 def test_a_file_that_is_not_a_case_gets_a_clear_message(window: MainWindow, qtbot: QtBot,
@@ -71,4 +69,4 @@ def test_save_a_copy_writes_a_whole_case(demo: MainWindow, qtbot: QtBot,
         demo.save_copy(dest)
     with qtbot.waitSignal(demo.case_opened, timeout=SIGNAL_MS):
         demo.open_path(dest)
-    assert len(demo.contests_page.all_rows()) == 4
+    assert len(demo.contests_page.all_rows()) == 34

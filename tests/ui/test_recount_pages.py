@@ -16,7 +16,6 @@ from recount_desk.actions import recount as rc
 from recount_desk.actions.canvass import import_canvass, read_file
 from recount_desk.actions.case import add_person, open_case
 from recount_desk.actions.contests import RequestRefused, overview, record_request
-from recount_desk.actions.demo_recount import GLENN, RECOUNT, WATKINS
 from recount_desk.core.model import ElectionKind
 from recount_desk.core.people import Role
 from recount_desk.core.recount import EnvelopeCheck, EnvelopeOutcome, RejectionReason, UnitStatus
@@ -31,6 +30,20 @@ GRAND = Path(__file__).parent.parent / "data" / "openelections" / \
     "20181106__ut__general__grand__precinct.csv"
 FIRST, SECOND, SUPERVISOR = "Dana Whitlock", "Marcus Ortega", "Helen Strand"
 MISMATCH_UNIT = "17 Moab 11:69"
+WATKINS, GLENN = "Christine Watkins", "Tim Glenn"
+# precinct: (Watkins, Glenn, write-ins, over, under, ballots) as recounted (illustrative);
+# the canvass differs by one vote in Castle Valley 8 (Watkins 90 → 91) and Moab 9 (Glenn
+# 43 → 44).
+RECOUNT: dict[str, tuple[int, int, int, int, int, int]] = {
+    "02 Moab 2:69": (397, 436, 0, 1, 27, 861),
+    "05 Moab 4:69": (0, 0, 0, 0, 0, 0),
+    "07 Moab 5:69": (0, 0, 0, 0, 0, 0),
+    "09 Thompson 6:69": (22, 6, 0, 0, 2, 30),
+    "11 Green River 7:69": (10, 1, 0, 0, 1, 12),
+    "13 Castle Valley 8:69": (91, 163, 1, 0, 8, 263),
+    "14 Moab 9:69": (68, 44, 0, 0, 4, 116),
+    "17 Moab 11:69": (254, 194, 0, 1, 15, 464),
+}
 
 
 def _hd69(case: object) -> int:

@@ -20,7 +20,7 @@ from recount_desk.ui.main_window import MainWindow
 
 from .conftest import SIGNAL_MS
 
-HOUSE_69 = "State House — District 69"
+HOUSE_69 = "State House — District 32"
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def test_demo_report_of_house_69_is_generated_and_previewed(qtbot: QtBot,
 def test_save_as_writes_a_pdf_that_verifies(qtbot: QtBot, dialog: ReportDialog,
                                             tmp_path: Path) -> None:
     generate(qtbot, dialog)
-    dest = tmp_path / "House 69 report.pdf"
+    dest = tmp_path / "House 32 report.pdf"
     with qtbot.waitSignal(dialog.saved, timeout=SIGNAL_MS):
         dialog.save_to(dest)
     assert dest.read_bytes()[:5] == b"%PDF-"
@@ -120,7 +120,7 @@ def test_signing_locks_the_contest_then_signed_original_then_reprint_1(
     assert cid is not None
     sign = dialog.record_signing()
     assert sign is not None
-    assert sign.signers()[0] == "Evelyn Marsh" and len(sign.signers()) == 6
+    assert sign.signers()[0] == "Evelyn Marsh" and len(sign.signers()) == 7
     with qtbot.waitSignal(dialog.signing_recorded, timeout=SIGNAL_MS):
         sign.buttons.accepted.emit()
     assert "locked" in dialog.status.text()
@@ -129,7 +129,7 @@ def test_signing_locks_the_contest_then_signed_original_then_reprint_1(
     state = recount_actions.recount_state(demo.case, cid)
     assert state.signing is not None and "Evelyn Marsh" in state.signing.signers
     with pytest.raises(recount_actions.ContestLocked):
-        recount_actions.set_variance_note(demo.case, cid, "02 Moab 2:69", "late note")
+        recount_actions.set_variance_note(demo.case, cid, "DRP006", "late note")
 
     g = generate(qtbot, dialog)
     assert g.result.reprint == 0  # type: ignore[attr-defined]

@@ -15,26 +15,28 @@ from .conftest import SIGNAL_MS
 
 
 def _dialog(window: MainWindow, qtbot: QtBot) -> RequestDialog:
-    window.contests_page.select_contest(3)  # State House District 69
+    from recount_desk.actions.demo_recount import demo_contest_id
+
+    assert window.case is not None
+    window.contests_page.select_contest(demo_contest_id(window.case))  # State House 32
     qtbot.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
     dlg = window.findChildren(RequestDialog)[-1]
     qtbot.waitExposed(dlg)
     return dlg
 
 
-def test_a_timely_request_by_the_losing_candidate_is_recorded(demo_county: MainWindow,
+def test_a_timely_request_by_the_losing_candidate_is_recorded(demo: MainWindow,
                                                                qtbot: QtBot) -> None:
-    demo = demo_county
     dlg = _dialog(demo, qtbot)
     assert dlg.by_candidate.isChecked()
-    assert dlg.candidate.currentText() == "Christine Watkins"
+    assert dlg.candidate.currentText() == "Suzanne Harrison"
     assert dlg.office() is Office.COUNTY_CLERK
     with qtbot.waitSignal(dlg.evaluated, timeout=SIGNAL_MS):
-        dlg.set_filed_at(datetime(2018, 11, 26, 16, 45))
+        dlg.set_filed_at(datetime(2016, 11, 28, 16, 45))
     text = dlg.findings.text()
     assert "Filed on time" in text
     assert "20A-4-401(1)(d)(ii)" in text
-    assert "within the recount margin of 4" in text
+    assert "within the recount margin of 42" in text
     assert dlg.record_button.isEnabled()
     assert not dlg.reason.isEnabled()
     with qtbot.waitSignal(demo.request_recorded, timeout=SIGNAL_MS):
@@ -47,9 +49,9 @@ def test_a_late_request_is_recorded_only_with_a_reason(demo: MainWindow,
                                                        qtbot: QtBot) -> None:
     dlg = _dialog(demo, qtbot)
     with qtbot.waitSignal(dlg.evaluated, timeout=SIGNAL_MS):
-        dlg.set_filed_at(datetime(2018, 11, 27, 17, 5))
+        dlg.set_filed_at(datetime(2016, 11, 29, 17, 5))
     text = dlg.findings.text()
-    assert "Late: the deadline was Tue Nov 27, 2018 at 5:00 p.m." in text
+    assert "Late: the deadline was Tue Nov 29, 2016 at 5:00 p.m." in text
     assert "✘ No" in text
     assert not dlg.record_button.isEnabled()
     assert "reason" in dlg.error.text()
@@ -66,8 +68,7 @@ def test_a_late_request_is_recorded_only_with_a_reason(demo: MainWindow,
     assert "No" in timely
 
 
-def test_voters_must_be_ten_and_confirmed(demo_county: MainWindow, qtbot: QtBot) -> None:
-    demo = demo_county
+def test_voters_must_be_ten_and_confirmed(demo: MainWindow, qtbot: QtBot) -> None:
     dlg = _dialog(demo, qtbot)
     dlg.by_voters.setChecked(True)
     for n, row in enumerate(dlg.voter_rows[:10]):

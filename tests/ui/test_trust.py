@@ -252,7 +252,7 @@ def _half_typed(window: MainWindow, qtbot: QtBot) -> tuple[str, str]:
     st = page.state
     assert st is not None
     if st.settings is None or st.signing is not None:
-        raise AssertionError("the demo's contest should be recounted and not signed")
+        raise AssertionError("the contest should be recounted and not signed")
     page.show_panel("tally")
     tally = page.tally
     unit = tally.current_unit()
@@ -263,7 +263,12 @@ def _half_typed(window: MainWindow, qtbot: QtBot) -> tuple[str, str]:
 
 
 def test_quitting_with_a_half_typed_sheet_asks_and_nothing_typed_is_lost(
-        demo: MainWindow, qtbot: QtBot) -> None:
+        grand: tuple[MainWindow, int], qtbot: QtBot) -> None:  # noqa: F811
+    from .test_recount_pages import _start
+
+    demo, _cid = grand  # a hand-entered recount (the demo's is loaded from the tabulators)
+    _start(qtbot, demo.recount_page)
+    demo.recount_page.tally.officer.setText("Dana Whitlock")  # a deputy of the roster
     unit, _n = _half_typed(demo, qtbot)
     answers = [QMessageBox.StandardButton.Cancel]
     demo.ask_unsaved = lambda text: (demo.asked.append(("unsaved", text)),  # type: ignore
@@ -331,10 +336,9 @@ def test_declare_remove_member_reopen_and_start_without_request_ask_first(
 def test_mid_recount_variance_sets_counted_units_against_their_own_canvass(
         window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
     from recount_desk.actions.canvass import import_canvass, read_file
-    from recount_desk.actions.demo_recount import GLENN, RECOUNT, WATKINS
     from recount_desk.core.recount import EntryMode, RecountMethod, TallySheet
 
-    from .test_recount_pages import GRAND, _hd69
+    from .test_recount_pages import GLENN, GRAND, RECOUNT, WATKINS, _hd69
 
     path = make_case(tmp_path, name="Grand 2018 variance")
     unit = next(iter(RECOUNT))
@@ -374,10 +378,9 @@ def test_mid_recount_variance_sets_counted_units_against_their_own_canvass(
 def test_f8_opens_the_next_unit_awaiting_its_second_entry_and_a_mismatch_shows_in_the_form(
         window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
     from recount_desk.actions.canvass import import_canvass, read_file
-    from recount_desk.actions.demo_recount import GLENN, RECOUNT, WATKINS
     from recount_desk.core.recount import EntryMode, RecountMethod, TallySheet
 
-    from .test_recount_pages import GRAND, _hd69
+    from .test_recount_pages import GLENN, GRAND, RECOUNT, WATKINS, _hd69
 
     path = make_case(tmp_path, name="Grand 2018 second entry")
     units = list(RECOUNT)
