@@ -1008,10 +1008,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
-    except case_actions.CaseFileError as e:  # also read-only and full-disk refusals
-        print(str(e), file=sys.stderr)
-        return EXIT_FAIL
-    except case_actions.ServerUnavailable as e:  # the counting-center server went away
+    except case_actions.CaseFileError as e:  # also read-only, full-disk, server-gone refusals
         print(str(e), file=sys.stderr)
         return EXIT_FAIL
     except sqlite3.DatabaseError as e:  # a file changed outside in a way no check foresaw

@@ -102,19 +102,43 @@ def latest_entry(case: Case) -> int:
     return int(row[0] or 0) if row else 0
 
 
+@dataclass(frozen=True)
+class Saved:
+    """An action saved on the case: its audit entry's number, who, what."""
+
+    seq: int
+    actor: str
+    action: str
+    payload: str
+
+
+def saved_elsewhere(case: Case, since: int) -> list[Saved]:
+    """The actions saved after audit entry ``since`` by other stations (entries this
+    station's own connection did not write), oldest first."""
+    mine: set[int] = getattr(case.conn, "written", set())
+    return [Saved(int(seq), str(actor), str(action), str(payload))
+            for seq, actor, action, payload in case.conn.execute(
+                "SELECT seq, actor, action, payload FROM audit WHERE seq > ? ORDER BY seq",
+                (since,)) if int(seq) not in mine]
+
+
 def connection_lost(error: BaseException) -> bool:
     """Whether ``error`` says the counting-center server cannot be reached."""
     return isinstance(error, store.ServerUnavailable)
 
 
-def reconnect(case: Case) -> None:
+def reconnect(case: Case, *, readonly: bool | None = None) -> None:
     """Connect the station to the server again (after a lost connection), as the same
-    person; raises ``CaseFileError`` while the server cannot be reached."""
+    person (``readonly``: how to open it, by default as it was); raises ``CaseFileError``
+    or ``ServerUnavailable`` while the server cannot be reached."""
     if not case.on_server:
         raise store.CaseFileError(f"{case.path.name} is a case file, not on a server.")
     from .case import _keep_head_outside
 
-    conn = store.open_case(case.path, readonly=case.readonly)
+    if readonly is None:
+        readonly = case.readonly
+    conn = store.open_case(case.path, readonly=readonly)
+    case.readonly = readonly
     with contextlib.suppress(store.ServerUnavailable):  # a broken one is dropped anyway
         case.conn.close()
     case.conn = conn

@@ -51,6 +51,12 @@ class CaseFileError(Exception):
     """A case file that cannot be opened; the message is for the user."""
 
 
+class ServerUnavailable(CaseFileError, sqlite3.OperationalError):
+    """The counting-center server cannot be reached, or the connection to it was lost: the
+    action was not saved (or, lost during its commit, may not have been). An
+    ``OperationalError`` too, so the transaction treats it as the database failing."""
+
+
 class OlderCaseFile(CaseFileError):
     """A file written by an older version, opened where it cannot be upgraded."""
 

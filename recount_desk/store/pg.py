@@ -62,10 +62,6 @@ def location(path: str | Path | CaseURL) -> Path | CaseURL:
     return CaseURL(str(path)) if is_url(path) else Path(path)
 
 
-class ServerUnavailable(sqlite3.OperationalError):
-    """The counting-center server cannot be reached (or the connection was lost)."""
-
-
 class CaseURL:
     """The address of a case on a counting-center server, as the window and the messages
     show it: ``name`` is "the case «slco» on server host", ``str()`` the URL without its
@@ -107,6 +103,8 @@ def _psycopg() -> Any:
     try:
         import psycopg
     except ImportError as e:  # pragma: no cover - psycopg is a dependency of the package
+        from .db import ServerUnavailable
+
         raise ServerUnavailable("This installation of Recount Desk has no PostgreSQL driver "
                                 "(psycopg); reinstall it to work with a counting-center "
                                 "server.") from e
@@ -173,6 +171,8 @@ def translate(sql: str) -> str:
 
 def _translate_error(e: Exception, during_commit: bool = False) -> sqlite3.Error:
     """A psycopg error as the ``sqlite3`` error the store and the actions already handle."""
+    from .db import ServerUnavailable
+
     psycopg = _psycopg()
     errors = psycopg.errors
     text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -211,6 +211,8 @@ class PgCaseConnection:
         # The schema as last checked in full (its marker) and what was read of it then.
         self.schema_mark: str | None = None
         self.layout: dict[str, Any] = {}
+        # The audit entries this connection wrote (a station tells its own saves apart).
+        self.written: set[int] = set()
         self.verified: tuple[int, str] | None = None
         self.after_commit: Any = None
         self.writer: str | None = None
@@ -609,6 +611,7 @@ def note_audited(conn: PgCaseConnection, entry: AuditEntry) -> int:
     """In the action's transaction, after its audit entry: record that every change so far
     is audited, up to this entry."""
     conn.execute("UPDATE rd_case SET audited_changes = changes, head = ?", (entry.hash,))
+    conn.written.add(entry.seq)
     if conn.schema_mark is None:  # a new case: its schema is the one just written
         conn.schema_mark = schema_marker(conn)
     return change_marker(conn)

@@ -218,7 +218,43 @@ def test_a_schema_changed_on_the_server_while_a_station_works_is_refused(
         rc.enter_tally(case, RACE, "P1", entry=1, officer="Dana", sheet=sheet(10, 9))
         before = center.latest_entry(case)
         outside_edit(url, ddl)
-        with pytest.raises(store.CaseChangedOutside, match="schema|guard"):
+        with pytest.raises(store.CaseChangedOutside, match=r"schema|guard"):
             rc.enter_tally(case, RACE, "P2", entry=1, officer="Dana", sheet=sheet(10, 9))
         assert center.latest_entry(case) == before
     assert not verify_case(url).ok
+
+
+def test_the_readme_set_up_works_a_station_role_that_owns_nothing(
+        pg_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """As README's "Setting up the server": the officer's role owns the database and pushes
+    the case; the stations' role, granted only reads and writes of rows, enters tallies and
+    cannot change the schema nor the log."""
+    import uuid
+
+    import psycopg
+
+    tag = uuid.uuid4().hex[:8]
+    clerk, station, db = f"clerk_{tag}", f"station_{tag}", f"slco_{tag}"
+    pg_server.admin(f"CREATE ROLE {clerk} LOGIN")
+    pg_server.admin(f"CREATE ROLE {station} LOGIN")
+    pg_server.admin(f"CREATE DATABASE {db} OWNER {clerk} ENCODING 'UTF8' TEMPLATE template0")
+    base = pg_server.url(db)
+    as_clerk = base.replace("postgres@", f"{clerk}@", 1)
+    as_station = base.replace("postgres@", f"{station}@", 1)
+    file = tmp_path / "slco.recount"
+    with make_case(file) as case:
+        rc.start_recount(case, RACE, method=RecountMethod.HAND_COUNT)
+    center.push(file, as_clerk)
+    with psycopg.connect(as_clerk, autocommit=True) as c:
+        c.execute(f"GRANT CONNECT ON DATABASE {db} TO {station}")
+        c.execute(f"GRANT USAGE ON SCHEMA public TO {station}")
+        c.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO "
+                  f"{station}")
+    with open_case(as_station, actor="Dana") as case:
+        rc.enter_tally(case, RACE, "P1", entry=1, officer="Dana", sheet=sheet(10, 9))
+    with psycopg.connect(as_station, autocommit=True) as c:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            c.execute("ALTER TABLE audit DISABLE TRIGGER audit_no_update")
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            c.execute("DELETE FROM audit")
+    assert verify_case(as_station).ok
