@@ -65,3 +65,31 @@ def test_a_station_connects_sees_the_others_work_and_survives_a_lost_server(
     assert "answers again" in window.statusBar().currentMessage()
     rc.enter_tally(window.case, RACE, "P2", entry=1, officer="tester",  # type: ignore[arg-type]
                    sheet=TallySheet(20, {"Ada": 10, "Ben": 10}, 0, 0, 0))
+
+
+def test_a_unit_another_station_saved_meanwhile_is_refused_not_replaced(
+        window: MainWindow, qtbot: QtBot, url: str) -> None:
+    """The form showed P1 without its entry 1; another station saves it first: this
+    station's save is refused with who entered it, and the other's entry stays."""
+    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+        window.connect_server(url)
+    page = window.recount_page
+    window.tabs.setCurrentWidget(page)
+    page.select_contest(RACE)
+    page.show_panel("tally")
+    tally = page.tally
+    unit = tally.current_unit()
+    assert unit is not None and tally.number() == 1
+    tally.officer.setText("Marcus")
+    for f, v in zip(tally.fields.values(), [19, 10, 9, 0, 0, 0], strict=True):
+        f.setText(str(v))
+    with open_case(url, actor="Dana") as other:
+        rc.enter_tally(other, RACE, unit, entry=1, officer="Dana",
+                       sheet=TallySheet(20, {"Ada": 11, "Ben": 9}, 0, 0, 0))
+    with qtbot.waitSignal(page.action_failed, timeout=SIGNAL_MS) as refused:
+        tally.save()
+    assert "saved meanwhile by Dana" in refused.args[0]
+    got = rc.entry_of(window.case, RACE, unit, 1)  # type: ignore[arg-type]
+    assert got is not None and got.officer == "Dana" and got.sheet.ballots == 20
+    if window.last_message is not None:
+        window.last_message.close()
