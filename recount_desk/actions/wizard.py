@@ -43,7 +43,9 @@ __all__ = [
     "mapping_problems",
     "missing_roles",
     "preview_table",
+    "propose_mapping",
     "save_mapping",
+    "saved_mapping_for",
     "settings_of",
     "wide_problems",
     "with_contest_settings",
@@ -121,14 +123,18 @@ def column_choices(header: list[str]) -> list[tuple[str, int]]:
 
 
 def make_wide_mapping(*, sheet: str | None, header_row: int, precinct_column: int,
-                      blocks: list[Block]) -> dict[str, Any]:
+                      blocks: list[Block], header: list[str] | None = None
+                      ) -> dict[str, Any]:
     """The mapping dictionary for a wide sheet: columns named by position, so repeated
-    headers (a YES and a NO in every proposition) are never ambiguous."""
+    headers (a YES and a NO in every proposition) are never ambiguous; ``header`` (the
+    column names it was made on) lets a sheet of the same layout be recognised later."""
     out: dict[str, Any] = {
         "layout": "wide", "header_row": header_row, "precinct_column": precinct_column,
         "blocks": [{"contest": b.contest.strip(), "seats": b.seats,
                     "columns": list(range(b.first, b.last + 1))} for b in blocks],
     }
+    if header is not None:
+        out["header"] = list(header)
     if sheet is not None:
         out["sheet"] = sheet
     return out
@@ -190,6 +196,40 @@ def load_mapping(path: Path | str) -> dict[str, Any]:
     if problems:
         raise ImportFailed(Issue(path.name, " ".join(problems), severity=Severity.ERROR))
     return dict(mapping)
+
+
+def propose_mapping(path: Path | str, sheet: str | None = None,
+                    header_row: int | None = None) -> dict[str, Any]:
+    """A mapping for ``sheet`` guessed from what its columns hold (the header row, long or
+    wide, each column's role, contests' blocks), for the officer to check on the mapping
+    page; ImportFailed when the file is no spreadsheet."""
+    from recount_desk.formats import mapping
+
+    return mapping.propose(Path(path), sheet, header_row)
+
+
+def saved_mapping_for(path: Path | str, header: list[str]) -> tuple[Path, dict[str, Any]] | None:
+    """A saved mapping beside ``path`` that fits a sheet with this ``header`` (every column
+    it names is there): ``<file>.mapping.json`` first, then the folder's other
+    ``*.mapping.json`` files, newest first. For another sheet of the workbook, or next
+    election's file of the same layout."""
+    from recount_desk.formats import mapping
+
+    path = Path(path)
+    own = path.with_suffix(".mapping.json")
+    try:
+        others = sorted((p for p in path.parent.glob("*.mapping.json") if p != own),
+                        key=lambda p: -p.stat().st_mtime)
+    except OSError:
+        return None
+    for candidate in ([own] if own.is_file() else []) + others[:50]:
+        try:
+            m = load_mapping(candidate)
+        except ImportFailed:
+            continue
+        if mapping.fits(m, header):
+            return candidate, m
+    return None
 
 
 def column_position(header: list[str], ref: object) -> int | None:

@@ -34,6 +34,7 @@ have) is reported as one clear sentence.
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -172,7 +173,10 @@ def validate(mapping: object) -> list[str]:
     if "primary" in mapping and not isinstance(mapping["primary"], bool):
         errs.append("\"primary\" must be true or false.")
     known = {"layout", "sheet", "header_row", "columns", "contest_party", "primary",
-             "totals_row", "precinct_column", "blocks", "name"}
+             "totals_row", "precinct_column", "blocks", "name", "header"}
+    head = mapping.get("header", [])
+    if not isinstance(head, list) or not all(isinstance(h, str) for h in head):
+        errs.append("\"header\" must be the list of the column names the mapping was made on.")
     extra = sorted(set(mapping) - known)
     if extra:
         errs.append("The mapping has unknown key(s) " + ", ".join(repr(k) for k in extra) + ".")
@@ -377,3 +381,185 @@ def _read_wide(mapping: dict[str, Any], cols: _Columns, body: list[list[str]],
                 if v is None:
                     continue
                 st.add(precinct, key, choice, cparty, kind, v)
+
+
+# --- Proposals: a mapping guessed from what the columns hold --------------------------------
+
+_ROLE_WORDS = {"precinct": ("precinct", "ward", "voting district", "unit"),
+               "contest": ("contest", "office", "race"),
+               "choice": ("candidate", "choice", "ballot name", "name"),
+               "votes": ("votes", "count", "total"),
+               "district": ("district",), "party": ("party",)}
+_PARTY_VALUES = frozenset({"REP", "DEM", "LIB", "CON", "UUP", "IAP", "GRN", "NP", "NON", "UNA",
+                           "R", "D", "L", "REPUBLICAN", "DEMOCRAT", "DEMOCRATIC",
+                           "LIBERTARIAN", "CONSTITUTION", "GREEN", "NONPARTISAN"})
+_PROPOSE_ROWS = 200  # body rows looked at
+
+
+def _is_count(text: str) -> bool:
+    return to_int(text) is not None
+
+
+def _is_fraction(text: str) -> bool:
+    t = text.replace(",", "").strip().rstrip("%")
+    try:
+        v = float(t)
+    except ValueError:
+        return False
+    return not v.is_integer() or text.strip().endswith("%")
+
+
+def _header_row(rows: list[list[str]]) -> int:
+    """0-based: the last row of text cells above the first rows that hold counts."""
+    for i, r in enumerate(rows[:40]):
+        texts = [c for c in r if c.strip() and not _is_count(c) and not _is_fraction(c)]
+        below = rows[i + 1:i + 4]
+        if len(texts) >= 2 and below and all(any(_is_count(c) for c in b) for b in below):
+            return i
+    return next((i for i, r in enumerate(rows) if any(c.strip() for c in r)), 0)
+
+
+def propose(path: Path | str, sheet: str | int | None = None,
+            header_row: int | None = None) -> dict[str, Any]:
+    """A mapping for one sheet guessed from what its columns hold, not only their names:
+    the header row (above the first rows of counts), long or wide, and each column's role.
+    The officer checks it on the wizard's mapping page; it is never read unchecked.
+
+    Long: the votes are the column of whole counts (a name such as "Votes" preferred); the
+    choice the text column that changes most from row to row, the contest the one with the
+    fewest distinct values, the precinct the rest's most varied; a column of party codes is
+    the party. Wide: the precinct is the text column of distinct values; the choices are
+    the columns of counts, statistics (``Reg. Voters``, ``Ballots Cast``) and percentages
+    (``Turn out %``, fractions) left out, in blocks split where the row above the header
+    names a new contest."""
+    path = Path(path)
+    _names, rows, name = _rows(path, sheet, nrows=(header_row or 0) + 40 + _PROPOSE_ROWS)
+    if not rows:
+        raise fail(path, "The sheet is empty: there is nothing to map.", sheet=name)
+    h = header_row - 1 if header_row else _header_row(rows)
+    header = [_clean(c) for c in rows[h]] if h < len(rows) else []
+    width = max([len(header), *(len(r) for r in rows[h + 1:h + 1 + _PROPOSE_ROWS])], default=0)
+    header += [""] * (width - len(header))
+    body = [(r + [""] * width)[:width] for r in rows[h + 1:h + 1 + _PROPOSE_ROWS]
+            if any(c.strip() for c in r)]
+    out: dict[str, Any] = {"header_row": h + 1}
+    if name is not None:
+        out["sheet"] = name
+
+    def values(j: int) -> list[str]:
+        return [r[j].strip() for r in body if r[j].strip()]
+
+    def named(role: str, j: int) -> bool:
+        return any(w in header[j].lower() for w in _ROLE_WORDS[role])
+
+    filled = [j for j in range(width) if values(j)]
+    counts = [j for j in filled if sum(map(_is_count, values(j))) >= 0.8 * len(values(j))
+              and not any(_is_fraction(v) for v in values(j))]
+    texts = [j for j in filled if j not in counts
+             and not sum(map(_is_fraction, values(j))) >= 0.5 * len(values(j))]
+    stats = {j for j in counts if vocab.STATISTIC.match(header[j]) or vocab.PERCENT.search(
+        header[j])}
+
+    def distinct(j: int) -> int:
+        return len(set(values(j)))
+
+    repeating = [j for j in texts if distinct(j) <= len(values(j)) // 2]
+    coded = {j for j in counts if named("precinct", j) or named("district", j)}
+    if len(texts) >= 2 and repeating and len(set(counts) - stats - coded) <= 4:
+        out["layout"] = "long"
+        cols: dict[str, Any] = dict.fromkeys((*_LONG_REQUIRED, *_LONG_OPTIONAL))
+        free = list(texts)
+
+        def take(role: str, j: int | None) -> None:
+            if j is not None:
+                cols[role] = header[j] or j + 1
+                if j in free:
+                    free.remove(j)
+
+        def votes_rank(j: int) -> int:
+            h = header[j].lower()
+            if re.search(r"\bvotes?\b", h) and not re.search(r"under|over|blank", h):
+                return 0
+            return 1 if named("votes", j) and j not in stats else 2
+
+        votes = sorted((j for j in counts if (j not in coded and votes_rank(j) < 2) or
+                        j not in stats | coded), key=lambda j: (votes_rank(j), -j))
+        take("votes", votes[0] if votes else None)
+        party = next((j for j in free if named("party", j)), None)
+        if party is None:
+            party = next((j for j in free if all(v.upper() in _PARTY_VALUES for v in values(j))),
+                         None)
+        take("party", party)
+        for role in ("precinct", "contest", "choice", "district"):
+            j = next((j for j in free if named(role, j)), None)
+            if j is None and role in ("precinct", "district"):
+                j = next((j for j in sorted(coded) if named(role, j)), None)
+            take(role, j)
+
+        def changes(j: int) -> int:
+            col = [r[j] for r in body]
+            return sum(a != b for a, b in itertools.pairwise(col))
+
+        if cols["choice"] is None and free:
+            take("choice", max(free, key=changes))
+        if cols["contest"] is None and free:
+            take("contest", min(free, key=lambda j: len(set(values(j)))))
+        if cols["precinct"] is None and free:
+            take("precinct", max(free, key=lambda j: len(set(values(j)))))
+        out["columns"] = cols
+        return out
+
+    out["layout"] = "wide"
+    precinct = next((j for j in texts if named("precinct", j)), None)
+    if precinct is None and texts:
+        precinct = max(texts, key=lambda j: (len(set(values(j))), -j))
+    out["precinct_column"] = precinct + 1 if precinct is not None else None
+    above = [_clean(c) for c in rows[h - 1]] + [""] * width if h > 0 else [""] * width
+    blocks: list[dict[str, Any]] = []
+    last = -2
+    seen: set[str] = set()
+    title = ""
+    closed = False  # an over/under column ends a contest's choices
+    for j in counts:
+        if j in stats or j == precinct or (precinct is not None and j < precinct) or \
+                vocab.STATISTIC.match(above[j]) or vocab.PERCENT.search(above[j]):
+            last = -2
+            continue
+        kind = vocab.choice_kind(header[j]) if header[j] else "candidate"
+        head = header[j].casefold()
+        if j != last + 1 or (above[j] and above[j] != title) or (head and head in seen) or \
+                (closed and kind in ("candidate", "write_in")):
+            title = above[j] or (title if j == last + 1 else "")
+            blocks.append({"contest": title, "seats": 1, "columns": []})
+            seen, closed = set(), False
+        blocks[-1]["columns"].append(j + 1)
+        seen.add(head)
+        closed = closed or kind in ("over", "under", "blank")
+        last = j
+    out["blocks"] = blocks
+    return out
+
+
+def fits(mapping: dict[str, Any], header: list[str]) -> bool:
+    """Whether a saved mapping suits a sheet with this ``header``: every column it names by
+    name is there, and where it names columns by position (a wide mapping), the header it
+    was made on (its ``"header"``) has the same names at those positions. For the wizard,
+    which offers a saved mapping for another sheet of the workbook or next year's file."""
+    refs: list[object] = []
+    if mapping.get("layout") == "long":
+        refs = [r for r in mapping.get("columns", {}).values() if r not in (None, "")]
+    elif mapping.get("layout") == "wide":
+        refs = [mapping.get("precinct_column")] + [
+            c for b in mapping.get("blocks", []) for c in b.get("columns", [])]
+    made_on = [_clean(h).casefold() for h in mapping.get("header", [])]
+    here = [_clean(h).casefold() for h in header]
+    if not refs:
+        return False
+    for r in refs:
+        at = column_position(header, r)
+        if at is None:
+            return False
+        by_name = isinstance(r, str) and _letters(r) is None
+        if not by_name and (at > len(made_on) or made_on[at - 1] != here[at - 1]):
+            return False  # a position the sheet has, but not known to hold the same
+    return True

@@ -42,18 +42,13 @@ _PENALTY_ERROR = 60
 _PENALTY_WARNING = 30
 MIN_ONE_CANDIDATE_CONTESTS = 4
 
-_STATISTIC = re.compile(
-    r"^\s*(total\s+)?(reg(\.|istered)?\s*v[oa]ters?|active\s+voters?|ballots?\s+cast|"
-    r"ballots?\s+counted|total\s+ballots|turn\s*-?\s*out(\s*%)?|voter\s+turnout|%\s*turnout|"
-    r"times\s+(cast|counted)|cards?\s+cast|precincts?(\s+(counted|reporting))?|"
-    r"number\s+of\s+precincts.*|total\s+votes(\s+cast)?|votes\s+cast|percent(age)?|pct\.?)"
-    r"\s*:?\s*$", re.IGNORECASE)
+_STATISTIC = vocab.STATISTIC
 _OFFICE = re.compile(
     r"\b(president|senate|senator|house|congress(ional)?|governor|attorney\s+general|"
     r"treasurer|auditor|sheriff|county\s+(clerk|recorder|assessor|attorney|commission\w*)|"
     r"council|mayor|school\s+board|board\s+of\s+education|district\s+\d+|dist\.?\s*\d+|"
     r"judge|proposition|amendment)\b", re.IGNORECASE)
-_PERCENT = re.compile(r"%|\bpercent", re.IGNORECASE)
+_PERCENT = vocab.PERCENT
 
 
 @dataclass(frozen=True)

@@ -231,3 +231,13 @@ def date_in(text: str) -> str | None:
             if 1990 <= d.year <= 2100:
                 return d.isoformat()
     return None
+
+
+# Statistics and percentages: names of columns (or choices) that hold no votes.
+STATISTIC = re.compile(
+    r"^\s*(total\s+)?(reg(\.|istered)?\s*v[oa]ters?|active\s+voters?|ballots?\s+cast|"
+    r"ballots?\s+counted|total\s+ballots|turn\s*-?\s*out(\s*%)?|voter\s+turnout|%\s*turnout|"
+    r"times\s+(cast|counted)|cards?\s+cast|precincts?(\s+(counted|reporting))?|"
+    r"number\s+of\s+precincts.*|total\s+votes(\s+cast)?|votes\s+cast|percent(age)?|pct\.?)"
+    r"\s*:?\s*$", re.IGNORECASE)
+PERCENT = re.compile(r"%|\bpercent", re.IGNORECASE)

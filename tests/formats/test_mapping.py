@@ -121,3 +121,59 @@ def test_bad_mappings_are_refused_with_a_clear_sentence(path, mapping, message):
 def test_validate_lists_every_problem_at_once():
     errs = validate({"layout": "wide", "header_row": 0, "colour": "red"})
     assert len(errs) == 4  # header_row, unknown key, precinct_column, blocks
+
+
+def test_a_proposal_reads_the_header_band_and_leaves_statistics_out():
+    from recount_desk.formats.mapping import propose
+
+    m = propose(JUAB, "2022 General")
+    # The candidates' row is the header (the contests' row above it names the blocks);
+    # 'Reg. Voters', 'Ballots Cast' and the turnout fractions are no choices.
+    assert (m["layout"], m["header_row"], m["precinct_column"]) == ("wide", 4, 1)
+    assert m["blocks"][:2] == [{"contest": "US Senate", "seats": 1, "columns": [5, 6, 7, 8, 9]},
+                               {"contest": "US House Dist 2", "seats": 1,
+                                "columns": [10, 11, 12, 13]}]
+    parsed = read_canvass(JUAB, options=ReadOptions(mapping={**m, "blocks": m["blocks"][:1]}))
+    assert {c.choice.name: c.votes for c in totals_of(parsed, "US Senate").choices} == \
+        JUAB_SENATE
+
+
+JUAB_SENATE = {"Evan McMullin": 714, "Mike Lee": 3886, "James Arther Hansen": 70,
+               "Tommy Williams": 61, "Write In": 2}
+
+
+def test_a_proposal_for_a_long_file_takes_roles_from_names_and_contents():
+    from recount_desk.formats.mapping import propose
+
+    m = propose(BOULDER)
+    assert m["layout"] == "long"
+    assert {k: v for k, v in m["columns"].items() if v} == {
+        "precinct": "Precinct Code", "contest": "Contest Title", "choice": "Choice Name",
+        "votes": "Total Votes"}
+
+
+def test_a_proposal_without_telling_names_goes_by_contents(tmp_path):
+    from recount_desk.formats.mapping import propose
+
+    path = tmp_path / "odd.csv"
+    rows = ["A,B,C,D,E"] + [f"P{p},Mayor,{c},{p * 3 + k},REP" for p in range(1, 6)
+                            for k, c in enumerate(("Ann", "Bob", "Cy"))]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    m = propose(path)
+    assert m["layout"] == "long"
+    assert {k: v for k, v in m["columns"].items() if v} == {
+        "precinct": "A", "contest": "B", "choice": "C", "votes": "D", "party": "E"}
+
+
+def test_a_saved_mapping_fits_a_header_of_its_layout_only():
+    from recount_desk.formats.mapping import fits
+
+    long = {"layout": "long", "columns": {"precinct": "Ward", "contest": "Race",
+                                          "choice": "Name", "votes": "Count"}}
+    assert fits(long, ["Ward", "Race", "Name", "Count", "Notes"])
+    assert not fits(long, ["Ward", "Race", "Candidate", "Count"])
+    wide = {"layout": "wide", "precinct_column": 1, "header": ["Precinct", "Ann", "Bob"],
+            "blocks": [{"contest": "Mayor", "columns": [2, 3]}]}
+    assert fits(wide, ["precinct", "Ann", "Bob "])
+    assert not fits(wide, ["Precinct", "Cy", "Di"])
+    assert not fits({**wide, "header": []}, ["Precinct", "Ann", "Bob"])  # cannot tell

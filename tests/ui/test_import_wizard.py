@@ -220,9 +220,17 @@ def test_a_wide_sheet_is_read_through_contest_blocks_on_the_mapping_page(
     _next(wiz)
     assert wiz.currentId() == MAPPING_PAGE
     page = wiz.mapping_page
-    page.layout_choice.setCurrentIndex(page.layout_choice.findData(WIDE))
-    assert page.precinct_column.currentData() == 1  # guessed from 'Ward'
+    # Proposed from what the columns hold: wide (one text column, the rest counts), the
+    # ward column, and three blocks (a choice name coming back, a column after the over
+    # votes, each starts a contest); the officer still names them.
+    assert page.layout_choice.currentData() == WIDE
+    assert page.precinct_column.currentData() == 1
+    assert [(b.first, b.last) for b in page.wide_blocks()] == [(2, 4), (5, 6), (7, 8)]
+    assert "Proposed from what the columns hold" in page.origin.text()
+    assert "Contest 1 has no title" in page.missing.text()
     assert not wiz.button(QWizard.WizardButton.NextButton).isEnabled()
+    page.blocks.setRowCount(0)
+    page.completeChanged.emit()
     assert "Add a contest" in page.missing.text()
     page.add_block("Mayor", 2, 4)
     page.add_block("Prop 1", 5, 7)  # one column too many: it overlaps the next block
@@ -285,3 +293,112 @@ def test_a_doubtful_reading_goes_to_the_mapping_page_not_to_done(
     assert "— 40 %" in hand.text()  # the gate took confidence away
     _next(wiz)
     assert wiz.currentId() == MAPPING_PAGE
+
+
+def _town_workbook(path: Path, sheets: dict[str, list[list[object]]]) -> Path:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for name, rows in sheets.items():
+        ws = wb.create_sheet(name)
+        for r in rows:
+            ws.append(r)
+    wb.save(path)
+    return path
+
+
+def _wide_town(k: int) -> list[list[object]]:
+    """A town's sheet: title, a contests' row above the header, statistics columns that
+    are no choices (registered voters, ballots cast, a turnout fraction)."""
+    return [["Town of Rockville — Canvass"], [],
+            ["", "", "", "", "Mayor", "", "Prop 1", ""],
+            ["Precinct", "Reg. Voters", "Ballots Cast", "Turn out %", "Ann Lee", "Bob Cruz",
+             "Yes", "No"],
+            ["W1", 200, 100 + k, 0.5, 60 + k, 40, 70, 30],
+            ["W2", 300, 150, 0.5, 50, 100 - k, 80, 70]]
+
+
+def _long_town() -> list[list[object]]:
+    return [["Ward", "Race", "Name", "Count"], ["W1", "Mayor", "Ann Lee", 7],
+            ["W1", "Mayor", "Bob Cruz", 9], ["W2", "Mayor", "Ann Lee", 5],
+            ["W2", "Mayor", "Bob Cruz", 4]]
+
+
+def _to_mapping_page(wiz: ImportWizard, qtbot: QtBot, path: Path) -> None:
+    _read_file(wiz, qtbot, path)
+    next(b for b in wiz.format_page.buttons if b.property("family") == MAP_MYSELF
+         ).setChecked(True)
+    _next(wiz)
+    assert wiz.currentId() == MAPPING_PAGE
+
+
+def test_each_sheet_gets_its_own_proposal_from_what_its_columns_hold(
+        empty_case: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    path = _town_workbook(tmp_path / "town.xlsx", {"Results by ward": _long_town(),
+                                                   "2024 General": _wide_town(0)})
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _to_mapping_page(wiz, qtbot, path)
+    page = wiz.mapping_page
+    assert page.layout_choice.currentData() != WIDE
+    assert page.columns() == {"precinct": "Ward", "contest": "Race", "choice": "Name",
+                              "votes": "Count", "district": None, "party": None}
+    page.sheet.setCurrentText("2024 General")
+    # The header is the row above the counts (not the title), the statistics and the
+    # turnout fraction are left out, and the contests' row names the blocks.
+    assert page.header_row.value() == 4
+    assert page.layout_choice.currentData() == WIDE
+    assert page.precinct_column.currentData() == 1
+    assert [(b.contest, b.first, b.last) for b in page.wide_blocks()] == [
+        ("Mayor", 5, 6), ("Prop 1", 7, 8)]
+    assert page.missing.text() == ""
+    with qtbot.waitSignal(wiz.read_finished, timeout=SIGNAL_MS):
+        _next(wiz)
+    qtbot.waitUntil(lambda: wiz.currentId() == PREVIEW_PAGE)
+    assert {t.contest.key.title: {c.choice.name: c.votes for c in t.choices}
+            for t in wiz.parsed.totals} == {"Mayor": {"Ann Lee": 110, "Bob Cruz": 140},
+                                            "Prop 1": {"Yes": 150, "No": 100}}
+    wiz.reject()
+
+
+def test_a_saved_mapping_is_used_for_another_sheet_and_another_file_of_its_layout(
+        empty_case: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    first = _town_workbook(tmp_path / "rockville-2024.xlsx",
+                           {"2024 General": _wide_town(0), "2024 Primary": _wide_town(5)})
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _to_mapping_page(wiz, qtbot, first)
+    page = wiz.mapping_page
+    # The officer corrects the proposal (Prop 1 elects no one: its seats stay 1; the mayor's
+    # block renamed) and saves the mapping beside the workbook.
+    page.blocks.item(0, 0).setText("Mayor of Rockville")
+    page.save_mapping_to(first.with_suffix(".mapping.json"))
+    page.sheet.setCurrentText("2024 Primary")
+    assert "Filled from the saved mapping “rockville-2024.mapping.json” (made for the sheet " \
+           "“2024 General”)" in page.origin.text()
+    assert page.wide_blocks()[0].contest == "Mayor of Rockville"
+    assert page.mapping()["sheet"] == "2024 Primary"
+    with qtbot.waitSignal(wiz.read_finished, timeout=SIGNAL_MS):
+        _next(wiz)
+    qtbot.waitUntil(lambda: wiz.currentId() == PREVIEW_PAGE)
+    assert {c.choice.name: c.votes for c in wiz.parsed.totals[0].choices} == {
+        "Ann Lee": 115, "Bob Cruz": 135}
+    wiz.reject()
+
+    # Next election's workbook of the same layout, in the same folder: filled the same way.
+    later = _town_workbook(tmp_path / "rockville-2026.xlsx", {"2026 General": _wide_town(9)})
+    again = empty_case.import_canvass()
+    assert again is not None
+    _to_mapping_page(again, qtbot, later)
+    assert "rockville-2024.mapping.json" in again.mapping_page.origin.text()
+    assert again.mapping_page.wide_blocks()[0].contest == "Mayor of Rockville"
+    again.reject()
+
+    # A sheet of another layout is not filled from it: its columns differ.
+    other = _town_workbook(tmp_path / "wards.xlsx", {"Results": _long_town()})
+    third = empty_case.import_canvass()
+    assert third is not None
+    _to_mapping_page(third, qtbot, other)
+    assert "Proposed from what the columns hold" in third.mapping_page.origin.text()
+    third.reject()

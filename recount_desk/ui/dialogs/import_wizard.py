@@ -312,6 +312,11 @@ class MappingPage(QWizardPage):
         self.missing = QLabel()
         self.missing.setWordWrap(True)
         self.missing.setStyleSheet("color: #b3261e;")
+        # Where the columns shown come from: a proposal from what they hold, or a saved
+        # mapping of the same layout (the officer checks either before going on).
+        self.origin = QLabel()
+        self.origin.setWordWrap(True)
+        self.origin.setAccessibleName("Where the mapping comes from")
         self.preview_model = TextTableModel()
         self.preview = _table("Preview of the sheet")
         self.preview.setModel(self.preview_model)
@@ -329,6 +334,7 @@ class MappingPage(QWizardPage):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addLayout(form)
+        ll.addWidget(self.origin)
         ll.addWidget(self.forms, 1)
         ll.addWidget(self.missing)
         ll.addLayout(files)
@@ -338,17 +344,50 @@ class MappingPage(QWizardPage):
         self.sheet.currentIndexChanged.connect(self._reload)
         self.header_row.valueChanged.connect(self._reload)
         self._loading = False
+        self._shown_sheet: str | None = None
 
     def initializePage(self) -> None:
-        self._load(None, None)
+        self.propose(None)
 
     def _layout_changed(self) -> None:
         self.forms.setCurrentIndex(self.layout_choice.currentData())
         self.completeChanged.emit()
 
     def _reload(self) -> None:
-        if not self._loading:
-            self._load(self.sheet.currentText() or None, self.header_row.value())
+        if self._loading:
+            return
+        sheet = self.sheet.currentText() or None
+        if sheet != self._shown_sheet:
+            self.propose(sheet)  # another sheet: its own proposal
+        else:
+            self._load(sheet, self.header_row.value())
+
+    def propose(self, sheet: str | None) -> None:
+        """Fill the page for ``sheet``: from a saved mapping beside the file that fits the
+        sheet (another sheet of this workbook, or an earlier file of the same layout), else
+        from a proposal made from what the columns hold."""
+        wiz = self.wizard()
+        try:
+            proposal: dict[str, Any] | None = wizard_actions.propose_mapping(wiz.source, sheet)
+        except ImportFailed:
+            proposal = None
+        self._load(sheet, proposal["header_row"] if proposal else None)
+        saved = wizard_actions.saved_mapping_for(wiz.source, self.header)
+        if saved is not None:
+            where, mapping = saved
+            self._apply(mapping)
+            made_for = mapping.get("sheet")
+            self.origin.setText(
+                f"Filled from the saved mapping “{where.name}”"
+                + (f" (made for the sheet “{made_for}”)" if made_for and made_for !=
+                   self.sheet.currentText() else "")
+                + ": its columns fit this sheet. Check each choice before going on.")
+        elif proposal is not None:
+            self._apply(proposal)
+            self.origin.setText("Proposed from what the columns hold (names, counts, "
+                                "statistics and percentages left out): check each choice, "
+                                "and name each contest, before going on.")
+        self.completeChanged.emit()
 
     def _load(self, sheet: str | None, header_row: int | None) -> None:
         wiz = self.wizard()
@@ -393,6 +432,7 @@ class MappingPage(QWizardPage):
             for col in (1, 2):
                 self._fill_columns(self._box(row, col), choices)
         self._loading = False
+        self._shown_sheet = self.sheet.currentText() or None
         self.preview_model.set_table(pv.header, pv.rows)
         self.completeChanged.emit()
         self.preview_loaded.emit()
@@ -494,7 +534,7 @@ class MappingPage(QWizardPage):
             return wizard_actions.make_wide_mapping(
                 sheet=sheet, header_row=self.header_row.value(),
                 precinct_column=self.precinct_column.currentData(),
-                blocks=self.wide_blocks())
+                blocks=self.wide_blocks(), header=self.header)
         return wizard_actions.make_mapping(sheet=sheet, header_row=self.header_row.value(),
                                            columns=self.columns())
 
@@ -525,14 +565,25 @@ class MappingPage(QWizardPage):
             self.load_mapping_from(Path(got))
 
     def load_mapping_from(self, path: Path) -> None:
-        """Fill the page from a saved mapping (the officer still checks it and goes on)."""
+        """Fill the page from a saved mapping (the officer still checks it and goes on).
+        A mapping made for a sheet this workbook does not have (another file of the same
+        layout), or for another sheet than the one chosen, is used for the chosen sheet."""
         try:
             m = wizard_actions.load_mapping(path)
         except ImportFailed as e:
             self.missing.setText(str(e.issue))
             return
         sheet = m.get("sheet")
-        self._load(sheet if isinstance(sheet, str) else None, int(m.get("header_row", 1)))
+        use = self.sheet.currentText() or None  # the sheet the officer chose
+        self._load(use, int(m.get("header_row", 1)))
+        self.origin.setText(f"Filled from the saved mapping “{path.name}”"
+                            + (f", made for the sheet “{sheet}”, used for “{use}”"
+                               if isinstance(sheet, str) and use and sheet != use else "")
+                            + ". Check each choice before going on.")
+        self._apply(m)
+
+    def _apply(self, m: dict[str, Any]) -> None:
+        """Set the layout, the roles or the blocks from a mapping (saved or proposed)."""
         def find(ref: object) -> int | None:
             return wizard_actions.column_position(self.header, ref)
 
@@ -544,11 +595,11 @@ class MappingPage(QWizardPage):
                 pos = find(ref) if ref not in (None, "") else None
                 if ref not in (None, "") and pos is None:
                     unknown.append(str(ref))
-                box.setCurrentIndex(box.findText(self.header[pos - 1]) if pos else 0)
+                box.setCurrentIndex(max(box.findText(self.header[pos - 1]), 0) if pos else 0)
         else:
             self.layout_choice.setCurrentIndex(self.layout_choice.findData(WIDE))
-            pos = find(m["precinct_column"])
-            if pos is None:
+            pos = find(m["precinct_column"]) if m.get("precinct_column") else None
+            if pos is None and m.get("precinct_column"):
                 unknown.append(str(m["precinct_column"]))
             self.precinct_column.setCurrentIndex(max(self.precinct_column.findData(pos), 0))
             self.blocks.setRowCount(0)
@@ -560,7 +611,7 @@ class MappingPage(QWizardPage):
                     unknown.append(f"{b['contest']} (its columns are not side by side)")
                 if found:
                     self.add_block(str(b["contest"]), found[0], found[-1],
-                                   int(b.get("seats", 1)))
+                                   int(b.get("seats") or 1))
         if unknown:
             self.missing.setText("The saved mapping names columns this sheet does not have: "
                                  + ", ".join(unknown) + ".")
