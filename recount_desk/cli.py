@@ -158,7 +158,8 @@ def check_json(result: CheckResult, given_seats: Sequence[str] = ()) -> dict[str
                 "reason": det.reason},
             "doubts": list(result.doubts),
             "edition": result.edition.value,
-            "edition_label": result.edition.label, "election_kind": result.kind.value,
+            "edition_label": result.edition.label,
+            "law_assumption": result.law_assumption, "election_kind": result.kind.value,
             "election_kind_source": inf.source.value if inf else None,
             "election_kind_reason": inf.reason if inf else None,
             "contests": contests,
@@ -187,6 +188,7 @@ def whole_json(result: WholeCheck) -> dict[str, Any]:
         contests.append(item)
     return {"files": result.files, "state_canvass": result.state_source,
             "edition": result.edition.value, "edition_label": result.edition.label,
+            "law_assumption": result.law_assumption,
             "election_kind": result.kind.value, "contests": contests,
             "cross_check": [{"title": dis.key.title, "district": dis.key.district,
                              "party": dis.key.party, "text": dis.text(),
@@ -200,6 +202,8 @@ def _print_whole(result: WholeCheck, only_close: bool) -> None:
     print(f"{len(result.files)} file(s)"
           + (f", cross-checked against {result.state_source}" if result.state_source else "")
           + f" — {len(result.races)} contests; law applied: {result.edition.label}")
+    if result.law_assumption:
+        print(result.law_assumption)
     width = min(max([len(r.check.totals.contest.key.label()) for r in result.races] + [10]),
                 60)
     for rc in result.races:
@@ -253,6 +257,8 @@ def _print_check(result: CheckResult, only_close: bool,
            if det else f"{result.family} format")
     print(f"{result.source} — {len(result.contests)} contests ({how}); "
           f"law applied: {result.edition.label}")
+    if result.law_assumption:
+        print(result.law_assumption)
     if result.doubts:
         print("THIS READING LOOKS WRONG; do not rely on the figures below until the file is "
               "mapped (check --mapping) or corrected:")
@@ -369,7 +375,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     result = check_parsed(parsed, kind=kind, election_date=when,
                           edition=Edition(args.edition) if args.edition else None,
                           canvass_completed=cc, closed=tuple(args.closed_day or ()),
-                          scopes=_scopes(args.scope))
+                          scopes=_scopes(args.scope),
+                          kind_given_by="the demo election's details" if args.demo
+                          else "given with --kind")
     if args.json:
         print(json.dumps(check_json(result, args.seats or ()), indent=2, ensure_ascii=False))
     else:
@@ -812,6 +820,36 @@ def cmd_recount(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_sign(args: argparse.Namespace) -> int:
+    """Record the signing of a contest's report: the same action as the Recount page's
+    "Sign and lock" (board members present, the quorum, the time and place)."""
+    from recount_desk.actions import recount as recount_actions
+
+    case = _open_for_recount(args.case, _person(args))
+    if case is None:
+        return EXIT_FAIL
+    with case:
+        kw = {"signed_at": args.signed_at, "signers": args.signer, "place": args.place}
+        try:
+            recount_actions.sign_report(case, args.contest, **kw)
+        except recount_actions.SigningNeedsConfirmation as ask:
+            print(str(ask))
+            if not args.yes:
+                print("Nothing was written: run again with --yes to record the signing.")
+                return EXIT_OK
+        except recount_actions.RecountError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAIL
+        try:
+            got = recount_actions.sign_report(case, args.contest, confirmed=True, **kw)
+        except recount_actions.RecountError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_FAIL
+        print(f"Signed on {got.signed_at:%Y-%m-%d %H:%M} at {got.place} by "
+              f"{', '.join(got.signers)}: the contest is locked.")
+    return EXIT_OK
+
+
 def cmd_tally_sheets(args: argparse.Namespace) -> int:
     """Blank tally sheets for a hand count, one page per unit (PDF)."""
     from recount_desk.actions import recount as recount_actions
@@ -967,6 +1005,19 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the file's contest to use, when the proposal is not sure")
     rc.add_argument("--yes", action="store_true", help="record the load")
     rc.set_defaults(func=cmd_recount)
+
+    sg = sub.add_parser("sign", help="record that the board signed a contest's report "
+                        "(prints what is recorded; --yes records it and locks the contest)")
+    sg.add_argument("case")
+    sg.add_argument("--contest", type=int, required=True)
+    sg.add_argument("--signer", action="append", required=True, metavar="NAME",
+                    help="a board member present at the board step, or the election "
+                    "officer (repeat for each)")
+    sg.add_argument("--signed-at", type=_datetime, required=True, metavar="YYYY-MM-DD HH:MM")
+    sg.add_argument("--place", help="where the report was signed (default: where the board "
+                    "met)")
+    sg.add_argument("--yes", action="store_true", help="record the signing")
+    sg.set_defaults(func=cmd_sign)
 
     ts = sub.add_parser("tally-sheets", help="printed tally sheets for a hand count (PDF)")
     ts.add_argument("case")

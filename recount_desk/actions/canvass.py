@@ -201,6 +201,7 @@ class CheckResult:
     doubts: tuple[str, ...] = ()
     kind_inference: KindInference | None = None
     county: str | None = None
+    law_assumption: str | None = None  # when the text applied may not be the day's
 
 
 def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
@@ -273,7 +274,8 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
                  election_date: date | None = None, edition: Edition | None = None,
                  canvass_completed: date | None = None,
                  closed: Closed = (), county: str | None = None,
-                 scopes: Mapping[str, Scope] | None = None) -> CheckResult:
+                 scopes: Mapping[str, Scope] | None = None,
+                 kind_given_by: str = "given with --kind") -> CheckResult:
     """Verdicts for every contest of a read canvass, without a case file.
 
     ``scopes`` are the officer's scope settings by contest title or label (``check
@@ -300,7 +302,7 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
             severity=Severity.NOTE if found.source is KindSource.FILE else Severity.WARNING))
         inference = found
     else:
-        inference = KindInference(kind, KindSource.GIVEN, "given with --kind")
+        inference = KindInference(kind, KindSource.GIVEN, kind_given_by)
         if found.source is KindSource.FILE and found.kind is not kind:
             issues.append(_kind_conflict(parsed.file, kind, found))
     ed = edition or edition_for(election_date)
@@ -317,6 +319,7 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
                        coverage=file_coverage(parsed, f, county), county=county)
          for t, f in zip(parsed.totals, findings, strict=True)],
         issues, parsed.detection, tuple(parsed.doubts), inference, county,
+        ed.assumption(election_date),
     )
 
 

@@ -16,19 +16,20 @@ import csv
 import io
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
+from functools import cached_property
 from pathlib import Path
 
 from recount_desk import store
 from recount_desk.core.model import ContestKind, ContestTotals, Issue, Severity
-from recount_desk.core.people import who_enters, who_resolves
 from recount_desk.core.recount import (
     BoardKind,
     BoardMember,
     Checklist,
     ChecklistInput,
     ConsistencyCheck,
+    ContestRecount,
     CostItem,
     CostKind,
     CostStatement,
@@ -47,16 +48,18 @@ from recount_desk.core.recount import (
     Readiness,
     RecountMethod,
     RecountUnit,
+    Refusal,
     RejectionReason,
-    Resolution,
     ResolutionKind,
     ReturnRule,
     SheetLayout,
+    SigningPlan,
     Stage,
     TallyEntry,
     TallySheet,
     TimelinessFinding,
     UnitKind,
+    UnitRecord,
     UnitState,
     UnitStatus,
     VarianceTable,
@@ -64,29 +67,27 @@ from recount_desk.core.recount import (
     board_kind_for,
     check_units,
     checklist,
-    consistency,
     cost_statement,
     declaration,
     envelope_summary,
     field_label,
     lot_is_late,
     lot_problems,
+    needs_entry,
     quorum,
     readiness,
     recount_totals,
-    resolved_sheet,
     return_rule,
     returned_in_time,
+    signing_plan,
     staff_cost,
     status_line,
-    unit_state,
     units_from_precincts,
     variance_table,
 )
-from recount_desk.core.retab import loaded_unit_state
 from recount_desk.core.rules import Verdict, decide
-from recount_desk.store import people_repo, repo
 from recount_desk.store import recount_repo as rr
+from recount_desk.store import repo
 
 from .case import Case
 
@@ -169,6 +170,11 @@ class UnitRow:
     def status(self) -> UnitStatus:
         return self.state.status
 
+    def needs_entry(self, number: int) -> bool:
+        """Whether entry ``number`` is still to be made or completed (``core.recount``)."""
+        return needs_entry(self.state, number,
+                           self.first_officer if number == 1 else self.second_officer)
+
 
 @dataclass(frozen=True)
 class EnvelopeView:
@@ -244,7 +250,12 @@ class EnvelopeImport:
 
 
 @dataclass(frozen=True)
-class _Ctx:
+class Loaded:
+    """A contest's recount as one action reads it: the core model (``ContestRecount``) and,
+    beside it, the rows the store needs to write (unit and entry ids). Loaded once per
+    action, with every unit (``load_recount(case, id)``) or only the units the action
+    touches (``units=[...]``), in a constant number of statements."""
+
     contest_id: int
     totals: ContestTotals
     layout: SheetLayout
@@ -252,12 +263,22 @@ class _Ctx:
     stored_units: list[rr.StoredUnit]
     entries: dict[int, dict[int, rr.StoredEntry]]
     resolutions: dict[int, rr.StoredResolution]
-    states: list[UnitState]
-    envelopes: list[rr.StoredEnvelope]
+    model: ContestRecount
+    signing: rr.StoredSigning | None
+    conn: object = field(repr=False, compare=False, default=None)
 
     @property
     def title(self) -> str:
         return self.totals.contest.key.label()
+
+    @cached_property
+    def states(self) -> list[UnitState]:
+        """The units' states, in unit order (the model's rule)."""
+        return list(self.model.states())
+
+    @cached_property
+    def envelopes(self) -> list[rr.StoredEnvelope]:
+        return rr.envelopes(self.conn, self.contest_id)  # type: ignore[arg-type]
 
     def unit(self, name: str) -> rr.StoredUnit:
         for u in self.stored_units:
@@ -266,48 +287,62 @@ class _Ctx:
         raise RecountError(f"{self.title} has no unit named {name!r}.")
 
 
-def _load(case: Case, contest_id: int) -> _Ctx:
+def load_recount(case: Case, contest_id: int, units: Sequence[str] | None = None) -> Loaded:
+    """Read a contest's recount once: every unit, or only ``units`` (by name)."""
     try:
         sc = repo.contest_by_id(case.conn, contest_id)
     except KeyError:
         raise RecountError(f"There is no contest number {contest_id} in this case.") from None
     layout = SheetLayout.for_contest(sc.totals)
     settings = rr.get_recount(case.conn, contest_id)
-    units = rr.units(case.conn, contest_id)
-    entries = rr.current_entries(case.conn, contest_id)
-    resolutions = rr.current_resolutions(case.conn, contest_id, entries)
-    mode = settings.entry_mode if settings else EntryMode.DOUBLE
-    loaded = rr.loaded_units(case.conn, contest_id)
-    states = []
-    for u in units:
+    stored = rr.units(case.conn, contest_id, units)
+    ids = None if units is None else [u.id for u in stored]
+    entries = rr.current_entries(case.conn, contest_id, ids)
+    resolutions = rr.current_resolutions(case.conn, contest_id, entries, ids)
+    loaded = rr.loaded_units(case.conn, contest_id, ids)
+    signing = rr.active_signing(case.conn, contest_id)
+    title = sc.totals.contest.key.label()
+    records = {}
+    for u in stored:
         e = entries.get(u.id, {})
         res = resolutions.get(u.id)
-        first, second = e.get(1), e.get(2)
-        if u.id in loaded and first is not None:  # from the re-tabulated file: one load
-            states.append(loaded_unit_state(u.unit, layout, first.entry.sheet,
-                                            first.entry.warning_note))
-            continue
-        states.append(unit_state(u.unit, layout, mode, first.entry if first else None,
-                                 second.entry if second else None,
-                                 res.resolution if res else None))
-    return _Ctx(contest_id, sc.totals, layout, settings, units, entries, resolutions, states,
-                rr.envelopes(case.conn, contest_id))
+        records[u.unit.name] = UnitRecord(
+            u.unit, e[1].entry if 1 in e else None, e[2].entry if 2 in e else None,
+            res.resolution if res else None, u.id in loaded)
+    locked = "" if signing is None else (
+        f"{title} is locked: its report was signed on {signing.signed_at:%Y-%m-%d %H:%M} by "
+        f"{', '.join(signing.signers)}. Reopen it, with the reason, before changing anything.")
+    model = ContestRecount(title, layout, settings.entry_mode if settings else None, records,
+                           locked)
+    return Loaded(contest_id, sc.totals, layout, settings, stored, entries, resolutions, model,
+                  signing, case.conn)
 
 
-def _writable(case: Case, ctx: _Ctx) -> None:
-    signing = rr.active_signing(case.conn, ctx.contest_id)
-    if signing is not None:
-        raise ContestLocked(
-            f"{ctx.title} is locked: its report was signed on "
-            f"{signing.signed_at:%Y-%m-%d %H:%M} by {', '.join(signing.signers)}. Reopen it, "
-            "with the reason, before changing anything.")
+def ensure_writable(case: Case, ctx: Loaded) -> None:
+    """Refuse (``ContestLocked``) a change to a signed contest."""
+    if ctx.model.locked:
+        raise ContestLocked(ctx.model.locked)
 
 
-def _started(ctx: _Ctx) -> rr.StoredRecount:
+def ensure_started(ctx: Loaded) -> rr.StoredRecount:
+    """The recount's settings; ``RecountNotStarted`` before the recount is started."""
     if ctx.settings is None:
         raise RecountNotStarted(f"The recount of {ctx.title} has not been started: choose the "
                                 "method and the units first.")
     return ctx.settings
+
+
+# The names the other recount actions (actions/retab.py) have used.
+_Ctx = Loaded
+_load = load_recount
+_writable = ensure_writable
+_started = ensure_started
+
+
+def _refused(r: Refusal) -> RecountError:
+    if r.check is not None:
+        return WarningNeedsNote(r.text, r.check)
+    return RecountError(r.text)
 
 
 def _withdraw_stale_declaration(case: Case, ctx: _Ctx, tx: store.Tx) -> None:
@@ -391,68 +426,46 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
     saved this entry meanwhile, so nobody's entry is replaced unseen.
     """
     officer = _name(officer, "the name of the officer who enters this sheet")
-    note = (warning_note or "").strip()
     with store.transaction(case.conn, case.actor, "enter tally") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
-        settings = _started(ctx)
+        ctx = load_recount(case, contest_id, [unit])
+        ensure_writable(case, ctx)
+        ensure_started(ctx)
         su = ctx.unit(unit)
-        if su.id in rr.loaded_units(case.conn, contest_id):
-            raise RecountError(f"{unit} was loaded from the re-tabulated statement of votes; "
-                               "replace it by a hand count, with a note, before entering it.")
-        if entry not in (1, 2):
-            raise RecountError("The entry number is 1 or 2.")
-        if entry == 2 and settings.entry_mode is EntryMode.SINGLE:
-            raise RecountError(f"The recount of {ctx.title} uses single entry: there is no "
-                               "second entry.")
         taken = ctx.entries.get(su.id, {}).get(entry)
         if expect_new and taken is not None:
             raise AlreadyEntered(f"{unit}: entry {entry} was saved meanwhile by "
                                  f"{taken.entry.officer} (on another station); this sheet was "
                                  "not saved. The unit list now shows it.")
-        other = ctx.entries.get(su.id, {}).get(3 - entry)
-        who = who_enters(people_repo.roster(case.conn), officer,
-                         other.entry.officer if settings.entry_mode is EntryMode.DOUBLE
-                         and other is not None else None)
-        if who.person is None:
-            raise RecountError(f"{unit}: {who.refusal} The sheet was not saved.")
-        officer = who.person.name
-        clean = _normalise(sheet, ctx.layout)
-        check = consistency(clean, ctx.layout)
-        if check is not None and not check.ok and not note:
-            raise WarningNeedsNote(
-                f"{unit}: {check.text} The sheet was not saved.", check)
+        change = ctx.model.enter(case.roster, unit, entry, officer, sheet, warning_note)
+        if isinstance(change, Refusal):
+            raise _refused(change)
         cids = rr.choice_ids(case.conn, contest_id)
-        eid = rr.add_entry(tx, su.id, TallyEntry(entry, officer, clean, note), cids,
-                           store.utc_now(), case.actor)
+        eid = rr.add_entry(tx, su.id, change.entry, cids, store.utc_now(), case.actor)
         _withdraw_stale_declaration(case, ctx, tx)
+        clean, check = change.entry.sheet, change.check
         tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
-                        "entry": entry, "officer": officer, "sheet": _sheet_json(clean),
-                        "check_ok": None if check is None else check.ok,
-                        "warning_note": note or None,
-                        "replaced": (ctx.entries.get(su.id, {}).get(entry) is not None)})
-    after = _load(case, contest_id)
-    state = after.states[[u.id for u in after.stored_units].index(su.id)]
-    return EntryResult(eid, state, check, tuple(field_label(k)
-                                                for k in clean.missing(ctx.layout)))
+                   "entry": entry, "officer": change.entry.officer,
+                   "sheet": _sheet_json(clean),
+                   "check_ok": None if check is None else check.ok,
+                   "warning_note": change.entry.warning_note or None,
+                   "replaced": change.replaces})
+    return EntryResult(eid, change.state, check, tuple(field_label(k)
+                                                       for k in clean.missing(ctx.layout)))
 
 
 def may_enter(case: Case, contest_id: int, unit: str, entry: int, officer: str) -> str | None:
     """Why ``officer`` may not make this entry of the unit (None: they may). The window
     asks this as soon as the officer is named, before any figure is typed."""
-    ctx = _load(case, contest_id)
-    settings = _started(ctx)
-    su = ctx.unit(unit)
-    other = ctx.entries.get(su.id, {}).get(3 - entry)
-    who = who_enters(people_repo.roster(case.conn), officer,
-                     other.entry.officer if settings.entry_mode is EntryMode.DOUBLE
-                     and other is not None else None)
+    ctx = load_recount(case, contest_id, [unit])
+    ensure_started(ctx)
+    ctx.unit(unit)
+    who = ctx.model.who_enters(case.roster, unit, entry, officer)
     return None if who.person is not None else who.refusal
 
 
 def entry_of(case: Case, contest_id: int, unit: str, entry: int) -> TallyEntry | None:
     """The current entry 1 or 2 of a unit. The second-entry page must not show entry 1."""
-    ctx = _load(case, contest_id)
+    ctx = load_recount(case, contest_id, [unit])
     su = ctx.unit(unit)
     got = ctx.entries.get(su.id, {}).get(entry)
     return got.entry if got else None
@@ -460,9 +473,9 @@ def entry_of(case: Case, contest_id: int, unit: str, entry: int) -> TallyEntry |
 
 def differences(case: Case, contest_id: int, unit: str) -> tuple[FieldDiff, ...]:
     """The fields the two entries of a unit disagree on (side by side)."""
-    ctx = _load(case, contest_id)
-    su = ctx.unit(unit)
-    return ctx.states[ctx.stored_units.index(su)].diffs
+    ctx = load_recount(case, contest_id, [unit])
+    ctx.unit(unit)
+    return ctx.model.state(ctx.model.units[unit]).diffs
 
 
 def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: ResolutionKind,
@@ -474,51 +487,28 @@ def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: Resolution
     the two officers together; always with a ``note`` of what was checked
     (``core.people.who_resolves``). Only the unit's current pair of entries is resolved.
     """
-    note = (note or "").strip()
     with store.transaction(case.conn, case.actor, "resolve tally mismatch") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
-        _started(ctx)
+        ctx = load_recount(case, contest_id, [unit])
+        ensure_writable(case, ctx)
+        ensure_started(ctx)
         su = ctx.unit(unit)
-        state = ctx.states[ctx.stored_units.index(su)]
-        pair = ctx.entries.get(su.id, {})
-        if state.status is not UnitStatus.MISMATCH and not (
-                state.resolution is not None and state.diffs):
-            raise RecountError(f"{unit} has no difference to resolve ({state.status.label}).")
+        change = ctx.model.resolve(case.roster, unit, kind, by=by, corrected=corrected,
+                                   note=note or "", joint=joint)
+        if isinstance(change, Refusal):
+            raise _refused(change)
+        pair = ctx.entries[su.id]
         first, second = pair[1], pair[2]
-        resolver = who_resolves(people_repo.roster(case.conn), by, first.entry.officer,
-                                second.entry.officer, joint=joint, note=note)
-        if resolver.refusal:
-            raise RecountError(f"{unit}: {resolver.refusal} Nothing was saved.")
-        by = resolver.name
-        if kind is ResolutionKind.CORRECTED:
-            if corrected is None:
-                raise RecountError("Give the corrected values.")
-            corrected = _normalise(corrected, ctx.layout)
-            if not corrected.complete(ctx.layout):
-                raise RecountError("The corrected values are incomplete: "
-                                   + ", ".join(field_label(k) for k in
-                                               corrected.missing(ctx.layout)) + ".")
-        sheet = resolved_sheet(kind, first.entry.sheet, second.entry.sheet, corrected)
-        check = consistency(sheet, ctx.layout)
-        if check is not None and not check.ok and not note:
-            kept = {ResolutionKind.KEEP_FIRST: first, ResolutionKind.KEEP_SECOND: second}
-            inherited = kept[kind].entry.warning_note if kind in kept else ""
-            if not inherited:
-                raise WarningNeedsNote(f"{unit}: {check.text} Nothing was saved.", check)
-            note = inherited
-        res = Resolution(kind, sheet, by, note, joint)
+        res = change.resolution
         rid = rr.add_resolution(tx, su.id, first.id, second.id, res,
                                 rr.choice_ids(case.conn, contest_id), store.utc_now())
         _withdraw_stale_declaration(case, ctx, tx)
         tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
-                        "resolution_id": rid, "kind": kind.value, "by": by, "joint": joint,
-                        "first_entry_id": first.id, "second_entry_id": second.id,
-                        "differences": [{"field": d.label, "first": d.first,
-                                         "second": d.second} for d in state.diffs],
-                        "sheet": _sheet_json(sheet), "note": note or None})
-    after = _load(case, contest_id)
-    return after.states[[u.id for u in after.stored_units].index(su.id)]
+                   "resolution_id": rid, "kind": kind.value, "by": res.by, "joint": joint,
+                   "first_entry_id": first.id, "second_entry_id": second.id,
+                   "differences": [{"field": d.label, "first": d.first,
+                                    "second": d.second} for d in change.diffs],
+                   "sheet": _sheet_json(res.sheet), "note": res.note or None})
+    return change.state
 
 
 def set_variance_note(case: Case, contest_id: int, unit: str, note: str) -> None:
@@ -1093,36 +1083,66 @@ def board(case: Case, contest_id: int) -> BoardView:
 # --------------------------------------------------------------------------------------
 
 
-def sign_report(case: Case, contest_id: int, *, signed_at: datetime,
-                signers: Sequence[str]) -> rr.StoredSigning:
+class SigningNeedsConfirmation(RecountError):
+    """The signing checks out; the officer confirms it (it locks the contest) before it is
+    recorded. ``plan`` holds who signs, when, where and the quorum; the message is the
+    question to ask."""
+
+    def __init__(self, message: str, plan: SigningPlan) -> None:
+        super().__init__(message)
+        self.plan = plan
+
+
+def signing_plan_of(case: Case, contest_id: int, *, signed_at: datetime | None,
+                    signers: Sequence[str], place: str | None = None) -> SigningPlan:
+    """Who would sign, checked against the board step and the quorum
+    (``core.recount.signing_plan``); ``place`` defaults to where the board met."""
+    ctx = _load(case, contest_id)
+    return _signing_plan(case, ctx, signed_at, signers, place)
+
+
+def _signing_plan(case: Case, ctx: _Ctx, signed_at: datetime | None, signers: Sequence[str],
+                  place: str | None) -> SigningPlan:
+    conv = rr.convening(case.conn, ctx.contest_id)
+    officer = case.roster.election_officer
+    return signing_plan(
+        signers, members=rr.board_members(case.conn, ctx.contest_id),
+        kind=conv.board_kind if conv else None, body_size=conv.body_size if conv else 0,
+        convened_at=conv.convened_at if conv else None,
+        declared=rr.current_declaration(case.conn, ctx.contest_id) is not None,
+        officer=officer.name if officer else None, signed_at=signed_at,
+        place=place if place is not None else (conv.place if conv else ""))
+
+
+def sign_report(case: Case, contest_id: int, *, signed_at: datetime, signers: Sequence[str],
+                place: str | None = None, confirmed: bool = False) -> rr.StoredSigning:
     """Record that the board and the election officer signed the report ((4)(b)(ii)).
 
-    Needs a declaration and a board convened with a quorum. Locks the contest: every write
-    action on it then raises ``ContestLocked`` until ``reopen``.
+    The one way to sign, for the window and the command line alike. The signers are the
+    board's members recorded present at the board step (and the election officer); a name
+    not on the board is refused, and so is a signing without a quorum
+    (``core.recount.signing_plan``). The time and the place (default: where the board met)
+    are recorded. Unless ``confirmed``, nothing is written and ``SigningNeedsConfirmation``
+    carries the question to ask. Locks the contest: every write action on it then raises
+    ``ContestLocked`` until ``reopen``.
     """
-    names = tuple(s.strip() for s in signers if s.strip())
-    if not names:
-        raise RecountError("Name who signed the report.")
     with store.transaction(case.conn, case.actor, "sign report") as tx:
         ctx = _load(case, contest_id)
         _writable(case, ctx)
-        blockers = []
-        if rr.current_declaration(case.conn, contest_id) is None:
-            blockers.append("the result has not been declared")
-        b = board(case, contest_id)
-        if b.convening is None:
-            blockers.append("the board of canvassers has not been convened")
-        elif b.quorum is not None and not b.quorum.ok:
-            blockers.append(f"the board had no quorum ({b.quorum.text})")
-        if blockers:
-            raise RecountError(f"{ctx.title} cannot be signed yet: " + "; ".join(blockers)
+        plan = _signing_plan(case, ctx, signed_at, signers, place)
+        if not plan.ok:
+            raise RecountError(f"{ctx.title} cannot be signed: " + "; ".join(plan.refusals)
                                + ".")
+        if not confirmed:
+            raise SigningNeedsConfirmation(plan.confirmation(ctx.title), plan)
         digest = store.state_digest(case.conn)
-        sid = rr.add_signing(tx, contest_id, signed_at, names, digest, case.actor,
-                             store.utc_now())
+        sid = rr.add_signing(tx, contest_id, signed_at, plan.signers, digest, case.actor,
+                             store.utc_now(), plan.place)
         tx.update({"contest_id": contest_id, "contest": ctx.title, "signing_id": sid,
-                        "signed_at": _iso(signed_at), "signers": list(names),
-                        "data_digest": digest})
+                   "signed_at": _iso(signed_at), "place": plan.place,
+                   "signers": list(plan.signers), "board_signers": plan.board_signers,
+                   "quorum": plan.quorum.text if plan.quorum else None,
+                   "data_digest": digest})
     got = rr.active_signing(case.conn, contest_id)
     assert got is not None
     return got

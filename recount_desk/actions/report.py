@@ -28,7 +28,6 @@ from recount_desk.core.report_model import (
     AuditRow,
     Ballots,
     Board,
-    BoardMember,
     CostItem,
     CostStatement,
     Declaration,
@@ -37,7 +36,6 @@ from recount_desk.core.report_model import (
     Lot,
     Officer,
     Printing,
-    RecountMethod,
     RecountReport,
     RecountRequestInfo,
     RejectedReason,
@@ -167,12 +165,14 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
               and unit_of.get(e.precinct) == r.unit and e.votes is not None]
         recount_b = Ballots()
         if final is not None:
+            # A line the sheet does not record (a re-tabulated statement that gives no
+            # ballots or over-votes) stays unknown: never printed as 0.
             recount_b = Ballots(
-                (final.ballots or 0) + len(ev),
-                (final.write_ins or 0) + sum(e.votes.write_ins for e in ev if e.votes)
+                _plus(final.ballots, len(ev)),  # one ballot in each accepted envelope
+                _plus(final.write_ins, sum(e.votes.write_ins for e in ev if e.votes))
                 if layout.write_in_line else None,
-                (final.over or 0) + sum(e.votes.over for e in ev if e.votes),
-                (final.under or 0) + sum(e.votes.under for e in ev if e.votes))
+                _plus(final.over, sum(e.votes.over for e in ev if e.votes)),
+                _plus(final.under, sum(e.votes.under for e in ev if e.votes)))
         canvass_b = _canvass_ballots([extras.get(p) for p in su.unit.precincts],
                                      layout.write_in_line)
         who = tuple(dict.fromkeys(
@@ -193,11 +193,9 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
 
     members = recount_repo.board_members(conn, contest_id)
     clerk = next((m for m in members if m.role is rc.BoardRole.CLERK), None)
-    board_members = tuple(BoardMember(m.name, m.title, m.present) for m in members
-                          if m.role is not rc.BoardRole.CLERK)
-    minimum = 3 if conv.board_kind is rc.BoardKind.COUNTY else 0
+    board_members = tuple(m for m in members if m.role is not rc.BoardRole.CLERK)
     board = Board(_board_title(conv.board_kind, election.jurisdiction), board_members,
-                  conv.body_size, minimum, conv.convened_at, conv.place)
+                  conv.body_size, conv.board_kind, conv.convened_at, conv.place)
     officer = Officer(clerk.name if clerk else (election.officer or "Election officer"),
                       clerk.title if clerk else f"{election.jurisdiction} Clerk")
 
@@ -260,7 +258,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
         edition=edition,
         choices=tuple(ReportChoice(c, party.get(c, "")) for c in choices),
         units=tuple(units),
-        method=RecountMethod(rec.method.value),
+        method=rec.method,
         double_entry=rec.entry_mode is rc.EntryMode.DOUBLE,
         started=started_at.date(),
         completed=completed_at.date(),
@@ -344,7 +342,8 @@ def _retab_sources(case: Case, contest_id: int) -> tuple[tuple[str, ...], dict[s
         lines.append(f"re-tabulation, loaded from {ld.file}"
                      + (f" (sheet {ld.sheet})" if ld.sheet else "")
                      + f" (SHA-256 {ld.sha256}), contest “{ld.file_contest}”, on "
-                     f"{ld.loaded_at[:10]} by {ld.loaded_by}: {n} unit(s) counted from it")
+                     f"{format_datetime(_parse_dt(ld.loaded_at))} by {ld.loaded_by}: {n} "
+                     "unit(s) counted from it")
     marks = {u: ("Hand count" + (f": {s.note}" if s.note else "")) if s.source is
              UnitSource.HAND else s.text for u, s in src.items()
              if s.source is not UnitSource.LOADED}
@@ -381,6 +380,10 @@ def _utah() -> tzinfo:
 
 
 UTAH = _utah()
+
+
+def _plus(line: int | None, add: int) -> int | None:
+    return None if line is None else line + add
 
 
 def _parse_dt(text: str) -> datetime:
@@ -491,7 +494,7 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
         data["generated_at"] = clock().replace(microsecond=0).isoformat()
         data["signed_at"] = signing.signed_at.replace(microsecond=0).isoformat()
         data["signed_by"] = list(signing.signers)
-        data["signed_place"] = base.board.place
+        data["signed_place"] = signing.place or base.board.place
     report = replace(base, printing=_printing(case, contest_id, data, base))
     if on_progress:
         on_progress(0, 1)
@@ -672,7 +675,8 @@ def verify_code(case: Case, code: str) -> ReportCheck:
 # --- signing ------------------------------------------------------------------------------
 
 def record_signing(case: Case, contest_id: int, signed_at: datetime,
-                   signers: Sequence[str]) -> str:
+                   signers: Sequence[str], *, place: str | None = None,
+                   confirmed: bool = True) -> str:
     """Record that the board and the officer signed the report; the contest is then locked.
 
     Returns the fingerprint of the data signed. A report whose dates are out of order, or
@@ -687,12 +691,13 @@ def record_signing(case: Case, contest_id: int, signed_at: datetime,
         raise ReportNotReady("This contest's report is already signed; reopen the contest "
                              "first to record a new signing.")
     trial = replace(data, printing=Printing(signing=Signing(
-        signed_at, data.board.place, tuple(Signer(n, "") for n in signers))))
+        signed_at, place or data.board.place, tuple(Signer(n, "") for n in signers))))
     found = problems(trial)
     if found:
         raise ReportNotReady("The report cannot be signed as the official result: "
                              + " ".join(found))
-    recount_actions.sign_report(case, contest_id, signed_at=signed_at, signers=list(signers))
+    recount_actions.sign_report(case, contest_id, signed_at=signed_at, signers=list(signers),
+                                place=place, confirmed=confirmed)
     return fp
 
 

@@ -46,6 +46,7 @@ class WholeCheck:
     issues: list[Issue] = field(default_factory=list)
     disagreements: list[Disagreement] = field(default_factory=list)
     state_source: str | None = None
+    law_assumption: str | None = None  # when the text applied may not be the day's
 
 
 def contest_counties(parsed: ParsedCanvass, county: str | None) -> list[tuple[str, ...]]:
@@ -131,4 +132,4 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
                                               canvass_completed, closed, scope=finding,
                                               coverage=coverage, county=county), state))
     return WholeCheck([p.file for p in parsed], kind, ed, out, issues, disagreements,
-                      state_file)
+                      state_file, ed.assumption(election_date))

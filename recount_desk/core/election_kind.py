@@ -35,8 +35,9 @@ class KindInference:
     reason: str
 
     def describe(self) -> str:
-        how = {KindSource.GIVEN: "as given", KindSource.FILE: "from the file",
-               KindSource.ASSUMED: "ASSUMED"}[self.source]
+        if self.source is KindSource.GIVEN:  # the reason says by whom
+            return f"{self.kind.label} ({self.reason})"
+        how = {KindSource.FILE: "from the file", KindSource.ASSUMED: "ASSUMED"}[self.source]
         return f"{self.kind.label} ({how}: {self.reason})"
 
 

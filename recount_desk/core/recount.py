@@ -17,7 +17,7 @@ Nothing here touches a file or a clock: the store and the actions feed these fun
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from enum import StrEnum
 
@@ -31,6 +31,7 @@ from .model import (
     ElectionKind,
     Scope,
 )
+from .people import Roster, Who, who_enters, who_resolves
 from .rules import (
     Edition,
     Outcome,
@@ -59,6 +60,13 @@ class RecountMethod(StrEnum):
     @property
     def label(self) -> str:
         return {"retabulation": "Re-tabulation", "hand_count": "Hand count"}[self.value]
+
+    @property
+    def description(self) -> str:
+        """The method as the report states it."""
+        if self is RecountMethod.RETABULATION:
+            return "Ballots re-tabulated on the election's tabulating equipment"
+        return "Ballots counted by hand"
 
 
 class EntryMode(StrEnum):
@@ -425,6 +433,203 @@ def _final_state(unit: RecountUnit, layout: SheetLayout, sheet: TallySheet, note
                          "", kind)
     return UnitState(unit, UnitStatus.WARNING_NEEDS_NOTE, None, diffs, check, "",
                      check.text, kind)
+
+
+# --------------------------------------------------------------------------------------
+# One contest's recount as one model: what each unit holds, who may enter and resolve
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRecord:
+    """What the case holds of one unit: its current entries (1 and 2), the resolution of
+    their difference, and whether entry 1 was loaded from the re-tabulated statement."""
+
+    unit: RecountUnit
+    first: TallyEntry | None = None
+    second: TallyEntry | None = None
+    resolution: Resolution | None = None
+    loaded: bool = False
+
+    def entry(self, number: int) -> TallyEntry | None:
+        return self.first if number == 1 else self.second if number == 2 else None
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the model refuses a change; nothing is written. ``check`` is set when the refusal
+    is a failed consistency check that a note would settle."""
+
+    text: str
+    check: ConsistencyCheck | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EntryChange:
+    """An entry to write: the entry as recorded (the roster's name of the officer), whether
+    it replaces an earlier one, and the unit's state once it is written."""
+
+    unit: str
+    entry: TallyEntry
+    replaces: bool
+    state: UnitState
+    check: ConsistencyCheck | None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolutionChange:
+    """A resolution to write, the differences it settles, and the unit's state after it."""
+
+    unit: str
+    resolution: Resolution
+    diffs: tuple[FieldDiff, ...]
+    state: UnitState
+
+
+def needs_entry(state: UnitState, number: int, entered_by: str | None) -> bool:
+    """Whether entry ``number`` of a unit is still to be made or completed (``entered_by``:
+    who made that entry, None when nobody has)."""
+    if number == 1:
+        return entered_by is None or state.status is UnitStatus.FIRST_ENTRY
+    return entered_by is None or state.status is UnitStatus.AWAITING_SECOND
+
+
+@dataclass(frozen=True)
+class ContestRecount:
+    """One contest's recount, the single model the actions, the window and the report read
+    (20A-4-401(1)(e)(ii), (2)(d)(ii)): the units (all, or those one action touches), the
+    entry mode, whether the contest is locked. Its methods return the change to write or a
+    ``Refusal``; the actions write the change in one transaction."""
+
+    title: str
+    layout: SheetLayout
+    mode: EntryMode | None  # None: the recount has not been started
+    units: Mapping[str, UnitRecord]
+    locked: str = ""  # why nothing may change (the signing), empty when it may
+
+    def record(self, name: str) -> UnitRecord | Refusal:
+        got = self.units.get(name)
+        return got if got is not None else Refusal(f"{self.title} has no unit named {name!r}.")
+
+    def state(self, record: UnitRecord) -> UnitState:
+        """The unit's status under the contest's entry mode (``unit_state``); a loaded unit
+        counts on its one load (``core.retab.loaded_unit_state``)."""
+        if record.loaded and record.first is not None:
+            from .retab import loaded_unit_state  # retab builds on this module
+
+            return loaded_unit_state(record.unit, self.layout, record.first.sheet,
+                                     record.first.warning_note)
+        return unit_state(record.unit, self.layout, self.mode or EntryMode.DOUBLE,
+                          record.first, record.second, record.resolution)
+
+    def states(self) -> tuple[UnitState, ...]:
+        return tuple(self.state(r) for r in self.units.values())
+
+    def needs_entry(self, name: str, number: int) -> bool:
+        rec = self.units.get(name)
+        if rec is None:
+            return False
+        e = rec.entry(number)
+        return needs_entry(self.state(rec), number, e.officer if e else None)
+
+    def _may_write(self) -> Refusal | None:
+        if self.locked:
+            return Refusal(self.locked)
+        if self.mode is None:
+            return Refusal(f"The recount of {self.title} has not been started: choose the "
+                           "method and the units first.")
+        return None
+
+    def who_enters(self, roster: Roster, name: str, number: int, officer: str) -> Who:
+        """Who makes entry ``number`` of a unit: a person of the roster and, for double
+        entry, not the one who made the other entry (``core.people.who_enters``); asked
+        before any figure is typed."""
+        rec = self.record(name)
+        if isinstance(rec, Refusal):
+            return Who(None, rec.text)
+        if number not in (1, 2):
+            return Who(None, "The entry number is 1 or 2.")
+        if number == 2 and self.mode is EntryMode.SINGLE:
+            return Who(None, f"The recount of {self.title} uses single entry: there is no "
+                       "second entry.")
+        other = rec.entry(3 - number)
+        return who_enters(roster, officer, other.officer if self.mode is EntryMode.DOUBLE
+                          and other is not None else None)
+
+    def enter(self, roster: Roster, name: str, number: int, officer: str,
+              sheet: TallySheet, note: str = "") -> EntryChange | Refusal:
+        """One officer's entry of a unit's sheet (20A-4-401(1)(e)(ii)); fields left None are
+        not entered yet. A complete sheet failing ``consistency`` needs ``note``."""
+        if (no := self._may_write()) is not None:
+            return no
+        rec = self.record(name)
+        if isinstance(rec, Refusal):
+            return rec
+        if rec.loaded:
+            return Refusal(f"{name} was loaded from the re-tabulated statement of votes; "
+                           "replace it by a hand count, with a note, before entering it.")
+        who = self.who_enters(roster, name, number, officer)
+        if who.person is None:
+            return Refusal(f"{name}: {who.refusal} The sheet was not saved.")
+        problems = sheet.problems(self.layout)
+        if problems:
+            return Refusal(" ".join(problems))
+        clean = TallySheet(sheet.ballots, {c: sheet.votes.get(c) for c in self.layout.choices},
+                           sheet.write_ins if self.layout.write_in_line else 0, sheet.over,
+                           sheet.under)
+        note = note.strip()
+        check = consistency(clean, self.layout)
+        if check is not None and not check.ok and not note:
+            return Refusal(f"{name}: {check.text} The sheet was not saved.", check)
+        entry = TallyEntry(number, who.person.name, clean, note)
+        after = replace(rec, first=entry if number == 1 else rec.first,
+                        second=entry if number == 2 else rec.second, resolution=None)
+        return EntryChange(name, entry, rec.entry(number) is not None, self.state(after),
+                           check)
+
+    def resolve(self, roster: Roster, name: str, kind: ResolutionKind, *, by: str,
+                corrected: TallySheet | None, note: str, joint: bool
+                ) -> ResolutionChange | Refusal:
+        """Settle a double-entry difference: a third person who may supervise, or the two
+        officers jointly, always with a note (``core.people.who_resolves``)."""
+        if (no := self._may_write()) is not None:
+            return no
+        rec = self.record(name)
+        if isinstance(rec, Refusal):
+            return rec
+        state = self.state(rec)
+        if state.status is not UnitStatus.MISMATCH and not (
+                state.resolution is not None and state.diffs):
+            return Refusal(f"{name} has no difference to resolve ({state.status.label}).")
+        first, second = rec.first, rec.second
+        assert first is not None
+        assert second is not None
+        note = note.strip()
+        resolver = who_resolves(roster, by, first.officer, second.officer, joint=joint,
+                                note=note)
+        if resolver.refusal:
+            return Refusal(f"{name}: {resolver.refusal} Nothing was saved.")
+        if kind is ResolutionKind.CORRECTED:
+            if corrected is None:
+                return Refusal("Give the corrected values.")
+            problems = corrected.problems(self.layout)
+            if problems:
+                return Refusal(" ".join(problems))
+            corrected = TallySheet(corrected.ballots,
+                                   {c: corrected.votes.get(c) for c in self.layout.choices},
+                                   corrected.write_ins if self.layout.write_in_line else 0,
+                                   corrected.over, corrected.under)
+            if not corrected.complete(self.layout):
+                return Refusal("The corrected values are incomplete: "
+                               + ", ".join(field_label(k) for k in
+                                           corrected.missing(self.layout)) + ".")
+        sheet = resolved_sheet(kind, first.sheet, second.sheet, corrected)
+        check = consistency(sheet, self.layout)
+        if check is not None and not check.ok and not note:
+            return Refusal(f"{name}: {check.text} Nothing was saved.", check)
+        res = Resolution(kind, sheet, resolver.name, note, joint)
+        return ResolutionChange(name, res, state.diffs,
+                                self.state(replace(rec, resolution=res)))
 
 
 # --------------------------------------------------------------------------------------
@@ -1142,11 +1347,15 @@ class BoardMember:
 
 @dataclass(frozen=True, slots=True)
 class QuorumCheck:
+    """Whether the board has a quorum: ``present`` of ``needed``; ``rule`` says what a
+    quorum of this board is, in words (for the checklist, the window and the report)."""
+
     ok: bool
     present: int
     needed: int
     text: str
     basis: str
+    rule: str = ""
 
 
 def board_kind_for(kind: ElectionKind) -> BoardKind:
@@ -1178,7 +1387,116 @@ def quorum(kind: BoardKind, members: Sequence[BoardMember], body_size: int) -> Q
     ok = present >= needed
     return QuorumCheck(ok, present, needed,
                        f"{present} present; a quorum is {what} ({needed}): "
-                       + ("quorum present." if ok else "no quorum."), basis)
+                       + ("quorum present." if ok else "no quorum."), basis, what)
+
+
+@dataclass(frozen=True, slots=True)
+class SigningPlan:
+    """Who signs the report, when and where, checked against the board step (20A-4-401(4)(b)(ii)).
+
+    ``signers`` are the names as recorded (the board step's spelling); ``refusals`` say why
+    the signing cannot be recorded (empty: it may, once confirmed).
+    """
+
+    signers: tuple[str, ...]
+    board_signers: int
+    quorum: QuorumCheck | None
+    signed_at: datetime
+    place: str
+    refusals: tuple[str, ...]
+    basis: str = "20A-4-401(4)(b)(ii); 20A-4-301, 20A-4-306"
+
+    @property
+    def ok(self) -> bool:
+        return not self.refusals
+
+    def confirmation(self, title: str) -> str:
+        """What the officer confirms before the signing is recorded (it locks the contest)."""
+        when = f"{long_date(self.signed_at.date())} at {_clock(self.signed_at)}"
+        return (f"Record that the report of {title} was signed on {when} at {self.place} by "
+                f"{', '.join(self.signers)}? "
+                + (f"{self.board_signers} of the {self.quorum.present} member(s) present "
+                   f"sign; {self.quorum.text} " if self.quorum is not None else "")
+                + "Recording the signing locks the contest: nothing in it can change until "
+                "it is reopened, with a reason.")
+
+
+def _clock(dt: datetime) -> str:
+    hour = dt.hour % 12 or 12
+    return f"{hour}:{dt.minute:02d} {'a.m.' if dt.hour < 12 else 'p.m.'}"
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+def signing_plan(names: Sequence[str], *, members: Sequence[BoardMember],
+                 kind: BoardKind | None, body_size: int, convened_at: datetime | None,
+                 declared: bool, officer: str | None, signed_at: datetime | None,
+                 place: str) -> SigningPlan:
+    """Check a signing against the board step (20A-4-401(4)(b)(ii); 20A-4-301, 20A-4-306).
+
+    The board of canvassers signs the report with the assistance of the election officer:
+    each name must be a member recorded present at the board step (a substitute counts; an
+    absent member or a name not on the board is refused), the clerk of the board, or the
+    election officer (``officer``, from the case's roster), and at least one member signs.
+    The board must have been convened with a quorum (``quorum``, the one rule). The statute
+    does not say how many members sign ("the board ... shall prepare and sign the report",
+    (4)(b)(ii)), so the program asks no more: the confirmation says how many of those
+    present sign. The time (not before the day the board convened) and the place are
+    recorded.
+    """
+    refusals: list[str] = []
+    if not declared:
+        refusals.append("the result has not been declared")
+    q: QuorumCheck | None = None
+    if kind is None:
+        refusals.append("the board of canvassers has not been convened")
+    else:
+        q = quorum(kind, members, body_size)
+        if not q.ok:
+            refusals.append(f"the board had no quorum ({q.text})")
+    by_key = {_name_key(m.name): m for m in members}
+    officer_key = _name_key(officer) if officer else None
+    signers: list[str] = []
+    signing_members: list[BoardMember] = []
+    seen: set[str] = set()
+    for raw in names:
+        name = raw.strip()
+        if not name:
+            continue
+        key = _name_key(name)
+        m = by_key.get(key)
+        if key in seen:
+            refusals.append(f"{name} is named twice")
+            continue
+        seen.add(key)
+        if m is not None and m.role is not BoardRole.CLERK:
+            if not m.present:
+                refusals.append(f"{m.name} is recorded absent at the board step, so cannot "
+                                "sign; correct the members present first")
+                continue
+            signing_members.append(m)
+            signers.append(m.name)
+        elif m is not None or key == officer_key:
+            signers.append(m.name if m is not None else (officer or name))
+        else:
+            refusals.append(f"{name} is not a member of the board of canvassers recorded at "
+                            "the board step, nor the election officer, so cannot sign")
+    if not signers and not any("cannot sign" in r or "twice" in r for r in refusals):
+        refusals.append("name who signed the report")
+    if kind is not None and q is not None and q.ok and signers and not signing_members:
+        refusals.append("no member of the board signs; the board signs its report")
+    if signed_at is None:
+        refusals.append("give the date and time of the signing")
+    elif convened_at is not None and signed_at.date() < convened_at.date():
+        # a signature is dated by the day (as the report's chronology compares it)
+        refusals.append(f"the signing ({long_date(signed_at.date())}) cannot come before "
+                        f"the board convened ({long_date(convened_at.date())})")
+    if not (place or "").strip():
+        refusals.append("give the place where the report was signed")
+    return SigningPlan(tuple(signers), len(signing_members), q,
+                       signed_at or datetime.min, (place or "").strip(), tuple(refusals))
 
 
 # --------------------------------------------------------------------------------------

@@ -25,9 +25,11 @@ from datetime import date, datetime
 from enum import Enum, StrEnum
 
 from .model import ContestKind, ElectionKind, Scope
+from .recount import BoardKind, BoardMember, QuorumCheck, RecountMethod, quorum
 from .rules import Edition
 
-CANONICAL_VERSION = "recount-desk-report/2"
+# 3: the board carries its kind and its members their role (the quorum is core.recount's).
+CANONICAL_VERSION = "recount-desk-report/3"
 
 
 class Declared(StrEnum):
@@ -36,17 +38,6 @@ class Declared(StrEnum):
     ELECTED = "elected"
     PASSED = "passed"
     FAILED = "failed"
-
-
-class RecountMethod(StrEnum):
-    RETABULATION = "retabulation"
-    HAND_COUNT = "hand_count"
-
-    @property
-    def label(self) -> str:
-        if self is RecountMethod.RETABULATION:
-            return "Ballots re-tabulated on the election's tabulating equipment"
-        return "Ballots counted by hand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,24 +186,15 @@ class Witness:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardMember:
-    name: str
-    title: str
-    present: bool = True
-
-
-@dataclass(frozen=True, slots=True)
 class Board:
-    """The board of canvassers (20A-4-301): its members and the quorum rule.
-
-    A county board's quorum is a simple majority of the county legislative body and not
-    fewer than three persons; a municipal board's, a simple majority (``minimum`` 0).
-    """
+    """The board of canvassers (20A-4-301, 20A-4-306): its members (``core.recount``'s
+    ``BoardMember``, the clerk of the board left out) and its kind, from which the quorum is
+    decided by the one rule, ``core.recount.quorum``."""
 
     title: str  # "Board of Grand County Canvassers"
     members: tuple[BoardMember, ...]
     body_size: int  # seats on the legislative body that forms the board
-    minimum: int = 3
+    kind: BoardKind = BoardKind.COUNTY
     convened_at: datetime | None = None
     place: str = ""
 
@@ -221,13 +203,16 @@ class Board:
         return tuple(m for m in self.members if m.present)
 
     @property
+    def quorum(self) -> QuorumCheck:
+        return quorum(self.kind, self.members, self.body_size)
+
+    @property
     def quorum_required(self) -> int:
-        return max(self.minimum, self.body_size // 2 + 1)
+        return self.quorum.needed
 
     @property
     def quorum_met(self) -> bool:
-        return (len(self.present) >= self.quorum_required
-                and len(self.present) <= self.body_size)
+        return self.quorum.ok and len(self.present) <= self.body_size
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,7 +521,7 @@ def problems(report: RecountReport) -> tuple[str, ...]:
                    f"{b.body_size} seats (20A-4-301).")
     elif not b.quorum_met:
         out.append(f"No quorum: {len(b.present)} present, {b.quorum_required} needed "
-                   "(20A-4-301).")
+                   f"({b.quorum.basis}).")
     if not report.requests and not report.automatic_basis:
         out.append("No request for a recount is recorded and the canvass does not call for "
                    "an automatic recount (20A-4-401(1)(d), (2)(a)).")
@@ -582,11 +567,9 @@ def cost_statement_applies(report: RecountReport) -> bool:
 
 def edition_statement(report: RecountReport) -> str:
     """The text of the law applied, named for the election's year."""
-    year = report.election.date.year
-    if report.edition is Edition.Y2024:
-        return f"Utah Code 20A-4-401 as amended by 2024 H.B. 515 (election of {year})"
-    return (f"Utah Code 20A-4-401 as in force for an election in {year} (the text before "
-            "2024 H.B. 515)")
+    text = f"Utah Code {report.edition.label}"
+    assumed = report.edition.assumption(report.election.date)
+    return f"{text}. {assumed}" if assumed else text
 
 
 def official_result_statement(report: RecountReport) -> str:
@@ -612,16 +595,15 @@ def certification_statement(report: RecountReport) -> str:
 
 
 def quorum_statement(board: Board) -> str:
+    """The quorum in words, by the one rule (``core.recount.quorum``)."""
     n = len(board.present)
-    need = board.quorum_required
+    q = board.quorum
     if n > board.body_size:
         return (f"THE RECORD IS INCONSISTENT: {n} members are recorded present, but the body "
                 f"has {board.body_size} seats (Utah Code 20A-4-301).")
     verdict = "A quorum is present" if board.quorum_met else "NO QUORUM is present"
-    rule = ("a simple majority of the body and not fewer than "
-            f"{board.minimum}" if board.minimum > 1 else "a simple majority of the body")
-    return (f"{verdict}: {n} of {board.body_size} members present; a quorum is {rule}, "
-            f"here {need} (Utah Code 20A-4-301).")
+    return (f"{verdict}: {n} of {board.body_size} members present; a quorum is {q.rule}, "
+            f"here {q.needed} (Utah Code {q.basis}).")
 
 
 def declaration_statement(report: RecountReport) -> str:

@@ -38,11 +38,29 @@ class Edition(StrEnum):
 
     @property
     def label(self) -> str:
+        """The text applied: one wording for check, window and report."""
         if self is Edition.Y2019:
-            return "20A-4-401 as amended through 2023 (before 2024 H.B. 515)"
+            return "20A-4-401 in its 2019–2023 text (before 2024 H.B. 515)"
         return "20A-4-401 as amended by 2024 H.B. 515"
 
+    def assumption(self, election_date: date) -> str | None:
+        """What is assumed when the text applied may not be the one in force on the day.
 
+        The oldest text the program holds is the 2019 one (utah-law-notes §1a). The margin
+        and the one-vote rule are those of 2013 H.B. 85, unchanged since (§1d, CONFIRMED);
+        other wording (the "before 5 p.m." of the filing deadline, added between 2014 and
+        2019, bill not identified) may differ for an earlier election."""
+        if self is not Edition.Y2019 or election_date >= TEXT_2019_FROM:
+            return None
+        return (f"ASSUMED: the 2019 text is applied to an election of {election_date.year}. "
+                "The recount margin and who may ask are those of 2013 H.B. 85, unchanged "
+                "since; other wording (the filing deadline's \"before 5 p.m.\", added between "
+                "2014 and 2019) may differ from the text in force then.")
+
+
+# The oldest text of 20A-4-401 held is marked 2019 (utah-law-notes §1a); its first day in
+# force is NOT CONFIRMED, January 1, 2019 is taken for it.
+TEXT_2019_FROM = date(2019, 1, 1)
 # H.B. 515 (2024 General Session) took effect on May 1, 2024 (utah-law-notes §1d).
 HB515_EFFECTIVE = date(2024, 5, 1)
 # "local district" became "special district" in 2023 (Laws 2023 ch. 15; utah-law-notes §1d).

@@ -600,11 +600,17 @@ def _recount_section(r: RecountReport, st: _Styles) -> list[Flowable]:
     unit_word = "counting batch" if batches else "precinct"
     entry = ("Each tally sheet entered twice, by two officers, and reconciled (double entry)"
              if r.double_entry else "Each tally sheet entered once (single entry)")
+    keyed = sum(1 for u in r.units if u.source) if r.loads else len(r.units)
+    if r.loads and not keyed:
+        entry = "Loaded from the re-tabulated statement (see Source): no tally sheet was keyed"
+    elif r.loads:
+        entry = (f"Loaded from the re-tabulated statement (see Source), but {keyed:,} unit(s) "
+                 "counted by hand: " + entry[0].lower() + entry[1:])
     a = r.absentee
     s: list[Flowable] = [
         _p("2. The recount", st.h2),
         _kv_table([
-            ("Method", r.method.label),
+            ("Method", r.method.description),
             ("Entry", entry),
             ("Recount started", format_datetime(r.started_at) if r.started_at
              else format_date(r.started)),
@@ -704,15 +710,22 @@ def _changed_section(r: RecountReport, st: _Styles, unit_word: str) -> list[Flow
 def _entry_section(r: RecountReport, st: _Styles) -> list[Flowable]:
     s: list[Flowable] = [_p("2.3 Who entered the tally sheets, and who resolved "
                             "disagreements", st.h3)]
+    # A unit loaded from a re-tabulated statement was not keyed (its source is blank).
+    keyed = [u for u in r.units if u.source or not r.loads]
     counts: dict[str, int] = {}
-    for u in r.units:
+    for u in keyed:
         for who in u.entered_by:
             counts[who] = counts.get(who, 0) + 1
+    loaded = len(r.units) - len(keyed)
+    if loaded:
+        s.append(_p(f"{loaded:,} of {len(r.units):,} units were loaded from the re-tabulated "
+                    "statement (section 2, Source), not keyed: no tally sheet was entered "
+                    "for them and no second entry was needed.", st.body))
     if counts:
         data: list[list[Any]] = [["Officer", "Tally sheets entered"]]
         data += [[_p(k, st.cell), f"{v:,}"] for k, v in sorted(counts.items())]
         s.append(_plain_table(data, [BODY_W * 0.7, BODY_W * 0.3], right=1))
-    else:
+    elif keyed:
         s.append(_p("The case records no officer's name for the tally sheets.", st.body))
     sourced = [u for u in r.units if u.source]
     if sourced:
@@ -726,8 +739,8 @@ def _entry_section(r: RecountReport, st: _Styles) -> list[Flowable]:
         data += [[_p(u.name, st.cell), _p(u.resolution, st.cell)] for u in resolved]
         s.append(Spacer(1, 4))
         s.append(_plain_table(data, [BODY_W * 0.25, BODY_W * 0.75]))
-    elif r.double_entry:
-        s.append(_p("The two entries of every tally sheet agreed; no disagreement had to be "
+    elif r.double_entry and keyed:
+        s.append(_p("The two entries of every keyed tally sheet agreed; no disagreement had to be "
                     "resolved.", st.body))
     return s
 

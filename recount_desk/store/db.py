@@ -35,6 +35,7 @@ from recount_desk.core.audit import (
     verify_chain,
 )
 
+from . import digest as rows_digest
 from . import pg
 from .blobs import int64_bytes, int_values
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
@@ -45,6 +46,10 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 # covered by the import's own digest (they are large and change only on import).
 # ("canvass_vote" held the votes one row per count up to case format 2.)
 BULK_TABLES = ("canvass_column", "canvass_extra", "canvass_vote")
+# From this case format on the state digest is the sum of the rows' hashes, kept row by row
+# (store/digest.py); before it, one SHA-256 over each whole table (formats 3-7) or over each
+# row in turn (formats 1-2).
+ROWS_FORMAT = 8
 
 
 class CaseFileError(Exception):
@@ -91,6 +96,12 @@ class CaseConnection(sqlite3.Connection):
         # has (True): it keeps the chain's head outside the file (store/anchor.py).
         self.after_commit: Callable[[AuditEntry, bool], None] | None = None
         self.writer: str | None = None  # the workstation named in each entry it writes
+        # The per-table row sums of the state as of the audit entry whose hash is beside
+        # them (store/digest.py), and what the running action changes in them.
+        self.sums: tuple[str, dict[str, int]] | None = None
+        self.row_changes = rows_digest.RowChanges()
+        self.triggers_for: tuple[int, tuple[str, ...]] | None = None
+        self.create_function(rows_digest.FUNCTION, -1, self.row_changes)
 
 
 def actor_name() -> str:
@@ -360,17 +371,56 @@ def accepted_changes(conn: sqlite3.Connection) -> list[AcceptedChange]:
 
 
 def state_digest(conn: sqlite3.Connection, *, per_row: bool = False) -> str:
-    """SHA-256 over every table except the audit log and the bulk canvass tables.
+    """The digest of the case's state (every table except the audit log and the bulk
+    canvass tables), computed from its rows the way the file's case format does.
 
     ``per_row``: the way case formats 1 and 2 hashed it (each row apart), to check such a
     file against its log before it is upgraded."""
-    return state_parts(conn, per_row=per_row)[0]
+    if per_row:
+        return state_parts(conn, per_row=True)[0]
+    return current_parts(conn)[0]
+
+
+def case_format(conn: sqlite3.Connection) -> int:
+    if pg.is_pg(conn):
+        return pg.schema_version(conn)  # type: ignore[arg-type]
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _digested_tables(conn: sqlite3.Connection) -> list[str]:
+    names = pg.tables(conn) if pg.is_pg(conn) else [r[0] for r in conn.execute(  # type: ignore[arg-type]
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY name")]
+    return [t for t in names if t not in ("audit", *BULK_TABLES)]
+
+
+def row_sums(conn: sqlite3.Connection) -> dict[str, int]:
+    """Every covered table's sum of row hashes, from all its rows (store/digest.py)."""
+    out = {}
+    for t in _digested_tables(conn):
+        rows = pg.table_rows(conn, t) if pg.is_pg(conn) else conn.execute(  # type: ignore[arg-type]
+            f'SELECT * FROM "{t}"')
+        out[t] = rows_digest.table_sum(t, rows)
+    return out
+
+
+def _from_sums(sums: dict[str, int]) -> tuple[str, dict[str, str]]:
+    parts = {t: rows_digest.part(t, v) for t, v in sums.items()}
+    return rows_digest.combine(parts), parts
+
+
+def current_parts(conn: sqlite3.Connection) -> tuple[str, dict[str, str]]:
+    """The state digest and the per-table digests, by the file's case format, from every
+    row (what ``verify`` compares with the last audit entry)."""
+    if case_format(conn) >= ROWS_FORMAT:
+        return _from_sums(row_sums(conn))
+    return state_parts(conn)
 
 
 def state_parts(conn: sqlite3.Connection, *, per_row: bool = False
                 ) -> tuple[str, dict[str, str]]:
-    """The state digest and, beside it, one digest per table it covers (the audit entry
-    keeps both, so a mismatch can name the tables that changed)."""
+    """The state digest of case formats 1-7 and, beside it, one digest per table it covers
+    (the audit entry keeps both, so a mismatch can name the tables that changed)."""
     h = hashlib.sha256()
     parts: dict[str, str] = {}
     server = pg.is_pg(conn)
@@ -452,7 +502,13 @@ def _log_problems(conn: sqlite3.Connection) -> list[str]:
         return problems
     last = entries[-1]
     body = json.loads(last.payload)
-    digest, parts = state_parts(conn)
+    if case_format(conn) >= ROWS_FORMAT:
+        sums = row_sums(conn)
+        digest, parts = _from_sums(sums)
+        if body.get("state") == digest and isinstance(conn, CaseConnection):
+            conn.sums = (last.hash, sums)  # the next action adds its rows to these
+    else:
+        digest, parts = state_parts(conn)
     if body.get("state") != digest:
         recorded = body.get("tables")
         where = ""
@@ -482,7 +538,9 @@ def _state_matches_log(conn: sqlite3.Connection, version: int) -> bool:
     if last is None:
         return True
     recorded = json.loads(last.payload).get("state")
-    return bool(recorded == state_digest(conn, per_row=version < 3))
+    if version >= ROWS_FORMAT:
+        return bool(recorded == _from_sums(row_sums(conn))[0])
+    return bool(recorded == state_parts(conn, per_row=version < 3)[0])
 
 
 def canvass_digest(columns: Sequence[tuple[int, int, bytes, bytes]],
@@ -572,6 +630,37 @@ class Tx:
         return self.payload[key]
 
 
+def _watch_rows(conn: sqlite3.Connection) -> None:
+    """Make sure this connection's temporary triggers report every row change of the
+    current schema (store/digest.py); made again when a migration changed a table."""
+    if not isinstance(conn, CaseConnection) or case_format(conn) < ROWS_FORMAT:
+        return
+    key = (int(conn.execute("PRAGMA schema_version").fetchone()[0]),
+           tuple(_digested_tables(conn)))
+    if conn.triggers_for != key:
+        conn.triggers_for = None
+        rows_digest.install_triggers(conn, key[1])
+        conn.triggers_for = key
+        conn.sums = None  # rows written before the triggers were not seen
+
+
+def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
+                  ) -> dict[str, int] | None:
+    """The sums after this action from those before it plus the rows it changed, or None
+    when they cannot be vouched for (not the state of the last entry, or other tables)."""
+    if not isinstance(conn, CaseConnection) or conn.sums is None or prev is None:
+        return None
+    head, before = conn.sums
+    key = conn.triggers_for
+    if head != prev.hash or key is None or tuple(before) != key[1] or \
+            int(conn.execute("PRAGMA schema_version").fetchone()[0]) != key[0]:
+        return None
+    delta = conn.row_changes.delta
+    if set(delta) - set(before):
+        return None
+    return {t: (v + delta.get(t, 0)) % rows_digest.MODULUS for t, v in before.items()}
+
+
 def check_state(conn: sqlite3.Connection) -> list[str]:
     """What differs between the case and its last audit entry (empty: they match).
 
@@ -620,6 +709,7 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
                 pg.begin(conn)  # type: ignore[arg-type]
         elif not new_file:
             _writable(conn, True)
+            _watch_rows(conn)
             conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as e:
         _writable(conn, False)
@@ -627,6 +717,9 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
             raise ReadOnlyCase("The case file is read-only; nothing was changed.") from e
         raise
     tx = Tx(conn)
+    changes = getattr(conn, "row_changes", None)
+    if changes is not None:
+        changes.clear()
     try:
         accepted: list[str] = []
         if not new_file and not _migrating:
@@ -650,7 +743,15 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
                 conn.execute("UPDATE canvass_import SET digest=? WHERE id=(SELECT max(id) FROM "
                              "canvass_import)", (tx.payload["canvass_digest"],))
         prev = last_entry(conn)
-        digest, parts = state_parts(conn)
+        sums: dict[str, int] | None = None
+        if case_format(conn) >= ROWS_FORMAT:
+            if not (new_file or _migrating or accept_reason is not None):
+                sums = _running_sums(conn, prev)
+            if sums is None:
+                sums = row_sums(conn)
+            digest, parts = _from_sums(sums)
+        else:
+            digest, parts = state_parts(conn)
         body = {"data": tx.payload, "state": digest, "tables": parts,
                 "login": login if login is not None else actor_name()}
         writer = getattr(conn, "writer", None)
@@ -667,6 +768,7 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
         _after_commit(conn, entry, committed=True)
         if isinstance(conn, CaseConnection):
             conn.verified = (version, entry.hash)  # own commits do not move data_version
+            conn.sums = (entry.hash, sums) if sums is not None else None
     except sqlite3.OperationalError as e:
         if conn.in_transaction:
             conn.execute("ROLLBACK")

@@ -463,6 +463,21 @@ def people_roster(conn: sqlite3.Connection) -> None:
                      (name,))
 
 
+# V7: where the report was signed (20A-4-401(4)(b)(ii)), recorded with the signing itself.
+V7 = """
+ALTER TABLE recount_signing ADD COLUMN place TEXT NOT NULL DEFAULT '';
+"""
+
+# V8: from this format the state digest is the sum of the rows' hashes (store/digest.py),
+# which a save keeps up to date without reading the case (the file is checked against its
+# log by the old rule before the upgrade, store.db); and a unit's entries and resolutions
+# are found by index, so saving one tally sheet costs the same in a recount of any size.
+V8 = """
+CREATE INDEX tally_entry_unit ON tally_entry(unit_id, superseded);
+CREATE INDEX tally_resolution_unit ON tally_resolution(unit_id);
+"""
+
 MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [V1, V2, v3_canvass_columns,
-                                                                 V4, V5, people_roster]
+                                                                 V4, V5, people_roster, V7,
+                                                                 V8]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -139,16 +139,32 @@ class StoredUnit:
     variance_note: str
 
 
-def units(conn: sqlite3.Connection, contest_id: int) -> list[StoredUnit]:
+def _only(column: str, values: Sequence[object] | None) -> tuple[str, tuple[object, ...]]:
+    """An SQL condition keeping the rows whose ``column`` is one of ``values`` (all: None)."""
+    if values is None:
+        return "", ()
+    return f" AND {column} IN ({', '.join('?' * len(values)) or 'NULL'})", tuple(values)
+
+
+def units(conn: sqlite3.Connection, contest_id: int,
+          names: Sequence[str] | None = None) -> list[StoredUnit]:
+    """The contest's units in order (or only those named): two statements whatever their
+    number (by index for named units)."""
+    only, args = _only("name", names)
+    rows = conn.execute("SELECT id, position, name, variance_note FROM recount_unit WHERE "
+                        f"contest_id=?{only} ORDER BY position", (contest_id, *args)).fetchall()
+    if names is None:
+        where, wargs = "up.contest_id=?", (contest_id,)
+    else:
+        where, wargs = _only("up.unit_id", [r[0] for r in rows])
+        where = where.removeprefix(" AND ")
     prec: dict[int, list[str]] = {}
     for uid, pname in conn.execute(
             "SELECT up.unit_id, p.name FROM unit_precinct up JOIN precinct p ON "
-            "p.id = up.precinct_id WHERE up.contest_id=? ORDER BY p.id", (contest_id,)):
+            f"p.id = up.precinct_id WHERE {where} ORDER BY p.id", wargs):
         prec.setdefault(uid, []).append(pname)
     return [StoredUnit(uid, pos, RecountUnit(name, tuple(prec.get(uid, []))), note)
-            for uid, pos, name, note in conn.execute(
-                "SELECT id, position, name, variance_note FROM recount_unit WHERE "
-                "contest_id=? ORDER BY position", (contest_id,))]
+            for uid, pos, name, note in rows]
 
 
 def set_variance_note(tx: Tx, unit_id: int, note: str) -> None:
@@ -193,17 +209,32 @@ def add_entry(tx: Tx, unit_id: int, entry: TallyEntry,
     return eid
 
 
-def current_entries(conn: sqlite3.Connection, contest_id: int
+def _votes_by(conn: sqlite3.Connection, sql: str, args: Sequence[object]
+              ) -> dict[int, dict[str, int | None]]:
+    out: dict[int, dict[str, int | None]] = {}
+    for rid, name, votes in conn.execute(sql, args):
+        out.setdefault(rid, {})[name] = votes
+    return out
+
+
+def current_entries(conn: sqlite3.Connection, contest_id: int,
+                    unit_ids: Sequence[int] | None = None
                     ) -> dict[int, dict[int, StoredEntry]]:
-    """unit id → entry number → the current (not superseded) entry."""
+    """unit id → entry number → the current (not superseded) entry, of every unit or of
+    ``unit_ids``: two statements whatever the number of units."""
+    only, args = _only("e.unit_id", unit_ids)
+    votes = _votes_by(conn, "SELECT t.entry_id, c.name, t.votes FROM tally_vote t "
+                      "JOIN tally_entry e ON e.id = t.entry_id JOIN recount_unit u ON "
+                      "u.id = e.unit_id JOIN choice c ON c.id = t.choice_id WHERE "
+                      f"u.contest_id=? AND e.superseded=0{only} ORDER BY t.entry_id, "
+                      "c.position", (contest_id, *args))
     out: dict[int, dict[int, StoredEntry]] = {}
     for (eid, uid, no, officer, ballots, wi, over, under, note, at, by) in conn.execute(
             "SELECT e.id, e.unit_id, e.entry_no, e.officer, e.ballots, e.write_ins, "
             "e.over_votes, e.under_votes, e.warning_note, e.entered_at, e.entered_by "
             "FROM tally_entry e JOIN recount_unit u ON u.id = e.unit_id "
-            "WHERE u.contest_id=? AND e.superseded=0", (contest_id,)).fetchall():
-        sheet = TallySheet(ballots, _votes_of(conn, "tally_vote", "entry_id", eid), wi, over,
-                           under)
+            f"WHERE u.contest_id=? AND e.superseded=0{only}", (contest_id, *args)).fetchall():
+        sheet = TallySheet(ballots, votes.get(eid, {}), wi, over, under)
         out.setdefault(uid, {})[no] = StoredEntry(eid, uid, TallyEntry(no, officer, sheet, note),
                                                   at, by)
     return out
@@ -242,22 +273,28 @@ def add_resolution(tx: Tx, unit_id: int, first_entry_id: int,
 
 
 def current_resolutions(conn: sqlite3.Connection, contest_id: int,
-                        entries: Mapping[int, Mapping[int, StoredEntry]]
+                        entries: Mapping[int, Mapping[int, StoredEntry]],
+                        unit_ids: Sequence[int] | None = None
                         ) -> dict[int, StoredResolution]:
     """unit id → its latest resolution, if that resolution settled the current entries (a
-    re-entered sheet makes an earlier resolution stale)."""
+    re-entered sheet makes an earlier resolution stale); two statements."""
+    only, args = _only("r.unit_id", unit_ids)
+    votes = _votes_by(conn, "SELECT v.resolution_id, c.name, v.votes FROM resolution_vote v "
+                      "JOIN tally_resolution r ON r.id = v.resolution_id JOIN recount_unit u "
+                      "ON u.id = r.unit_id JOIN choice c ON c.id = v.choice_id WHERE "
+                      f"u.contest_id=?{only} ORDER BY v.resolution_id, c.position",
+                      (contest_id, *args))
     out: dict[int, StoredResolution] = {}
     for (rid, uid, e1, e2, kind, ballots, wi, over, under, note, by, at, joint) in conn.execute(
             "SELECT r.id, r.unit_id, r.first_entry_id, r.second_entry_id, r.kind, r.ballots, "
             "r.write_ins, r.over_votes, r.under_votes, r.note, r.resolved_by, r.resolved_at, "
             "r.joint "
             "FROM tally_resolution r JOIN recount_unit u ON u.id = r.unit_id "
-            "WHERE u.contest_id=? ORDER BY r.id", (contest_id,)).fetchall():
+            f"WHERE u.contest_id=?{only} ORDER BY r.id", (contest_id, *args)).fetchall():
         cur = entries.get(uid, {})
         if 1 not in cur or 2 not in cur or cur[1].id != e1 or cur[2].id != e2:
             continue
-        sheet = TallySheet(ballots, _votes_of(conn, "resolution_vote", "resolution_id", rid),
-                           wi, over, under)
+        sheet = TallySheet(ballots, votes.get(rid, {}), wi, over, under)
         out[uid] = StoredResolution(rid, uid, e1, e2,
                                     Resolution(ResolutionKind(kind), sheet, by, note,
                                                bool(joint)), at)
@@ -616,6 +653,7 @@ class StoredSigning:
     state_digest: str
     recorded_by: str
     active: bool
+    place: str = ""
 
 
 @dataclass(frozen=True)
@@ -628,23 +666,24 @@ class StoredReopen:
 
 
 def add_signing(tx: Tx, contest_id: int, signed_at: datetime,
-                signers: Sequence[str], digest: str, recorded_by: str, recorded_at: str) -> int:
+                signers: Sequence[str], digest: str, recorded_by: str, recorded_at: str,
+                place: str = "") -> int:
     cur = tx.execute(
         "INSERT INTO recount_signing(contest_id, signed_at, signers, state_digest, "
-        "recorded_by, recorded_at) VALUES (?,?,?,?,?,?)",
+        "recorded_by, recorded_at, place) VALUES (?,?,?,?,?,?,?)",
         (contest_id, _iso(signed_at), json.dumps(list(signers), ensure_ascii=False), digest,
-         recorded_by, recorded_at))
+         recorded_by, recorded_at, place))
     return int(cur.lastrowid or 0)
 
 
 def active_signing(conn: sqlite3.Connection, contest_id: int) -> StoredSigning | None:
-    row = conn.execute("SELECT id, signed_at, signers, state_digest, recorded_by, active FROM "
-                       "recount_signing WHERE contest_id=? AND active=1 ORDER BY id DESC "
-                       "LIMIT 1", (contest_id,)).fetchone()
+    row = conn.execute("SELECT id, signed_at, signers, state_digest, recorded_by, active, "
+                       "place FROM recount_signing WHERE contest_id=? AND active=1 ORDER BY "
+                       "id DESC LIMIT 1", (contest_id,)).fetchone()
     if row is None:
         return None
     return StoredSigning(row[0], datetime.fromisoformat(row[1]), tuple(json.loads(row[2])),
-                         row[3], row[4], bool(row[5]))
+                         row[3], row[4], bool(row[5]), row[6])
 
 
 def reopen(tx: Tx, contest_id: int, signing_id: int, reason: str,
@@ -750,12 +789,14 @@ def add_loaded_entries(tx: Tx, sheets: Sequence[tuple[int, TallyEntry]],
     return ids
 
 
-def loaded_units(conn: sqlite3.Connection, contest_id: int) -> dict[int, int]:
+def loaded_units(conn: sqlite3.Connection, contest_id: int,
+                 unit_ids: Sequence[int] | None = None) -> dict[int, int]:
     """unit id → the load its current entry 1 came from (units whose tally was loaded)."""
+    only, args = _only("e.unit_id", unit_ids)
     return {int(u): int(lid) for u, lid in conn.execute(
         "SELECT e.unit_id, e.load_id FROM tally_entry e JOIN recount_unit u ON u.id = e.unit_id "
-        "WHERE u.contest_id=? AND e.superseded=0 AND e.entry_no=1 AND e.load_id IS NOT NULL",
-        (contest_id,))}
+        "WHERE u.contest_id=? AND e.superseded=0 AND e.entry_no=1 AND e.load_id IS NOT NULL"
+        f"{only}", (contest_id, *args))}
 
 
 def supersede_unit_entries(tx: Tx, unit_id: int) -> int:

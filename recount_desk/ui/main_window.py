@@ -519,8 +519,9 @@ class MainWindow(QMainWindow):
                                         "is recorded under it.", names, at, False)
         return name if ok else None
 
-    def switch_person(self, name: str | None = None) -> bool:
-        """Say who is using the window; returns whether someone is chosen."""
+    def switch_person(self, name: str | None = None, refresh: bool = True) -> bool:
+        """Say who is using the window; returns whether someone is chosen (the pages shown
+        again unless not ``refresh``)."""
         from recount_desk.actions.case import WhoAreYou
 
         if self.case is None:
@@ -539,7 +540,7 @@ class MainWindow(QMainWindow):
             self.tell("Not on the roster", str(e))
             return False
         self.settings.setValue(key, person.name)
-        if hasattr(self, "status_case"):
+        if refresh and hasattr(self, "status_case"):
             self.refresh()
         return True
 
@@ -706,19 +707,47 @@ class MainWindow(QMainWindow):
         if self._pages_used:
             self._rebuild_pages()
         self._pages_used = True
-        self.settings.setValue("lastCase", str(path))
-        if case.on_server:
-            self.settings.setValue("lastServer", str(path))
-        else:
-            self.settings.setValue("lastFolder", str(path.parent))
-        self._remember_recent(path)
         if case.person is None and not case.readonly:
-            self.switch_person()
-        self.refresh(opened=True, rows=opened.rows if isinstance(opened, Opened) else None)
-        if self.contests_page.model.rowCount():
-            self.contests_page.table.setFocus()
-        self._watch_server()
-        self.case_opened.emit(str(path))
+            self.switch_person(refresh=False)  # the pages are shown below
+        # The overview first, then the other pages, each in a turn of its own so that the
+        # window paints in between and no step stalls it long (benchmarks/gui_keystroke.py).
+        rows = opened.rows if isinstance(opened, Opened) else None
+
+        def remember() -> None:
+            self.settings.setValue("lastCase", str(path))
+            if case.on_server:
+                self.settings.setValue("lastServer", str(path))
+            else:
+                self.settings.setValue("lastFolder", str(path.parent))
+            self._remember_recent(path)
+
+        def shown() -> None:
+            if self.contests_page.model.rowCount():
+                self.contests_page.table.setFocus()
+            self._watch_server()
+            self.case_opened.emit(str(path))
+
+        self._in_turns(case, [lambda: self._refresh_overview(rows), self._refresh_status,
+                              self._refresh_requests, remember,
+                              lambda: self._refresh_others(opened=True, pages=False),
+                              lambda: self.recount_page.case_opened()], shown)
+
+    def _in_turns(self, case: Case, steps: list[Callable[[], Any]],
+                  then: Callable[[], Any]) -> None:
+        """Run ``steps`` one per turn of the event loop (a timer, so that painting and input
+        come in between), then ``then``; stop if another case is opened meanwhile."""
+        todo = list(steps)
+
+        def step() -> None:
+            if self.case is not case:
+                return
+            if not todo:
+                then()
+                return
+            todo.pop(0)()
+            QTimer.singleShot(1, step)
+
+        QTimer.singleShot(1, step)
 
     # -- the counting center: a case on a server, several stations at once ---------------------
     def connect_server(self, url: str | None = None) -> None:
@@ -960,8 +989,6 @@ class MainWindow(QMainWindow):
     def refresh(self, opened: bool = False, rows: list[ContestRow] | None = None) -> None:
         """Re-read every page (overview, requests, recount) and the status bar and menus
         from the case: after any action, whatever showed what it changed is current."""
-        from recount_desk.actions import contests as contest_actions
-
         if self.case is None:
             self.rows = []
             self.contests_page.set_rows([])
@@ -969,6 +996,14 @@ class MainWindow(QMainWindow):
             self.recount_page.reload_contests()
             self._update_actions()
             return
+        self._refresh_overview(rows)
+        self._refresh_others(opened)
+
+    def _refresh_overview(self, rows: list[ContestRow] | None = None) -> None:
+        """The Contests page from the overview (``rows`` when a worker has read it)."""
+        from recount_desk.actions import contests as contest_actions
+
+        assert self.case is not None
         self.rows = rows if rows is not None else contest_actions.overview(self.case)
         self.refreshing = True
         try:
@@ -978,12 +1013,19 @@ class MainWindow(QMainWindow):
         if not self.rows:
             self.contests_page.detail.title.setText(
                 "This case holds no canvass yet. Choose File › Import canvass… (Ctrl+I).")
-        self._refresh_requests()
-        self._refresh_status()
-        if opened:
-            self.recount_page.case_opened()
-        else:
-            self.recount_page.reload_contests()
+
+    def _refresh_others(self, opened: bool = False, pages: bool = True) -> None:
+        """Every page but the Contests page (unless not ``pages``), the status bar and the
+        menus."""
+        if self.case is None:
+            return
+        if pages:
+            self._refresh_requests()
+            self._refresh_status()
+            if opened:
+                self.recount_page.case_opened()
+            else:
+                self.recount_page.reload_contests()
         self.note_changes()
         self._update_actions()
 

@@ -7,12 +7,20 @@ and the model is reset, which stays fast for large tables.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRectF, Qt
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRectF,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
 from recount_desk.actions.contests import ContestRow
@@ -143,6 +151,7 @@ def format_deadline(iso: str | None) -> str:
     return f"{dt:%a %b} {dt.day}, {dt.year}, {hour}:{dt.minute:02d} {ampm}"
 
 
+@functools.lru_cache(maxsize=512)  # a case has a handful of deadlines, painted again and again
 def short_deadline(iso: str | None) -> str:
     """'Nov 27, 2018 5 p.m.' for the table (the detail pane gives the full sentence)."""
     if not iso:
@@ -227,6 +236,18 @@ CONTEST_COLUMNS: tuple[Column, ...] = (
 VERDICT_COLUMN = 10
 
 
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
+_DECORATION = int(Qt.ItemDataRole.DecorationRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP, _ALIGN, _FONT, _BACKGROUND))
+_CONTEST_ROLES = frozenset((_DISPLAY, _TOOLTIP, _ALIGN, _BACKGROUND, _DECORATION, _FOREGROUND,
+                            int(Qt.ItemDataRole.UserRole) + 1))
+
+
 class ContestsTableModel(QAbstractTableModel):
     """Every contest of the case with its verdict (ContestRow list)."""
 
@@ -270,27 +291,28 @@ class ContestsTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        role = int(role)  # compared as ints: see TextTableModel.data
+        if role not in _CONTEST_ROLES or not index.isValid():
             return None
         row = self._rows[index.row()]
-        col = CONTEST_COLUMNS[index.column()]
-        verdict = row.check.decision.verdict
-        if role == Qt.ItemDataRole.DisplayRole:
+        column = index.column()
+        col = CONTEST_COLUMNS[column]
+        if role == _DISPLAY:
             return col.text(row)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col.numeric:
-            return RIGHT
-        if index.column() == VERDICT_COLUMN:
-            if role == Qt.ItemDataRole.DecorationRole:
-                return verdict_icon(verdict)
-            if role == Qt.ItemDataRole.BackgroundRole:
-                return QBrush(VERDICT_TINT[verdict])
-            if role == Qt.ItemDataRole.ForegroundRole:
-                return QBrush(QColor("#1a1a1a"))
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _ALIGN:
+            return RIGHT if col.numeric else None
+        if role == _TOOLTIP:
             return row.check.decision.explanation
         if role == self.ROW_ROLE:
             return row
-        return None
+        if column != VERDICT_COLUMN:
+            return None
+        verdict = row.check.decision.verdict
+        if role == _DECORATION:
+            return verdict_icon(verdict)
+        if role == _BACKGROUND:
+            return QBrush(VERDICT_TINT[verdict])
+        return QBrush(QColor("#1a1a1a"))  # the foreground
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self.layoutAboutToBeChanged.emit()
@@ -301,6 +323,37 @@ class ContestsTableModel(QAbstractTableModel):
     def _apply_sort(self, column: int, order: Qt.SortOrder) -> None:
         key = CONTEST_COLUMNS[column].key
         self._rows.sort(key=key, reverse=order == Qt.SortOrder.DescendingOrder)
+
+
+class ChoiceListModel(QAbstractListModel):
+    """The items of a combo box as one list of (text, value), set at once: 1,000 contests
+    put in one by one with addItem cost more than the rest of the page's loading."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._items: list[tuple[str, Any]] = []
+
+    def set_items(self, items: Sequence[tuple[str, Any]]) -> None:
+        self.beginResetModel()
+        self._items = list(items)
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self._items)
+
+    def columnCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else 1
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._items):
+            return None
+        text, value = self._items[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole,
+                    Qt.ItemDataRole.ToolTipRole):
+            return text
+        if role == Qt.ItemDataRole.UserRole:
+            return value
+        return None
 
 
 class TextTableModel(QAbstractTableModel):
@@ -344,26 +397,29 @@ class TextTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        # Roles compared as plain ints: a Qt enum in the comparison costs more than the rest
+        # of the call, and fitting a table's columns asks for every role of every cell.
+        role = int(role)
+        if role not in _TEXT_ROLES or not index.isValid():
             return None
         r, c = index.row(), index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if role in (_DISPLAY, _TOOLTIP):
             row = self._rows[r]
             v = row[c] if c < len(row) else ""
             if isinstance(v, int) and not isinstance(v, bool):
                 return f"{v:,}"
             return "" if v is None else str(v)
-        if role == Qt.ItemDataRole.TextAlignmentRole and c in self._numeric:
-            return RIGHT
-        if role == Qt.ItemDataRole.FontRole and self._bold_last and r == len(self._rows) - 1:
-            from PySide6.QtGui import QFont
+        if role == _ALIGN:
+            return RIGHT if c in self._numeric else None
+        if role == _FONT:
+            if self._bold_last and r == len(self._rows) - 1:
+                from PySide6.QtGui import QFont
 
-            f = QFont()
-            f.setBold(True)
-            return f
-        if role == Qt.ItemDataRole.BackgroundRole and r in self._brushes:
-            return self._brushes[r]
-        return None
+                f = QFont()
+                f.setBold(True)
+                return f
+            return None
+        return self._brushes.get(r)  # the background
 
 
 SEVERITY_TEXT = {Severity.ERROR: "Error", Severity.WARNING: "Warning", Severity.NOTE: "Note"}

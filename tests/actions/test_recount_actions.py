@@ -150,7 +150,8 @@ def _convened(c: Case) -> None:
 
 def _signed(c: Case) -> None:
     _convened(c)
-    rc.sign_report(c, RACE, signed_at=datetime(2024, 11, 26, 11), signers=["A", "B", "C"])
+    rc.sign_report(c, RACE, signed_at=datetime(2024, 11, 26, 11), signers=["A", "B", "C"],
+                   confirmed=True)
 
 
 def _mismatch(c: Case) -> None:
@@ -186,7 +187,8 @@ ACTIONS: list[tuple[str, Setup | None, Act]] = [
     ("convene", None, lambda c: rc.convene_board(
         c, RACE, convened_at=datetime(2024, 11, 26, 10), place="Room", body_size=3)),
     ("sign", _convened, lambda c: rc.sign_report(
-        c, RACE, signed_at=datetime(2024, 11, 26, 11), signers=["A"])),
+        c, RACE, signed_at=datetime(2024, 11, 26, 11), signers=["A", "B", "C"],
+        confirmed=True)),
     ("reopen", _signed, lambda c: rc.reopen(c, RACE, reason="Typo in a tally")),
 ]
 
@@ -481,11 +483,93 @@ def test_board_quorum_gates_signing(case: Case, present: int, body: int, ok: boo
                             place="Chambers", body_size=body)
     assert view.quorum is not None
     assert view.quorum.ok is ok
+    names = [m.name for m in members if m.present]
     if ok:
-        rc.sign_report(case, RACE, signed_at=datetime(2024, 11, 26, 11), signers=["M"])
+        rc.sign_report(case, RACE, signed_at=datetime(2024, 11, 26, 11), signers=names,
+                       confirmed=True)
     else:
         with pytest.raises(rc.RecountError, match="no quorum"):
-            rc.sign_report(case, RACE, signed_at=datetime(2024, 11, 26, 11), signers=["M"])
+            rc.sign_report(case, RACE, signed_at=datetime(2024, 11, 26, 11), signers=names,
+                           confirmed=True)
+
+
+def _board_of_five(c: Case) -> None:
+    """Five council seats, four members present, the clerk of the board; convened."""
+    _declared(c)
+    rc.set_board_members(c, RACE, [
+        BoardMember("Evelyn Marsh", "Chair"), BoardMember("Priya Castillo", "Member"),
+        BoardMember("Jonah Redd", "Member"), BoardMember("Lila Sorensen", "Member"),
+        BoardMember("Omar Haddad", "Member", present=False),
+        BoardMember("Nora Ashby", "County Clerk", BoardRole.CLERK)])
+    rc.convene_board(c, RACE, convened_at=datetime(2024, 11, 26, 10), place="Chambers",
+                     body_size=5)
+
+
+AT = datetime(2024, 11, 26, 11)
+BOARD3 = ["Evelyn Marsh", "Priya Castillo", "Jonah Redd"]
+
+
+@pytest.mark.parametrize(("signers", "at", "place", "refusal"), [
+    ([*BOARD3, "Mickey Mouse"], AT, None, "Mickey Mouse is not a member of the board"),
+    ([*BOARD3, "Omar Haddad"], AT, None, "Omar Haddad is recorded absent"),
+    ([*BOARD3, "evelyn  marsh"], AT, None, "named twice"),
+    (BOARD3, datetime(2024, 11, 25, 16), None, "cannot come before the board convened"),
+    (BOARD3, AT, " ", "give the place"),
+    (["Nora Ashby"], AT, None, "no member of the board signs"),
+], ids=["mickey-mouse", "absent-member", "twice", "before-convening",
+        "no-place", "clerk-alone"])
+def test_signing_refused_names_why_and_writes_nothing(case: Case, signers: list[str],
+                                                      at: datetime, place: str | None,
+                                                      refusal: str) -> None:
+    _board_of_five(case)
+    before = audit_count(case)
+    with pytest.raises(rc.RecountError) as got:
+        rc.sign_report(case, RACE, signed_at=at, signers=signers, place=place,
+                       confirmed=True)
+    assert refusal in str(got.value)
+    assert not isinstance(got.value, rc.SigningNeedsConfirmation)
+    assert audit_count(case) == before
+    assert not rc.recount_state(case, RACE).locked
+
+
+def test_signing_asks_for_confirmation_then_records_time_place_and_the_board(
+        case: Case) -> None:
+    _board_of_five(case)
+    before = audit_count(case)
+    names = ["evelyn marsh", "Priya Castillo", "Jonah Redd", "Nora Ashby", "tester"]
+    with pytest.raises(rc.SigningNeedsConfirmation) as ask:
+        rc.sign_report(case, RACE, signed_at=AT, signers=names)
+    assert audit_count(case) == before  # nothing written before the confirmation
+    text = str(ask.value)
+    assert "locks the contest" in text and "at Chambers" in text
+    assert "3 of the 4 member(s) present sign" in text and "quorum present" in text
+    got = rc.sign_report(case, RACE, signed_at=AT, signers=names, place="Room 2",
+                         confirmed=True)
+    # the board step's spelling is recorded; the clerk of the board and the election
+    # officer (the roster's) sign beside the members
+    assert got.signers == ("Evelyn Marsh", "Priya Castillo", "Jonah Redd", "Nora Ashby",
+                           "tester")
+    assert got.place == "Room 2" and got.signed_at == AT
+    payload = json.loads(case.conn.execute(
+        "SELECT payload FROM audit ORDER BY seq DESC LIMIT 1").fetchone()[0])["data"]
+    assert payload["place"] == "Room 2" and payload["board_signers"] == 3
+
+
+def test_cli_sign_prints_the_question_and_records_only_with_yes(case: Case,
+                                                                 capsys: pytest.CaptureFixture[str]
+                                                                 ) -> None:
+    _board_of_five(case)
+    path = str(case.path)
+    case.close()
+    args = ["--as", "tester", "sign", path, "--contest", str(RACE), "--signed-at",
+            "2024-11-26T11:00"] + [a for n in BOARD3 for a in ("--signer", n)]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "locks the contest" in out and "Nothing was written" in out
+    assert cli.main([*args, "--signer", "Mickey Mouse", "--yes"]) == 1
+    assert "Mickey Mouse is not a member" in capsys.readouterr().err
+    assert cli.main([*args, "--yes"]) == 0
+    assert "the contest is locked" in capsys.readouterr().out
 
 
 def test_sign_locks_and_reopen_unlocks_with_reason(case: Case) -> None:

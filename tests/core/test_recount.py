@@ -59,6 +59,7 @@ from recount_desk.core.recount import (
     recount_totals,
     return_rule,
     returned_in_time,
+    signing_plan,
     staff_cost,
     status_line,
     unit_state,
@@ -439,3 +440,33 @@ def test_totals_are_the_units_plus_accepted_envelopes(
     table = variance_table(LAYOUT, shuffled, {}, records)
     assert dict(table.recount_total) == got
     assert table.complete
+
+
+STATE_BOARD = [BoardMember("Auditor", "State Auditor"),
+               BoardMember("Treasurer", "State Treasurer"),
+               BoardMember("AG", "Attorney General", present=False)]
+
+
+@pytest.mark.parametrize(("kind", "members", "body", "names", "refusal"), [
+    (BoardKind.STATE, STATE_BOARD, 3, ["Auditor", "Treasurer"], "no quorum"),
+    (BoardKind.STATE, [*STATE_BOARD[:2], BoardMember("AG", "Attorney General")], 3,
+     ["Auditor", "Treasurer", "AG"], None),
+    (BoardKind.COUNTY, [BoardMember(n, "Commissioner") for n in "ABC"], 3,
+     ["A", "B", "Mickey Mouse"], "Mickey Mouse is not a member"),
+    (BoardKind.COUNTY, [BoardMember(n, "Commissioner") for n in "ABC"], 3, ["Officer"],
+     "no member of the board signs"),
+    (BoardKind.MUNICIPAL, [BoardMember(n, "Council") for n in "ABCDE"], 5,
+     ["A", "B", "C", "Officer"], None),
+], ids=["state-2-of-3", "state-3-of-3", "not-on-board", "officer-alone", "municipal-3-of-5"])
+def test_signing_plan_takes_the_board_step_and_one_quorum_rule(
+        kind: BoardKind, members: list[BoardMember], body: int, names: list[str],
+        refusal: str | None) -> None:
+    plan = signing_plan(names, members=members, kind=kind, body_size=body,
+                        convened_at=datetime(2024, 11, 26, 10), declared=True,
+                        officer="Officer", signed_at=datetime(2024, 11, 26, 11),
+                        place="Chambers")
+    if refusal is None:
+        assert plan.ok and plan.signers == tuple(names)
+        assert plan.quorum is not None and plan.quorum.ok
+    else:
+        assert not plan.ok and any(refusal in r for r in plan.refusals)

@@ -12,10 +12,18 @@ from pathlib import Path
 import pytest
 
 from recount_desk.core.model import ContestKind, Scope
+from recount_desk.core.recount import (
+    BoardKind,
+    BoardMember,
+    ChecklistInput,
+    Readiness,
+    Stage,
+    checklist,
+    quorum,
+)
 from recount_desk.core.report_model import (
     AuditRow,
     Board,
-    BoardMember,
     Printing,
     Signer,
     Signing,
@@ -58,7 +66,8 @@ def test_fingerprint_is_sha256_of_canonical_json() -> None:
     r = house_69()
     data = canonical_report_data(r)
     body = json.loads(data)
-    assert body["format"] == "recount-desk-report/2"
+    assert body["format"] == "recount-desk-report/3"
+    assert body["board"]["kind"] == "county"
     assert body["units"][0]["canvass"] == [397, 436]
     assert re.fullmatch(r"[0-9a-f]{64}", fingerprint(r))
     assert fingerprint(r) == fingerprint(house_69())
@@ -120,11 +129,43 @@ def test_cost_statement_never_for_a_candidate_race() -> None:
 ], ids=["3of3", "2of3", "3of5", "4of7", "3of7"])
 def test_quorum_is_majority_and_at_least_three(present: int, size: int, ok: bool,
                                                need: int) -> None:
-    members = tuple(BoardMember(f"M{i}", "Commissioner", i < present) for i in range(size))
+    members = tuple(BoardMember(f"M{i}", "Commissioner", present=i < present)
+                    for i in range(size))
     b = Board("Board of X County Canvassers", members, size)
     assert b.quorum_met is ok
     assert b.quorum_required == need
     assert f"{present} of {size} members present" in quorum_statement(b)
+
+
+# What a quorum of each board is, as the law notes read 20A-4-301 and 20A-4-306
+# (utah-law-notes §2a, §2d): county, a simple majority of the legislative body and not
+# fewer than three; municipal, a simple majority; state, all three members.
+NEEDED = {BoardKind.COUNTY: lambda n: max(3, n // 2 + 1),
+          BoardKind.MUNICIPAL: lambda n: n // 2 + 1,
+          BoardKind.STATE: lambda n: 3}
+
+
+@pytest.mark.parametrize("kind", list(BoardKind), ids=[k.value for k in BoardKind])
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 7, 9], ids=lambda n: f"{n}-seats")
+def test_checklist_and_report_agree_on_the_quorum_in_every_board(kind: BoardKind,
+                                                                 size: int) -> None:
+    for present in range(size + 1):
+        members = tuple(BoardMember(f"M{i}", "Member", present=i < present)
+                        for i in range(size))
+        expected = present >= NEEDED[kind](size)
+        q = quorum(kind, members, size)
+        steps = checklist(ChecklistInput(
+            ContestKind.RACE, True, False, True,
+            Readiness(1, 1, 0, 0, True, ()), True, False, True, q.ok, False)).steps
+        convened = next(s for s in steps if s.stage is Stage.BOARD_CONVENED)
+        board = Board("Board", members, size, kind)
+        statement = quorum_statement(board)
+        assert (q.ok, convened.done, board.quorum_met) == (expected,) * 3, (present, size)
+        assert statement.startswith("A quorum is present" if expected else
+                                    "NO QUORUM is present")
+        assert f"here {NEEDED[kind](size)} (Utah Code {q.basis})" in statement
+        assert any("No quorum" in p for p in problems(county_race(board=board))) \
+            is not expected
 
 
 def test_declaration_statements_cite_the_statute() -> None:
@@ -196,8 +237,9 @@ def test_quorum_statement_for_impossible_and_municipal_boards() -> None:
     members = tuple(BoardMember(f"M{i}", "Member") for i in range(12))
     assert "THE RECORD IS INCONSISTENT: 12 members are recorded present, but the body has 11" \
         in quorum_statement(Board("B", members, 11))
-    municipal = Board("B", members[:3], 5, minimum=0)
-    assert "a simple majority of the body, here 3" in quorum_statement(municipal)
+    municipal = Board("B", members[:3], 5, BoardKind.MUNICIPAL)
+    assert "a simple majority of the 5-member municipal legislative body, here 3" in \
+        quorum_statement(municipal)
 
 
 def test_conformed_signature() -> None:

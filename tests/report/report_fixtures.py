@@ -15,11 +15,11 @@ import dataclasses
 from datetime import date, datetime, timedelta
 
 from recount_desk.core.model import ContestKind, ElectionKind, Scope
+from recount_desk.core.recount import BoardMember, RecountMethod
 from recount_desk.core.report_model import (
     AbsenteeSummary,
     Ballots,
     Board,
-    BoardMember,
     CostItem,
     CostStatement,
     Declaration,
@@ -28,7 +28,6 @@ from recount_desk.core.report_model import (
     Lot,
     Officer,
     Printing,
-    RecountMethod,
     RecountReport,
     RecountRequestInfo,
     RejectedReason,

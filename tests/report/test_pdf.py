@@ -23,8 +23,9 @@ from report_fixtures import (
 )
 
 from recount_desk.core.model import Scope
+from recount_desk.core.recount import BoardKind, BoardMember
 from recount_desk.core.report_model import (
-    BoardMember,
+    Board,
     RecountReport,
     ReportChoice,
     Unit,
@@ -239,8 +240,11 @@ def test_single_seat_declaration_with_date_by_whom_and_citations() -> None:
     assert ("the board declares that Tim Glenn is elected to County Commission Seat A (Utah "
             "Code 20A-4-304(1)(a); 20A-4-401(4)(b)(i))") in text
     assert "this canvassers' report is the official result of the race" in text
-    assert "Utah Code 20A-4-401 as in force for an election in 2018" in text
-    assert "as amended through 2023" not in text
+    # The text applied, and that it is assumed for a 2018 election (the oldest text held
+    # is the 2019 one): never a claim that it is the text in force that day.
+    assert "Utah Code 20A-4-401 in its 2019–2023 text (before 2024 H.B. 515)" in text
+    assert "ASSUMED: the 2019 text is applied to an election of 2018" in text
+    assert "as in force for an election in" not in text
     assert "Report to the Lieutenant Governor" not in text
     assert "Paid by: Grand County (not the candidate who asked) (20A-4-401(3) (2013 text))" in text
     assert "Total $425.50" in text
@@ -389,10 +393,25 @@ def test_no_quorum_and_impossible_attendance_are_never_official() -> None:
 
 
 def test_municipal_quorum_has_no_minimum_of_one() -> None:
-    r = county_race(board=dataclasses.replace(county_race().board, minimum=0))
+    r = county_race(board=dataclasses.replace(county_race().board,
+                                              kind=BoardKind.MUNICIPAL))
     text = " ".join(pages_text(pdf_of(r)))
-    assert "a quorum is a simple majority of the body, here 4" in text
+    assert ("a quorum is a simple majority of the 7-member municipal legislative body, "
+            "here 4") in text
     assert "not fewer than" not in text
+
+
+def test_a_state_board_of_two_of_three_has_no_quorum_in_the_report() -> None:
+    """20A-4-306 (utah-law-notes §2d): all three members must attend."""
+    board = Board("Board of State Canvassers", (
+        BoardMember("State Auditor", "State Auditor"),
+        BoardMember("State Treasurer", "State Treasurer"),
+        BoardMember("Attorney General", "Attorney General", present=False)), 3,
+        BoardKind.STATE, datetime(2018, 11, 26, 12, 0), "Lieutenant Governor's office")
+    text = " ".join(pages_text(pdf_of(county_race(board=board))))
+    assert "NO QUORUM is present: 2 of 3 members present; a quorum is all three members" \
+        in text
+    assert "(Utah Code 20A-4-306)" in text
 
 
 def test_recount_without_request_or_automatic_basis_is_named() -> None:

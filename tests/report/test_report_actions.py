@@ -12,7 +12,7 @@ from recount_desk import cli, store
 from recount_desk.actions import demo
 from recount_desk.actions import report as report_actions
 from recount_desk.actions.case import Case, open_case
-from recount_desk.core.report_model import fingerprint
+from recount_desk.core.report_model import Ballots, fingerprint
 
 
 @pytest.fixture(scope="module")
@@ -151,6 +151,9 @@ def test_report_data_has_ballot_accounting_explanations_and_envelopes(case: Case
     assert len(data.units) == 39
     assert data.loads and "SOVC - Salt Lake Recount.xlsx" in data.loads[0]
     assert all(not u.source for u in data.units)  # every unit loaded from the statement
+    # The statement gives no ballots, write-ins, over- or under-votes: unknown, never 0.
+    assert data.recount_ballots() == Ballots(None, None, None, None)
+    assert "by Dana Whitlock" in data.loads[0] and "December 5, 2016" in data.loads[0]
     assert data.absentee is not None
     ids = [e.envelope_id for e in data.absentee.envelopes]
     assert ids == ["SL-2016-104417", "SL-2016-108230"]
@@ -322,3 +325,14 @@ def test_a_county_portions_report_restates_the_request_check_as_decided_on_the_w
         assert not all(c.ok for c in checks)
         texts = " ".join(c.text for c in checks)
         assert "whole race" in texts and "within the recount margin of" not in texts
+
+
+def test_a_loaded_recount_is_not_reported_as_keyed_twice(case: Case, tmp_path: Path) -> None:
+    from pdf_reading import pages_text
+
+    out = tmp_path / "report.pdf"
+    report_actions.make_report(case, contest(case), out)
+    text = " ".join(pages_text(out.read_bytes()))
+    assert "39 of 39 units were loaded from the re-tabulated statement" in text
+    assert "Loaded from the re-tabulated statement (see Source): no tally sheet was keyed" in text
+    assert "two entries of every" not in text

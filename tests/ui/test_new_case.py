@@ -100,7 +100,8 @@ def test_a_signed_recount_keeps_the_election_date_and_kind(
     hd32 = next(r.id for r in window.rows if "District 32" in r.check.totals.contest.key.label()
                 and r.check.totals.contest.key.title == "State House")
     rc.sign_report(window.case, hd32, signed_at=datetime(2016, 12, 6, 11, 0),
-                   signers=["Board member", "County clerk"])
+                   signers=[m.name for m in rc.board(window.case, hd32).members
+                            if m.present], confirmed=True)
     before = window.case.election
     dlg = window.edit_election()
     assert dlg is not None

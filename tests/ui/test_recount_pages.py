@@ -236,7 +236,8 @@ def test_a_whole_recount_by_keyboard_double_entry_to_signed_and_locked(
 
     # Sign: the contest is locked.
     page.show_panel("declare")
-    assert "Evelyn Marsh" in d.signers.toPlainText()
+    assert d.signers() == ["Evelyn Marsh", "Priya Castillo", "Jonah Redd", *d.signers()[3:]]
+    assert d.sign_place.text() == "Grand County Council Chambers"
     with qtbot.waitSignal(d.signed, timeout=SIGNAL_MS):
         qtbot.mouseClick(d.sign_button, Qt.MouseButton.LeftButton)
     st = page.state

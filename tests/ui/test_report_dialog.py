@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from datetime import datetime
 from pathlib import Path
 
 import pypdf
@@ -20,7 +21,7 @@ from recount_desk.ui.main_window import MainWindow
 
 from .conftest import SIGNAL_MS
 
-HOUSE_69 = "State House — District 32"
+HOUSE_32 = "State House — District 32"
 
 
 @pytest.fixture
@@ -49,7 +50,7 @@ def test_file_menu_opens_the_report_dialog_with_ctrl_shift_p(demo: MainWindow) -
 
 def test_demo_report_of_house_69_is_generated_and_previewed(qtbot: QtBot,
                                                             dialog: ReportDialog) -> None:
-    assert dialog.contest.currentText() == HOUSE_69
+    assert dialog.contest.currentText() == HOUSE_32
     assert not dialog.save_button.isEnabled()  # nothing to save before a generation
     g = generate(qtbot, dialog)
     assert len(dialog.pages.page_labels) >= 6
@@ -145,7 +146,7 @@ def test_signing_locks_the_contest_then_signed_original_then_reprint_1(
 def test_report_not_ready_is_a_message_not_a_traceback(qtbot: QtBot, demo: MainWindow) -> None:
     assert demo.case is not None
     other = next(r for r in demo.rows if r.check.decision.verdict is not Verdict.EXCLUDED_IRV
-                 and r.check.totals.contest.key.label() != HOUSE_69)
+                 and r.check.totals.contest.key.label() != HOUSE_32)
     recount_actions.start_recount(demo.case, other.id,
                                   method=recount_actions.RecountMethod.RETABULATION)
     dlg = demo.open_report()
@@ -187,3 +188,23 @@ def test_the_audit_appendix_is_included_when_asked(qtbot: QtBot, dialog: ReportD
     assert len(with_log.pages) > len(plain.pages)  # type: ignore[attr-defined]
     text = pdf_text(with_log.result.path)  # type: ignore[attr-defined]
     assert "Appendix — audit log of this contest" in text
+
+
+def test_the_signing_date_is_typed_as_a_clerk_writes_it(
+        qtbot: QtBot, dialog: ReportDialog) -> None:
+    generate(qtbot, dialog)
+    sign = dialog.record_signing()
+    assert sign is not None
+    qtbot.waitExposed(sign)
+    sign.date.edit.clear()
+    qtbot.keyClicks(sign.date.edit, "12/32/2016")  # no such day: refused, never another date
+    sign.date.edit.editingFinished.emit()
+    assert sign.date.problem()
+    sign.accept()
+    assert sign.isVisible()
+    sign.date.edit.clear()
+    qtbot.keyClicks(sign.date.edit, "12/6/2016")
+    sign.date.edit.editingFinished.emit()
+    assert sign.date.problem() is None
+    assert sign.signed_at() == datetime(2016, 12, 6, 0, 0)
+    sign.reject()

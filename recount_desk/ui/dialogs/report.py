@@ -16,12 +16,11 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDate, QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QImage, QKeySequence, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -47,6 +46,7 @@ from recount_desk.actions.report_preview import PageImage, PreviewError
 from recount_desk.core.report_model import RecountReport, format_date
 
 from .. import workers
+from ..dates import DateTimeField
 from .messages import show_message
 
 PREVIEW_SCALE = 1.25  # 90 pixels per inch: a Letter page is 765 pixels wide
@@ -92,12 +92,8 @@ class SigningDialog(QDialog):
             "recount can be changed until it is reopened, and every copy of the report made "
             "from now on is marked as a reprint.</p>")
         intro.setWordWrap(True)
-        self.date = QDateEdit()
-        self.date.setCalendarPopup(True)
-        self.date.setDisplayFormat("MMMM d, yyyy")
-        self.date.setAccessibleName("Date signed")
-        d = report.report_date().date()
-        self.date.setDate(QDate(d.year, d.month, d.day))
+        # Typed as a US clerk writes it (11/29/2016) or picked from the calendar.
+        self.date = DateTimeField("Date signed", report.report_date().date(), with_time=False)
         self.people: list[QCheckBox] = []
         box = QVBoxLayout()
         people = [(m.name, m.title) for m in report.board.present]
@@ -132,7 +128,13 @@ class SigningDialog(QDialog):
         return [str(cb.property("signer")) for cb in self.people if cb.isChecked()]
 
     def signed_at(self) -> datetime:
-        return datetime.combine(self.date.date().toPython(), time(0, 0))
+        return datetime.combine(self.date.value().date(), time(0, 0))
+
+    def accept(self) -> None:
+        if self.date.problem():  # said beside the field; never turned into another date
+            self.date.setFocus()
+            return
+        super().accept()
 
 
 class PagesView(QScrollArea):

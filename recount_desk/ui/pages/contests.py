@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from datetime import datetime
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSpinBox,
     QSplitter,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -33,6 +35,8 @@ from recount_desk.core.model import ContestKind, PassRule, Scope, VotingMethod
 from recount_desk.core.rules import Verdict
 
 from ..models import (
+    CONTEST_COLUMNS,
+    VERDICT_COLUMN,
     VERDICT_INK,
     ContestsTableModel,
     TextTableModel,
@@ -323,6 +327,7 @@ class ContestsPage(QWidget):
         self._hay: list[str] = []
         self._n_within = 0
         self._fitted = False  # the column widths fit the data
+        self._fit_generation = 0  # a later fitting is for the rows it was asked for
         self.within = QCheckBox("&Within the recount margin only")
         self.within.setAccessibleName("Show only contests within the recount margin")
         self.show_kind = QComboBox()
@@ -368,9 +373,6 @@ class ContestsPage(QWidget):
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.Interactive)
-        # Widths fitted on the first rows (and those in view), not all 1,000: fitting is the
-        # dearest part of showing a new overview.
-        self.table.horizontalHeader().setResizeContentsPrecision(60)
         bold = QFont(self.table.horizontalHeader().font())
         bold.setBold(True)
         self.table.horizontalHeader().setFont(bold)
@@ -402,7 +404,7 @@ class ContestsPage(QWidget):
     def set_rows(self, rows: Sequence[ContestRow]) -> None:
         self._all = list(rows)
         self.import_button.setVisible(not self._all)
-        self._hay = [search_text(r) for r in self._all]
+        self._hay = []  # what the search box looks in: made at the first search
         self._n_within = sum(1 for r in self._all if r.check.decision.within_margin)
         self._shown = None  # new data: the detail pane is shown again
         self.apply_filter(resize=True)
@@ -415,9 +417,12 @@ class ContestsPage(QWidget):
 
     def apply_filter(self, resize: bool = False) -> None:
         keep = self.current_contest_id()
+        text = self.search.text()
+        if text.strip() and len(self._hay) != len(self._all):
+            self._hay = [search_text(r) for r in self._all]
         rows = filter_rows(self._all, within_only=self.within.isChecked(),
-                           show=self.show_kind.currentIndex(), text=self.search.text(),
-                           hay=self._hay)
+                           show=self.show_kind.currentIndex(), text=text,
+                           hay=self._hay or None)
         self.model.set_rows(rows)
         n_within = self._n_within
         self.count.setText(f"{len(rows)} of {len(self._all)} shown · {n_within} within the "
@@ -426,10 +431,14 @@ class ContestsPage(QWidget):
         # (fitting 14 columns costs more than the filter itself: benchmarks/gui_keystroke.py).
         if resize or not self._fitted:
             self._fitted = bool(rows)
-            for c in range(self.model.columnCount()):
-                self.table.resizeColumnToContents(c)
-                if self.table.columnWidth(c) > 240:
-                    self.table.setColumnWidth(c, 240)
+            self._fit_generation += 1
+            if len(rows) <= 400:
+                self.fit_columns(rows)
+            else:  # an even sample now, every row in a later turn (no long stall)
+                self.fit_columns(rows[::len(rows) // 400 + 1])
+                gen = self._fit_generation
+                QTimer.singleShot(1, lambda: gen == self._fit_generation
+                                  and self.fit_columns(rows))
         target = self.model.row_of(keep) if keep is not None else -1
         if target < 0 and rows:
             target = 0
@@ -439,6 +448,31 @@ class ContestsPage(QWidget):
             self._shown = None
             self.detail.show_row(None)
         self.filtered.emit()
+
+    def fit_columns(self, rows: Sequence[ContestRow]) -> None:
+        """Fit each column to its longest text (capped at 240 px).
+
+        Measured here rather than by Qt's resizeColumnToContents, which asks the model for
+        every role of every sampled cell through Python and stalled the opening of a case
+        for a quarter of a second (benchmarks/gui_keystroke.py): only each column's few
+        longest texts are measured.
+        """
+        style = self.table.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None,
+                                        self.table) + 1) + 4
+        cell = QFontMetrics(self.table.font())
+        head = QFontMetrics(self.table.horizontalHeader().font())
+        sort_mark = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None,
+                                      self.table) + 2 * margin
+        icon = self.table.iconSize().width() if self.table.iconSize().isValid() else 0
+        icon = (icon or style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)) + margin
+        for c, col in enumerate(CONTEST_COLUMNS):
+            longest = heapq.nlargest(3, {col.text(r) for r in rows}, key=len)
+            width = max((cell.horizontalAdvance(t) for t in longest), default=0) + margin
+            if c == VERDICT_COLUMN:
+                width += icon
+            width = max(width, head.horizontalAdvance(col.title) + sort_mark)
+            self.table.setColumnWidth(c, min(width, 240))
 
     def select_row(self, i: int) -> None:
         idx = self.model.index(i, 0)

@@ -23,6 +23,7 @@ from recount_desk.actions.case import Case, CaseFileError
 from recount_desk.core.recount import Stage
 from recount_desk.core.rules import Verdict
 
+from ..models import ChoiceListModel
 from ..recount.common import LOCK_STYLE, heading, wrap_label
 from ..recount.panels import (
     BoardPanel,
@@ -106,6 +107,8 @@ class RecountPage(QWidget):
         self._pending: int | None = None
 
         self.contest = QComboBox()
+        self.contest_items = ChoiceListModel(self.contest)
+        self.contest.setModel(self.contest_items)
         self.contest.setAccessibleName("Contest to recount")
         self.contest.setMinimumWidth(420)
         contest_label = QLabel("Con&test:")
@@ -234,15 +237,16 @@ class RecountPage(QWidget):
         """The contest list from the window's overview; keep the current contest if possible."""
         rows = self.window.rows if self.case is not None else []
         keep = self.contest_id
-        self.contest.blockSignals(True)
-        self.contest.clear()
+        items = []
         for r in rows:
             d = r.check.decision
             tag = {Verdict.WITHIN_MARGIN: " — within the margin",
                    Verdict.AUTOMATIC: " — automatic recount (tie)"}.get(d.verdict, "")
             req = f" — {r.requests} request{'s' if r.requests != 1 else ''}" if r.requests \
                 else ""
-            self.contest.addItem(f"{r.check.totals.contest.key.label()}{tag}{req}", r.id)
+            items.append((f"{r.check.totals.contest.key.label()}{tag}{req}", r.id))
+        self.contest.blockSignals(True)
+        self.contest_items.set_items(items)
         self.contest.blockSignals(False)
         target = keep if keep is not None and self.contest.findData(keep) >= 0 else \
             self._default_contest()

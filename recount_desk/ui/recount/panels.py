@@ -1086,10 +1086,17 @@ class DeclarePanel(Panel):
         self.lot_box.hide()
 
         self.signed_at = datetime_edit("Signed at")
-        self.signers = QPlainTextEdit()
-        self.signers.setAccessibleName("Who signed, one per line")
-        self.signers.setTabChangesFocus(True)
-        self.signers.setFixedHeight(96)
+        self.sign_place = line_edit("Where the report was signed", "default: where the "
+                                    "board met")
+        # Who signs is chosen from the board step (members present, the clerk of the board)
+        # and the election officer: a name not on the board cannot be typed in.
+        self.signers_box = QWidget()
+        self.signers_box.setAccessibleName("Who signed")
+        self.signers_layout = QVBoxLayout(self.signers_box)
+        self.signers_layout.setContentsMargins(0, 0, 0, 0)
+        self.signer_boxes: dict[str, QCheckBox] = {}
+        self.no_signers = QLabel("Record the board's members at the board step first.")
+        self.signers_layout.addWidget(self.no_signers)
         self.sign_button = QPushButton("&Sign and lock")
         self.sign_button.setToolTip("Record that the board and the election officer signed "
                                     "the report; the contest is then locked")
@@ -1114,8 +1121,9 @@ class DeclarePanel(Panel):
         dl.addWidget(self.current)
         s = QGroupBox("Signing the report (20A-4-401(4)(b)) — locks the contest")
         sl = QVBoxLayout(s)
-        sl.addLayout(form(("Si&gned at:", self.signed_at),
-                          ("Signed by (one per &line):", self.signers)))
+        sl.addLayout(form(("Si&gned at:", self.signed_at), ("Si&gned at (place):",
+                                                             self.sign_place),
+                          ("Signed by:", self.signers_box)))
         sl.addWidget(self.sign_button, 0, Qt.AlignmentFlag.AlignLeft)
         sl.addWidget(self.signing)
         r = QGroupBox("Reopen a signed contest")
@@ -1178,9 +1186,7 @@ class DeclarePanel(Panel):
                 f"<b>Declared</b> {stamp_text(dec.declared_at)} by {dec.declared_by}: "
                 f"{dec.text}" + (f"<br>Override: {dec.override_reason}"
                                  if dec.override_reason else ""))
-        present = [m.name for m in st.board.members if m.present]
-        if not self.signers.toPlainText().strip() and present:
-            self.signers.setPlainText("\n".join(present))
+        self._show_signers(st)
         if st.signing is not None:
             self.signing.setStyleSheet("QLabel { color: #10264d; }")
             self.signing.setText(f"<b>Signed and locked</b> {when_text(st.signing.signed_at)} by "
@@ -1233,10 +1239,52 @@ class DeclarePanel(Panel):
         self.page.reload()
         self.declared.emit()
 
+    def _show_signers(self, st: rc.RecountState) -> None:
+        """One box per person who may sign: the members present at the board step (ticked),
+        the clerk of the board, and the election officer of the roster."""
+        names = [m.name for m in st.board.members if m.present]
+        case = self.page.case
+        officer = case.roster.election_officer if case is not None else None
+        if officer is not None and officer.name not in names:
+            names.append(officer.name)
+        conv = st.board.convening
+        if conv is not None and not self.sign_place.text().strip():
+            self.sign_place.setText(conv.place)
+        if list(self.signer_boxes) == names:
+            return
+        for cb in self.signer_boxes.values():
+            cb.deleteLater()
+        self.signer_boxes = {}
+        titles = {m.name: m.title for m in st.board.members}
+        for n in names:
+            cb = QCheckBox(f"{n} — {titles[n]}" if titles.get(n) else
+                           f"{n} — election officer")
+            cb.setAccessibleName(f"{n} signed")
+            cb.setChecked(True)
+            self.signers_layout.addWidget(cb)
+            self.signer_boxes[n] = cb
+        self.no_signers.setVisible(not names)
+
+    def signers(self) -> list[str]:
+        return [n for n, cb in self.signer_boxes.items() if cb.isChecked()]
+
     def sign(self) -> None:
-        names = [n for n in self.signers.toPlainText().splitlines() if n.strip()]
-        if self.run("The report was not signed", rc.sign_report,
-                    signed_at=py_datetime(self.signed_at), signers=names) is not None:
+        """Check the signing (board, quorum, time, place), ask to confirm, then record it."""
+        case, cid = self.page.case, self.page.contest_id
+        if case is None or cid is None:
+            return
+        kw = {"signed_at": py_datetime(self.signed_at), "signers": self.signers(),
+              "place": self.sign_place.text().strip() or None}
+        try:
+            rc.sign_report(case, cid, **kw)
+        except rc.SigningNeedsConfirmation as ask:
+            if not self.page.confirm("Record the signing", str(ask)):
+                return
+        except ERRORS as e:
+            self.page.fail("The report was not signed", e)
+            return
+        if self.run("The report was not signed", rc.sign_report, confirmed=True,
+                    **kw) is not None:
             self.page.say("Signed: the contest is locked.")
             self.signed.emit()
 

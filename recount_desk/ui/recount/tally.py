@@ -54,13 +54,6 @@ STATUS_TINT = {
 }
 
 
-def needs_entry(row: rc.UnitRow, number: int) -> bool:
-    """Whether entry ``number`` of a unit is still to be made (or completed)."""
-    if number == 1:
-        return row.first_officer is None or row.status is UnitStatus.FIRST_ENTRY
-    return row.second_officer is None or row.status is UnitStatus.AWAITING_SECOND
-
-
 def next_needing(rows: list[rc.UnitRow], number: int) -> rc.UnitRow | None:
     """The first unit (of ``rows``, in order) to open for entry ``number``: for the second
     entry one whose first entry is done comes before one not started."""
@@ -68,7 +61,7 @@ def next_needing(rows: list[rc.UnitRow], number: int) -> rc.UnitRow | None:
         ready = next((r for r in rows if r.status is UnitStatus.AWAITING_SECOND), None)
         if ready is not None:
             return ready
-    return next((r for r in rows if needs_entry(r, number)), None)
+    return next((r for r in rows if r.needs_entry(number)), None)
 
 
 class TallyEntryCommand(QUndoCommand):
@@ -330,7 +323,7 @@ class TallyEntryPanel(QWidget):
         # Open the first unit that still needs this entry.
         n, unit = self.number(), self.current_unit()
         row = next((r for r in self.rows if r.name == unit), None)
-        if row is not None and (not needs_entry(row, n) or (
+        if row is not None and (not row.needs_entry(n) or (
                 n == 2 and row.status is not UnitStatus.AWAITING_SECOND)):
             target = next_needing(self.rows, n) or row
             if target is not None:

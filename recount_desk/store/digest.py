@@ -1,0 +1,99 @@
+"""The state digest of case format 8: per table, the sum of its rows' hashes, kept row by row.
+
+Each row (every column, as stored) is hashed to a 4,096-bit number (SHAKE-256 of the table's
+name and the row's canonical JSON); a table's value is the sum of its rows' numbers modulo
+2^4096, so it does not depend on the order of the rows and it changes by exactly one term
+when one row is added, removed or changed. A sum this wide resists the known ways of
+finding two sets of rows with the same sum (the generalized birthday attack on a modulus of
+n bits costs about 2^(2·sqrt(n)), here 2^128), as the whole-table SHA-256 of case format 3
+did. The audit entry keeps, per table, the SHA-256 of that sum, and the state digest is the
+SHA-256 of those per-table digests.
+
+So a save need not read the whole case: the connection keeps the sums of the state it last
+checked or wrote, temporary triggers (in the connection's own ``temp`` schema, never in the
+file) report every row an action inserts, deletes or updates, and the new sums are the old
+ones plus those rows. A full computation from the rows gives the same sums; it is what
+``verify`` and the check after another program wrote the file do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from recount_desk.core.audit import canonical_json
+
+ROW_BYTES = 512
+MODULUS = 1 << (8 * ROW_BYTES)
+FUNCTION = "rd_row_changed"
+_TAG = b"recount-desk-rows/1"
+
+
+def row_hash(table: str, row: Sequence[Any]) -> int:
+    """One row's number: SHAKE-256 of the table's name and the row as canonical JSON."""
+    values = [{"blob": bytes(v).hex()} if isinstance(v, bytes | memoryview) else v
+              for v in row]
+    data = table.encode() + b"\x1f" + canonical_json(values).encode("utf-8")
+    return int.from_bytes(hashlib.shake_256(data).digest(ROW_BYTES), "little")
+
+
+def table_sum(table: str, rows: Iterable[Sequence[Any]]) -> int:
+    """The sum of the rows' numbers, modulo 2^4096."""
+    return sum(row_hash(table, r) for r in rows) % MODULUS
+
+
+def part(table: str, total: int) -> str:
+    """The table's digest as the audit entry records it."""
+    h = hashlib.sha256(_TAG + b"\x1e" + table.encode() + b"\x1d")
+    h.update(total.to_bytes(ROW_BYTES, "little"))
+    return h.hexdigest()
+
+
+def combine(parts: Mapping[str, str]) -> str:
+    """The state digest: SHA-256 over the tables' digests, in the order of their names."""
+    h = hashlib.sha256(_TAG)
+    for t in sorted(parts):
+        h.update(f"\x1e{t}\x1d{parts[t]}".encode())
+    return h.hexdigest()
+
+
+class RowChanges:
+    """Collects, during one transaction, what each table's sum gains and loses.
+
+    Registered on a SQLite connection as the function the temporary triggers call with
+    (table, +1 or -1, the row's values)."""
+
+    def __init__(self) -> None:
+        self.delta: dict[str, int] = {}
+
+    def __call__(self, table: str, sign: int, *row: Any) -> None:
+        self.delta[table] = (self.delta.get(table, 0) + sign * row_hash(table, row)) % MODULUS
+
+    def clear(self) -> None:
+        self.delta = {}
+
+
+def install_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
+    """Temporary triggers reporting every row change of ``tables`` to ``FUNCTION``.
+
+    They live in the connection's ``temp`` schema (not in the case file, whose schema is
+    checked object by object), and are made again after a migration changes a table. Foreign
+    key actions and REPLACE fire them too (``recursive_triggers`` is on)."""
+    conn.execute("PRAGMA recursive_triggers=ON")
+    for (name,) in conn.execute("SELECT name FROM temp.sqlite_master WHERE type='trigger' "
+                                "AND name LIKE 'rd_row_%'").fetchall():
+        conn.execute(f'DROP TRIGGER temp."{name}"')
+    for i, t in enumerate(tables):
+        cols = [r[1] for r in conn.execute(f'PRAGMA main.table_info("{t}")')]
+        new = ", ".join(f'NEW."{c}"' for c in cols)
+        old = ", ".join(f'OLD."{c}"' for c in cols)
+        lit = t.replace("'", "''")
+        conn.execute(f'CREATE TEMP TRIGGER "rd_row_i{i}" AFTER INSERT ON main."{t}" BEGIN '
+                     f"SELECT {FUNCTION}('{lit}', 1, {new}); END")
+        conn.execute(f'CREATE TEMP TRIGGER "rd_row_d{i}" AFTER DELETE ON main."{t}" BEGIN '
+                     f"SELECT {FUNCTION}('{lit}', -1, {old}); END")
+        conn.execute(f'CREATE TEMP TRIGGER "rd_row_u{i}" AFTER UPDATE ON main."{t}" BEGIN '
+                     f"SELECT {FUNCTION}('{lit}', -1, {old}); "
+                     f"SELECT {FUNCTION}('{lit}', 1, {new}); END")

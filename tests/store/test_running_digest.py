@@ -1,0 +1,101 @@
+"""The state digest kept row by row (store/digest.py) equals the one computed from every row,
+after every kind of action, and a save does not read the whole case to compute it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recount_desk import store
+from recount_desk.actions import recount as rc
+from recount_desk.actions.case import Case, open_case
+from recount_desk.actions.verify import verify_case
+from recount_desk.core.recount import ResolutionKind
+from recount_desk.store import db
+from recount_desk.store import digest as rows_digest
+from tests.actions.test_recount_actions import ACTIONS, RACE, Act, S, Setup, make_case
+
+
+def _full(case: Case) -> dict[str, int]:
+    return db.row_sums(case.conn)
+
+
+@pytest.mark.parametrize(("setup", "act"), [(s, a) for _, s, a in ACTIONS],
+                         ids=[n for n, _, _ in ACTIONS])
+def test_the_running_sums_equal_the_full_computation_after_every_action(
+        tmp_path: Path, setup: Setup | None, act: Act) -> None:
+    case = make_case(tmp_path / "t.recount")
+    try:
+        if setup:
+            setup(case)
+        act(case)
+        conn = case.conn
+        assert isinstance(conn, db.CaseConnection) and conn.sums is not None
+        head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()[0]
+        assert conn.sums[0] == head
+        assert conn.sums[1] == _full(case)
+        assert verify_case(case.path).ok
+    finally:
+        case.close()
+
+
+def test_a_save_adds_its_rows_and_reads_no_table_in_full(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    case = make_case(tmp_path / "t.recount")
+    rc.start_recount(case, RACE, method=rc.RecountMethod.HAND_COUNT)
+    rc.enter_tally(case, RACE, "P1", entry=1, officer="Dana", sheet=S(10, 9, 1))
+
+    def no_full_read(conn: object) -> dict[str, int]:
+        raise AssertionError("the whole case was read to digest one save")
+
+    monkeypatch.setattr(db, "row_sums", no_full_read)
+    rc.enter_tally(case, RACE, "P1", entry=2, officer="Marcus", sheet=S(10, 8, 2))
+    rc.resolve_mismatch(case, RACE, "P1", kind=ResolutionKind.KEEP_FIRST, by="Sup",
+                        note="Tape re-read")
+    rc.enter_tally(case, RACE, "P2", entry=1, officer="Dana", sheet=S(12, 12, 1))
+    monkeypatch.undo()
+    assert case.conn.sums is not None and case.conn.sums[1] == _full(case)  # type: ignore[attr-defined]
+    case.close()
+    assert verify_case(tmp_path / "t.recount").ok
+
+
+def test_an_outside_edit_between_two_saves_is_still_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.recount"
+    case = make_case(path)
+    rc.start_recount(case, RACE, method=rc.RecountMethod.HAND_COUNT)
+    rc.enter_tally(case, RACE, "P1", entry=1, officer="Dana", sheet=S(10, 9, 1))
+    import sqlite3
+
+    other = sqlite3.connect(str(path), isolation_level=None)
+    other.execute("UPDATE tally_vote SET votes = votes + 50 WHERE votes = 10")
+    other.close()
+    with pytest.raises(store.CaseChangedOutside, match="tallied votes"):
+        rc.enter_tally(case, RACE, "P2", entry=1, officer="Dana", sheet=S(12, 12, 1))
+    case.close()
+    assert not verify_case(path).ok
+
+
+def test_the_sums_do_not_depend_on_row_order_and_change_with_any_value() -> None:
+    rows = [(1, "a", None), (2, "b", 3), (3, "c", b"\x00")]
+    assert rows_digest.table_sum("t", rows) == rows_digest.table_sum("t", rows[::-1])
+    assert rows_digest.table_sum("t", rows) != rows_digest.table_sum("t", rows[:2])
+    assert rows_digest.table_sum("t", rows) != rows_digest.table_sum(
+        "t", [*rows[:2], (3, "c", b"\x01")])
+    assert rows_digest.table_sum("t", rows) != rows_digest.table_sum("u", rows)
+
+
+def test_a_reopened_case_continues_row_by_row(tmp_path: Path) -> None:
+    path = tmp_path / "t.recount"
+    case = make_case(path)
+    rc.start_recount(case, RACE, method=rc.RecountMethod.HAND_COUNT)
+    case.close()
+    again = open_case(path, actor="tester")
+    try:
+        rc.enter_tally(again, RACE, "P1", entry=1, officer="Dana", sheet=S(10, 9, 1))
+        assert again.conn.sums is not None  # type: ignore[attr-defined]
+        assert again.conn.sums[1] == _full(again)  # type: ignore[attr-defined]
+    finally:
+        again.close()
+    assert verify_case(path).ok
