@@ -1,8 +1,9 @@
 """Clarity ENR exports: detail.xls (SpreadsheetML), in a .zip, re-saved as .xlsx, and detail.xml.
 
 ``detail.xls`` is not a binary Excel file but SpreadsheetML 2003 XML. It is parsed with an
-incremental, defused XML parser (no DTD, no entity expansion), one worksheet at a time, and
-read straight out of a ``.zip`` without extracting it. Layout: sheet ``Table of Contents``
+incremental C XML parser (expat and the C tree builder, DTDs and entities refused:
+``formats/_xml.py``), one worksheet at a time, and read straight out of a ``.zip`` without
+extracting it. Layout: sheet ``Table of Contents``
 (contest titles with ``( n)``, read as the vote-for count), sheet ``Registered Voters``,
 then one sheet per contest: row 1 the title, row 2 the candidate names (each merged across
 its vote-type columns), row 3 the vote types with ``Total Votes`` closing each candidate,
@@ -155,59 +156,59 @@ def iter_spreadsheetml(source: IO[bytes], cancelled: Callable[[], bool] | None =
                        ) -> Iterator[tuple[str, list[list[str]]]]:
     """Stream a SpreadsheetML 2003 workbook: yield (sheet name, rows of text cells), one sheet
     at a time. ``ss:Index`` and ``ss:MergeAcross`` are honoured (a merged value sits in its
-    first column, the columns it covers are ""). DTDs and entities are refused."""
-    from defusedxml.ElementTree import iterparse
+    first column, the columns it covers are ""). DTDs and entities are refused.
+
+    Only the end of each row does work (its cells are walked by the C elements, not one
+    parser event each), and the parser's events are taken a chunk at a time: this is what
+    keeps the read near the C parser's own speed."""
+    from ._xml import end_elements
 
     rows: list[list[str]] = []
     name = ""
-    cells: list[str] = []
-    col = 0
     a_index, a_merge, a_name = _SS + "Index", _SS + "MergeAcross", _SS + "Name"
     t_cell, t_row, t_ws, t_data = _SS + "Cell", _SS + "Row", _SS + "Worksheet", _SS + "Data"
-    for event, el in iterparse(source, events=("start", "end"), forbid_dtd=True,
-                               forbid_entities=True, forbid_external=True):
-        tag = el.tag
-        if event == "start":
+    for batch in end_elements(source):
+        for el in batch:
+            tag = el.tag
             if tag == t_row:
                 idx = el.get(a_index)
                 if idx is not None:
                     n_row = _ss_number(idx, "row ss:Index", name, _MAX_ROWS)
                     while len(rows) < n_row - 1:
                         rows.append([])
-                cells = []
-                col = 0
+                cells: list[str] = []
+                for cell in el:
+                    if cell.tag != t_cell:
+                        continue
+                    idx = cell.get(a_index)
+                    if idx is not None:
+                        col = _ss_number(idx, "cell ss:Index", name, _MAX_COLS) - 1
+                        if col > len(cells):
+                            cells.extend([""] * (col - len(cells)))
+                    data = cell.find(t_data)
+                    if data is None:
+                        text = ""
+                    elif len(data):  # rich text: <Font>, <B> … inside the value
+                        text = "".join(data.itertext()).strip()
+                    else:
+                        text = (data.text or "").strip()
+                    cells.append(text)
+                    merge = cell.get(a_merge)
+                    if merge:
+                        n = _ss_number(merge, "ss:MergeAcross", name, _MAX_COLS)
+                        if len(cells) + n > _MAX_COLS:
+                            raise SheetTooLarge(f"sheet {name!r}: a cell merged across {n:,} "
+                                                "columns reaches past the last column a sheet "
+                                                "can have")
+                        cells.extend([""] * n)
+                rows.append(cells)
+                el.clear()
             elif tag == t_ws:
-                name = el.get(a_name, "")
+                yield el.get(a_name, ""), rows
                 rows = []
-            continue
-        if tag == t_cell:
-            idx = el.get(a_index)
-            if idx is not None:
-                col = _ss_number(idx, "cell ss:Index", name, _MAX_COLS) - 1
-            data = el.find(t_data)
-            text = "" if data is None else "".join(data.itertext()).strip()
-            if col > len(cells):
-                cells.extend([""] * (col - len(cells)))
-            cells.append(text)
-            col = len(cells)
-            merge = el.get(a_merge)
-            if merge:
-                n = _ss_number(merge, "ss:MergeAcross", name, _MAX_COLS)
-                if col + n > _MAX_COLS:
-                    raise SheetTooLarge(f"sheet {name!r}: a cell merged across {n:,} columns "
-                                        "reaches past the last column a sheet can have")
-                cells.extend([""] * n)
-                col += n
-            el.clear()
-        elif tag == t_row:
-            rows.append(cells)
-            el.clear()
-        elif tag == t_ws:
-            yield name, rows
-            rows = []
-            el.clear()
-            if cancelled is not None and cancelled():
-                raise Cancelled()
+                el.clear()
+                if cancelled is not None and cancelled():
+                    raise Cancelled()
 
 
 # Excel's own limits: a row or column number beyond them is a damaged or hostile file (a
@@ -231,7 +232,7 @@ def _read_spreadsheetml(path: Path, source: IO[bytes], options: ReadOptions,
                         member: str | None) -> RawCanvass:
     import xml.etree.ElementTree as ET
 
-    from defusedxml import DefusedXmlException
+    from ._xml import HostileXml
 
     state = _Workbook(path, options)
     try:
@@ -240,8 +241,8 @@ def _read_spreadsheetml(path: Path, source: IO[bytes], options: ReadOptions,
     except SheetTooLarge as e:
         raise fail(path, f"The Clarity workbook{' in ' + member if member else ''} is "
                    f"damaged: {e}. Download detail.xls again from the results site.") from e
-    except (DefusedXmlException, ET.ParseError) as e:
-        what = "forbidden DTD or entity declarations" if isinstance(e, DefusedXmlException) \
+    except (HostileXml, ET.ParseError) as e:
+        what = f"forbidden DTD or entity declarations ({e})" if isinstance(e, HostileXml) \
             else f"invalid XML ({e})"
         raise fail(path, f"The Clarity workbook{' in ' + member if member else ''} cannot be "
                    f"read: it holds {what}. Download detail.xls again from the results "
@@ -500,8 +501,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                      member: str | None) -> RawCanvass:
     import xml.etree.ElementTree as ET
 
-    from defusedxml import DefusedXmlException
-    from defusedxml.ElementTree import iterparse
+    from ._xml import HostileXml, iterparse
 
     name = path.name
     issues: list[Issue] = []
@@ -514,7 +514,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
     no_units: list[str] = []
     bad_counts: list[str] = []
     try:
-        for _event, el in iterparse(source, events=("end",), forbid_dtd=True):
+        for _event, el in iterparse(source, events=("end",)):
             tag = el.tag
             if tag == "ElectionName":
                 election_name = (el.text or "").strip() or None
@@ -570,9 +570,9 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                 if totals:
                     file_totals[key] = totals
                 el.clear()
-    except (DefusedXmlException, ET.ParseError) as e:
+    except (HostileXml, ET.ParseError) as e:
         raise fail(path, "This XML file cannot be read as a Clarity detail.xml "
-                   f"({'forbidden DTD or entities' if isinstance(e, DefusedXmlException) else e})"
+                   f"({'forbidden DTD or entities' if isinstance(e, HostileXml) else e})"
                    ". Download detail.xml again from the results site.") from e
     if bad_counts:
         issues.append(Issue(

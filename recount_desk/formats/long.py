@@ -17,7 +17,7 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from ._workbook_checks import excel_error_cells, first_visible_sheet
 from .base import NOT_OURS, ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
-from .tabular import cell_text, factorize_text, read_csv_text, sniff
+from .tabular import NotText, cell_text, factorize_text, read_csv_coded, read_csv_text, sniff
 
 if TYPE_CHECKING:
     import numpy as np
@@ -93,8 +93,10 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     name = path.name
     issues: list[Issue] = []
     sheet = None
+    df: pd.DataFrame | None = None
+    coded: dict[str, tuple[np.ndarray, list[str]]] | None = None
     if kind_name == "csv":
-        df, note = _read_csv(path)
+        header, n_rows, coded, note = _read_csv(path)
         if note:
             issues.append(Issue(name, note, severity=Severity.WARNING))
         first_row = 2
@@ -111,11 +113,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 raise fail(path, "Every sheet of this workbook is hidden; unhide the canvass "
                            "sheet in Excel, or choose the sheet to read.")
         df = _read_excel_text(path, sheet)
+        header, n_rows = [str(c) for c in df.columns], len(df)
         first_row = 2
     else:
         raise fail(path, "This file is not a long-format CSV or spreadsheet.")
     options.on_progress(1, 4)
-    cols = _columns([str(c) for c in df.columns])
+    cols = _columns(header)
     missing = [k for k in ("office", "candidate", "votes") if k not in cols]
     if missing:
         raise fail(path, "The header has no column for "
@@ -125,7 +128,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     # Two columns of one role ("votes" twice; pandas names the second "votes.1"): which to
     # count cannot be guessed, and ignoring one would drop its votes without a word.
     for key in ("votes", "candidate", "office", "precinct"):
-        same = [str(c) for c in df.columns
+        same = [c for c in header
                 if _columns([re.sub(r"\.[0-9]+$", "", str(c))]).get(key) is not None
                 and _norm(re.sub(r"\.[0-9]+$", "", str(c))) == _norm(
                     re.sub(r"\.[0-9]+$", "", cols.get(key, "\0")))]
@@ -133,9 +136,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             raise fail(path, f"The header has {len(same)} {key!r} columns "
                        f"({', '.join(repr(c) for c in same)}); keep one (or rename the "
                        "others) so it is clear which to count.", sheet=sheet, row=1)
-    if df.empty:
+    if not n_rows:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
-    n = len(df)
+    n = n_rows
 
     # Text work happens once per distinct value: a canvass repeats the same few thousand
     # names over a million rows, so every column becomes integer codes into its distinct
@@ -143,7 +146,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     def col(key: str) -> tuple[np.ndarray, list[str]]:
         if key not in cols:
             return np.zeros(n, dtype=np.intp), [""]
-        column = df[cols[key]]
+        if coded is not None:  # a CSV: read as codes already
+            codes, texts = coded.pop(cols[key])
+            return _merge(codes, texts)
+        assert df is not None
+        # Taken out of the frame: its cells are freed once they are codes.
+        column = df.pop(cols[key])
         if column.dtype.kind == "i":  # whole numbers, parsed as such by the CSV reader
             codes, numbers = pd.factorize(column.to_numpy())
             return codes, [str(v) for v in numbers.tolist()]
@@ -230,7 +238,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     if kind_name == "xlsx" and (keep & blank).any():
         # calamine reads #DIV/0!, #N/A … as empty cells; find them so they are not 0 votes.
         errs = excel_error_cells(path, sheet)
-        vpos = list(df.columns).index(cols["votes"]) + 1
+        vpos = header.index(cols["votes"]) + 1
         for i in np.flatnonzero(keep & blank):
             err = errs.get((first_row + int(i), vpos))
             if err:
@@ -436,20 +444,22 @@ def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
     return remap[codes], [str(u) for u in uniques]
 
 
-def _read_csv(path: Path) -> tuple[pd.DataFrame, str | None]:
-    """The CSV as text cells, except a votes column of whole numbers, which the parser reads
-    as integers (no text to convert). The file is parsed once: the parser's own inference
-    leaves a votes column with a blank, a '*' or a '1,234' as the file's text, so its
-    problems can be reported cell by cell; only a column it reads as other numbers
+def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]],
+                                    str | None]:
+    """The CSV as codes per column (:func:`read_csv_coded`: the memory of categorical
+    columns, one parse). A votes column of whole numbers is parsed as numbers (no text to
+    convert); one with a blank, a '*' or a '1,234' keeps the file's text, so its problems
+    can be reported cell by cell; only a column the parser reads as other numbers
     (fractions) is read again as text."""
     header, _ = read_csv_text(path, nrows=0, dtype=object)
-    votes = _columns([str(c) for c in header.columns]).get("votes")
+    names = [str(c) for c in header.columns]
+    votes = _columns(names).get("votes")
     if votes is not None:
-        types: dict[str, object] = {str(c): object for c in header.columns if str(c) != votes}
-        df, encoding = read_csv_text(path, dtype=types)
-        if votes in df.columns and df[votes].dtype.kind in "iO":
-            return df, encoding
-    return read_csv_text(path, dtype=object)
+        try:
+            return read_csv_coded(path, dtype={c: object for c in names if c != votes})
+        except NotText:
+            pass
+    return read_csv_coded(path, dtype={c: object for c in names})
 
 
 def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:

@@ -134,6 +134,75 @@ def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = Non
     raise fail(path, "The file's text cannot be decoded.")
 
 
+def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 << 18
+                   ) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]],
+                              str | None]:
+    """A CSV read a chunk of rows at a time, each column kept as codes into its distinct
+    texts (``cell_text`` of each cell; whole numbers as their digits), in order of first
+    appearance: (header, rows, {column: (int32 codes, texts)}, encoding note). Only the
+    codes of the whole file are held, never its millions of cells as Python strings — the
+    memory of a categorical column, at the speed of one parse. ``dtype``: as for
+    ``read_csv`` (a column left out is inferred: whole numbers stay numbers)."""
+    import numpy as np
+    import pandas as pd
+
+    for enc in ("utf-8-sig", "cp1252"):
+        header: list[str] = []
+        seen: dict[str, dict[str, int]] = {}
+        parts: dict[str, list[np.ndarray]] = {}
+        n = 0
+        try:
+            with pd.read_csv(path, dtype=dtype, keep_default_na=False, encoding=enc,
+                             skip_blank_lines=False, on_bad_lines="error", engine="c",
+                             chunksize=chunksize) as reader:
+                for chunk in reader:
+                    if not header:
+                        header = [str(c) for c in chunk.columns]
+                        seen = {c: {} for c in header}
+                        parts = {c: [] for c in header}
+                    for c, name in zip(chunk.columns, header, strict=True):
+                        arr = chunk[c].to_numpy()
+                        if arr.dtype.kind in "iu":
+                            codes, nums = pd.factorize(arr)
+                            texts = [str(v) for v in nums.tolist()]
+                        elif arr.dtype.kind == "O":
+                            codes, objs = factorize_text(arr)
+                            texts = [cell_text(u) for u in objs]
+                        else:
+                            raise NotText(name)
+                        known = seen[name]
+                        lookup = np.fromiter((known.setdefault(t, len(known)) for t in texts),
+                                             dtype=np.int32, count=len(texts))
+                        parts[name].append(lookup[codes])
+                    n += len(chunk)
+            if not header:  # a header and no rows: one empty read gives the names
+                header = [str(c) for c in read_csv_text(path, nrows=0, dtype=object)[0].columns]
+                seen = {c: {} for c in header}
+                parts = {c: [] for c in header}
+            coded = {c: (np.concatenate(parts[c]) if parts[c] else np.zeros(0, np.int32),
+                         list(seen[c])) for c in header}
+            return header, n, coded, (None if enc == "utf-8-sig" else NOT_UTF8_NOTE)
+        except UnicodeDecodeError:
+            continue
+        except pd.errors.EmptyDataError as e:
+            raise fail(path, "The file has no rows.") from e
+        except pd.errors.ParserError as e:
+            msg = str(e)
+            row = None
+            if "line " in msg:
+                try:
+                    row = int(msg.split("line ")[1].split(",")[0])
+                except ValueError:
+                    row = None
+            raise fail(path, "The CSV file is malformed: a row has more fields than the "
+                       "header.", row=row) from e
+    raise fail(path, "The file's text cannot be decoded.")
+
+
+class NotText(ValueError):
+    """A column the parser read as other numbers than whole ones (fractions)."""
+
+
 def read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]], str | None]:
     """A CSV as rows of stripped text cells (ragged rows kept as they are), and a note when
     the encoding was not UTF-8. For layouts that are not one table (stacked blocks, several
