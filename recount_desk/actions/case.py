@@ -540,6 +540,9 @@ def last_action(case: Case) -> LastAction | None:
 # The window shows these messages as they are; it never imports the store itself.
 CaseFileError = store.CaseFileError
 CaseChangedOutside = store.CaseChangedOutside
+# The counting-center server cannot be reached: the action was not saved (store/pg.py).
+ServerUnavailable = store.ServerUnavailable
+location = store.location
 
 
 def save_copy(case: Case, destination: Path | str) -> Path:

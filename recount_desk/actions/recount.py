@@ -104,6 +104,10 @@ class RecountError(Exception):
     """A recount action refused; the message says why and what to do. Nothing was changed."""
 
 
+class AlreadyEntered(RecountError):
+    """The entry was saved by another station after this one showed the unit as free."""
+
+
 class ContestLocked(RecountError):
     """The contest's report is signed; reopen it with a reason to change anything."""
 
@@ -401,7 +405,8 @@ def start_recount(case: Case, contest_id: int, *, method: RecountMethod,
 
 
 def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: str,
-                sheet: TallySheet, warning_note: str = "") -> EntryResult:
+                sheet: TallySheet, warning_note: str = "", expect_new: bool = False
+                ) -> EntryResult:
     """Save one officer's entry of a unit's tally sheet (20A-4-401(1)(e)(ii)).
 
     ``entry`` is 1, or 2 for the blind second entry of double entry, made by another
@@ -410,6 +415,9 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
     under + over`` is saved only with ``warning_note`` (else ``WarningNeedsNote``).
     Entering a sheet again replaces the earlier entry of the same number (kept in history);
     it also sets aside a resolution of that unit and a declaration already made.
+    ``expect_new``: the officer took the unit as not entered yet (a station of the counting
+    center, where others enter at once): refused with ``AlreadyEntered`` if another station
+    saved this entry meanwhile, so nobody's entry is replaced unseen.
     """
     officer = _name(officer, "the name of the officer who enters this sheet")
     with store.transaction(case.conn, case.actor, "enter tally") as tx:
@@ -417,6 +425,11 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
         ensure_writable(case, ctx)
         ensure_started(ctx)
         su = ctx.unit(unit)
+        taken = ctx.entries.get(su.id, {}).get(entry)
+        if expect_new and taken is not None:
+            raise AlreadyEntered(f"{unit}: entry {entry} was saved meanwhile by "
+                                 f"{taken.entry.officer} (on another station); this sheet was "
+                                 "not saved. The unit list now shows it.")
         change = ctx.model.enter(case.roster, unit, entry, officer, sheet, warning_note)
         if isinstance(change, Refusal):
             raise _refused(change)

@@ -56,6 +56,12 @@ class CaseFileError(Exception):
     """A case file that cannot be opened; the message is for the user."""
 
 
+class ServerUnavailable(CaseFileError, sqlite3.OperationalError):
+    """The counting-center server cannot be reached, or the connection to it was lost: the
+    action was not saved (or, lost during its commit, may not have been). An
+    ``OperationalError`` too, so the transaction treats it as the database failing."""
+
+
 class OlderCaseFile(CaseFileError):
     """A file written by an older version, opened where it cannot be upgraded."""
 
@@ -666,9 +672,12 @@ def check_state(conn: sqlite3.Connection) -> list[str]:
     if head is None:
         return []  # a new file: its first entry is being written
     if pg.is_pg(conn):  # nothing but audited actions since the last one: no need to rehash
-        if pg.unchanged_since_audited(conn, head[0]):  # type: ignore[arg-type]
+        if pg.cheap_check(conn, head[0]):  # type: ignore[arg-type]
             return []
-        return differences(conn)
+        problems = differences(conn)
+        if not problems:
+            pg.checked_in_full(conn)  # type: ignore[arg-type]
+        return problems
     version = int(conn.execute("PRAGMA data_version").fetchone()[0])
     cached = getattr(conn, "verified", None)
     if cached == (version, head[0]):
