@@ -249,7 +249,7 @@ def _keep_head_outside(case: Case) -> None:
 
     with contextlib.suppress(OSError):  # a data folder we cannot write: no second witness
         case.conn.writer = anchor.writer_id(root)  # type: ignore[attr-defined]
-    case.conn.after_commit = keep  # type: ignore[attr-defined]
+    case.conn.after_commit = keep
 
 
 def backup_before_writing(case: Case) -> list[str]:
