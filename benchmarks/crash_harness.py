@@ -78,8 +78,11 @@ def worker(case_path: Path, seed: int, mode: str = "recount") -> None:
         canvass.import_canvass(case, canvass.read_file(spec.canvass))
         ack(case)
     rows = contests.overview(case)
-    # The demo's close race (State House 69); settings changes keep it a one-seat race.
-    close = next(r for r in rows if r.check.totals.contest.key.district == "69")
+    # The demo's close race (State House 32); settings changes keep it a one-seat race.
+    from recount_desk.actions.demo_recount import DEMO_DISTRICT, DEMO_TITLE
+
+    close = next(r for r in rows if r.check.totals.contest.key.title == DEMO_TITLE
+                 and r.check.totals.contest.key.district == DEMO_DISTRICT)
     cid = close.id
     names = [c.choice.name for c in close.check.totals.choices]
     loser = names[-1]
@@ -112,7 +115,7 @@ def worker(case_path: Path, seed: int, mode: str = "recount") -> None:
     def request(i: int) -> None:
         contests.record_request(
             case, cid, requester=Requester.CANDIDATE, candidate=loser, voters=[],
-            filed_at=datetime(2018, 11, 21, 9, i % 60), filed_with=Office.LIEUTENANT_GOVERNOR,
+            filed_at=datetime(2016, 11, 29, 9, i % 60), filed_with=Office.LIEUTENANT_GOVERNOR,
             override_reason="crash harness")
 
     actions = [settings, request] + ([tally] if tally else [])

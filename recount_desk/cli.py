@@ -533,7 +533,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         with demo_actions.open_demo_case() as case:
             path = case.path
     else:
-        path = Path(args.case)
+        path = args.case  # a case file, or a postgresql:// URL
     result = verify_actions.verify_case(path)
     print(result.summary())
     if getattr(args, "report", None) or getattr(args, "code", None):
@@ -656,6 +656,26 @@ def cmd_export(args: argparse.Namespace) -> int:
             print(str(err), file=sys.stderr)
             return EXIT_FAIL
     print(f"Wrote the results of {case.path.name} to {out}.")
+    return EXIT_OK
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    """Copy a case file to an empty database on the counting-center server."""
+    from recount_desk.actions import center
+
+    moved = center.push(args.case, args.url)
+    print(moved.summary())
+    print(f"Stations now work on {moved.destination}; {Path(args.case).name} stays as it was "
+          "(an older copy of the case from now on).")
+    return EXIT_OK
+
+
+def cmd_pull(args: argparse.Namespace) -> int:
+    """Copy a case from the counting-center server into a new case file."""
+    from recount_desk.actions import center
+
+    moved = center.pull(args.url, args.case)
+    print(moved.summary())
     return EXIT_OK
 
 
@@ -1009,6 +1029,17 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("case")
     ex.add_argument("-o", "--output", required=True, help="results.csv or results.xlsx")
     ex.set_defaults(func=cmd_export)
+
+    pu = sub.add_parser("push", help="copy a case file to the counting center's PostgreSQL "
+                        "server (an empty database), for several stations at once")
+    pu.add_argument("case", help="the case file")
+    pu.add_argument("url", help="postgresql://[ROLE@]HOST[:PORT]/DATABASE (empty)")
+    pu.set_defaults(func=cmd_push)
+    pl = sub.add_parser("pull", help="copy a case from the counting center's server into a "
+                        "new case file")
+    pl.add_argument("url", help="postgresql://[ROLE@]HOST[:PORT]/DATABASE")
+    pl.add_argument("case", help="the new case file")
+    pl.set_defaults(func=cmd_pull)
     return p
 
 
@@ -1028,7 +1059,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
-    except case_actions.CaseFileError as e:  # also read-only and full-disk refusals
+    except case_actions.CaseFileError as e:  # also read-only, full-disk, server-gone refusals
         print(str(e), file=sys.stderr)
         return EXIT_FAIL
     except sqlite3.DatabaseError as e:  # a file changed outside in a way no check foresaw

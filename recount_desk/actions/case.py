@@ -249,7 +249,7 @@ def _keep_head_outside(case: Case) -> None:
 
     with contextlib.suppress(OSError):  # a data folder we cannot write: no second witness
         case.conn.writer = anchor.writer_id(root)  # type: ignore[attr-defined]
-    case.conn.after_commit = keep  # type: ignore[attr-defined]
+    case.conn.after_commit = keep
 
 
 def backup_before_writing(case: Case) -> list[str]:
@@ -540,6 +540,9 @@ def last_action(case: Case) -> LastAction | None:
 # The window shows these messages as they are; it never imports the store itself.
 CaseFileError = store.CaseFileError
 CaseChangedOutside = store.CaseChangedOutside
+# The counting-center server cannot be reached: the action was not saved (store/pg.py).
+ServerUnavailable = store.ServerUnavailable
+location = store.location
 
 
 def save_copy(case: Case, destination: Path | str) -> Path:

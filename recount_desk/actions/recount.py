@@ -104,6 +104,10 @@ class RecountError(Exception):
     """A recount action refused; the message says why and what to do. Nothing was changed."""
 
 
+class AlreadyEntered(RecountError):
+    """The entry was saved by another station after this one showed the unit as free."""
+
+
 class ContestLocked(RecountError):
     """The contest's report is signed; reopen it with a reason to change anything."""
 
@@ -328,21 +332,15 @@ def ensure_started(ctx: Loaded) -> rr.StoredRecount:
     return ctx.settings
 
 
-# The names the other recount actions (actions/retab.py) have used.
-_Ctx = Loaded
-_load = load_recount
-_writable = ensure_writable
-_started = ensure_started
-
-
 def _refused(r: Refusal) -> RecountError:
     if r.check is not None:
         return WarningNeedsNote(r.text, r.check)
     return RecountError(r.text)
 
 
-def _withdraw_stale_declaration(case: Case, ctx: _Ctx, tx: store.Tx) -> None:
-    """A change to the counted data makes an earlier declaration out of date."""
+def withdraw_stale_declaration(case: Case, ctx: Loaded, tx: store.Tx) -> None:
+    """A change to the counted data makes an earlier declaration out of date (withdrawn in
+    the action's transaction)."""
     if rr.current_declaration(case.conn, ctx.contest_id) is not None:
         rr.withdraw_declaration(tx, ctx.contest_id)
         tx["declaration_withdrawn"] = True
@@ -383,8 +381,8 @@ def start_recount(case: Case, contest_id: int, *, method: RecountMethod,
     recount may be started again with other settings; after that the units are fixed.
     """
     with store.transaction(case.conn, case.actor, "start recount") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         if ctx.settings is not None and rr.entry_count(case.conn, contest_id):
             raise RecountError(f"The recount of {ctx.title} already has tally entries; its "
                                "units and entry mode can no longer change.")
@@ -407,7 +405,8 @@ def start_recount(case: Case, contest_id: int, *, method: RecountMethod,
 
 
 def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: str,
-                sheet: TallySheet, warning_note: str = "") -> EntryResult:
+                sheet: TallySheet, warning_note: str = "", expect_new: bool = False
+                ) -> EntryResult:
     """Save one officer's entry of a unit's tally sheet (20A-4-401(1)(e)(ii)).
 
     ``entry`` is 1, or 2 for the blind second entry of double entry, made by another
@@ -416,6 +415,9 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
     under + over`` is saved only with ``warning_note`` (else ``WarningNeedsNote``).
     Entering a sheet again replaces the earlier entry of the same number (kept in history);
     it also sets aside a resolution of that unit and a declaration already made.
+    ``expect_new``: the officer took the unit as not entered yet (a station of the counting
+    center, where others enter at once): refused with ``AlreadyEntered`` if another station
+    saved this entry meanwhile, so nobody's entry is replaced unseen.
     """
     officer = _name(officer, "the name of the officer who enters this sheet")
     with store.transaction(case.conn, case.actor, "enter tally") as tx:
@@ -423,12 +425,17 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
         ensure_writable(case, ctx)
         ensure_started(ctx)
         su = ctx.unit(unit)
+        taken = ctx.entries.get(su.id, {}).get(entry)
+        if expect_new and taken is not None:
+            raise AlreadyEntered(f"{unit}: entry {entry} was saved meanwhile by "
+                                 f"{taken.entry.officer} (on another station); this sheet was "
+                                 "not saved. The unit list now shows it.")
         change = ctx.model.enter(case.roster, unit, entry, officer, sheet, warning_note)
         if isinstance(change, Refusal):
             raise _refused(change)
         cids = rr.choice_ids(case.conn, contest_id)
         eid = rr.add_entry(tx, su.id, change.entry, cids, store.utc_now(), case.actor)
-        _withdraw_stale_declaration(case, ctx, tx)
+        withdraw_stale_declaration(case, ctx, tx)
         clean, check = change.entry.sheet, change.check
         tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
                    "entry": entry, "officer": change.entry.officer,
@@ -488,7 +495,7 @@ def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: Resolution
         res = change.resolution
         rid = rr.add_resolution(tx, su.id, first.id, second.id, res,
                                 rr.choice_ids(case.conn, contest_id), store.utc_now())
-        _withdraw_stale_declaration(case, ctx, tx)
+        withdraw_stale_declaration(case, ctx, tx)
         tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
                    "resolution_id": rid, "kind": kind.value, "by": res.by, "joint": joint,
                    "first_entry_id": first.id, "second_entry_id": second.id,
@@ -501,9 +508,9 @@ def resolve_mismatch(case: Case, contest_id: int, unit: str, *, kind: Resolution
 def set_variance_note(case: Case, contest_id: int, unit: str, note: str) -> None:
     """The officer's explanation of a unit's variance against the canvass."""
     with store.transaction(case.conn, case.actor, "note variance") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
-        _started(ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
+        ensure_started(ctx)
         su = ctx.unit(unit)
         rr.set_variance_note(tx, su.id, note.strip())
         tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
@@ -530,8 +537,8 @@ def add_witness(case: Case, contest_id: int, *, name: str, designated_by: str, s
     if attended_from and attended_to and attended_to < attended_from:
         raise RecountError("The witness cannot leave before arriving.")
     with store.transaction(case.conn, case.actor, "add witness") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         if ctx.totals.contest.kind is ContestKind.PROPOSITION:
             if side.casefold() not in (PROPONENTS, OPPONENTS):
                 raise RecountError("For a proposition, a witness represents the proponents or "
@@ -558,8 +565,8 @@ def record_witness_attendance(case: Case, contest_id: int, witness_id: int, *,
     if attended_from and attended_to and attended_to < attended_from:
         raise RecountError("The witness cannot leave before arriving.")
     with store.transaction(case.conn, case.actor, "record witness attendance") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         if witness_id not in {w.id for w in rr.witnesses(case.conn, contest_id)}:
             raise RecountError(f"No witness number {witness_id} in {ctx.title}.")
         rr.set_witness_attendance(tx, witness_id, attended_from, attended_to)
@@ -634,9 +641,9 @@ def import_envelopes_csv(case: Case, contest_id: int, path: Path | str) -> Envel
             raise RecountError(f"{path.name} is not a text (CSV) file.") from e
     rows, issues = _parse_envelope_csv(path.name, text)
     with store.transaction(case.conn, case.actor, "import envelopes") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
-        _started(ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
+        ensure_started(ctx)
         lookup = _precinct_lookup(case, contest_id)
         existing = rr.envelope_numbers(case.conn, contest_id)
         earlier: set[str] = set()
@@ -657,7 +664,7 @@ def import_envelopes_csv(case: Case, contest_id: int, path: Path | str) -> Envel
                 f"{path.name} was not imported: {len(issues)} problem(s) to fix. Nothing was "
                 "changed.", issues)
         rr.add_envelopes(tx, contest_id, clean, "csv", store.utc_now(), case.actor)
-        _withdraw_stale_declaration(case, ctx, tx)
+        withdraw_stale_declaration(case, ctx, tx)
         tx.update({"contest_id": contest_id, "contest": ctx.title, "file": path.name,
                         "envelopes": [list(r) for r in clean]})
     return EnvelopeImport(path.name, len(clean))
@@ -722,9 +729,9 @@ def add_envelope(case: Case, contest_id: int, *, envelope_id: str, precinct: str
     """Enter one unopened envelope by hand (envelope id, precinct, why it was not opened)."""
     no = unicodedata.normalize("NFKC", (envelope_id or "").strip())  # "Ｅ１" is "E1"
     with store.transaction(case.conn, case.actor, "add envelope") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
-        _started(ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
+        ensure_started(ctx)
         found, errors = _check_envelope_row(
             no, (precinct or "").strip(), (original_reason or "").strip(),
             _precinct_lookup(case, contest_id), rr.envelope_numbers(case.conn, contest_id),
@@ -735,13 +742,13 @@ def add_envelope(case: Case, contest_id: int, *, envelope_id: str, precinct: str
         (eid,) = rr.add_envelopes(tx, contest_id,
                                   [(no, found, original_reason.strip())], "hand",
                                   store.utc_now(), case.actor)
-        _withdraw_stale_declaration(case, ctx, tx)
+        withdraw_stale_declaration(case, ctx, tx)
         tx.update({"contest_id": contest_id, "contest": ctx.title, "envelope": no,
                         "precinct": found, "original_reason": original_reason.strip()})
     return eid
 
 
-def _envelope(ctx: _Ctx, envelope_id: str) -> rr.StoredEnvelope:
+def _envelope(ctx: Loaded, envelope_id: str) -> rr.StoredEnvelope:
     for e in ctx.envelopes:
         if e.record.envelope_id == envelope_id:
             return e
@@ -772,8 +779,8 @@ def record_envelope_checks(case: Case, contest_id: int, envelope_id: str, *,
     """
     by = (checked_by or case.actor).strip()
     with store.transaction(case.conn, case.actor, "check envelope") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         env = _envelope(ctx, envelope_id)
         rule = return_rule(case.election.date)
         values = dict(checks)
@@ -789,7 +796,7 @@ def record_envelope_checks(case: Case, contest_id: int, envelope_id: str, *,
                         "postmarked": postmarked.isoformat() if postmarked else None,
                         "received_at": _iso(received_at), "timeliness": timely.text,
                         "rule": rule.basis, "note": note.strip() or None})
-    return _view(case, _envelope(_load(case, contest_id), envelope_id), rule)
+    return _view(case, _envelope(load_recount(case, contest_id), envelope_id), rule)
 
 
 def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
@@ -804,8 +811,8 @@ def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
     """
     decided_by = _name(decided_by, "who decided")
     with store.transaction(case.conn, case.actor, "decide envelope") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         env = _envelope(ctx, envelope_id)
         rule = return_rule(case.election.date)
         if outcome is EnvelopeOutcome.ACCEPTED:
@@ -830,7 +837,7 @@ def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
         rr.add_envelope_decision(tx, env.id, outcome, reason, reason_text.strip(),
                                  votes, rr.choice_ids(case.conn, contest_id), decided_by,
                                  store.utc_now())
-        _withdraw_stale_declaration(case, ctx, tx)
+        withdraw_stale_declaration(case, ctx, tx)
         tx.update({"contest_id": contest_id, "contest": ctx.title,
                         "envelope": envelope_id, "precinct": env.record.precinct,
                         "outcome": outcome.value, "decided_by": decided_by,
@@ -840,16 +847,16 @@ def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
                         "votes": None if votes is None else
                         {"votes": dict(votes.votes), "write_ins": votes.write_ins,
                          "over": votes.over, "under": votes.under}})
-    return _view(case, _envelope(_load(case, contest_id), envelope_id), rule)
+    return _view(case, _envelope(load_recount(case, contest_id), envelope_id), rule)
 
 
 def confirm_no_envelopes(case: Case, contest_id: int, *, confirmed: bool = True,
                          note: str = "") -> None:
     """Record that there were no unopened absentee envelopes to reexamine ((1)(e)(iii))."""
     with store.transaction(case.conn, case.actor, "confirm no envelopes") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
-        _started(ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
+        ensure_started(ctx)
         if confirmed and ctx.envelopes:
             raise RecountError(f"{ctx.title} lists {len(ctx.envelopes)} envelope(s); "
                                "reexamine them instead.")
@@ -860,14 +867,14 @@ def confirm_no_envelopes(case: Case, contest_id: int, *, confirmed: bool = True,
 
 def envelope_list(case: Case, contest_id: int) -> list[EnvelopeView]:
     """Every envelope with its checks, what they allow, and its decision."""
-    ctx = _load(case, contest_id)
+    ctx = load_recount(case, contest_id)
     rule = return_rule(case.election.date)
     return [_view(case, e, rule) for e in ctx.envelopes]
 
 
 def envelope_summary_of(case: Case, contest_id: int) -> tuple[EnvelopeSummaryRow, ...]:
     """Counts by outcome and reason, for the report."""
-    return envelope_summary(e.record for e in _load(case, contest_id).envelopes)
+    return envelope_summary(e.record for e in load_recount(case, contest_id).envelopes)
 
 
 # --------------------------------------------------------------------------------------
@@ -882,7 +889,7 @@ def _recount_completed(case: Case, contest_id: int, fallback: date) -> date:
 
 def declaration_preview(case: Case, contest_id: int, on: date | None = None) -> Declaration:
     """The result the recount gives now (counted units plus accepted envelopes)."""
-    ctx = _load(case, contest_id)
+    ctx = load_recount(case, contest_id)
     today = on or datetime.now().date()
     totals = recount_totals(ctx.layout, ctx.states, [e.record for e in ctx.envelopes])
     return declaration(ctx.totals, totals, case.edition, case.election.kind,
@@ -901,9 +908,9 @@ def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
     reason = (override_reason or "").strip() or None
     today = on or datetime.now().date()
     with store.transaction(case.conn, case.actor, "declare result") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
-        settings = _started(ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
+        settings = ensure_started(ctx)
         ready = readiness(ctx.states, [e.record for e in ctx.envelopes],
                           settings.no_envelopes_confirmed)
         if not ready.complete and reason is None:
@@ -978,8 +985,8 @@ def add_cost(case: Case, contest_id: int, *, kind: CostKind, description: str,
         amount, hours_hundredths, rate_cents = amount_cents, None, None
     item = CostItem(kind, description, amount, hours_hundredths, rate_cents)
     with store.transaction(case.conn, case.actor, "add cost") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         cid = rr.add_cost(tx, contest_id, item, case.actor, store.utc_now())
         tx.update({"contest_id": contest_id, "contest": ctx.title, "cost_id": cid,
                         "kind": kind.value, "description": description,
@@ -991,8 +998,8 @@ def add_cost(case: Case, contest_id: int, *, kind: CostKind, description: str,
 def remove_cost(case: Case, contest_id: int, cost_id: int) -> None:
     """Take a cost item off the statement (it stays in the history)."""
     with store.transaction(case.conn, case.actor, "remove cost") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         if not rr.remove_cost(tx, contest_id, cost_id):
             raise RecountError(f"No cost item number {cost_id} in {ctx.title}.")
         tx.update({"contest_id": contest_id, "contest": ctx.title, "cost_id": cost_id})
@@ -1023,8 +1030,8 @@ def set_board_members(case: Case, contest_id: int, members: Sequence[BoardMember
                                  _name(m.title, f"{m.name.strip() or 'each member'}'s title"),
                                  m.role, m.present))
     with store.transaction(case.conn, case.actor, "set board members") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         rr.set_board_members(tx, contest_id, clean)
         tx.update({"contest_id": contest_id, "contest": ctx.title,
                         "members": [{"name": m.name, "title": m.title, "role": m.role.value,
@@ -1044,8 +1051,8 @@ def convene_board(case: Case, contest_id: int, *, convened_at: datetime, place: 
         raise RecountError("Give the number of seats on the county (or municipal) "
                            "legislative body.")
     with store.transaction(case.conn, case.actor, "convene board") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         kind = board_kind or board_kind_for(case.election.kind)
         rr.set_convening(tx, contest_id, board_kind=kind, body_size=body_size,
                          convened_at=convened_at, place=place, recorded_by=case.actor,
@@ -1084,11 +1091,11 @@ def signing_plan_of(case: Case, contest_id: int, *, signed_at: datetime | None,
                     signers: Sequence[str], place: str | None = None) -> SigningPlan:
     """Who would sign, checked against the board step and the quorum
     (``core.recount.signing_plan``); ``place`` defaults to where the board met."""
-    ctx = _load(case, contest_id)
+    ctx = load_recount(case, contest_id)
     return _signing_plan(case, ctx, signed_at, signers, place)
 
 
-def _signing_plan(case: Case, ctx: _Ctx, signed_at: datetime | None, signers: Sequence[str],
+def _signing_plan(case: Case, ctx: Loaded, signed_at: datetime | None, signers: Sequence[str],
                   place: str | None) -> SigningPlan:
     conv = rr.convening(case.conn, ctx.contest_id)
     officer = case.roster.election_officer
@@ -1114,8 +1121,8 @@ def sign_report(case: Case, contest_id: int, *, signed_at: datetime, signers: Se
     ``ContestLocked`` until ``reopen``.
     """
     with store.transaction(case.conn, case.actor, "sign report") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
         plan = _signing_plan(case, ctx, signed_at, signers, place)
         if not plan.ok:
             raise RecountError(f"{ctx.title} cannot be signed: " + "; ".join(plan.refusals)
@@ -1139,7 +1146,7 @@ def reopen(case: Case, contest_id: int, *, reason: str) -> None:
     """Unlock a signed contest; the reason is recorded and the signing set aside."""
     reason = _name(reason, "the reason for reopening a signed contest")
     with store.transaction(case.conn, case.actor, "reopen contest") as tx:
-        ctx = _load(case, contest_id)
+        ctx = load_recount(case, contest_id)
         signing = rr.active_signing(case.conn, contest_id)
         if signing is None:
             raise RecountError(f"{ctx.title} is not locked.")
@@ -1160,7 +1167,7 @@ def unit_list(case: Case, contest_id: int) -> list[UnitRow]:
 
 def variance(case: Case, contest_id: int) -> VarianceTable:
     """Canvass vs recount per unit and in total, net change per choice, with notes."""
-    ctx = _load(case, contest_id)
+    ctx = load_recount(case, contest_id)
     return variance_table(ctx.layout, ctx.states,
                           rr.canvass_by_precinct(case.conn, contest_id),
                           [e.record for e in ctx.envelopes],
@@ -1175,7 +1182,7 @@ def _requested(case: Case, contest_id: int) -> bool:
 
 def recount_state(case: Case, contest_id: int) -> RecountState:
     """The contest's whole recount: settings, units, checklist, totals, declaration, board."""
-    ctx = _load(case, contest_id)
+    ctx = load_recount(case, contest_id)
     records = [e.record for e in ctx.envelopes]
     settings = ctx.settings
     ready = readiness(ctx.states, records,

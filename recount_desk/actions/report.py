@@ -330,7 +330,9 @@ _OFFICES = {"municipal_clerk": "the municipal clerk", "district_clerk": "the dis
 def _retab_sources(case: Case, contest_id: int) -> tuple[tuple[str, ...], dict[str, str]]:
     """The re-tabulated statements loaded (one line each, with the file's SHA-256) and the
     source of each unit not loaded from them (issue 15)."""
-    from .retab import UnitSource, loads, unit_sources
+    from recount_desk.core.retab import UnitSource
+
+    from .retab import loads, unit_sources
 
     done = loads(case, contest_id)
     if not done:
@@ -593,8 +595,8 @@ def verify_report(case: Case, pdf_path: Path | str) -> ReportCheck:
         return ReportCheck(False, pdf_path.name,
                            "its metadata names no Recount Desk fingerprint: it is not a report "
                            "of this program, or its metadata was removed.")
-    recorded = [(e, d) for e, d in gens if d.get("fingerprint") == named]
-    candidates = ([int(d["contest_id"]) for _, d in recorded]
+    copies = [(g, d) for g, d in gens if d.get("fingerprint") == named]
+    candidates = ([int(d["contest_id"]) for _, d in copies]
                   or reportable_contests(case))
     for cid in dict.fromkeys(candidates):
         base = _current(case, cache, cid)
@@ -603,7 +605,7 @@ def verify_report(case: Case, pdf_path: Path | str) -> ReportCheck:
         data = {"contest_id": cid, **meta.settings}
         again = render(replace(base, printing=_printing(case, cid, data, base)))
         if again == blob:
-            where = (f"recorded in audit entry {recorded[-1][0].seq}" if recorded
+            where = (f"recorded in audit entry {copies[-1][0].seq}" if copies
                      else "made from a copy of this case; not recorded in its log")
             return ReportCheck(True, pdf_path.name,
                                f"matches the report the case gives now ({where}); fingerprint "
@@ -620,11 +622,11 @@ def verify_report(case: Case, pdf_path: Path | str) -> ReportCheck:
                            f"the PDF was altered after it was made: it names the case's "
                            f"fingerprint {short_code(named)}, but its text differs from the "
                            "report the case gives.", cid, named)
-    if recorded:
-        e = recorded[-1][0]
+    if copies:
+        gen = copies[-1][0]
         return ReportCheck(False, pdf_path.name,
                            f"the case changed since this report was made: its fingerprint "
-                           f"{short_code(named)} was recorded in audit entry {e.seq}, but the "
+                           f"{short_code(named)} was recorded in audit entry {gen.seq}, but the "
                            "recount data now gives a different one.", None, named)
     return ReportCheck(False, pdf_path.name,
                        f"it names fingerprint {short_code(named)}, which no report of this "

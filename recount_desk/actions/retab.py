@@ -42,7 +42,13 @@ from recount_desk.formats.canvass import build, file_sha256
 from recount_desk.store import recount_repo as rr
 
 from .case import Case
-from .recount import RecountError, _load, _started, _withdraw_stale_declaration, _writable
+from .recount import (
+    RecountError,
+    ensure_started,
+    ensure_writable,
+    load_recount,
+    withdraw_stale_declaration,
+)
 
 __all__ = ["ImportFailed", "RetabFile", "RetabPreview", "RetabRefused", "hand_count_unit",
            "load_retab", "preview_load", "read_retab_file", "unit_sources"]
@@ -245,8 +251,8 @@ def _units(ctx_units: Sequence[rr.StoredUnit]) -> list[RecountUnit]:
 
 def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
              ) -> RetabPreview:
-    ctx = _load(case, contest_id)
-    settings = _started(ctx)
+    ctx = load_recount(case, contest_id)
+    settings = ensure_started(ctx)
     if settings.method is not RecountMethod.RETABULATION:
         raise RecountError(f"The recount of {ctx.title} is a {settings.method.label.lower()}; "
                            "a re-tabulated statement is loaded only into a re-tabulation.")
@@ -305,8 +311,8 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
     cid = preview.contest_id
     f = preview.file
     with store.transaction(case.conn, case.actor, "load re-tabulated results") as tx:
-        ctx = _load(case, cid)
-        _writable(case, ctx)
+        ctx = load_recount(case, cid)
+        ensure_writable(case, ctx)
         last = store.last_entry(case.conn)
         # The preview holds unless the case changed since (then it is made again, here).
         fresh = preview if preview.made_on and last is not None and \
@@ -341,7 +347,7 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
         for unit in fresh.replaced:
             if unit in plan.sheets:
                 rr.set_source_note(tx, by_name[unit].id, "")
-        _withdraw_stale_declaration(case, ctx, tx)
+        withdraw_stale_declaration(case, ctx, tx)
         c = fresh.comparison
         tx.update({
             "contest_id": cid, "contest": ctx.title, "load_id": load_id, "file": f.file,
@@ -372,9 +378,9 @@ def hand_count_unit(case: Case, contest_id: int, unit: str, *, note: str) -> Non
         raise RecountError("Say why this unit is counted by hand instead of loaded (the note "
                            "is kept with the unit).")
     with store.transaction(case.conn, case.actor, "hand count loaded unit") as tx:
-        ctx = _load(case, contest_id)
-        _writable(case, ctx)
-        _started(ctx)
+        ctx = load_recount(case, contest_id)
+        ensure_writable(case, ctx)
+        ensure_started(ctx)
         su = ctx.unit(unit)
         load_id = rr.loaded_units(case.conn, contest_id).get(su.id)
         if load_id is None:
@@ -382,7 +388,7 @@ def hand_count_unit(case: Case, contest_id: int, unit: str, *, note: str) -> Non
                                "re-enter its sheet as usual.")
         rr.supersede_unit_entries(tx, su.id)
         rr.set_source_note(tx, su.id, note)
-        _withdraw_stale_declaration(case, ctx, tx)
+        withdraw_stale_declaration(case, ctx, tx)
         tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,
                         "load_id": load_id, "note": note})
 
@@ -408,7 +414,7 @@ class SourceInfo:
 
 def unit_sources(case: Case, contest_id: int) -> dict[str, SourceInfo]:
     """unit name → its source: loaded from FILE (SHA-256 …), hand-entered, or none yet."""
-    ctx = _load(case, contest_id)
+    ctx = load_recount(case, contest_id)
     loaded = rr.loaded_units(case.conn, contest_id)
     by_id = {ld.id: ld for ld in rr.loads(case.conn, contest_id)}
     notes = rr.source_notes(case.conn, contest_id)

@@ -10,7 +10,7 @@ from recount_desk import store
 from recount_desk.core.calendar import long_date
 
 from .case import Case
-from .recount import RecountError, _load, _started
+from .recount import RecountError, ensure_started, load_recount
 from .report import font_dir
 
 
@@ -30,8 +30,8 @@ def make_tally_sheets(case: Case, contest_id: int, out_path: Path | str,
     from recount_desk.report import tally_sheets as ts
 
     out_path = Path(out_path)
-    ctx = _load(case, contest_id)
-    settings = _started(ctx)
+    ctx = load_recount(case, contest_id)
+    settings = ensure_started(ctx)
     chosen = [su.unit for su in ctx.stored_units
               if units is None or su.unit.name in set(units)]
     if units is not None:

@@ -1416,7 +1416,7 @@ class SigningPlan:
         return (f"Record that the report of {title} was signed on {when} at {self.place} by "
                 f"{', '.join(self.signers)}? "
                 + (f"{self.board_signers} of the {self.quorum.present} member(s) present "
-                   f"sign; {self.quorum.text} " if self.quorum is not None else "")
+                   f"sign. Quorum: {self.quorum.text} " if self.quorum is not None else "")
                 + "Recording the signing locks the contest: nothing in it can change until "
                 "it is reopened, with a reason.")
 

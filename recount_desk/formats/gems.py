@@ -36,6 +36,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source, open_source
 from .tabular import NOT_UTF8_NOTE
 
 if TYPE_CHECKING:
@@ -137,17 +138,20 @@ def detect(path: Path, kind: str) -> Detection | None:
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read a GEMS export, resolving the per-group repeats as the module docstring explains."""
-    import pandas as pd
-
     options = options or ReadOptions()
-    name = path.name
+    return map(locate(open_source(path), options), options)
+
+
+def locate(source: Source, options: ReadOptions) -> Located:
+    """The rows of ten fields (a line of column names added by hand passed over); a row
+    of another shape is an error naming its row."""
+    path, name = source.path, source.name
     text, note = _text(path)
-    issues: list[Issue] = []
+    log = IssueLog(name)
     if note:
-        issues.append(Issue(name, note, severity=Severity.WARNING))
+        log.warn(note)
     recs: list[list[str]] = []
     rownos: list[int] = []
-    bad_shape = 0
     for i, r in enumerate(csv.reader(io.StringIO(text, newline=""))):
         if i % 20000 == 0:
             options.on_progress(i, max(1, len(text) // 80))
@@ -156,40 +160,41 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         if not r or not any(c.strip().strip("\x1a") for c in r):
             continue  # blank lines and the DOS end-of-file mark (Ctrl-Z)
         if len(r) < 10 or any(c.strip() for c in r[10:]):
-            bad_shape += 1
-            if bad_shape <= 10:
-                issues.append(Issue(name, f"The row has {len(r)} fields instead of the ten of "
-                                    "a GEMS export; it is left out.", None, i + 1,
-                                    severity=Severity.ERROR))
+            log.repeated("shape", f"The row has {len(r)} fields instead of the ten of a GEMS "
+                         "export; it is left out.", Severity.ERROR,
+                         more="rows without ten fields", row=i + 1)
             continue
-        if not recs and not bad_shape and not r[0].strip().isdigit() and \
+        if not recs and not log.count("shape") and not r[0].strip().isdigit() and \
                 vocab.parse_count(r[9]) is None:
             # A line of column names added by hand (the export itself has none).
-            issues.append(Issue(name, f"The first row ({', '.join(c.strip() for c in r[:4])} …) "
-                                "is read as column names, not votes.", None, i + 1,
-                                severity=Severity.NOTE))
+            log.note(f"The first row ({', '.join(c.strip() for c in r[:4])} …) is read as "
+                     "column names, not votes.", row=i + 1)
             continue
         recs.append([c.strip() for c in r[:10]])
         rownos.append(i + 1)
-    if bad_shape > 10:
-        issues.append(Issue(name, f"… and {bad_shape - 10} more rows without ten fields.",
-                            severity=Severity.ERROR))
     if not recs:
         raise fail(path, "This is not a GEMS text export: no row has the ten fields county, "
                    "precinct number, precinct, race, race id, race party, candidate, candidate "
                    "id, candidate party, votes.")
+    return Located(source, recs, log, facts={"rows": rownos})
+
+
+def map(located: Located, options: ReadOptions) -> RawCanvass:
+    """The ten fields as raw rows: counts checked, repeats per counting group resolved,
+    the Election Total rows as the file's totals."""
+    import pandas as pd
+
+    name, log, recs = located.source.name, located.log, located.rows
+    issues = log.issues
     df = pd.DataFrame(recs, columns=list(_COLS))
-    df["row"] = rownos
+    df["row"] = located.facts["rows"]
     num = pd.to_numeric(df["votes"].str.replace(",", "", regex=False), errors="coerce")
     bad = num.isna() | (num < 0) | ((num % 1) != 0)
-    if bad.any():
-        for i in bad[bad].index[:10]:
-            issues.append(Issue(name, f"The vote count {df.at[i, 'votes']!r} is not a whole "
-                                "number; the row is left out.", None, int(df.at[i, "row"]),
-                                "votes (field 10)", Severity.ERROR))
-        if int(bad.sum()) > 10:
-            issues.append(Issue(name, f"… and {int(bad.sum()) - 10} more rows whose count is "
-                                "not a whole number.", severity=Severity.ERROR))
+    for i in bad[bad].index:
+        log.repeated("count", f"The vote count {df.at[i, 'votes']!r} is not a whole number; "
+                     "the row is left out.", Severity.ERROR,
+                     more="rows whose count is not a whole number", row=int(df.at[i, "row"]),
+                     column="votes (field 10)")
     df = df[~bad].assign(v=num[~bad].astype("int64"))
 
     kinds = {c: _pseudo_kind(c) for c in df["candidate"].unique()}
@@ -328,4 +333,4 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 district=district[body]), counted, rule, seats)
     primary = True if (race_party != "").any() else None
     options.on_progress(3, 3)
-    return RawCanvass(name, FAMILY, out, issues, seats, file_totals, set(), primary)
+    return RawCanvass(name, FAMILY, out, log.close(), seats, file_totals, set(), primary)

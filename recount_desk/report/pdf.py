@@ -234,7 +234,7 @@ def _canvas_class(report: RecountReport, fp: str, code: str) -> type[Canvas]:
             fitted[key] = _fit(text, font, size, room)
         return fitted[key]
 
-    class FooterCanvas(Canvas):
+    class FooterCanvas(Canvas):  # type: ignore[misc]  # reportlab ships no types
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._held: list[dict[str, Any]] = []
@@ -294,7 +294,7 @@ def _fit(text: str, font: str, size: float, room: float) -> str:
     return text + "…"
 
 
-class _SheetBoundary(Flowable):
+class _SheetBoundary(Flowable):  # type: ignore[misc]  # reportlab ships no types
     """A sheet boundary for two-sided printing.
 
     ``start``: what follows begins on a front (odd) page — break the page if anything is on
@@ -420,7 +420,7 @@ def _keep_headings(story: list[Flowable], heads: set[str]) -> list[Flowable]:
     return out
 
 
-class _KeepStart(Flowable):
+class _KeepStart(Flowable):  # type: ignore[misc]  # reportlab ships no types
     """Headings and the flowable after them: placed only where the headings and the start
     of what follows (a few lines of it, or all of it if short) fit; then they flow on."""
 
@@ -863,7 +863,7 @@ def _grid_spec(r: RecountReport, page_w: float, batches: bool) -> _GridSpec:
                      [0.0, *accumulate(heights)], total, {})
 
 
-class _UnitGrid(Flowable):
+class _UnitGrid(Flowable):  # type: ignore[misc]  # reportlab ships no types
     """The results by unit, drawn straight onto the canvas one page's blocks at a time.
 
     Every line has the same height, so the blocks that fit on a page are found by bisecting
@@ -1224,7 +1224,7 @@ def _signature_blocks(r: RecountReport, st: _Styles) -> list[Flowable]:
     return s
 
 
-class _Whole(Flowable):
+class _Whole(Flowable):  # type: ignore[misc]  # reportlab ships no types
     """Flowables that are never split: moved whole to the next page when they do not fit."""
 
     def __init__(self, content: list[Flowable]) -> None:
@@ -1327,7 +1327,8 @@ def _appendix(r: RecountReport, st: _Styles) -> list[Flowable]:
     s: list[Flowable] = [_p("Appendix — audit log of this contest", st.h1),
                          _p("Every recorded action on this contest, in order, from the case "
                             "file's hash-chained audit log. Times are Mountain Time (Utah); "
-                            "“By” is the user name the action was recorded under.", st.small)]
+                            "“By” is the person of the case's roster who acted (the "
+                            "workstation's login is kept in the log beside it).", st.small)]
     data: list[list[Any]] = [["#", "When", "By", "Action", "Details"]]
     for a in rows:
         data.append([str(a.seq), a.at, _p(a.actor, st.cell), _p(a.action, st.cell),

@@ -36,7 +36,7 @@ def set_font_dir(font_dir: Path) -> None:
 def _covered() -> frozenset[int]:
     """Characters the main (DejaVu) font draws."""
     font = pdfmetrics.getFont("RDSans")
-    return frozenset(font.face.charToGlyph)  # type: ignore[attr-defined]
+    return frozenset(font.face.charToGlyph)
 
 
 def _fallback_ready() -> bool:

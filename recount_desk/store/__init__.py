@@ -7,6 +7,7 @@ from .db import (
     CaseFileError,
     OlderCaseFile,
     ReadOnlyCase,
+    ServerUnavailable,
     Tx,
     accepted_changes,
     actor_name,
@@ -23,7 +24,7 @@ from .db import (
     transaction,
     utc_now,
 )
-from .pg import CaseURL, ServerUnavailable, is_url, location
+from .pg import CaseURL, is_url, location
 
 __all__ = [
     "ACCEPT_ACTION",

@@ -56,6 +56,12 @@ class CaseFileError(Exception):
     """A case file that cannot be opened; the message is for the user."""
 
 
+class ServerUnavailable(CaseFileError, sqlite3.OperationalError):
+    """The counting-center server cannot be reached, or the connection to it was lost: the
+    action was not saved (or, lost during its commit, may not have been). An
+    ``OperationalError`` too, so the transaction treats it as the database failing."""
+
+
 class OlderCaseFile(CaseFileError):
     """A file written by an older version, opened where it cannot be upgraded."""
 
@@ -166,7 +172,7 @@ def _writable(conn: sqlite3.Connection, on: bool) -> None:
     conn.execute(f"PRAGMA query_only={'OFF' if on else 'ON'}")
 
 
-def create(path: Path | str) -> CaseConnection:
+def create(path: Path | str | pg.CaseURL) -> CaseConnection:
     """A new case file at ``path`` (which must not exist), with its schema written in an
     open transaction: the caller's first audited action commits it, so a crash before that
     leaves a file that is refused as "not a case file", never a case without its first entry.
@@ -174,8 +180,9 @@ def create(path: Path | str) -> CaseConnection:
     ``path`` may be a ``postgresql://`` URL: the case is made in that (empty) database on a
     counting-center server (store/pg.py).
     """
-    if pg.is_url(path):  # duck-typed: the store uses only what both connections have
-        return cast(CaseConnection, pg.create(cast(str, path)))
+    if isinstance(path, pg.CaseURL) or pg.is_url(path):
+        # (duck-typed: the store uses only what both engines' connections have)
+        return cast(CaseConnection, pg.create(str(path) if isinstance(path, Path) else path))
     path = Path(path)
     if path.exists():
         raise CaseFileError(f"{path.name} already exists; choose another name.")
@@ -217,15 +224,16 @@ def _statements(script: str) -> list[str]:
     return out
 
 
-def open_case(path: Path | str, *, readonly: bool = False, migrate: bool = True
+def open_case(path: Path | str | pg.CaseURL, *, readonly: bool = False, migrate: bool = True
               ) -> CaseConnection:
     """Open an existing case file, refusing anything that is not a sound case file.
 
     A file written by an older version is migrated after a backup copy is made beside it.
     ``path`` may be a ``postgresql://`` URL of a case on a counting-center server.
     """
-    if pg.is_url(path):
-        return cast(CaseConnection, pg.open_case(cast(str, path), readonly=readonly))
+    if isinstance(path, pg.CaseURL) or pg.is_url(path):
+        return cast(CaseConnection, pg.open_case(
+            str(path) if isinstance(path, Path) else path, readonly=readonly))
     path = Path(path)
     if not path.exists():
         if path.is_symlink():
@@ -666,9 +674,12 @@ def check_state(conn: sqlite3.Connection) -> list[str]:
     if head is None:
         return []  # a new file: its first entry is being written
     if pg.is_pg(conn):  # nothing but audited actions since the last one: no need to rehash
-        if pg.unchanged_since_audited(conn, head[0]):  # type: ignore[arg-type]
+        if pg.cheap_check(conn, head[0]):  # type: ignore[arg-type]
             return []
-        return differences(conn)
+        problems = differences(conn)
+        if not problems:
+            pg.checked_in_full(conn)  # type: ignore[arg-type]
+        return problems
     version = int(conn.execute("PRAGMA data_version").fetchone()[0])
     cached = getattr(conn, "verified", None)
     if cached == (version, head[0]):

@@ -62,10 +62,6 @@ def location(path: str | Path | CaseURL) -> Path | CaseURL:
     return CaseURL(str(path)) if is_url(path) else Path(path)
 
 
-class ServerUnavailable(sqlite3.OperationalError):
-    """The counting-center server cannot be reached (or the connection was lost)."""
-
-
 class CaseURL:
     """The address of a case on a counting-center server, as the window and the messages
     show it: ``name`` is "the case «slco» on server host", ``str()`` the URL without its
@@ -107,6 +103,8 @@ def _psycopg() -> Any:
     try:
         import psycopg
     except ImportError as e:  # pragma: no cover - psycopg is a dependency of the package
+        from .db import ServerUnavailable
+
         raise ServerUnavailable("This installation of Recount Desk has no PostgreSQL driver "
                                 "(psycopg); reinstall it to work with a counting-center "
                                 "server.") from e
@@ -173,6 +171,8 @@ def translate(sql: str) -> str:
 
 def _translate_error(e: Exception, during_commit: bool = False) -> sqlite3.Error:
     """A psycopg error as the ``sqlite3`` error the store and the actions already handle."""
+    from .db import ServerUnavailable
+
     psycopg = _psycopg()
     errors = psycopg.errors
     text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -208,6 +208,11 @@ class PgCaseConnection:
         self.raw = raw
         self.address = address
         self.readonly = readonly
+        # The schema as last checked in full (its marker) and what was read of it then.
+        self.schema_mark: str | None = None
+        self.layout: dict[str, Any] = {}
+        # The audit entries this connection wrote (a station tells its own saves apart).
+        self.written: set[int] = set()
         self.verified: tuple[int, str] | None = None
         self.after_commit: Any = None
         self.writer: str | None = None
@@ -503,16 +508,79 @@ def begin(conn: PgCaseConnection) -> None:
 
 def tables(conn: PgCaseConnection) -> list[str]:
     """The case's tables (not the server's bookkeeping), by name as SQLite orders them."""
+    if "tables" in conn.layout:
+        return list(conn.layout["tables"])
     names = [r[0] for r in conn.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = "
         "current_schema() AND table_type = 'BASE TABLE'")]
-    return sorted(n for n in names if n not in OWN_TABLES)
+    found = sorted(n for n in names if n not in OWN_TABLES)
+    if conn.schema_mark is not None:
+        conn.layout["tables"] = found
+    return found
 
 
-def _columns(conn: PgCaseConnection, table: str) -> list[tuple[str, str]]:
-    return [(n, t) for n, t in conn.execute(
+def _columns(conn: PgCaseConnection, table: str, *, fresh: bool = False
+             ) -> list[tuple[str, str]]:
+    key = f"columns:{table}"
+    if key in conn.layout and not fresh:
+        return list(conn.layout[key])
+    found = [(n, t) for n, t in conn.execute(
         "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = "
         "current_schema() AND table_name = ? ORDER BY ordinal_position", (table,))]
+    if conn.schema_mark is not None and not fresh:
+        conn.layout[key] = found
+    return found
+
+
+# Everything of the case's schema that could change what is stored or read: the columns,
+# triggers (and whether they are enabled), functions, constraints and rewrite rules. DDL
+# fires no trigger, so the cheap check compares this digest with the one last checked.
+_SCHEMA_MARK = """
+SELECT md5(coalesce(string_agg(x, ',' ORDER BY x), '')) FROM (
+  SELECT 'a:' || c.relname || '.' || a.attname || ':' || a.atttypid || ':' || a.attnum AS x
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    JOIN pg_namespace s ON s.oid = c.relnamespace
+    WHERE s.nspname = current_schema() AND c.relkind IN ('r', 'v', 'p', 'f')
+      AND a.attnum > 0 AND NOT a.attisdropped
+  UNION ALL
+  SELECT 't:' || t.tgname || ':' || t.tgrelid || ':' || t.tgfoid || ':' || t.tgenabled::text
+    FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+    JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = current_schema()
+  UNION ALL
+  SELECT 'f:' || p.proname || ':' || md5(p.prosrc) FROM pg_proc p
+    JOIN pg_namespace s ON s.oid = p.pronamespace WHERE s.nspname = current_schema()
+  UNION ALL
+  SELECT 'r:' || r.rulename || ':' || r.ev_class FROM pg_rewrite r
+    JOIN pg_class c ON c.oid = r.ev_class JOIN pg_namespace s ON s.oid = c.relnamespace
+    WHERE s.nspname = current_schema()
+  UNION ALL
+  SELECT 'p:' || c.relname || ':' || c.relrowsecurity || ':' || c.relforcerowsecurity
+    FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+    WHERE s.nspname = current_schema() AND c.relkind = 'r'
+) q"""
+
+
+def schema_marker(conn: PgCaseConnection) -> str:
+    row = conn.execute(_SCHEMA_MARK).fetchone()
+    return str(row[0]) if row else ""
+
+
+def cheap_check(conn: PgCaseConnection, head: str) -> bool:
+    """True when the case cannot have changed but by audited actions since this connection
+    last checked it in full: the schema is as it was then, and every change since is
+    counted as audited, up to the newest entry (the check is three queries)."""
+    mark = schema_marker(conn)
+    if mark != conn.schema_mark:
+        conn.schema_mark = None
+        conn.layout.clear()
+        return False
+    return unchanged_since_audited(conn, head)
+
+
+def checked_in_full(conn: PgCaseConnection) -> None:
+    """The full check passed: remember the schema it passed with."""
+    conn.layout.clear()
+    conn.schema_mark = schema_marker(conn)
 
 
 def columns(conn: PgCaseConnection, table: str) -> list[str]:
@@ -543,6 +611,9 @@ def note_audited(conn: PgCaseConnection, entry: AuditEntry) -> int:
     """In the action's transaction, after its audit entry: record that every change so far
     is audited, up to this entry."""
     conn.execute("UPDATE rd_case SET audited_changes = changes, head = ?", (entry.hash,))
+    conn.written.add(entry.seq)
+    if conn.schema_mark is None:  # a new case: its schema is the one just written
+        conn.schema_mark = schema_marker(conn)
     return change_marker(conn)
 
 
@@ -585,8 +656,26 @@ def schema_problems(conn: PgCaseConnection) -> list[str]:
             problems.append(f"the schema was changed outside Recount Desk: the function {name} "
                             "was altered or removed")
     expected = _expected_columns()
+    extra = sorted(set(tables(conn)) - set(case_tables()))
+    if extra:
+        problems.append("the schema was changed outside Recount Desk: table(s) "
+                        f"{', '.join(extra)} that Recount Desk never makes were added")
+    rules = [r[0] for r in conn.execute(
+        "SELECT r.rulename FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class JOIN "
+        "pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = current_schema()")]
+    if rules:
+        problems.append("the schema was changed outside Recount Desk: rewrite rule(s) "
+                        f"{', '.join(sorted(rules))} were added (they could change what is "
+                        "stored or read without the log seeing it)")
+    hidden = [r[0] for r in conn.execute(
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace "
+        "WHERE s.nspname = current_schema() AND c.relkind = 'r' AND c.relrowsecurity")]
+    if hidden:
+        problems.append("the schema was changed outside Recount Desk: row-level security "
+                        f"was turned on for {', '.join(sorted(hidden))} (it could hide rows "
+                        "from the check)")
     for t in case_tables():
-        have = _columns(conn, t)
+        have = _columns(conn, t, fresh=True)
         if have and have != expected[t]:
             problems.append(f"the schema was changed outside Recount Desk: the columns of "
                             f"table {t} are not the ones Recount Desk wrote")

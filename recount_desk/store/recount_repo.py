@@ -153,6 +153,8 @@ def units(conn: sqlite3.Connection, contest_id: int,
     only, args = _only("name", names)
     rows = conn.execute("SELECT id, position, name, variance_note FROM recount_unit WHERE "
                         f"contest_id=?{only} ORDER BY position", (contest_id, *args)).fetchall()
+    where: str
+    wargs: tuple[object, ...]
     if names is None:
         where, wargs = "up.contest_id=?", (contest_id,)
     else:

@@ -218,7 +218,7 @@ def contest_by_id(conn: sqlite3.Connection, contest_id: int) -> StoredContest:
 
 def has_recount(conn: sqlite3.Connection) -> bool:
     """True once a recount has been started for any contest."""
-    return conn.execute("SELECT EXISTS (SELECT 1 FROM recount)").fetchone()[0] == 1
+    return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM recount)").fetchone()[0] == 1)
 
 
 def update_contest(tx: Tx, contest_id: int, *, seats: int, scope: Scope,

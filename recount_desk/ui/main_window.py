@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -311,6 +312,10 @@ class MainWindow(QMainWindow):
                                     "Create a case file for an election")
         self.act_open = self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open,
                                      "Open a case file")
+        self.act_connect = self._action(
+            "Connect to a counting-center &server…", self.connect_server, None,
+            "Open a case kept on the counting center's PostgreSQL server, where several "
+            "stations enter the recount at once")
         self.recent_menu = f.addMenu("Open &Recent")
         self.act_demo = self._action("Open the &demo election", self.open_demo, "Ctrl+Shift+D",
                                      "Open your copy of the demo election (Salt Lake County "
@@ -349,6 +354,7 @@ class MainWindow(QMainWindow):
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         f.insertAction(self.recent_menu.menuAction(), self.act_new)
         f.insertAction(self.recent_menu.menuAction(), self.act_open)
+        f.insertAction(self.recent_menu.menuAction(), self.act_connect)
         f.addAction(self.act_demo)
         f.addSeparator()
         f.addAction(self.act_import)
@@ -621,13 +627,14 @@ class MainWindow(QMainWindow):
         if got:
             self.open_path(Path(got))
 
-    def open_path(self, path: Path) -> None:
-        """Open (and, for an older file, migrate) in a worker; then attach here."""
+    def open_path(self, path: Path | str) -> None:
+        """Open (and, for an older file, migrate) in a worker; then attach here. ``path``
+        may be a ``postgresql://`` URL of a case on the counting-center server."""
         from recount_desk.actions import case as case_actions
 
         from . import workers
 
-        path = Path(path)
+        path = case_actions.location(path)
         if not self.keep_unsaved_work(f"opening {path.name}"):
             return
 
@@ -719,12 +726,16 @@ class MainWindow(QMainWindow):
 
         def remember() -> None:
             self.settings.setValue("lastCase", str(path))
-            self.settings.setValue("lastFolder", str(path.parent))
+            if case.on_server:
+                self.settings.setValue("lastServer", str(path))
+            else:
+                self.settings.setValue("lastFolder", str(path.parent))
             self._remember_recent(path)
 
         def shown() -> None:
             if self.contests_page.model.rowCount():
                 self.contests_page.table.setFocus()
+            self._watch_server()
             self.case_opened.emit(str(path))
 
         self._in_turns(case, [lambda: self._refresh_overview(rows), self._refresh_status,
@@ -748,6 +759,89 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(1, step)
 
         QTimer.singleShot(1, step)
+
+    # -- the counting center: a case on a server, several stations at once ---------------------
+    def connect_server(self, url: str | None = None) -> None:
+        """File › Connect to a counting-center server…: open a case by its address there."""
+        if url is None:
+            from PySide6.QtWidgets import QInputDialog
+
+            url, ok = QInputDialog.getText(
+                self, "Connect to a counting-center server",
+                "The case's address on the counting center's server, as the election "
+                "officer gave it:\npostgresql://YOUR-ROLE@SERVER/DATABASE",
+                text=str(self.settings.value("lastServer", "postgresql://")))
+            if not ok or not url.strip():
+                return
+        self.open_path(url.strip())
+
+    def _watch_server(self) -> None:
+        """For a case on the server: every few seconds, see whether another station saved
+        something (then every page is read again) and whether the server still answers."""
+        if not hasattr(self, "server_timer"):
+            self.server_timer = QTimer(self)
+            self.server_timer.setInterval(3000)
+            self.server_timer.timeout.connect(self.poll_server)
+            self.server_lost = False
+        self.server_lost = False
+        if self.case is not None and self.case.on_server:
+            from recount_desk.actions import center
+
+            self._server_seq = center.latest_entry(self.case)
+            self.server_timer.start()
+        else:
+            self.server_timer.stop()
+
+    def poll_server(self) -> None:
+        from recount_desk.actions import case as case_actions
+        from recount_desk.actions import center
+
+        case = self.case
+        if case is None or not case.on_server:
+            self.server_timer.stop()
+            return
+        if self.server_lost:  # try again; read-only until the server answers
+            try:
+                center.reconnect(case, readonly=False)
+            except (case_actions.CaseFileError, case_actions.ServerUnavailable):
+                return
+            self.server_lost = False
+            case.readonly, case.readonly_reason = False, None
+            self._show_banner(None, [])
+            self.statusBar().showMessage("The counting-center server answers again; this "
+                                         "station can save again.", 15000)
+            self._server_seq = center.latest_entry(case)
+            self.refresh()
+            return
+        try:
+            seq = center.latest_entry(case)
+        except case_actions.ServerUnavailable:
+            self.server_lost = True
+            case.readonly = True
+            case.readonly_reason = (
+                "The connection to the counting-center server was lost at "
+                f"{datetime.now():%H:%M:%S}: this station is read-only until the server "
+                "answers again (it tries every few seconds). Everything this station saved "
+                "before is on the server; a save that was interrupted was not made, and what "
+                "is typed on the page is kept until it can be saved.")
+            self._show_banner(case.readonly_reason, [])
+            return
+        if seq == self._server_seq:
+            return
+        others = center.saved_elsewhere(case, self._server_seq)
+        self._server_seq = seq
+        if not others:
+            return  # this station's own saves: the pages were read again after each
+        last = others[-1]
+        more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+        who = f": {last.actor}, {action_words(last.action, last.payload)}{more}"
+        if self.unsaved_work():  # never under the officer's fingers: after their save
+            self.statusBar().showMessage(f"Another station saved work{who}. The pages show "
+                                         "it once this sheet is saved or set aside.", 15000)
+            self._server_seq = min(self._server_seq, last.seq - 1)  # again next tick
+            return
+        self.statusBar().showMessage(f"Another station saved work{who}.", 15000)
+        self.refresh()
 
     def _show_banner(self, readonly_reason: str | None, problems: list[str]) -> None:
         warnings = []

@@ -32,6 +32,7 @@ from recount_desk.core.model import (
 )
 from recount_desk.core.people import Role
 from recount_desk.core.recount import (
+    BoardKind,
     BoardMember,
     BoardRole,
     CostKind,
@@ -701,3 +702,63 @@ def test_demo_has_a_declared_recount(tmp_path: Path,
     assert verify_case(tmp_path / "demo.recount").ok
     assert cli.main(["status", "--demo"]) == 0
     assert "State House — District 32 — board convened" in capsys.readouterr().out
+
+
+def test_the_report_names_roster_people_not_logins(case: Case) -> None:
+    """Who entered and who resolved each unit, and who acted in the log, are people of the
+    roster (as the roster spells them); the workstation's login is kept beside them."""
+    from recount_desk.actions import report as report_actions
+
+    _started(case)
+    case.act_as("dana")  # the deputy at the keyboard says who she is
+    rc.enter_tally(case, RACE, "P1", entry=1, officer="dana", sheet=S(10, 9, 1))
+    rc.enter_tally(case, RACE, "P1", entry=2, officer="marcus", sheet=S(10, 8, 2))
+    case.act_as("Sup")
+    rc.resolve_mismatch(case, RACE, "P1", kind=ResolutionKind.KEEP_FIRST, by="sup",
+                        note="Tape re-read")
+    case.act_as("tester")
+    for p, s in MATCH.items():
+        if p != "P1":
+            rc.enter_tally(case, RACE, p, entry=1, officer="Dana", sheet=s)
+            rc.enter_tally(case, RACE, p, entry=2, officer="Marcus", sheet=s)
+    rc.confirm_no_envelopes(case, RACE)
+    rc.declare(case, RACE)
+    _board_of_five_members(case)
+    data = report_actions.build_report_data(case, RACE)
+    p1 = next(u for u in data.units if u.name == "P1")
+    assert p1.entered_by == ("Dana", "Marcus")
+    assert "by Sup" in p1.resolution
+    rows = case.conn.execute("SELECT actor, payload FROM audit WHERE action IN "
+                             "('enter tally', 'resolve tally mismatch') ORDER BY seq").fetchall()
+    assert [a for a, _ in rows[:3]] == ["Dana", "Dana", "Sup"]
+    assert all(json.loads(p)["login"] == case.login for _, p in rows)
+
+
+def _board_of_five_members(c: Case) -> None:
+    rc.set_board_members(c, RACE, [BoardMember(n, "Member") for n in "ABCDE"])
+    rc.convene_board(c, RACE, convened_at=datetime(2024, 11, 26, 10), place="Chambers",
+                     body_size=5)
+
+
+@pytest.mark.parametrize(("kind", "present", "body", "ok"), [
+    (BoardKind.STATE, 2, 3, False), (BoardKind.STATE, 3, 3, True),
+    (BoardKind.COUNTY, 2, 3, False), (BoardKind.COUNTY, 3, 5, True),
+    (BoardKind.MUNICIPAL, 2, 3, True), (BoardKind.MUNICIPAL, 2, 5, False),
+], ids=["state-2-of-3", "state-3-of-3", "county-2-of-3", "county-3-of-5",
+        "municipal-2-of-3", "municipal-2-of-5"])
+def test_the_checklist_and_the_report_agree_on_the_quorum(case: Case, kind: BoardKind,
+                                                          present: int, body: int,
+                                                          ok: bool) -> None:
+    from recount_desk.actions import report as report_actions
+    from recount_desk.core.report_model import quorum_statement
+
+    _declared(case)
+    rc.set_board_members(case, RACE, [BoardMember(f"M{i}", "Member", present=i < present)
+                                      for i in range(body)])
+    rc.convene_board(case, RACE, convened_at=datetime(2024, 11, 26, 10), place="Office",
+                     body_size=body, board_kind=kind)
+    step = next(s for s in rc.recount_state(case, RACE).checklist.steps
+                if s.stage is Stage.BOARD_CONVENED)
+    board = report_actions.build_report_data(case, RACE).board
+    assert (step.done, board.quorum_met) == (ok, ok)
+    assert quorum_statement(board).startswith("A quorum is present" if ok else "NO QUORUM")

@@ -19,7 +19,7 @@ from recount_desk.core.recount import RecountMethod
 from recount_desk.core.rules import Office, Requester
 from recount_desk.store import repo
 from tests.actions.test_recount_actions import ACTIONS, RACE, Act, Setup, make_case
-from tests.store.outside import is_server, outside_edit
+from tests.store.outside import outside_edit
 
 ZERO_VOTES_PG = ("UPDATE canvass_column SET votes = decode(repeat('00', length(votes)), 'hex') "
                  "WHERE choice_id = 1")
@@ -170,8 +170,7 @@ def test_the_cheap_check_does_not_rehash_the_case_when_nobody_else_wrote(
     with open_case(path, actor="tester") as case:  # a fresh connection checks in full once
         rc.add_witness(case, RACE, name="V", designated_by="Ada", side="Ada")
         rc.add_witness(case, RACE, name="U", designated_by="Ada", side="Ada")
-        # (on a server the database itself says that only audited actions wrote since)
-        assert calls == ([] if is_server(path) else [1])
+        assert calls == [1]
 
 
 def test_another_programs_audited_write_is_checked_in_full_and_passes(new_case_at) -> None:

@@ -1121,8 +1121,7 @@ class DeclarePanel(Panel):
         dl.addWidget(self.current)
         s = QGroupBox("Signing the report (20A-4-401(4)(b)) — locks the contest")
         sl = QVBoxLayout(s)
-        sl.addLayout(form(("Si&gned at:", self.signed_at), ("Si&gned at (place):",
-                                                             self.sign_place),
+        sl.addLayout(form(("Si&gned at:", self.signed_at), ("Wh&ere signed:", self.sign_place),
                           ("Signed by:", self.signers_box)))
         sl.addWidget(self.sign_button, 0, Qt.AlignmentFlag.AlignLeft)
         sl.addWidget(self.signing)

@@ -456,10 +456,15 @@ class TallyEntryPanel(QWidget):
         self._officer[n] = officer
         sheet = sheet_from_fields(self._values(), self.layout_)
         note = self.note.text().strip() if self.note.isVisible() else ""
+        # On the counting center's server another station may have saved this entry since
+        # the list was read: a unit shown as free is saved only if it still is.
+        shown = next((r for r in self.rows if r.name == unit), None)
+        was_free = shown is not None and (shown.first_officer if n == 1
+                                          else shown.second_officer) is None
         try:
             before = rc.entry_of(case, cid, unit, n)
             res = rc.enter_tally(case, cid, unit, entry=n, officer=officer, sheet=sheet,
-                                 warning_note=note)
+                                 warning_note=note, expect_new=was_free)
         except rc.WarningNeedsNote as e:
             self._show_note()
             self.check.setStyleSheet(WARN_STYLE)
@@ -467,6 +472,10 @@ class TallyEntryPanel(QWidget):
                                "note saying why, then press Enter.")
             self.note.setFocus()
             self.note_needed.emit()
+            return
+        except rc.AlreadyEntered as e:
+            self.page.fail("The sheet was not saved", e)
+            self.page.reload()  # the list shows who entered it
             return
         except (rc.RecountError, CaseFileError) as e:
             self.page.fail("The sheet was not saved", e)
