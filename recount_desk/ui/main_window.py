@@ -32,13 +32,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
-    QTabWidget,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from recount_desk import __version__
 from recount_desk.paths import resource
+
+from .tabs import PageTabs
 
 # The actions, pages and dialogs are imported when first needed, after the window's first
 # paint, so that the window appears as fast as a bare one (benchmarks/gui_open.py).
@@ -178,7 +180,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setStyleSheet(FOCUS_STYLE)
 
-        self.tabs = QTabWidget()
+        self.tabs = PageTabs()
         self.tabs.setDocumentMode(True)
         self.tabs.setAccessibleName("Pages")
         # A banner above the pages for what the officer must know about the open file:
@@ -203,12 +205,21 @@ class MainWindow(QMainWindow):
 
         self.status_case = QLabel("No case open")
         self.status_case.setAccessibleName("What the case holds")
+        # Cut at the window's edge rather than widen it (200 % text); the tooltip holds all.
+        self.status_case.setMinimumWidth(80)
+        self.status_case.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                       QSizePolicy.Policy.Preferred)
         self.status_margin = QLabel()
         self.statusBar().addWidget(self.status_case, 1)
         self.statusBar().addPermanentWidget(self.status_margin)
 
         self._build_menus()
         self._update_actions()
+        from . import theme
+
+        if theme.platform_asks() or self.settings.value("view/highContrast", False,
+                                                        type=bool):
+            self.set_high_contrast(True, remember=False)
         self.resize(1280, 800)
         self._restore_geometry()
         self._fit_screen()
@@ -414,8 +425,14 @@ class MainWindow(QMainWindow):
         self.act_detail = self._action("&Decision text", self._focus_detail, "F6",
                                        "Move to the decision text of the selected contest")
         self.act_refresh = self._action("Re&fresh", self.refresh, QKeySequence.StandardKey.Refresh)
+        self.act_contrast = self._action(
+            "&High contrast", lambda: self.set_high_contrast(self.act_contrast.isChecked()),
+            "Ctrl+Alt+H", "White on black, every colour of the window's own given up (on "
+            "by itself when the system asks for more contrast)")
+        self.act_contrast.setCheckable(True)
         for a in (self.act_contests, self.act_requests, self.act_recount, None,
-                  self.act_within, self.act_find, self.act_detail, None, self.act_refresh):
+                  self.act_within, self.act_find, self.act_detail, None, self.act_refresh,
+                  self.act_contrast):
             v.addSeparator() if a is None else v.addAction(a)
 
         h = mb.addMenu("&Help")
@@ -1389,6 +1406,17 @@ class MainWindow(QMainWindow):
             self.open_path(p)
         else:
             self.import_canvass(p)
+
+    def set_high_contrast(self, on: bool, remember: bool = True) -> None:
+        """Show the window in high contrast (View › High contrast), or not."""
+        from . import theme
+
+        theme.use_high_contrast(on)
+        self.act_contrast.setChecked(on)
+        if remember:
+            self.settings.setValue("view/highContrast", on)
+        if self.case is not None:
+            self.refresh()
 
     # -- layout --------------------------------------------------------------------------------
     def _restore_geometry(self) -> None:

@@ -28,6 +28,8 @@ from recount_desk.actions.wizard import ContestSettings
 from recount_desk.core.model import ContestKind, Issue, PassRule, Scope, Severity, VotingMethod
 from recount_desk.core.rules import Result, Verdict
 
+from .theme import high_contrast
+
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -323,6 +325,8 @@ class ContestsTableModel(QAbstractTableModel):
         verdict = row.check.decision.verdict
         if role == _DECORATION:
             return verdict_icon(verdict)
+        if high_contrast():
+            return None  # the palette's colours; the icon's shape and the words tell it
         if role == _BACKGROUND:
             return QBrush(VERDICT_TINT[verdict])
         return QBrush(QColor("#1a1a1a"))  # the foreground
@@ -432,7 +436,7 @@ class TextTableModel(QAbstractTableModel):
                 f.setBold(True)
                 return f
             return None
-        return self._brushes.get(r)  # the background
+        return None if high_contrast() else self._brushes.get(r)  # the background
 
 
 SEVERITY_TEXT = {Severity.ERROR: "Error", Severity.WARNING: "Warning", Severity.NOTE: "Note"}
