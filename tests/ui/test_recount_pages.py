@@ -379,3 +379,26 @@ def test_undo_of_an_entry_re_enters_the_previous_values_and_is_recorded(
     got = rc.entry_of(window.case, cid, unit, 1)
     assert got is not None and got.sheet.votes[WATKINS] == good[1]
     assert sum(1 for e in store.audit_entries(window.case.conn) if e.action == "enter tally") == 5
+
+
+def test_the_envelope_fields_show_nothing_of_another_contest(
+        demo: MainWindow, qtbot: QtBot) -> None:
+    """The demo's HD 32 has two envelopes; a started contest with none shows empty fields."""
+    from recount_desk.actions import recount as rc
+    from recount_desk.core.recount import EntryMode, RecountMethod
+
+    page = demo.recount_page
+    demo.tabs.setCurrentWidget(page)
+    page.show_panel("envelopes")
+    assert page.envelopes.views and page.envelopes.checked_by.text() == "Helen Strand"
+    case = demo.case
+    assert case is not None
+    other = next(r.id for r in overview(case) if r.id != page.contest_id
+                 and r.check.totals.contest.key.title == "State House")
+    rc.start_recount(case, other, method=RecountMethod.HAND_COUNT, entry_mode=EntryMode.DOUBLE)
+    demo.refresh()
+    page.select_contest(other)
+    page.show_panel("envelopes")
+    e = page.envelopes
+    assert e.views == []
+    assert (e.check_note.text(), e.checked_by.text(), e.decided_by.text()) == ("", "", "")

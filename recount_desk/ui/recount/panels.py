@@ -50,6 +50,7 @@ from recount_desk.core.recount import (
     parse_cents,
     parse_hours,
 )
+from recount_desk.core.report_model import short_code
 
 from ..dates import DateTimeField
 from ..models import TextTableModel
@@ -605,6 +606,7 @@ class EnvelopesPanel(Panel):
         if st is None or case is None or cid is None:
             self.views = []
             self.model.set_table(("Envelope",), [])
+            self._selected()
             return
         self.rule.setText(f"Returned in time means: {st.envelope_rule.text} "
                           f"({st.envelope_rule.basis})")
@@ -689,6 +691,11 @@ class EnvelopesPanel(Panel):
             self.which.setText("Select an envelope")
             self.assessment.setText("")
             self.timeliness.setText("")
+            # Nothing of another envelope or another contest stays in the fields.
+            for w in (self.check_note, self.checked_by, self.decided_by):
+                w.clear()
+            for cb in self.vote_checks.values():
+                cb.setChecked(False)
             return
         rec = v.record
         self.which.setText(f"Envelope {rec.envelope_id} — {rec.precinct}")
@@ -1203,7 +1210,9 @@ class DeclarePanel(Panel):
             self.signing.setStyleSheet("QLabel { color: #10264d; }")
             self.signing.setText(f"<b>Signed and locked</b> {when_text(st.signing.signed_at)} by "
                                  f"{', '.join(st.signing.signers)}. The contest is locked; "
-                                 f"fingerprint {st.signing.state_digest[:16]}…")
+                                 "the case's state when it was signed has the code "
+                                 f"{short_code(st.signing.state_digest)} (written as a "
+                                 "report's fingerprint is).")
         else:
             blockers = [s.blocker for s in st.checklist.steps
                         if s.stage.value == "signed" and s.blocker]
