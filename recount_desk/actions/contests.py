@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from recount_desk import store
@@ -24,9 +24,11 @@ from recount_desk.core.rules import (
 )
 from recount_desk.core.scope import (
     ScopeFinding,
+    check_label,
     infer_scope,
     officer_finding,
     portion_eligibility,
+    stored_finding,
 )
 from recount_desk.store import repo
 
@@ -53,10 +55,8 @@ def overview(case: Case) -> list[ContestRow]:
     county = case_county(case)
     closed = case.closed_days
     whole = whole_races(case)
-    return [ContestRow(sc.id, _check(case, sc.totals, cc, closed, county,
-                                     _finding(sc.totals.contest, set_by_officer.get(sc.id),
-                                              county, case), whole.get(sc.id)),
-                       counts.get(sc.id, 0))
+    return [_row(case, sc, cc, closed, county, set_by_officer.get(sc.id), whole.get(sc.id),
+                 counts.get(sc.id, 0))
             for sc in repo.contests(case.conn)]
 
 
@@ -103,15 +103,39 @@ def officer_scopes(case: Case) -> dict[int, Scope]:
 
 def _finding(contest: Contest, officer: Scope | None, county: str | None,
              case: Case) -> ScopeFinding:
-    if officer is not None and officer is contest.scope:
-        return officer_finding(officer)
     inferred = infer_scope(contest, county=county, election_date=case.election.date)
+    if officer is not None and officer is contest.scope:
+        return officer_finding(officer, inferred)
     if inferred.scope is contest.scope or contest.scope is Scope.COUNTY:
         # As inferred; or "county" stored by a version that did not infer scope, which
         # must not hide a multicounty race (the officer's own choice is in the audit log).
         return inferred
-    # Chosen when the canvass was imported (the import wizard's settings).
-    return officer_finding(contest.scope)
+    # Stored when the canvass was imported (the import wizard's settings): nobody is
+    # named as having chosen it, the audit log records no officer's change.
+    return stored_finding(contest.scope, inferred)
+
+
+def labelled(totals: ContestTotals, county: str | None, when: date) -> tuple[ContestTotals,
+                                                                               str | None]:
+    """The contest under its proper name when the district table contradicts the file's
+    label (Grand's 2018 file calls its U.S. House 3 rows district 1: core.scope.check_label),
+    with the sentence that says so; else the totals as stored and None."""
+    fix = check_label(totals.contest.key, county, when)
+    if fix is None:
+        return totals, None
+    return replace(totals, contest=replace(totals.contest, key=fix.key)), fix.message
+
+
+def _row(case: Case, sc: repo.StoredContest, cc: date | None, closed: Closed,
+         county: str | None, officer: Scope | None, whole: WholeRaceRecord | None,
+         requests: int) -> ContestRow:
+    totals, relabelled = labelled(sc.totals, county, case.election.date)
+    check = _check(case, totals, cc, closed, county,
+                   _finding(totals.contest, officer, county, case), whole)
+    if relabelled is not None:
+        check = replace(check, decision=replace(
+            check.decision, assumptions=(*check.decision.assumptions, relabelled)))
+    return ContestRow(sc.id, check, requests)
 
 
 def contest_check(case: Case, contest_id: int) -> ContestRow:
@@ -121,9 +145,8 @@ def contest_check(case: Case, contest_id: int) -> ContestRow:
     n = case.conn.execute("SELECT count(*) FROM recount_request WHERE withdrawn=0 AND "
                           "contest_id=?", (contest_id,)).fetchone()[0]
     county = case_county(case)
-    finding = _finding(sc.totals.contest, officer_scopes(case).get(contest_id), county, case)
-    return ContestRow(contest_id, _check(case, sc.totals, cc, case.closed_days, county,
-                                         finding, whole_races(case).get(contest_id)), n)
+    return _row(case, sc, cc, case.closed_days, county, officer_scopes(case).get(contest_id),
+                whole_races(case).get(contest_id), n)
 
 
 def precinct_table(case: Case, contest_id: int) -> tuple[list[str], list[str], list[list[int]]]:

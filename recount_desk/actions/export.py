@@ -25,15 +25,20 @@ def neutralise(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-def result_rows(case: Case) -> list[tuple[str, str, str, str, int, str, int | None, int, str]]:
-    """One row per choice of every contest: the votes and the contest's verdict."""
+def result_rows(case: Case) -> list[tuple[str, str, str, str, int, str, int | None, int | None,
+                                         str]]:
+    """One row per choice of every contest: the votes and the contest's verdict. A county's
+    portion of a multicounty or statewide contest has no margin or threshold of its own: the
+    whole race decides (20A-4-401(1)(b)), so those cells are left empty."""
     out = []
     for row in overview(case):
         d = row.check.decision
         key = row.check.totals.contest.key
+        part = row.check.portion
         for ct in row.check.totals.choices:
             out.append((key.title, key.district, key.party, ct.choice.name, ct.votes,
-                        d.verdict.label, d.margin, d.threshold, d.basis))
+                        d.verdict.label, None if part else d.margin,
+                        None if part else d.threshold, d.basis))
     return out
 
 

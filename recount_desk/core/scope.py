@@ -297,14 +297,36 @@ def scope_override(overrides: Mapping[str, Scope], key: ContestKey) -> Scope | N
     return None
 
 
-def officer_finding(scope: Scope) -> ScopeFinding:
-    """The scope the election officer set for a contest."""
-    basis = {Scope.STATEWIDE: "20A-4-401(1)(d)(ii)(D)", Scope.MULTICOUNTY:
-             "20A-4-401(1)(d)(ii)(D)", Scope.COUNTY: "20A-4-401(1)(d)(ii)(C)",
-             Scope.MUNICIPAL: "20A-4-401(1)(d)(ii)(A)",
-             Scope.SPECIAL_DISTRICT: "20A-4-401(1)(d)(ii)(B)"}[scope]
-    return ScopeFinding(scope, f"Set by the election officer: {scope.label.lower()}.", basis,
-                        overridden=True)
+_SCOPE_BASIS = {Scope.STATEWIDE: "20A-4-401(1)(d)(ii)(D)", Scope.MULTICOUNTY:
+                "20A-4-401(1)(d)(ii)(D)", Scope.COUNTY: "20A-4-401(1)(d)(ii)(C)",
+                Scope.MUNICIPAL: "20A-4-401(1)(d)(ii)(A)",
+                Scope.SPECIAL_DISTRICT: "20A-4-401(1)(d)(ii)(B)"}
+
+
+def officer_finding(scope: Scope, inferred: ScopeFinding | None = None) -> ScopeFinding:
+    """The scope the election officer set for a contest. With ``inferred`` (what the file,
+    the office and the district table say) the reason names both when they agree, so that
+    a scope that comes from the office is never said to come from the officer alone."""
+    if inferred is not None and inferred.scope is scope:
+        return dataclasses.replace(
+            inferred, reason=f"{inferred.reason} The election officer's setting agrees.",
+            overridden=True)
+    return ScopeFinding(scope, f"Set by the election officer: {scope.label.lower()}."
+                        + (f" (By the file, the office and the district table it would be "
+                           f"{inferred.scope.label.lower()}: {inferred.reason})"
+                           if inferred is not None else ""),
+                        _SCOPE_BASIS[scope], overridden=True)
+
+
+def stored_finding(scope: Scope, inferred: ScopeFinding) -> ScopeFinding:
+    """A scope stored with the canvass at its import (the import's settings, or an older
+    version's reading) that differs from what the file, the office and the district table
+    say: the stored one stands, and the reason says where it came from and what the
+    program's own reading is."""
+    return ScopeFinding(scope, f"Stored as {scope.label.lower()} when the canvass was "
+                        f"imported (the import's settings); by the file, the office and the "
+                        f"district table it would be {inferred.scope.label.lower()}: "
+                        f"{inferred.reason}", _SCOPE_BASIS[scope], overridden=True)
 
 
 def decide_scoped(totals: ContestTotals, edition: Edition, finding: ScopeFinding,

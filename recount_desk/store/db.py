@@ -172,7 +172,7 @@ def _writable(conn: sqlite3.Connection, on: bool) -> None:
     conn.execute(f"PRAGMA query_only={'OFF' if on else 'ON'}")
 
 
-def create(path: Path | str) -> CaseConnection:
+def create(path: Path | str | pg.CaseURL) -> CaseConnection:
     """A new case file at ``path`` (which must not exist), with its schema written in an
     open transaction: the caller's first audited action commits it, so a crash before that
     leaves a file that is refused as "not a case file", never a case without its first entry.
@@ -180,8 +180,9 @@ def create(path: Path | str) -> CaseConnection:
     ``path`` may be a ``postgresql://`` URL: the case is made in that (empty) database on a
     counting-center server (store/pg.py).
     """
-    if pg.is_url(path):  # duck-typed: the store uses only what both connections have
-        return cast(CaseConnection, pg.create(cast(str, path)))
+    if isinstance(path, pg.CaseURL) or pg.is_url(path):
+        # (duck-typed: the store uses only what both engines' connections have)
+        return cast(CaseConnection, pg.create(str(path) if isinstance(path, Path) else path))
     path = Path(path)
     if path.exists():
         raise CaseFileError(f"{path.name} already exists; choose another name.")
@@ -223,15 +224,16 @@ def _statements(script: str) -> list[str]:
     return out
 
 
-def open_case(path: Path | str, *, readonly: bool = False, migrate: bool = True
+def open_case(path: Path | str | pg.CaseURL, *, readonly: bool = False, migrate: bool = True
               ) -> CaseConnection:
     """Open an existing case file, refusing anything that is not a sound case file.
 
     A file written by an older version is migrated after a backup copy is made beside it.
     ``path`` may be a ``postgresql://`` URL of a case on a counting-center server.
     """
-    if pg.is_url(path):
-        return cast(CaseConnection, pg.open_case(cast(str, path), readonly=readonly))
+    if isinstance(path, pg.CaseURL) or pg.is_url(path):
+        return cast(CaseConnection, pg.open_case(
+            str(path) if isinstance(path, Path) else path, readonly=readonly))
     path = Path(path)
     if not path.exists():
         if path.is_symlink():

@@ -32,13 +32,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
-    QTabWidget,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from recount_desk import __version__
 from recount_desk.paths import resource
+
+from .tabs import PageTabs
 
 # The actions, pages and dialogs are imported when first needed, after the window's first
 # paint, so that the window appears as fast as a bare one (benchmarks/gui_open.py).
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
     from .dialogs.new_case import NewCaseDialog
     from .dialogs.report import ReportDialog
     from .dialogs.request import RequestDialog
+    from .dialogs.whole_race import WholeRaceDialog
     from .pages.contests import ContestsPage
     from .pages.requests import RequestsPage
 
@@ -177,7 +180,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setStyleSheet(FOCUS_STYLE)
 
-        self.tabs = QTabWidget()
+        self.tabs = PageTabs()
         self.tabs.setDocumentMode(True)
         self.tabs.setAccessibleName("Pages")
         # A banner above the pages for what the officer must know about the open file:
@@ -202,12 +205,21 @@ class MainWindow(QMainWindow):
 
         self.status_case = QLabel("No case open")
         self.status_case.setAccessibleName("What the case holds")
+        # Cut at the window's edge rather than widen it (200 % text); the tooltip holds all.
+        self.status_case.setMinimumWidth(80)
+        self.status_case.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                       QSizePolicy.Policy.Preferred)
         self.status_margin = QLabel()
         self.statusBar().addWidget(self.status_case, 1)
         self.statusBar().addPermanentWidget(self.status_margin)
 
         self._build_menus()
         self._update_actions()
+        from . import theme
+
+        if theme.platform_asks() or self.settings.value("view/highContrast", False,
+                                                        type=bool):
+            self.set_high_contrast(True, remember=False)
         self.resize(1280, 800)
         self._restore_geometry()
         self._fit_screen()
@@ -246,6 +258,7 @@ class MainWindow(QMainWindow):
         contests.import_button.clicked.connect(lambda: self.import_canvass())
         contests.detail.settings_requested.connect(self._settings_requested)
         contests.detail.request_wanted.connect(self.record_request)
+        contests.detail.whole_race_wanted.connect(self.open_whole_race)
         requests.request_wanted.connect(lambda: self.record_request(None))
         self.act_within.toggled.connect(contests.within.setChecked)
         contests.within.toggled.connect(self.act_within.setChecked)
@@ -336,6 +349,9 @@ class MainWindow(QMainWindow):
         self.act_print = self._action("&Print…", self.print_overview,
                                       QKeySequence.StandardKey.Print,
                                       "Print the contests overview as shown")
+        self.act_export = self._action("E&xport results…", lambda: self.export_results(),
+                                       "Ctrl+Shift+E", "Write every contest's votes and "
+                                       "verdict to a spreadsheet (Excel .xlsx, or .csv)")
         self.act_report = self._action("Recount re&port…", self.open_report, "Ctrl+Shift+P",
                                        "Make, preview, print, sign and verify the official "
                                        "recount report")
@@ -360,6 +376,7 @@ class MainWindow(QMainWindow):
         f.addAction(self.act_accept)
         f.addAction(self.act_person)
         f.addAction(self.act_print)
+        f.addAction(self.act_export)
         f.addAction(self.act_report)
         f.addSeparator()
         f.addAction(self.act_quit)
@@ -379,6 +396,11 @@ class MainWindow(QMainWindow):
                                         lambda: self.record_request(None), "Ctrl+R",
                                         "Record a recount request for the selected contest")
         e.addAction(self.act_request)
+        self.act_whole = self._action(
+            "&Whole race and the county's part…", lambda: self.open_whole_race(None),
+            "Ctrl+Shift+H", "A multicounty or statewide contest: the whole race's figures, "
+            "the lieutenant governor's recount order and the county's transmittal")
+        e.addAction(self.act_whole)
         e.addAction(self.act_people)
         self.act_retab = self._action("&Load re-tabulated results…", self._load_retab,
                                       "Ctrl+Shift+L", "Load the tabulators' re-tabulated "
@@ -403,8 +425,14 @@ class MainWindow(QMainWindow):
         self.act_detail = self._action("&Decision text", self._focus_detail, "F6",
                                        "Move to the decision text of the selected contest")
         self.act_refresh = self._action("Re&fresh", self.refresh, QKeySequence.StandardKey.Refresh)
+        self.act_contrast = self._action(
+            "&High contrast", lambda: self.set_high_contrast(self.act_contrast.isChecked()),
+            "Ctrl+Alt+H", "White on black, every colour of the window's own given up (on "
+            "by itself when the system asks for more contrast)")
+        self.act_contrast.setCheckable(True)
         for a in (self.act_contests, self.act_requests, self.act_recount, None,
-                  self.act_within, self.act_find, self.act_detail, None, self.act_refresh):
+                  self.act_within, self.act_find, self.act_detail, None, self.act_refresh,
+                  self.act_contrast):
             v.addSeparator() if a is None else v.addAction(a)
 
         h = mb.addMenu("&Help")
@@ -1128,6 +1156,53 @@ class MainWindow(QMainWindow):
         dlg.open()
         return dlg
 
+    def open_whole_race(self, contest_id: int | None) -> WholeRaceDialog | None:
+        """The whole race of the selected (or given) contest and the county's part in its
+        recount."""
+        from .dialogs.whole_race import WholeRaceDialog
+
+        if self.case is None or not self.rows:
+            self.tell("No contest", "Open a case that holds a canvass first.")
+            return None
+        if contest_id is None:
+            on_recount = self.tabs.currentWidget() is getattr(self, "recount_page", None)
+            contest_id = (self.recount_page.contest_id if on_recount else None) \
+                or self.contests_page.current_contest_id()
+        if contest_id is None:
+            self.tell("No contest", "Select a contest first.")
+            return None
+        dlg = WholeRaceDialog(self, contest_id)
+        dlg.open()
+        return dlg
+
+    def export_results(self, dest: Path | None = None) -> Path | None:
+        """Every contest's votes and verdict to a spreadsheet (the same as ``recount-desk
+        export``); .xlsx unless a .csv name is chosen."""
+        from PySide6.QtWidgets import QFileDialog
+
+        from recount_desk.actions import export as export_actions
+
+        if self.case is None or not self.rows:
+            self.tell("Nothing to export", "Open a case that holds a canvass first.")
+            return None
+        if dest is None:
+            default = self.case.path.with_name(self.case.path.stem + " — results.xlsx")
+            name, _ = QFileDialog.getSaveFileName(
+                self, "Export results", str(default),
+                "Excel workbook (*.xlsx);;Comma-separated values (*.csv)")
+            if not name:
+                return None
+            dest = Path(name)
+        if dest.suffix.lower() not in (".xlsx", ".csv"):
+            dest = dest.with_suffix(".xlsx")
+        try:
+            out = export_actions.export_results(self.case, dest)
+        except (export_actions.ExportError, OSError) as e:
+            self.tell("The results were not exported", str(e))
+            return None
+        self.statusBar().showMessage(f"Exported {len(self.rows)} contests to {out}", 15000)
+        return out
+
     def _load_retab(self) -> None:
         if getattr(self, "recount_page", None) is None:
             self.tell("Nothing to load into", "Open a case that holds a canvass first.")
@@ -1331,6 +1406,17 @@ class MainWindow(QMainWindow):
             self.open_path(p)
         else:
             self.import_canvass(p)
+
+    def set_high_contrast(self, on: bool, remember: bool = True) -> None:
+        """Show the window in high contrast (View › High contrast), or not."""
+        from . import theme
+
+        theme.use_high_contrast(on)
+        self.act_contrast.setChecked(on)
+        if remember:
+            self.settings.setValue("view/highContrast", on)
+        if self.case is not None:
+            self.refresh()
 
     # -- layout --------------------------------------------------------------------------------
     def _restore_geometry(self) -> None:

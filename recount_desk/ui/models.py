@@ -28,6 +28,8 @@ from recount_desk.actions.wizard import ContestSettings
 from recount_desk.core.model import ContestKind, Issue, PassRule, Scope, Severity, VotingMethod
 from recount_desk.core.rules import Result, Verdict
 
+from .theme import high_contrast
+
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -162,7 +164,19 @@ def short_deadline(iso: str | None) -> str:
     return f"{dt:%b} {dt.day}, {dt.year} {hour}{minutes} {'a.m.' if dt.hour < 12 else 'p.m.'}"
 
 
+WHOLE_RACE = "decided on the whole race"
+
+
+def _whole(text: Callable[[ContestRow], str]) -> Callable[[ContestRow], str]:
+    """A column of the verdict's figures: for a county's portion of a multicounty or
+    statewide contest it says the verdict is the whole race's (no winner, margin or
+    threshold of a portion is shown as if it were one, 20A-4-401(1)(b))."""
+    return lambda r: "—" if r.check.portion else text(r)
+
+
 def result_text(row: ContestRow) -> str:
+    if row.check.portion:
+        return WHOLE_RACE
     d = row.check.decision
     o = d.outcome
     if o.result is Result.PASSED:
@@ -215,16 +229,17 @@ CONTEST_COLUMNS: tuple[Column, ...] = (
     Column("Total", lambda r: f"{r.check.decision.total:,}",
            lambda r: r.check.decision.total, True),
     Column("Winner(s) / result", result_text, lambda r: result_text(r).casefold()),
-    Column("Closest loser", lambda r: r.check.decision.closest_loser or "—",
+    Column("Closest loser", _whole(lambda r: r.check.decision.closest_loser or "—"),
            lambda r: (r.check.decision.closest_loser or "").casefold()),
-    Column("Margin", lambda r: "—" if r.check.decision.margin is None
-           else f"{r.check.decision.margin:,}", _margin_key, True,
+    Column("Margin", _whole(lambda r: "—" if r.check.decision.margin is None
+                            else f"{r.check.decision.margin:,}"), _margin_key, True,
            "Difference in votes between the closest loser and the lowest winner, or between "
-           "for and against"),
-    Column("Margin %", percent_text, _margin_key, True),
-    Column("Threshold", lambda r: f"{r.check.decision.threshold:,}",
+           "for and against (a county's portion: decided on the whole race)"),
+    Column("Margin %", _whole(percent_text), _margin_key, True),
+    Column("Threshold", _whole(lambda r: f"{r.check.decision.threshold:,}"),
            lambda r: r.check.decision.threshold, True,
-           "The largest difference, in votes, still within the recount margin"),
+           "The largest difference, in votes, still within the recount margin (a county's "
+           "portion: decided on the whole race)"),
     Column("Verdict", lambda r: r.check.decision.verdict.label,
            lambda r: list(Verdict).index(r.check.decision.verdict)),
     Column("Request deadline", lambda r: short_deadline(r.check.deadline),
@@ -310,6 +325,8 @@ class ContestsTableModel(QAbstractTableModel):
         verdict = row.check.decision.verdict
         if role == _DECORATION:
             return verdict_icon(verdict)
+        if high_contrast():
+            return None  # the palette's colours; the icon's shape and the words tell it
         if role == _BACKGROUND:
             return QBrush(VERDICT_TINT[verdict])
         return QBrush(QColor("#1a1a1a"))  # the foreground
@@ -419,7 +436,7 @@ class TextTableModel(QAbstractTableModel):
                 f.setBold(True)
                 return f
             return None
-        return self._brushes.get(r)  # the background
+        return None if high_contrast() else self._brushes.get(r)  # the background
 
 
 SEVERITY_TEXT = {Severity.ERROR: "Error", Severity.WARNING: "Warning", Severity.NOTE: "Note"}

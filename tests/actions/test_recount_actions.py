@@ -32,6 +32,7 @@ from recount_desk.core.model import (
 )
 from recount_desk.core.people import Role
 from recount_desk.core.recount import (
+    BoardKind,
     BoardMember,
     BoardRole,
     CostKind,
@@ -737,3 +738,27 @@ def _board_of_five_members(c: Case) -> None:
     rc.set_board_members(c, RACE, [BoardMember(n, "Member") for n in "ABCDE"])
     rc.convene_board(c, RACE, convened_at=datetime(2024, 11, 26, 10), place="Chambers",
                      body_size=5)
+
+
+@pytest.mark.parametrize(("kind", "present", "body", "ok"), [
+    (BoardKind.STATE, 2, 3, False), (BoardKind.STATE, 3, 3, True),
+    (BoardKind.COUNTY, 2, 3, False), (BoardKind.COUNTY, 3, 5, True),
+    (BoardKind.MUNICIPAL, 2, 3, True), (BoardKind.MUNICIPAL, 2, 5, False),
+], ids=["state-2-of-3", "state-3-of-3", "county-2-of-3", "county-3-of-5",
+        "municipal-2-of-3", "municipal-2-of-5"])
+def test_the_checklist_and_the_report_agree_on_the_quorum(case: Case, kind: BoardKind,
+                                                          present: int, body: int,
+                                                          ok: bool) -> None:
+    from recount_desk.actions import report as report_actions
+    from recount_desk.core.report_model import quorum_statement
+
+    _declared(case)
+    rc.set_board_members(case, RACE, [BoardMember(f"M{i}", "Member", present=i < present)
+                                      for i in range(body)])
+    rc.convene_board(case, RACE, convened_at=datetime(2024, 11, 26, 10), place="Office",
+                     body_size=body, board_kind=kind)
+    step = next(s for s in rc.recount_state(case, RACE).checklist.steps
+                if s.stage is Stage.BOARD_CONVENED)
+    board = report_actions.build_report_data(case, RACE).board
+    assert (step.done, board.quorum_met) == (ok, ok)
+    assert quorum_statement(board).startswith("A quorum is present" if ok else "NO QUORUM")

@@ -134,3 +134,22 @@ def test_labels_checked_against_the_table() -> None:
     assert kane is not None and kane.key == ContestKey("State House", "73")
     assert check_label(ContestKey("State House", "69"), "Grand", E2018) is None
     assert check_label(ContestKey("U.S. House", "2"), "Salt Lake", E2018) is None
+
+
+def test_the_officer_s_setting_that_agrees_with_the_office_names_the_office_first() -> None:
+    from recount_desk.core.model import Scope
+    from recount_desk.core.scope import ScopeFinding, officer_finding, stored_finding
+
+    office = ScopeFinding(Scope.STATEWIDE, "A federal or statewide office, voted in every "
+                          "county.", "20A-4-401(1)(d)(ii)(D)")
+    agreed = officer_finding(Scope.STATEWIDE, office)
+    assert agreed.reason.startswith("A federal or statewide office")
+    assert "The election officer's setting agrees." in agreed.reason
+    assert agreed.overridden
+    differs = officer_finding(Scope.COUNTY, office)
+    assert differs.reason.startswith("Set by the election officer: within one county.")
+    assert "it would be statewide" in differs.reason
+    assert differs.basis == "20A-4-401(1)(d)(ii)(C)"
+    stored = stored_finding(Scope.MULTICOUNTY, office)
+    assert "Set by the election officer" not in stored.reason
+    assert stored.reason.startswith("Stored as multicounty when the canvass was imported")

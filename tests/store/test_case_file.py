@@ -45,8 +45,13 @@ def test_case_file_holds_election_and_canvass(case_path: Path) -> None:
     with open_case(case_path) as case:
         assert case.election == ELECTION
         rows = overview(case)
-        assert [r.check.totals.contest.key.label() for r in rows] == [
+        # The file calls Grand's U.S. House race district 1; the case keeps it as read and
+        # the overview names it by the district table (Grand lies only in district 3).
+        assert [sc.totals.contest.key.label() for sc in repo.contests(case.conn)] == [
             "U.S. Senate", "U.S. House — District 1", "State House — District 69",
+            "State House — District 70"]
+        assert [r.check.totals.contest.key.label() for r in rows] == [
+            "U.S. Senate", "U.S. House — District 3", "State House — District 69",
             "State House — District 70"]
         hd69 = rows[2].check
         assert {c.choice.name: c.votes for c in hd69.totals.choices} == {

@@ -38,6 +38,7 @@ def main(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     w = MainWindow(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
     w.confirm = lambda _t, _x: True  # type: ignore[method-assign]
+    w.choose_person = lambda names, _current: names[0]  # type: ignore[method-assign]
     w.show()
     w.open_demo(fresh=True)
     wait(w.case_opened)

@@ -103,6 +103,7 @@ class ContestDetailPane(QWidget):
 
     settings_requested = Signal(int, object, object)  # contest id, before, after
     request_wanted = Signal(int)
+    whole_race_wanted = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -173,10 +174,21 @@ class ContestDetailPane(QWidget):
         self.request.setAccessibleName("Record a recount request for this contest")
         self.request.clicked.connect(lambda: self._row and self.request_wanted.emit(self._row.id))
 
+        # A multicounty or statewide contest: the whole race and the county's part.
+        self.whole = QPushButton("&Whole race…")
+        self.whole.setAccessibleName("The whole race and the county's part in its recount")
+        self.whole.setToolTip("The whole race's figures (typed from the state canvass or the "
+                              "other counties' files), the lieutenant governor's recount order "
+                              "and the county's transmittal (Ctrl+Shift+H)")
+        self.whole.clicked.connect(
+            lambda: self._row and self.whole_race_wanted.emit(self._row.id))
+        self.whole.hide()
+
         head = QHBoxLayout()
         head.addWidget(self.verdict_icon)
         head.addWidget(self.verdict, 1)
         # Beside the verdict, not under the settings: above the fold at 1280×720.
+        head.addWidget(self.whole)
         head.addWidget(self.request)
 
         left = QWidget()
@@ -244,6 +256,7 @@ class ContestDetailPane(QWidget):
                         self.edition, self.assumptions, self.figures):
                 lab.clear()
             self.verdict_icon.clear()
+            self.whole.hide()
             self.precinct_model.set_table([], [])
             return
         d = row.check.decision
@@ -280,6 +293,8 @@ class ContestDetailPane(QWidget):
         self.pass_rule.setEnabled(c.kind is ContestKind.PROPOSITION)
         self.method.setEnabled(c.kind is ContestKind.RACE)
         self.request.setEnabled(d.verdict is not Verdict.EXCLUDED_IRV)
+        self.whole.setVisible(row.check.portion
+                              or c.scope in (Scope.MULTICOUNTY, Scope.STATEWIDE))
         if table is not None:
             names, choices, votes = table
             totals = [sum(v[i] for v in votes) for i in range(len(choices))]

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QScrollArea,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -35,6 +34,7 @@ from ..recount.panels import (
     WitnessesPanel,
 )
 from ..recount.tally import MismatchPanel, TallyEntryPanel
+from ..tabs import PageTabs
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -147,7 +147,7 @@ class RecountPage(QWidget):
             "envelopes": ("Absentee envelopes", self.envelopes),
             "costs": ("Costs", self.costs), "board": ("Board", self.board),
             "declare": ("Declare && sign", self.declare)}
-        self.tabs = QTabWidget()
+        self.tabs = PageTabs()
         self.tabs.setAccessibleName("Steps of the recount")
         for n, (key, (title, w)) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(w, f"{n} {title}")
