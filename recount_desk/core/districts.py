@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from datetime import date
 from enum import StrEnum
+from functools import lru_cache
 
 COUNTIES: tuple[str, ...] = (
     "Beaver", "Box Elder", "Cache", "Carbon", "Daggett", "Davis", "Duchesne", "Emery",
@@ -88,6 +89,7 @@ _COUNTY_ALIASES = {"salt lake city": "Salt Lake", "san pete": "Sanpete",
                    "boxelder": "Box Elder", "saltlake": "Salt Lake", "sanjuan": "San Juan"}
 
 
+@lru_cache(maxsize=4096)  # a check asks it for every contest of a file (few distinct texts)
 def county_name(text: str) -> str | None:
     """The county's name as in :data:`COUNTIES` ("GRAND", "Grand County", "San Pete"), or None."""
     t = " ".join(re.sub(r"[_\-]", " ", text).split()).lower()
