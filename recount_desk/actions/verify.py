@@ -88,7 +88,7 @@ def verify_case(path: Path | str, *, anchored: bool | None = None) -> VerifyResu
 def _verify_on_server(url: Path | str, *, anchored: bool) -> VerifyResult:
     where = store.location(url)
     try:
-        conn = store.open_case(where, readonly=True)  # type: ignore[arg-type]
+        conn = store.open_case(where, readonly=True)
     except store.CaseFileError as e:
         return VerifyResult(where.name, False, 0, [str(e)])
     try:

@@ -1094,6 +1094,7 @@ class MainWindow(QMainWindow):
             return
         row = next((r for r in self.rows if r.id == contest_id), None)
         table = contest_actions.precinct_table(self.case, contest_id)
+        self.contests_page.detail.election_date = self.case.election.date
         self.contests_page.detail.show_row(row, table)
 
     # -- contest settings (undoable) ----------------------------------------------------------

@@ -126,3 +126,10 @@ def test_a_tie_under_the_2024_edition_is_an_automatic_recount(
     window.contests_page.select_contest(tie.id)
     assert "without a request" in window.contests_page.detail.explanation.text()
     assert window.contests_page.detail.who.text().startswith("Nobody needs to")
+
+
+def test_the_law_applied_says_when_its_text_is_assumed(demo: MainWindow) -> None:
+    """The demo is a 2016 election; the oldest text of 20A-4-401 held is the 2019 one."""
+    text = demo.contests_page.detail.edition.text()
+    assert "20A-4-401 in its 2019–2023 text" in text
+    assert "ASSUMED: the 2019 text is applied to an election of 2016" in text

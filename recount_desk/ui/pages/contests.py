@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics
@@ -109,6 +109,7 @@ class ContestDetailPane(QWidget):
         super().__init__(parent)
         self._row: ContestRow | None = None
         self.now = datetime.now  # replaced in tests, so countdowns are reproducible
+        self.election_date: date | None = None  # set by the window with the case
 
         self.title = QLabel("Select a contest above to see its verdict and why.")
         f = self.title.font()
@@ -278,7 +279,9 @@ class ContestDetailPane(QWidget):
         else:
             self.deadline.setText("Not known: enter the date the canvass was completed "
                                   "(File › Election details).")
-        self.edition.setText(d.edition.label)
+        assumed = d.edition.assumption(self.election_date) if self.election_date else None
+        self.edition.setText(d.edition.label + (f"<br><small>{assumed}</small>" if assumed
+                                                else ""))
         self.assumptions.setText("<br>".join(f"Assumption: {a}" for a in d.assumptions)
                                  if d.assumptions else "None")
         for w in (self.seats, self.scope, self.method, self.pass_rule):
