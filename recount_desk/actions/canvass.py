@@ -28,6 +28,7 @@ from recount_desk.core.rules import (
     edition_for,
     filing_office,
     request_deadline,
+    unread_counts,
 )
 from recount_desk.core.scope import (
     Coverage,
@@ -313,11 +314,17 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
         if fix is not None:
             issues.append(Issue(parsed.file, f"{fix.message} Check the file's labels.",
                                 severity=Severity.WARNING))
+    # A count the reader refused could be any contest's: no verdict rests on the rest.
+    errors = sum(1 for i in issues if i.severity is Severity.ERROR)
+    checks = [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
+                            coverage=file_coverage(parsed, f, county), county=county)
+              for t, f in zip(parsed.totals, findings, strict=True)]
+    if errors:
+        checks = [dataclasses.replace(c, decision=unread_counts(c.decision, errors))
+                  for c in checks]
     return CheckResult(
         parsed.file, parsed.family, ed, kind,
-        [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
-                       coverage=file_coverage(parsed, f, county), county=county)
-         for t, f in zip(parsed.totals, findings, strict=True)],
+        checks,
         issues, parsed.detection, tuple(parsed.doubts), inference, county,
         ed.assumption(election_date),
     )

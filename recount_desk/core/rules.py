@@ -566,6 +566,30 @@ def _decide_hidden(totals: ContestTotals, edition: Edition, kind: ElectionKind |
     )
 
 
+def unread_counts(shown: MarginDecision, errors: int) -> MarginDecision:
+    """No verdict when some of the file's counts could not be read.
+
+    The margin is reckoned on the votes cast for all candidates in the race (20A-4-401(1)(b),
+    (2)(a)); a count the reader refused could be any number, so a margin, a threshold or a
+    tie reckoned without it is no finding. Verdicts that do not rest on the counts (a
+    county's portion, an IRV race, an uncontested race) stand."""
+    if errors <= 0 or shown.verdict in (Verdict.PORTION, Verdict.EXCLUDED_IRV,
+                                        Verdict.UNCONTESTED, Verdict.UNDECIDABLE):
+        return shown
+    why = ("reading the file found errors (listed with their rows), such as counts that "
+           "are not numbers, and a count not read may be this contest's.")
+    return MarginDecision(
+        shown.contest, shown.edition, shown.outcome, shown.total, Verdict.UNDECIDABLE,
+        shown.margin, shown.threshold, shown.closest_loser, shown.lowest_winner, shown.losers,
+        shown.basis,
+        f"Cannot be decided from this file: {why} On the counts that were read it would be: "
+        f"{shown.verdict.label.lower()}. Correct the file and check again — Utah Code "
+        f"{shown.basis}.",
+        f"Cannot be decided from this file ({shown.basis})",
+        shown.assumptions,
+    )
+
+
 def _explained(totals: ContestTotals) -> bool:
     """Whether hidden cells explain why the precincts fall short of the official totals
     (they can only ever add votes)."""
