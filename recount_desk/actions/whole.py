@@ -16,7 +16,7 @@ from pathlib import Path
 from recount_desk.core.calendar import Closed
 from recount_desk.core.districts import county_name
 from recount_desk.core.model import ElectionKind, Issue, Scope, Severity
-from recount_desk.core.rules import Edition, edition_for
+from recount_desk.core.rules import Edition, edition_for, unread_counts
 from recount_desk.core.scope import Coverage, officer_finding, scope_override
 from recount_desk.core.whole import CountyPart, Disagreement, WholeRace, combine, cross_check
 
@@ -87,6 +87,7 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
     """
     parsed = [read(p) for p in paths]
     issues = [i for p in parsed for i in p.issues]
+    read_errors = sum(1 for i in issues if i.severity is Severity.ERROR)
     parts = [part for p in parsed for part in parts_of(p)]
     if election_date is None:
         dates = {p.election_date for p in parsed if p.election_date}
@@ -105,6 +106,7 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
         sp = read(state_canvass)
         state_file = sp.file
         issues.extend(sp.issues)
+        read_errors += sum(1 for i in sp.issues if i.severity is Severity.ERROR)
         state_races = combine(parts_of(sp), election_date)
     disagreements, official = cross_check(races, state_races)
     out = []
@@ -128,8 +130,10 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
             totals = r.parts[0].totals
             coverage = Coverage(r.parts[0].counties, False, r.parts[0].source)
         county = coverage.counties[0] if len(coverage.counties) == 1 else None
-        out.append(RaceCheck(r, check_contest(totals, ed, kind, election_date,
-                                              canvass_completed, closed, scope=finding,
-                                              coverage=coverage, county=county), state))
+        cc = check_contest(totals, ed, kind, election_date, canvass_completed, closed,
+                           scope=finding, coverage=coverage, county=county)
+        if read_errors:  # a count a reader refused could be any race's
+            cc = replace(cc, decision=unread_counts(cc.decision, read_errors))
+        out.append(RaceCheck(r, cc, state))
     return WholeCheck([p.file for p in parsed], kind, ed, out, issues, disagreements,
                       state_file, ed.assumption(election_date))

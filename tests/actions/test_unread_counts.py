@@ -33,3 +33,19 @@ def test_an_unreadable_count_makes_the_close_race_undecidable_not_ineligible(
     assert "counts that are not numbers" in d.explanation
     assert "On the counts that were read it would be: not eligible" in d.explanation
     assert all(not c.decision.within_margin for c in result.contests)
+
+
+def test_the_whole_race_check_of_several_files_gives_no_verdict_beside_a_reading_error(
+        tmp_path: Path) -> None:
+    from recount_desk.actions.whole import check_files
+
+    lines = DEMO.read_text(encoding="utf-8").splitlines()
+    i = next(n for n, line in enumerate(lines)
+             if ",State House,32," in line and "Christensen" in line)
+    lines[i] += "x"
+    bad = tmp_path / "20161108__ut__general__salt_lake__precinct.csv"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = check_files([bad])
+    assert any(i.severity.value == "error" for i in result.issues)
+    assert not any(r.check.decision.within_margin or r.check.decision.verdict.value
+                   == "not_eligible" for r in result.races)
