@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .base import fail
+from .base import ImportFailed, fail
 
 if TYPE_CHECKING:
     import numpy as np
@@ -21,6 +21,19 @@ if TYPE_CHECKING:
 NOT_UTF8_NOTE = ("The file is not UTF-8; it was read as Windows-1252 (Latin-1). Check accented "
                  "names.")
 MAX_UNZIPPED = 2 * 1024**3  # a canvass xlsx this large is a zip bomb, not a canvass
+
+
+def _malformed(path: Path, e: Exception) -> ImportFailed:
+    """pandas' "Error tokenizing data … line N, saw M" as our message, with its row."""
+    msg = str(e)
+    row = None
+    if "line " in msg:
+        try:
+            row = int(msg.split("line ")[1].split(",")[0])
+        except ValueError:
+            row = None
+    return fail(path, "The CSV file is malformed: a row has more fields than the header.",
+                row=row)
 
 
 def sniff(path: Path) -> str:
@@ -122,15 +135,7 @@ def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = Non
         except pd.errors.EmptyDataError as e:
             raise fail(path, "The file has no rows.") from e
         except pd.errors.ParserError as e:
-            msg = str(e)
-            row = None
-            if "line " in msg:
-                try:
-                    row = int(msg.split("line ")[1].split(",")[0])
-                except ValueError:
-                    row = None
-            raise fail(path, "The CSV file is malformed: a row has more fields than the "
-                       "header.", row=row) from e
+            raise _malformed(path, e) from e
     raise fail(path, "The file's text cannot be decoded.")
 
 
@@ -187,15 +192,7 @@ def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 <
         except pd.errors.EmptyDataError as e:
             raise fail(path, "The file has no rows.") from e
         except pd.errors.ParserError as e:
-            msg = str(e)
-            row = None
-            if "line " in msg:
-                try:
-                    row = int(msg.split("line ")[1].split(",")[0])
-                except ValueError:
-                    row = None
-            raise fail(path, "The CSV file is malformed: a row has more fields than the "
-                       "header.", row=row) from e
+            raise _malformed(path, e) from e
     raise fail(path, "The file's text cannot be decoded.")
 
 
