@@ -121,7 +121,9 @@ def _unify_names(raw: RawCanvass, df: pd.DataFrame, issues: list[Issue]) -> pd.D
     """Choice names that differ only by Unicode form (NFC/NFD), case, spacing or an
     invisible character are one choice, under the spelling seen first, with a warning:
     never two candidates that are one. A name too long to be a name is an error."""
-    distinct = list(dict.fromkeys(df["choice"].tolist()))
+    import pandas as pd
+
+    distinct = list(pd.unique(df["choice"]))
     first: dict[str, str] = {}
     final: dict[object, str] = {}
     for u in distinct:
@@ -398,11 +400,11 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                            if official and counted[nm] != use[nm]},
         ))
 
-    extras_rows = [
-        (int(p), int(c), str(k), int(v))
-        for p, c, k, v in extra.groupby(["p", "c", "kind"], sort=False)["votes"].sum()
-        .reset_index().itertuples(index=False, name=None)
-    ]
+    per = extra.groupby(["p", "c", "kind"], sort=False)["votes"].sum()
+    extras_rows = list(zip(per.index.get_level_values(0).tolist(),
+                           per.index.get_level_values(1).tolist(),
+                           [str(k) for k in per.index.get_level_values(2).tolist()],
+                           per.to_numpy().tolist(), strict=True))
     return ParsedCanvass(
         raw.file, raw.family, sha256, [str(p) for p in precinct_uniques], contests, choices,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,

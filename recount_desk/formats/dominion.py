@@ -20,6 +20,7 @@ issue names the contest. Rows whose precinct is ``Total`` are the file's own tot
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,6 +65,7 @@ _ALIASES = {
 _PRECINCT_COLS = ("precinct code", "precinct number", "precinct name")
 
 
+@functools.lru_cache(maxsize=8192)
 def _norm(text: str) -> str:
     t = re.sub(r"\s+", " ", text.replace("\ufeff", "").replace("*", "")).strip().lower()
     t = re.sub(r"\b(under|over) votes\b", r"\1votes", t)

@@ -242,3 +242,25 @@ def column_name(header: Sequence[str], j: int) -> str:
     """A column as messages name it: its header text on one line, else its letter."""
     return " ".join(str(header[j]).split()) if j < len(header) and str(header[j]).strip() \
         else col_letter(j)
+
+
+def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int],
+         choices: Sequence[tuple[str, str, str, str, str, str]],
+         precincts: Sequence[str]) -> pd.DataFrame:
+    """Stage *rows* of a grid (one row per precinct, one column per choice): the raw rows
+    of the grid's columns ``columns``, each standing for the choice ``(contest, district,
+    party, choice, choice party, kind)`` beside it, one raw row per cell ``present``
+    (column by column, precincts in order)."""
+    import numpy as np
+
+    ks = np.asarray(columns, dtype=np.intp)
+    grid_t = present[:, ks].T  # one line per choice column
+    col_i, prec_i = np.nonzero(grid_t)
+    meta = np.empty((len(choices), 6), dtype=object)
+    if len(choices):
+        meta[:] = [list(c) for c in choices]
+    picked = meta[col_i]
+    names = ("contest", "district", "party", "choice", "choice_party", "kind")
+    return raw_frame({"precinct": np.asarray(precincts, dtype=object)[prec_i],
+                      **{n: picked[:, j] for j, n in enumerate(names)},
+                      "votes": values[:, ks].T[grid_t]})
