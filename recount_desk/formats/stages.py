@@ -221,6 +221,20 @@ def primary_in_name(text: str) -> bool | None:
     return True if "primary" in low else (False if "general" in low else None)
 
 
+def text_column(values: Any) -> pd.Categorical:
+    """A raw text column as a categorical (codes into its distinct texts, in order of
+    first appearance): what the build stage groups by is then integers, and pandas'
+    own string type (slow to hash in pure Python) is never made."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(values, pd.Categorical):
+        return values
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+    return pd.Categorical.from_codes(codes, categories=pd.Index(uniques, dtype=object),
+                                     validate=False)
+
+
 def raw_frame(columns: dict[str, Any], *, row: Any = None) -> pd.DataFrame:
     """Stage *rows*: the raw-rows frame from one array of text (or one text for every
     row) per raw column and the votes, with the file's row of each where ``row`` is
@@ -229,8 +243,8 @@ def raw_frame(columns: dict[str, Any], *, row: Any = None) -> pd.DataFrame:
     import pandas as pd
 
     votes = np.asarray(columns["votes"], dtype=np.int64)
-    df = pd.DataFrame({c: np.full(len(votes), v, dtype=object) if isinstance(v, str) else
-                       np.asarray(v, dtype=object)
+    df = pd.DataFrame({c: text_column(np.full(len(votes), v, dtype=object)
+                                      if isinstance(v, str) else v)
                        for c in RAW_COLUMNS if c != "votes" for v in [columns[c]]}
                       | {"votes": votes})
     if row is not None:
@@ -256,11 +270,18 @@ def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int],
     ks = np.asarray(columns, dtype=np.intp)
     grid_t = present[:, ks].T  # one line per choice column
     col_i, prec_i = np.nonzero(grid_t)
+    import pandas as pd
+
     meta = np.empty((len(choices), 6), dtype=object)
     if len(choices):
         meta[:] = [list(c) for c in choices]
-    picked = meta[col_i]
+
+    def at(labels: Any, which: np.ndarray) -> pd.Categorical:
+        codes, uniques = pd.factorize(np.asarray(labels, dtype=object), use_na_sentinel=False)
+        return pd.Categorical.from_codes(codes[which], validate=False,
+                                         categories=pd.Index(uniques, dtype=object))
+
     names = ("contest", "district", "party", "choice", "choice_party", "kind")
-    return raw_frame({"precinct": np.asarray(precincts, dtype=object)[prec_i],
-                      **{n: picked[:, j] for j, n in enumerate(names)},
+    return raw_frame({"precinct": at(precincts, prec_i),
+                      **{n: at(meta[:, j], col_i) for j, n in enumerate(names)},
                       "votes": values[:, ks].T[grid_t]})
