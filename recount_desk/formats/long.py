@@ -447,8 +447,11 @@ def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, l
     convert); one with a blank, a '*' or a '1,234' keeps the file's text, so its problems
     can be reported cell by cell; only a column the parser reads as other numbers
     (fractions) is read again as text."""
-    header, _ = read_csv_text(path, nrows=0, dtype=object)
-    names = [str(c) for c in header.columns]
+    head = head_rows(path, "csv", nrows=1)
+    names = head[0] if head else []
+    if not names or "" in names or len(set(names)) < len(names):
+        # pandas' own names for blank or repeated ones ("Unnamed: 3", "votes.1")
+        names = [str(c) for c in read_csv_text(path, nrows=0, dtype=object)[0].columns]
     votes = _columns(names).get("votes")
     if votes is not None:
         try:
