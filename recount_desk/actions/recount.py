@@ -72,6 +72,7 @@ from recount_desk.core.recount import (
     cost_statement,
     envelope_summary,
     field_label,
+    members_present,
     needs_entry,
     return_rule,
     returned_in_time,
@@ -191,6 +192,7 @@ class BoardView:
     convening: rr.StoredConvening | None
     quorum: QuorumCheck | None
     default_kind: BoardKind
+    present: int = 0  # members counting toward the quorum (``core.recount.members_present``)
 
 
 @dataclass(frozen=True)
@@ -1047,7 +1049,7 @@ def convene_board(case: Case, contest_id: int, *, convened_at: datetime, place: 
 
 def _board_view(case: Case, ctx: Loaded) -> BoardView:
     return BoardView(ctx.model.members, ctx.stored_convening, ctx.model.quorum(),
-                     board_kind_for(case.election.kind))
+                     board_kind_for(case.election.kind), members_present(ctx.model.members))
 
 
 def board(case: Case, contest_id: int) -> BoardView:
