@@ -233,6 +233,7 @@ class EntryResult:
     state: UnitState
     check: ConsistencyCheck | None
     missing: tuple[str, ...]
+    replaced: TallyEntry | None = None  # the entry this one replaced (what an undo restores)
 
 
 @dataclass(frozen=True)
@@ -479,8 +480,9 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
                    "check_ok": None if check is None else check.ok,
                    "warning_note": change.entry.warning_note or None,
                    "replaced": change.replaces})
-    return EntryResult(eid, change.state, check, tuple(field_label(k)
-                                                       for k in clean.missing(ctx.layout)))
+    return EntryResult(eid, change.state, check,
+                       tuple(field_label(k) for k in clean.missing(ctx.layout)),
+                       taken.entry if taken is not None else None)
 
 
 def may_enter(case: Case, contest_id: int, unit: str, entry: int, officer: str) -> str | None:

@@ -80,12 +80,11 @@ class SaveRequest:
 
     def write(self, case: Case) -> tuple[TallyEntry | None, rc.EntryResult]:
         """The entry it replaces (for undo) and the save's result, on ``case``'s connection
-        (the window's, or a worker's own)."""
-        before = rc.entry_of(case, self.contest_id, self.unit, self.number)
+        (the window's, or a worker's own): one action."""
         res = rc.enter_tally(case, self.contest_id, self.unit, entry=self.number,
                              officer=self.officer, sheet=self.sheet, warning_note=self.note,
                              expect_new=self.expect_new)
-        return before, res
+        return res.replaced, res
 
 
 class TallyEntryCommand(QUndoCommand):
