@@ -1180,9 +1180,10 @@ def _requested(case: Case, contest_id: int) -> bool:
                                   (contest_id,)).fetchone())
 
 
-def recount_state(case: Case, contest_id: int) -> RecountState:
-    """The contest's whole recount: settings, units, checklist, totals, declaration, board."""
-    ctx = load_recount(case, contest_id)
+def recount_state(case: Case, contest_id: int, ctx: Loaded | None = None) -> RecountState:
+    """The contest's whole recount: settings, units, checklist, totals, declaration, board
+    (``ctx``: the recount as the caller already read it in this action)."""
+    ctx = ctx or load_recount(case, contest_id)
     records = [e.record for e in ctx.envelopes]
     settings = ctx.settings
     ready = readiness(ctx.states, records,
