@@ -16,7 +16,7 @@ import csv
 import io
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cached_property
 from pathlib import Path
@@ -30,6 +30,7 @@ from recount_desk.core.recount import (
     ChecklistInput,
     ConsistencyCheck,
     ContestRecount,
+    Convening,
     CostItem,
     CostKind,
     CostStatement,
@@ -49,6 +50,7 @@ from recount_desk.core.recount import (
     RecountMethod,
     RecountUnit,
     Refusal,
+    RefusalKind,
     RejectionReason,
     ResolutionKind,
     ReturnRule,
@@ -68,18 +70,11 @@ from recount_desk.core.recount import (
     check_units,
     checklist,
     cost_statement,
-    declaration,
     envelope_summary,
     field_label,
-    lot_is_late,
-    lot_problems,
     needs_entry,
-    quorum,
-    readiness,
-    recount_totals,
     return_rule,
     returned_in_time,
-    signing_plan,
     staff_cost,
     status_line,
     units_from_precincts,
@@ -254,7 +249,8 @@ class Loaded:
     """A contest's recount as one action reads it: the core model (``ContestRecount``) and,
     beside it, the rows the store needs to write (unit and entry ids). Loaded once per
     action, with every unit (``load_recount(case, id)``) or only the units the action
-    touches (``units=[...]``), in a constant number of statements."""
+    touches (``units=[...]``), in a constant number of statements; ``whole=True`` adds the
+    envelopes, the board and the declaration the contest-wide transitions need."""
 
     contest_id: int
     totals: ContestTotals
@@ -266,6 +262,9 @@ class Loaded:
     model: ContestRecount
     signing: rr.StoredSigning | None
     conn: object = field(repr=False, compare=False, default=None)
+    stored_envelopes: list[rr.StoredEnvelope] | None = None
+    stored_convening: rr.StoredConvening | None = None
+    stored_declaration: rr.StoredDeclaration | None = None
 
     @property
     def title(self) -> str:
@@ -278,6 +277,8 @@ class Loaded:
 
     @cached_property
     def envelopes(self) -> list[rr.StoredEnvelope]:
+        if self.stored_envelopes is not None:
+            return self.stored_envelopes
         return rr.envelopes(self.conn, self.contest_id)  # type: ignore[arg-type]
 
     def unit(self, name: str) -> rr.StoredUnit:
@@ -286,9 +287,17 @@ class Loaded:
                 return u
         raise RecountError(f"{self.title} has no unit named {name!r}.")
 
+    def envelope(self, envelope_id: str) -> rr.StoredEnvelope:
+        for e in self.envelopes:
+            if e.record.envelope_id == envelope_id:
+                return e
+        raise RecountError(f"{self.title} has no envelope {envelope_id!r}.")
 
-def load_recount(case: Case, contest_id: int, units: Sequence[str] | None = None) -> Loaded:
-    """Read a contest's recount once: every unit, or only ``units`` (by name)."""
+
+def load_recount(case: Case, contest_id: int, units: Sequence[str] | None = None, *,
+                 whole: bool = False) -> Loaded:
+    """Read a contest's recount once: every unit, or only ``units`` (by name); with
+    ``whole`` also its envelopes, board and declaration (the model of the whole contest)."""
     try:
         sc = repo.contest_by_id(case.conn, contest_id)
     except KeyError:
@@ -312,10 +321,24 @@ def load_recount(case: Case, contest_id: int, units: Sequence[str] | None = None
     locked = "" if signing is None else (
         f"{title} is locked: its report was signed on {signing.signed_at:%Y-%m-%d %H:%M} by "
         f"{', '.join(signing.signers)}. Reopen it, with the reason, before changing anything.")
-    model = ContestRecount(title, layout, settings.entry_mode if settings else None, records,
-                           locked)
+    envs = conv = decl = None
+    members: tuple[BoardMember, ...] = ()
+    if whole:
+        envs = rr.envelopes(case.conn, contest_id)
+        members = tuple(rr.board_members(case.conn, contest_id))
+        conv = rr.convening(case.conn, contest_id)
+        decl = rr.current_declaration(case.conn, contest_id)
+    model = ContestRecount(
+        title, layout, settings.entry_mode if settings else None, records, locked,
+        canvass=sc.totals,
+        envelopes=None if envs is None else tuple(e.record for e in envs),
+        no_envelopes_confirmed=bool(settings and settings.no_envelopes_confirmed),
+        members=members,
+        convening=None if conv is None else Convening(conv.board_kind, conv.body_size,
+                                                      conv.convened_at, conv.place),
+        declared=decl is not None)
     return Loaded(contest_id, sc.totals, layout, settings, stored, entries, resolutions, model,
-                  signing, case.conn)
+                  signing, case.conn, envs, conv, decl)
 
 
 def ensure_writable(case: Case, ctx: Loaded) -> None:
@@ -333,15 +356,26 @@ def ensure_started(ctx: Loaded) -> rr.StoredRecount:
 
 
 def _refused(r: Refusal) -> RecountError:
-    if r.check is not None:
+    """The model's refusal as the error the caller catches (the same sentence)."""
+    if r.kind is RefusalKind.NEEDS_NOTE and r.check is not None:
         return WarningNeedsNote(r.text, r.check)
+    if r.kind is RefusalKind.LOCKED:
+        return ContestLocked(r.text)
+    if r.kind is RefusalKind.NOT_STARTED:
+        return RecountNotStarted(r.text)
+    if r.kind is RefusalKind.NEEDS_OVERRIDE:
+        return OverrideRequired(r.text, r.blockers)
+    if r.kind is RefusalKind.NEEDS_LOT and r.lot_rule is not None:
+        return LotRequired(r.text, r.lot_rule, r.tied)
     return RecountError(r.text)
 
 
 def withdraw_stale_declaration(case: Case, ctx: Loaded, tx: store.Tx) -> None:
     """A change to the counted data makes an earlier declaration out of date (withdrawn in
     the action's transaction)."""
-    if rr.current_declaration(case.conn, ctx.contest_id) is not None:
+    declared = (ctx.model.declared if ctx.model.envelopes is not None
+                else rr.current_declaration(case.conn, ctx.contest_id) is not None)
+    if declared:
         rr.withdraw_declaration(tx, ctx.contest_id)
         tx["declaration_withdrawn"] = True
 
@@ -356,14 +390,6 @@ def _name(text: str, what: str) -> str:
 def _sheet_json(sheet: TallySheet) -> dict[str, object]:
     return {"ballots": sheet.ballots, "votes": dict(sheet.votes), "write_ins": sheet.write_ins,
             "over": sheet.over, "under": sheet.under}
-
-
-def _normalise(sheet: TallySheet, layout: SheetLayout) -> TallySheet:
-    problems = sheet.problems(layout)
-    if problems:
-        raise RecountError(" ".join(problems))
-    return TallySheet(sheet.ballots, {c: sheet.votes.get(c) for c in layout.choices},
-                      sheet.write_ins if layout.write_in_line else 0, sheet.over, sheet.under)
 
 
 # --------------------------------------------------------------------------------------
@@ -748,13 +774,6 @@ def add_envelope(case: Case, contest_id: int, *, envelope_id: str, precinct: str
     return eid
 
 
-def _envelope(ctx: Loaded, envelope_id: str) -> rr.StoredEnvelope:
-    for e in ctx.envelopes:
-        if e.record.envelope_id == envelope_id:
-            return e
-    raise RecountError(f"{ctx.title} has no envelope {envelope_id!r}.")
-
-
 def _canvass_day(case: Case) -> date | None:
     cc = case.election.canvass_completed
     return cc.date() if cc else None
@@ -781,7 +800,7 @@ def record_envelope_checks(case: Case, contest_id: int, envelope_id: str, *,
     with store.transaction(case.conn, case.actor, "check envelope") as tx:
         ctx = load_recount(case, contest_id)
         ensure_writable(case, ctx)
-        env = _envelope(ctx, envelope_id)
+        env = ctx.envelope(envelope_id)
         rule = return_rule(case.election.date)
         values = dict(checks)
         timely = returned_in_time(rule, case.election.date, _canvass_day(case), postmarked,
@@ -796,7 +815,7 @@ def record_envelope_checks(case: Case, contest_id: int, envelope_id: str, *,
                         "postmarked": postmarked.isoformat() if postmarked else None,
                         "received_at": _iso(received_at), "timeliness": timely.text,
                         "rule": rule.basis, "note": note.strip() or None})
-    return _view(case, _envelope(load_recount(case, contest_id), envelope_id), rule)
+    return _view(case, load_recount(case, contest_id).envelope(envelope_id), rule)
 
 
 def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
@@ -809,45 +828,28 @@ def decide_envelope(case: Case, contest_id: int, envelope_id: str, *,
     Acceptance needs every check the law of the date asks for to have passed, and the
     ballot's votes. ``PENDING`` takes a decision back (recorded too).
     """
-    decided_by = _name(decided_by, "who decided")
     with store.transaction(case.conn, case.actor, "decide envelope") as tx:
-        ctx = load_recount(case, contest_id)
-        ensure_writable(case, ctx)
-        env = _envelope(ctx, envelope_id)
+        ctx = load_recount(case, contest_id, whole=True)
         rule = return_rule(case.election.date)
-        if outcome is EnvelopeOutcome.ACCEPTED:
-            a = assess_envelope(env.record.checks, rule)
-            if not a.may_accept:
-                raise RecountError(f"Envelope {envelope_id} cannot be accepted: {a.text}")
-            if votes is None:
-                raise RecountError("Enter the ballot's votes in this contest to accept it.")
-            problems = votes.problems(ctx.layout)
-            if problems:
-                raise RecountError(" ".join(problems))
-            reason, reason_text = None, ""
-        elif outcome is EnvelopeOutcome.REJECTED:
-            if reason is None:
-                raise RecountError("Give the reason the envelope stays rejected, e.g. "
-                                   "“Rejected as defective”.")
-            if reason is RejectionReason.OTHER and not reason_text.strip():
-                raise RecountError("Describe the other reason.")
-            votes = None
-        else:
-            reason, reason_text, votes = None, "", None
-        rr.add_envelope_decision(tx, env.id, outcome, reason, reason_text.strip(),
-                                 votes, rr.choice_ids(case.conn, contest_id), decided_by,
+        d = ctx.model.decide_envelope(envelope_id, outcome, decided_by=decided_by, rule=rule,
+                                      reason=reason, reason_text=reason_text, votes=votes)
+        if isinstance(d, Refusal):
+            raise _refused(d)
+        env = ctx.envelope(envelope_id)
+        rr.add_envelope_decision(tx, env.id, d.outcome, d.reason, d.reason_text,
+                                 d.votes, rr.choice_ids(case.conn, contest_id), d.decided_by,
                                  store.utc_now())
         withdraw_stale_declaration(case, ctx, tx)
         tx.update({"contest_id": contest_id, "contest": ctx.title,
-                        "envelope": envelope_id, "precinct": env.record.precinct,
-                        "outcome": outcome.value, "decided_by": decided_by,
-                        "reason": reason.label if reason else None,
-                        "reason_text": reason_text.strip() or None,
-                        "before": env.record.outcome.value,
-                        "votes": None if votes is None else
-                        {"votes": dict(votes.votes), "write_ins": votes.write_ins,
-                         "over": votes.over, "under": votes.under}})
-    return _view(case, _envelope(load_recount(case, contest_id), envelope_id), rule)
+                   "envelope": envelope_id, "precinct": d.precinct,
+                   "outcome": d.outcome.value, "decided_by": d.decided_by,
+                   "reason": d.reason.label if d.reason else None,
+                   "reason_text": d.reason_text or None,
+                   "before": d.before.value,
+                   "votes": None if d.votes is None else
+                   {"votes": dict(d.votes.votes), "write_ins": d.votes.write_ins,
+                    "over": d.votes.over, "under": d.votes.under}})
+    return _view(case, load_recount(case, contest_id).envelope(envelope_id), rule)
 
 
 def confirm_no_envelopes(case: Case, contest_id: int, *, confirmed: bool = True,
@@ -882,79 +884,50 @@ def envelope_summary_of(case: Case, contest_id: int) -> tuple[EnvelopeSummaryRow
 # --------------------------------------------------------------------------------------
 
 
-def _recount_completed(case: Case, contest_id: int, fallback: date) -> date:
-    conv = rr.convening(case.conn, contest_id)
-    return conv.convened_at.date() if conv else fallback
-
-
 def declaration_preview(case: Case, contest_id: int, on: date | None = None) -> Declaration:
     """The result the recount gives now (counted units plus accepted envelopes)."""
-    ctx = load_recount(case, contest_id)
-    today = on or datetime.now().date()
-    totals = recount_totals(ctx.layout, ctx.states, [e.record for e in ctx.envelopes])
-    return declaration(ctx.totals, totals, case.edition, case.election.kind,
-                       _recount_completed(case, contest_id, today), closed=case.closed_days)
+    ctx = load_recount(case, contest_id, whole=True)
+    return ctx.model.preview(edition=case.edition, election_kind=case.election.kind,
+                             today=on or datetime.now().date(), closed=case.closed_days)
 
 
 def declare(case: Case, contest_id: int, *, override_reason: str | None = None,
             lot: Lot | None = None, on: date | None = None) -> rr.StoredDeclaration:
     """Declare the result of the recount ((1)(e)(iv)-(v), (2)(d)(iv)).
 
-    From the reconciled units plus the accepted envelopes. Before every unit is reconciled
-    and every envelope reexamined, ``override_reason`` is required (``OverrideRequired``).
-    A tie at the cut-off needs ``lot`` under 20A-1-304 (``LotRequired`` says who draws and
-    by when); a lot drawn after that date is recorded and flagged late.
+    From the reconciled units plus the accepted envelopes (``ContestRecount.declare``).
+    Before every unit is reconciled and every envelope reexamined, ``override_reason`` is
+    required (``OverrideRequired``). A tie at the cut-off needs ``lot`` under 20A-1-304
+    (``LotRequired`` says who draws and by when); a lot drawn after that date is recorded
+    and flagged late.
     """
-    reason = (override_reason or "").strip() or None
-    today = on or datetime.now().date()
     with store.transaction(case.conn, case.actor, "declare result") as tx:
-        ctx = load_recount(case, contest_id)
-        ensure_writable(case, ctx)
-        settings = ensure_started(ctx)
-        ready = readiness(ctx.states, [e.record for e in ctx.envelopes],
-                          settings.no_envelopes_confirmed)
-        if not ready.complete and reason is None:
-            raise OverrideRequired(
-                f"The recount of {ctx.title} is not complete: " + " ".join(ready.blockers)
-                + " To declare now, give the reason for the override.", ready.blockers)
-        totals = recount_totals(ctx.layout, ctx.states, [e.record for e in ctx.envelopes])
-        completed = _recount_completed(case, contest_id, today)
-        pre = declaration(ctx.totals, totals, case.edition, case.election.kind, completed,
-                          closed=case.closed_days)
-        if pre.needs_lot and lot is None:
-            assert pre.lot_rule is not None
-            raise LotRequired(pre.text, pre.lot_rule, pre.outcome.tied)
-        if lot is not None and not pre.needs_lot:
-            raise RecountError("There is no tie at the cut-off: no lot is needed.")
-        if lot is not None:
-            assert pre.lot_rule is not None
-            lot = replace(lot, drawn_by=lot.drawn_by.strip(), place=lot.place.strip(),
-                          method=lot.method.strip(),
-                          witnesses=tuple(w.strip() for w in lot.witnesses if w.strip()))
-            problems = lot_problems(lot, pre.outcome, ctx.totals.contest.seats, pre.lot_rule)
-            if problems:
-                raise RecountError(" ".join(problems))
-        decl = declaration(ctx.totals, totals, case.edition, case.election.kind, completed,
-                           lot, closed=case.closed_days)
+        ctx = load_recount(case, contest_id, whole=True)
+        d = ctx.model.declare(edition=case.edition, election_kind=case.election.kind,
+                              today=on or datetime.now().date(),
+                              override_reason=override_reason, lot=lot,
+                              closed=case.closed_days)
+        if isinstance(d, Refusal):
+            raise _refused(d)
+        decl, ready, lot = d.declaration, d.readiness, d.lot
+        totals = dict(d.totals)
         did = rr.add_declaration(
             tx, contest_id, result=decl.outcome.result.value, elected=decl.elected,
             tied=decl.outcome.tied, totals=totals, text=decl.text, basis=decl.basis,
-            complete=ready.complete, override_reason=reason, declared_by=case.actor,
-            declared_at=store.utc_now())
-        late = False
+            complete=ready.complete, override_reason=d.override_reason,
+            declared_by=case.actor, declared_at=store.utc_now())
         if lot is not None and decl.lot_rule is not None:
-            late = lot_is_late(lot, decl.lot_rule)
-            rr.add_lot(tx, did, lot, decl.lot_rule.deadline, late, decl.lot_rule.basis)
+            rr.add_lot(tx, did, lot, decl.lot_rule.deadline, d.lot_late, decl.lot_rule.basis)
         tx.update({
             "contest_id": contest_id, "contest": ctx.title, "declaration_id": did,
             "result": decl.outcome.result.value, "elected": list(decl.elected),
             "tied": list(decl.outcome.tied), "totals": totals, "text": decl.text,
-            "basis": decl.basis, "complete": ready.complete, "override_reason": reason,
-            "blockers": list(ready.blockers),
+            "basis": decl.basis, "complete": ready.complete,
+            "override_reason": d.override_reason, "blockers": list(ready.blockers),
             "lot": None if lot is None else {
                 "drawn_by": lot.drawn_by, "drawn_at": _iso(lot.drawn_at), "place": lot.place,
                 "method": lot.method, "witnesses": list(lot.witnesses),
-                "chosen": list(lot.chosen), "late": late}})
+                "chosen": list(lot.chosen), "late": d.lot_late}})
     got = rr.current_declaration(case.conn, contest_id)
     assert got is not None
     return got
@@ -1044,32 +1017,34 @@ def convene_board(case: Case, contest_id: int, *, convened_at: datetime, place: 
     """Record that the board of canvassers convened (20A-4-401(4)(a); 20A-4-301).
 
     ``body_size`` is the number of seats of the legislative body, from which the quorum is
-    computed; the quorum check is returned (and shown by the checklist), not enforced here.
+    computed; the quorum check is returned (and shown by the checklist), and enforced when
+    the report is signed (``ContestRecount.convene``, ``ContestRecount.sign``).
     """
-    place = _name(place, "where the board met")
-    if body_size < 1:
-        raise RecountError("Give the number of seats on the county (or municipal) "
-                           "legislative body.")
     with store.transaction(case.conn, case.actor, "convene board") as tx:
-        ctx = load_recount(case, contest_id)
-        ensure_writable(case, ctx)
-        kind = board_kind or board_kind_for(case.election.kind)
-        rr.set_convening(tx, contest_id, board_kind=kind, body_size=body_size,
-                         convened_at=convened_at, place=place, recorded_by=case.actor,
+        ctx = load_recount(case, contest_id, whole=True)
+        d = ctx.model.convene(kind=board_kind or board_kind_for(case.election.kind),
+                              body_size=body_size, convened_at=convened_at, place=place)
+        if isinstance(d, Refusal):
+            raise _refused(d)
+        c, q = d.convening, d.quorum
+        rr.set_convening(tx, contest_id, board_kind=c.kind, body_size=c.body_size,
+                         convened_at=c.convened_at, place=c.place, recorded_by=case.actor,
                          recorded_at=store.utc_now())
-        q = quorum(kind, rr.board_members(case.conn, contest_id), body_size)
         tx.update({"contest_id": contest_id, "contest": ctx.title,
-                        "board_kind": kind.value, "body_size": body_size,
-                        "convened_at": _iso(convened_at), "place": place,
-                        "quorum": q.ok, "quorum_text": q.text})
+                   "board_kind": c.kind.value, "body_size": c.body_size,
+                   "convened_at": _iso(c.convened_at), "place": c.place,
+                   "quorum": q.ok, "quorum_text": q.text})
     return board(case, contest_id)
 
 
+def _board_view(case: Case, ctx: Loaded) -> BoardView:
+    return BoardView(ctx.model.members, ctx.stored_convening, ctx.model.quorum(),
+                     board_kind_for(case.election.kind))
+
+
 def board(case: Case, contest_id: int) -> BoardView:
-    members = tuple(rr.board_members(case.conn, contest_id))
-    conv = rr.convening(case.conn, contest_id)
-    q = quorum(conv.board_kind, members, conv.body_size) if conv else None
-    return BoardView(members, conv, q, board_kind_for(case.election.kind))
+    """The board's members, its convening and its quorum (the model's one rule)."""
+    return _board_view(case, load_recount(case, contest_id, whole=True))
 
 
 # --------------------------------------------------------------------------------------
@@ -1090,22 +1065,15 @@ class SigningNeedsConfirmation(RecountError):
 def signing_plan_of(case: Case, contest_id: int, *, signed_at: datetime | None,
                     signers: Sequence[str], place: str | None = None) -> SigningPlan:
     """Who would sign, checked against the board step and the quorum
-    (``core.recount.signing_plan``); ``place`` defaults to where the board met."""
-    ctx = load_recount(case, contest_id)
-    return _signing_plan(case, ctx, signed_at, signers, place)
+    (``ContestRecount.signing_plan``); ``place`` defaults to where the board met."""
+    ctx = load_recount(case, contest_id, whole=True)
+    return ctx.model.signing_plan(signers, officer=_officer(case), signed_at=signed_at,
+                                  place=place)
 
 
-def _signing_plan(case: Case, ctx: Loaded, signed_at: datetime | None, signers: Sequence[str],
-                  place: str | None) -> SigningPlan:
-    conv = rr.convening(case.conn, ctx.contest_id)
+def _officer(case: Case) -> str | None:
     officer = case.roster.election_officer
-    return signing_plan(
-        signers, members=rr.board_members(case.conn, ctx.contest_id),
-        kind=conv.board_kind if conv else None, body_size=conv.body_size if conv else 0,
-        convened_at=conv.convened_at if conv else None,
-        declared=rr.current_declaration(case.conn, ctx.contest_id) is not None,
-        officer=officer.name if officer else None, signed_at=signed_at,
-        place=place if place is not None else (conv.place if conv else ""))
+    return officer.name if officer else None
 
 
 def sign_report(case: Case, contest_id: int, *, signed_at: datetime, signers: Sequence[str],
@@ -1115,18 +1083,17 @@ def sign_report(case: Case, contest_id: int, *, signed_at: datetime, signers: Se
     The one way to sign, for the window and the command line alike. The signers are the
     board's members recorded present at the board step (and the election officer); a name
     not on the board is refused, and so is a signing without a quorum
-    (``core.recount.signing_plan``). The time and the place (default: where the board met)
+    (``ContestRecount.sign``). The time and the place (default: where the board met)
     are recorded. Unless ``confirmed``, nothing is written and ``SigningNeedsConfirmation``
     carries the question to ask. Locks the contest: every write action on it then raises
     ``ContestLocked`` until ``reopen``.
     """
     with store.transaction(case.conn, case.actor, "sign report") as tx:
-        ctx = load_recount(case, contest_id)
-        ensure_writable(case, ctx)
-        plan = _signing_plan(case, ctx, signed_at, signers, place)
-        if not plan.ok:
-            raise RecountError(f"{ctx.title} cannot be signed: " + "; ".join(plan.refusals)
-                               + ".")
+        ctx = load_recount(case, contest_id, whole=True)
+        plan = ctx.model.sign(signers, officer=_officer(case), signed_at=signed_at,
+                              place=place)
+        if isinstance(plan, Refusal):
+            raise _refused(plan)
         if not confirmed:
             raise SigningNeedsConfirmation(plan.confirmation(ctx.title), plan)
         digest = store.state_digest(case.conn)
@@ -1143,16 +1110,17 @@ def sign_report(case: Case, contest_id: int, *, signed_at: datetime, signers: Se
 
 
 def reopen(case: Case, contest_id: int, *, reason: str) -> None:
-    """Unlock a signed contest; the reason is recorded and the signing set aside."""
-    reason = _name(reason, "the reason for reopening a signed contest")
+    """Unlock a signed contest; the reason is recorded and the signing set aside
+    (``ContestRecount.reopen``)."""
     with store.transaction(case.conn, case.actor, "reopen contest") as tx:
         ctx = load_recount(case, contest_id)
-        signing = rr.active_signing(case.conn, contest_id)
-        if signing is None:
-            raise RecountError(f"{ctx.title} is not locked.")
-        rid = rr.reopen(tx, contest_id, signing.id, reason, case.actor, store.utc_now())
+        d = ctx.model.reopen(reason)
+        if isinstance(d, Refusal):
+            raise _refused(d)
+        assert ctx.signing is not None
+        rid = rr.reopen(tx, contest_id, ctx.signing.id, d.reason, case.actor, store.utc_now())
         tx.update({"contest_id": contest_id, "contest": ctx.title, "reopen_id": rid,
-                        "signing_id": signing.id, "reason": reason})
+                   "signing_id": ctx.signing.id, "reason": d.reason})
 
 
 # --------------------------------------------------------------------------------------
@@ -1182,27 +1150,24 @@ def _requested(case: Case, contest_id: int) -> bool:
 
 def recount_state(case: Case, contest_id: int, ctx: Loaded | None = None) -> RecountState:
     """The contest's whole recount: settings, units, checklist, totals, declaration, board
-    (``ctx``: the recount as the caller already read it in this action)."""
-    ctx = ctx or load_recount(case, contest_id)
-    records = [e.record for e in ctx.envelopes]
-    settings = ctx.settings
-    ready = readiness(ctx.states, records,
-                      settings.no_envelopes_confirmed if settings else False)
-    decl = rr.current_declaration(case.conn, contest_id)
-    b = board(case, contest_id)
-    signing = rr.active_signing(case.conn, contest_id)
+    (``ctx``: the recount as the caller already read it in this action, ``whole=True``)."""
+    ctx = ctx or load_recount(case, contest_id, whole=True)
+    model, settings = ctx.model, ctx.settings
+    ready = model.readiness()
+    decl = ctx.stored_declaration
+    b = _board_view(case, ctx)
+    signing = ctx.signing
     automatic = decide(ctx.totals, case.edition, kind=case.election.kind,
                        election_date=case.election.date).verdict is Verdict.AUTOMATIC
     cl = checklist(ChecklistInput(
         ctx.totals.contest.kind, _requested(case, contest_id), automatic, settings is not None,
         ready, decl is not None, bool(decl and decl.override_reason),
         b.convening is not None, bool(b.quorum and b.quorum.ok), signing is not None))
-    totals = recount_totals(ctx.layout, ctx.states, records)
+    totals = model.totals()
     preview = None
     if settings is not None:
-        preview = declaration(ctx.totals, totals, case.edition, case.election.kind,
-                              _recount_completed(case, contest_id, datetime.now().date()),
-                              closed=case.closed_days)
+        preview = model.preview(edition=case.edition, election_kind=case.election.kind,
+                                today=datetime.now().date(), closed=case.closed_days)
     rule = return_rule(case.election.date)
     assumptions = list(rule.assumptions)
     if preview is not None and preview.lot_rule is not None:

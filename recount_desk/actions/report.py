@@ -122,7 +122,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     if rec is None:
         raise ReportNotReady(f"No recount of {contest.key.label()} has been started.")
     # the recount's own model, read once: units, their states, officers and notes
-    ctx = recount_actions.load_recount(case, contest_id)
+    ctx = recount_actions.load_recount(case, contest_id, whole=True)
     state = recount_actions.recount_state(case, contest_id, ctx)
     layout = state.layout
     rows = {r.name: r for r in state.units}

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from enum import StrEnum
+from functools import cached_property
 
 from .calendar import Closed, add_days_utah, long_date
 from .model import (
@@ -433,203 +434,6 @@ def _final_state(unit: RecountUnit, layout: SheetLayout, sheet: TallySheet, note
                          "", kind)
     return UnitState(unit, UnitStatus.WARNING_NEEDS_NOTE, None, diffs, check, "",
                      check.text, kind)
-
-
-# --------------------------------------------------------------------------------------
-# One contest's recount as one model: what each unit holds, who may enter and resolve
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class UnitRecord:
-    """What the case holds of one unit: its current entries (1 and 2), the resolution of
-    their difference, and whether entry 1 was loaded from the re-tabulated statement."""
-
-    unit: RecountUnit
-    first: TallyEntry | None = None
-    second: TallyEntry | None = None
-    resolution: Resolution | None = None
-    loaded: bool = False
-
-    def entry(self, number: int) -> TallyEntry | None:
-        return self.first if number == 1 else self.second if number == 2 else None
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why the model refuses a change; nothing is written. ``check`` is set when the refusal
-    is a failed consistency check that a note would settle."""
-
-    text: str
-    check: ConsistencyCheck | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class EntryChange:
-    """An entry to write: the entry as recorded (the roster's name of the officer), whether
-    it replaces an earlier one, and the unit's state once it is written."""
-
-    unit: str
-    entry: TallyEntry
-    replaces: bool
-    state: UnitState
-    check: ConsistencyCheck | None
-
-
-@dataclass(frozen=True, slots=True)
-class ResolutionChange:
-    """A resolution to write, the differences it settles, and the unit's state after it."""
-
-    unit: str
-    resolution: Resolution
-    diffs: tuple[FieldDiff, ...]
-    state: UnitState
-
-
-def needs_entry(state: UnitState, number: int, entered_by: str | None) -> bool:
-    """Whether entry ``number`` of a unit is still to be made or completed (``entered_by``:
-    who made that entry, None when nobody has)."""
-    if number == 1:
-        return entered_by is None or state.status is UnitStatus.FIRST_ENTRY
-    return entered_by is None or state.status is UnitStatus.AWAITING_SECOND
-
-
-@dataclass(frozen=True)
-class ContestRecount:
-    """One contest's recount, the single model the actions, the window and the report read
-    (20A-4-401(1)(e)(ii), (2)(d)(ii)): the units (all, or those one action touches), the
-    entry mode, whether the contest is locked. Its methods return the change to write or a
-    ``Refusal``; the actions write the change in one transaction."""
-
-    title: str
-    layout: SheetLayout
-    mode: EntryMode | None  # None: the recount has not been started
-    units: Mapping[str, UnitRecord]
-    locked: str = ""  # why nothing may change (the signing), empty when it may
-
-    def record(self, name: str) -> UnitRecord | Refusal:
-        got = self.units.get(name)
-        return got if got is not None else Refusal(f"{self.title} has no unit named {name!r}.")
-
-    def state(self, record: UnitRecord) -> UnitState:
-        """The unit's status under the contest's entry mode (``unit_state``); a loaded unit
-        counts on its one load (``core.retab.loaded_unit_state``)."""
-        if record.loaded and record.first is not None:
-            from .retab import loaded_unit_state  # retab builds on this module
-
-            return loaded_unit_state(record.unit, self.layout, record.first.sheet,
-                                     record.first.warning_note)
-        return unit_state(record.unit, self.layout, self.mode or EntryMode.DOUBLE,
-                          record.first, record.second, record.resolution)
-
-    def states(self) -> tuple[UnitState, ...]:
-        return tuple(self.state(r) for r in self.units.values())
-
-    def needs_entry(self, name: str, number: int) -> bool:
-        rec = self.units.get(name)
-        if rec is None:
-            return False
-        e = rec.entry(number)
-        return needs_entry(self.state(rec), number, e.officer if e else None)
-
-    def _may_write(self) -> Refusal | None:
-        if self.locked:
-            return Refusal(self.locked)
-        if self.mode is None:
-            return Refusal(f"The recount of {self.title} has not been started: choose the "
-                           "method and the units first.")
-        return None
-
-    def who_enters(self, roster: Roster, name: str, number: int, officer: str) -> Who:
-        """Who makes entry ``number`` of a unit: a person of the roster and, for double
-        entry, not the one who made the other entry (``core.people.who_enters``); asked
-        before any figure is typed."""
-        rec = self.record(name)
-        if isinstance(rec, Refusal):
-            return Who(None, rec.text)
-        if number not in (1, 2):
-            return Who(None, "The entry number is 1 or 2.")
-        if number == 2 and self.mode is EntryMode.SINGLE:
-            return Who(None, f"The recount of {self.title} uses single entry: there is no "
-                       "second entry.")
-        other = rec.entry(3 - number)
-        return who_enters(roster, officer, other.officer if self.mode is EntryMode.DOUBLE
-                          and other is not None else None)
-
-    def enter(self, roster: Roster, name: str, number: int, officer: str,
-              sheet: TallySheet, note: str = "") -> EntryChange | Refusal:
-        """One officer's entry of a unit's sheet (20A-4-401(1)(e)(ii)); fields left None are
-        not entered yet. A complete sheet failing ``consistency`` needs ``note``."""
-        if (no := self._may_write()) is not None:
-            return no
-        rec = self.record(name)
-        if isinstance(rec, Refusal):
-            return rec
-        if rec.loaded:
-            return Refusal(f"{name} was loaded from the re-tabulated statement of votes; "
-                           "replace it by a hand count, with a note, before entering it.")
-        who = self.who_enters(roster, name, number, officer)
-        if who.person is None:
-            return Refusal(f"{name}: {who.refusal} The sheet was not saved.")
-        problems = sheet.problems(self.layout)
-        if problems:
-            return Refusal(" ".join(problems))
-        clean = TallySheet(sheet.ballots, {c: sheet.votes.get(c) for c in self.layout.choices},
-                           sheet.write_ins if self.layout.write_in_line else 0, sheet.over,
-                           sheet.under)
-        note = note.strip()
-        check = consistency(clean, self.layout)
-        if check is not None and not check.ok and not note:
-            return Refusal(f"{name}: {check.text} The sheet was not saved.", check)
-        entry = TallyEntry(number, who.person.name, clean, note)
-        after = replace(rec, first=entry if number == 1 else rec.first,
-                        second=entry if number == 2 else rec.second, resolution=None)
-        return EntryChange(name, entry, rec.entry(number) is not None, self.state(after),
-                           check)
-
-    def resolve(self, roster: Roster, name: str, kind: ResolutionKind, *, by: str,
-                corrected: TallySheet | None, note: str, joint: bool
-                ) -> ResolutionChange | Refusal:
-        """Settle a double-entry difference: a third person who may supervise, or the two
-        officers jointly, always with a note (``core.people.who_resolves``)."""
-        if (no := self._may_write()) is not None:
-            return no
-        rec = self.record(name)
-        if isinstance(rec, Refusal):
-            return rec
-        state = self.state(rec)
-        if state.status is not UnitStatus.MISMATCH and not (
-                state.resolution is not None and state.diffs):
-            return Refusal(f"{name} has no difference to resolve ({state.status.label}).")
-        first, second = rec.first, rec.second
-        assert first is not None
-        assert second is not None
-        note = note.strip()
-        resolver = who_resolves(roster, by, first.officer, second.officer, joint=joint,
-                                note=note)
-        if resolver.refusal:
-            return Refusal(f"{name}: {resolver.refusal} Nothing was saved.")
-        if kind is ResolutionKind.CORRECTED:
-            if corrected is None:
-                return Refusal("Give the corrected values.")
-            problems = corrected.problems(self.layout)
-            if problems:
-                return Refusal(" ".join(problems))
-            corrected = TallySheet(corrected.ballots,
-                                   {c: corrected.votes.get(c) for c in self.layout.choices},
-                                   corrected.write_ins if self.layout.write_in_line else 0,
-                                   corrected.over, corrected.under)
-            if not corrected.complete(self.layout):
-                return Refusal("The corrected values are incomplete: "
-                               + ", ".join(field_label(k) for k in
-                                           corrected.missing(self.layout)) + ".")
-        sheet = resolved_sheet(kind, first.sheet, second.sheet, corrected)
-        check = consistency(sheet, self.layout)
-        if check is not None and not check.ok and not note:
-            return Refusal(f"{name}: {check.text} Nothing was saved.", check)
-        res = Resolution(kind, sheet, resolver.name, note, joint)
-        return ResolutionChange(name, res, state.diffs,
-                                self.state(replace(rec, resolution=res)))
 
 
 # --------------------------------------------------------------------------------------
@@ -1661,3 +1465,478 @@ def status_line(title: str, cl: Checklist, readiness: Readiness) -> str:
     return (f"{title} — {words}; {readiness.units_counted} of {readiness.units_total} units "
             f"reconciled; {done}" + (f" of {env}" if done != env else "")
             + f" envelope{'s' if (env if done != env else done) != 1 else ''} reexamined")
+
+
+# --------------------------------------------------------------------------------------
+# One contest's recount as one model: every transition, as a change or a refusal
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRecord:
+    """What the case holds of one unit: its current entries (1 and 2), the resolution of
+    their difference, and whether entry 1 was loaded from the re-tabulated statement."""
+
+    unit: RecountUnit
+    first: TallyEntry | None = None
+    second: TallyEntry | None = None
+    resolution: Resolution | None = None
+    loaded: bool = False
+
+    def entry(self, number: int) -> TallyEntry | None:
+        return self.first if number == 1 else self.second if number == 2 else None
+
+
+class RefusalKind(StrEnum):
+    """What kind of refusal, so a caller can offer the way on (a note, an override, a lot)."""
+
+    REFUSED = "refused"  # the text says what to correct
+    LOCKED = "locked"  # the report is signed: reopen it first
+    NOT_STARTED = "not_started"  # start the recount first
+    NEEDS_NOTE = "needs_note"  # a failed consistency check a note would settle (``check``)
+    NEEDS_OVERRIDE = "needs_override"  # declaring early needs a reason (``blockers``)
+    NEEDS_LOT = "needs_lot"  # a tie at the cut-off: the lot of 20A-1-304 (``lot_rule``)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the model refuses a change, in one sentence for the user; nothing is written.
+    ``check``, ``blockers``, ``lot_rule`` and ``tied`` carry what the refusal rests on."""
+
+    text: str
+    check: ConsistencyCheck | None = None
+    kind: RefusalKind = RefusalKind.REFUSED
+    blockers: tuple[str, ...] = ()
+    lot_rule: LotRule | None = None
+    tied: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.check is not None and self.kind is RefusalKind.REFUSED:
+            object.__setattr__(self, "kind", RefusalKind.NEEDS_NOTE)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryChange:
+    """An entry to write: the entry as recorded (the roster's name of the officer), whether
+    it replaces an earlier one, and the unit's state once it is written."""
+
+    unit: str
+    entry: TallyEntry
+    replaces: bool
+    state: UnitState
+    check: ConsistencyCheck | None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolutionChange:
+    """A resolution to write, the differences it settles, and the unit's state after it."""
+
+    unit: str
+    resolution: Resolution
+    diffs: tuple[FieldDiff, ...]
+    state: UnitState
+
+
+@dataclass(frozen=True, slots=True)
+class EnvelopeDecision:
+    """A decision on one envelope to write, and the outcome it replaces (``before``)."""
+
+    envelope_id: str
+    precinct: str
+    outcome: EnvelopeOutcome
+    reason: RejectionReason | None
+    reason_text: str
+    votes: EnvelopeVotes | None
+    decided_by: str
+    before: EnvelopeOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationChange:
+    """A declaration to write: the result, the totals it rests on, whether the recount was
+    complete (else the override's reason), and the lot with whether it was drawn late."""
+
+    declaration: Declaration
+    totals: Mapping[str, int]
+    readiness: Readiness
+    override_reason: str | None
+    lot: Lot | None
+    lot_late: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Convening:
+    """When and where the board of canvassers met, its kind and the seats of the body."""
+
+    kind: BoardKind
+    body_size: int
+    convened_at: datetime
+    place: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConveneChange:
+    """A convening to record, with the quorum it has (shown, not enforced: 20A-4-301)."""
+
+    convening: Convening
+    quorum: QuorumCheck
+
+
+@dataclass(frozen=True, slots=True)
+class ReopenChange:
+    """A signed contest to unlock, and why (recorded with the signing it sets aside)."""
+
+    reason: str
+
+
+def needs_entry(state: UnitState, number: int, entered_by: str | None) -> bool:
+    """Whether entry ``number`` of a unit is still to be made or completed (``entered_by``:
+    who made that entry, None when nobody has)."""
+    if number == 1:
+        return entered_by is None or state.status is UnitStatus.FIRST_ENTRY
+    return entered_by is None or state.status is UnitStatus.AWAITING_SECOND
+
+
+def clean_sheet(sheet: TallySheet, layout: SheetLayout) -> TallySheet | Refusal:
+    """A sheet as the contest records it (only its choices; no write-ins without a line),
+    or why no tally sheet can hold it (``TallySheet.problems``)."""
+    problems = sheet.problems(layout)
+    if problems:
+        return Refusal(" ".join(problems))
+    return TallySheet(sheet.ballots, {c: sheet.votes.get(c) for c in layout.choices},
+                      sheet.write_ins if layout.write_in_line else 0, sheet.over, sheet.under)
+
+
+@dataclass(frozen=True)
+class ContestRecount:
+    """One contest's recount, the single model the actions, the window and the report read
+    (20A-4-401(1)(e)-(f), (2)(d)-(e), (4)).
+
+    It holds the units (all, or only those one action touches), the entry mode and whether
+    the contest is locked; loaded whole (``envelopes`` not None) it also holds the envelopes,
+    the board of canvassers and whether a result is declared. Each transition (``enter``,
+    ``resolve``, ``decide_envelope``, ``declare``, ``convene``, ``sign``, ``reopen``) returns
+    the change to write or a ``Refusal``; the actions write the change in one transaction.
+    """
+
+    title: str
+    layout: SheetLayout
+    mode: EntryMode | None  # None: the recount has not been started
+    units: Mapping[str, UnitRecord]
+    locked: str = ""  # why nothing may change (the signing), empty when it may
+    canvass: ContestTotals | None = None  # the contest's canvass (declaring needs it)
+    envelopes: tuple[EnvelopeRecord, ...] | None = None  # None: loaded for the units only
+    no_envelopes_confirmed: bool = False
+    members: tuple[BoardMember, ...] = ()
+    convening: Convening | None = None
+    declared: bool = False
+
+    # --- reading ------------------------------------------------------------------------
+
+    def record(self, name: str) -> UnitRecord | Refusal:
+        got = self.units.get(name)
+        return got if got is not None else Refusal(f"{self.title} has no unit named {name!r}.")
+
+    def state(self, record: UnitRecord) -> UnitState:
+        """The unit's status under the contest's entry mode (``unit_state``); a loaded unit
+        counts on its one load (``core.retab.loaded_unit_state``)."""
+        if record.loaded and record.first is not None:
+            from .retab import loaded_unit_state  # retab builds on this module
+
+            return loaded_unit_state(record.unit, self.layout, record.first.sheet,
+                                     record.first.warning_note)
+        return unit_state(record.unit, self.layout, self.mode or EntryMode.DOUBLE,
+                          record.first, record.second, record.resolution)
+
+    def states(self) -> tuple[UnitState, ...]:
+        """Every unit's state, in unit order (worked out once per model)."""
+        return self._states
+
+    @cached_property
+    def _states(self) -> tuple[UnitState, ...]:
+        return tuple(self.state(r) for r in self.units.values())
+
+    def needs_entry(self, name: str, number: int) -> bool:
+        rec = self.units.get(name)
+        if rec is None:
+            return False
+        e = rec.entry(number)
+        return needs_entry(self.state(rec), number, e.officer if e else None)
+
+    @property
+    def signed(self) -> bool:
+        return bool(self.locked)
+
+    def _whole(self) -> tuple[EnvelopeRecord, ...]:
+        if self.envelopes is None:
+            raise ValueError(f"The model of {self.title} was loaded for some units only; "
+                             "this needs the whole contest.")
+        return self.envelopes
+
+    def readiness(self) -> Readiness:
+        """Every unit counted and every envelope reexamined (``readiness``)."""
+        return readiness(self.states(), self._whole(), self.no_envelopes_confirmed)
+
+    def totals(self) -> dict[str, int]:
+        """Votes per choice on the recount: counted units plus accepted envelopes."""
+        return recount_totals(self.layout, self.states(), self._whole())
+
+    def quorum(self) -> QuorumCheck | None:
+        """The board's quorum by the one rule (``quorum``); None before it convened."""
+        c = self.convening
+        return None if c is None else quorum(c.kind, self.members, c.body_size)
+
+    def recount_completed(self, today: date) -> date:
+        """The day the recount is taken as completed: the board's meeting on its completion
+        ((4)(a)), or ``today`` before the board has met."""
+        return self.convening.convened_at.date() if self.convening else today
+
+    def preview(self, *, edition: Edition, election_kind: ElectionKind, today: date,
+                closed: Closed = ()) -> Declaration:
+        """The result the recount gives now (``declaration`` on ``totals``)."""
+        if self.canvass is None:
+            raise ValueError(f"The model of {self.title} was loaded without its canvass.")
+        return declaration(self.canvass, self.totals(), edition, election_kind,
+                           self.recount_completed(today), closed=closed)
+
+    def envelope(self, envelope_id: str) -> EnvelopeRecord | Refusal:
+        got = next((e for e in self._whole() if e.envelope_id == envelope_id), None)
+        return got if got is not None else Refusal(
+            f"{self.title} has no envelope {envelope_id!r}.")
+
+    # --- what refuses every change ------------------------------------------------------
+
+    def _unlocked(self) -> Refusal | None:
+        return Refusal(self.locked, kind=RefusalKind.LOCKED) if self.locked else None
+
+    def _may_write(self) -> Refusal | None:
+        if (no := self._unlocked()) is not None:
+            return no
+        if self.mode is None:
+            return Refusal(f"The recount of {self.title} has not been started: choose the "
+                           "method and the units first.", kind=RefusalKind.NOT_STARTED)
+        return None
+
+    # --- tally sheets (20A-4-401(1)(e)(ii), (2)(d)(ii)) ---------------------------------
+
+    def who_enters(self, roster: Roster, name: str, number: int, officer: str) -> Who:
+        """Who makes entry ``number`` of a unit: a person of the roster and, for double
+        entry, not the one who made the other entry (``core.people.who_enters``); asked
+        before any figure is typed."""
+        rec = self.record(name)
+        if isinstance(rec, Refusal):
+            return Who(None, rec.text)
+        if number not in (1, 2):
+            return Who(None, "The entry number is 1 or 2.")
+        if number == 2 and self.mode is EntryMode.SINGLE:
+            return Who(None, f"The recount of {self.title} uses single entry: there is no "
+                       "second entry.")
+        other = rec.entry(3 - number)
+        return who_enters(roster, officer, other.officer if self.mode is EntryMode.DOUBLE
+                          and other is not None else None)
+
+    def enter(self, roster: Roster, name: str, number: int, officer: str,
+              sheet: TallySheet, note: str = "") -> EntryChange | Refusal:
+        """One officer's entry of a unit's sheet (20A-4-401(1)(e)(ii)); fields left None are
+        not entered yet. A complete sheet failing ``consistency`` needs ``note``."""
+        if (no := self._may_write()) is not None:
+            return no
+        rec = self.record(name)
+        if isinstance(rec, Refusal):
+            return rec
+        if rec.loaded:
+            return Refusal(f"{name} was loaded from the re-tabulated statement of votes; "
+                           "replace it by a hand count, with a note, before entering it.")
+        who = self.who_enters(roster, name, number, officer)
+        if who.person is None:
+            return Refusal(f"{name}: {who.refusal} The sheet was not saved.")
+        clean = clean_sheet(sheet, self.layout)
+        if isinstance(clean, Refusal):
+            return clean
+        note = note.strip()
+        check = consistency(clean, self.layout)
+        if check is not None and not check.ok and not note:
+            return Refusal(f"{name}: {check.text} The sheet was not saved.", check)
+        entry = TallyEntry(number, who.person.name, clean, note)
+        after = replace(rec, first=entry if number == 1 else rec.first,
+                        second=entry if number == 2 else rec.second, resolution=None)
+        return EntryChange(name, entry, rec.entry(number) is not None, self.state(after),
+                           check)
+
+    def resolve(self, roster: Roster, name: str, kind: ResolutionKind, *, by: str,
+                corrected: TallySheet | None, note: str, joint: bool
+                ) -> ResolutionChange | Refusal:
+        """Settle a double-entry difference: a third person who may supervise, or the two
+        officers jointly, always with a note (``core.people.who_resolves``)."""
+        if (no := self._may_write()) is not None:
+            return no
+        rec = self.record(name)
+        if isinstance(rec, Refusal):
+            return rec
+        state = self.state(rec)
+        if state.status is not UnitStatus.MISMATCH and not (
+                state.resolution is not None and state.diffs):
+            return Refusal(f"{name} has no difference to resolve ({state.status.label}).")
+        first, second = rec.first, rec.second
+        assert first is not None
+        assert second is not None
+        note = note.strip()
+        resolver = who_resolves(roster, by, first.officer, second.officer, joint=joint,
+                                note=note)
+        if resolver.refusal:
+            return Refusal(f"{name}: {resolver.refusal} Nothing was saved.")
+        if kind is ResolutionKind.CORRECTED:
+            if corrected is None:
+                return Refusal("Give the corrected values.")
+            got = clean_sheet(corrected, self.layout)
+            if isinstance(got, Refusal):
+                return got
+            if not got.complete(self.layout):
+                return Refusal("The corrected values are incomplete: "
+                               + ", ".join(field_label(k) for k in
+                                           got.missing(self.layout)) + ".")
+            corrected = got
+        sheet = resolved_sheet(kind, first.sheet, second.sheet, corrected)
+        check = consistency(sheet, self.layout)
+        if check is not None and not check.ok and not note:
+            return Refusal(f"{name}: {check.text} Nothing was saved.", check)
+        res = Resolution(kind, sheet, resolver.name, note, joint)
+        return ResolutionChange(name, res, state.diffs,
+                                self.state(replace(rec, resolution=res)))
+
+    # --- unopened absentee envelopes ((1)(e)(iii), (2)(d)(iii)) -------------------------
+
+    def decide_envelope(self, envelope_id: str, outcome: EnvelopeOutcome, *,
+                        decided_by: str, rule: ReturnRule,
+                        reason: RejectionReason | None = None, reason_text: str = "",
+                        votes: EnvelopeVotes | None = None) -> EnvelopeDecision | Refusal:
+        """Decide an envelope: it stays rejected, with a reason, or it is accepted, once every
+        check ``rule`` asks for has passed, and its ballot's votes join its precinct's
+        recount ((1)(e)(iii), (2)(d)(iii)); ``PENDING`` takes a decision back."""
+        if (no := self._unlocked()) is not None:
+            return no
+        env = self.envelope(envelope_id)
+        if isinstance(env, Refusal):
+            return env
+        by = (decided_by or "").strip()
+        if not by:
+            return Refusal("Give who decided.")
+        text = reason_text.strip()
+        if outcome is EnvelopeOutcome.ACCEPTED:
+            a = assess_envelope(env.checks, rule)
+            if not a.may_accept:
+                return Refusal(f"Envelope {envelope_id} cannot be accepted: {a.text}")
+            if votes is None:
+                return Refusal("Enter the ballot's votes in this contest to accept it.")
+            problems = votes.problems(self.layout)
+            if problems:
+                return Refusal(" ".join(problems))
+            reason, text = None, ""
+        elif outcome is EnvelopeOutcome.REJECTED:
+            if reason is None:
+                return Refusal("Give the reason the envelope stays rejected, e.g. "
+                               "“Rejected as defective”.")
+            if reason is RejectionReason.OTHER and not text:
+                return Refusal("Describe the other reason.")
+            votes = None
+        else:
+            reason, text, votes = None, "", None
+        return EnvelopeDecision(envelope_id, env.precinct, outcome, reason, text, votes, by,
+                                env.outcome)
+
+    # --- the declaration ((1)(e)(iv)-(v), (2)(d)(iv); 20A-1-304) ------------------------
+
+    def declare(self, *, edition: Edition, election_kind: ElectionKind, today: date,
+                override_reason: str | None = None, lot: Lot | None = None,
+                closed: Closed = ()) -> DeclarationChange | Refusal:
+        """Declare the result from the counted units and the accepted envelopes.
+
+        Before every unit is reconciled and every envelope reexamined, a reason for the
+        override is needed (``NEEDS_OVERRIDE``); a tie at the cut-off needs the lot drawn
+        under 20A-1-304 (``NEEDS_LOT`` names who draws and by when); a lot drawn after its
+        deadline is recorded and flagged late.
+        """
+        if (no := self._may_write()) is not None:
+            return no
+        reason = (override_reason or "").strip() or None
+        ready = self.readiness()
+        if not ready.complete and reason is None:
+            return Refusal(f"The recount of {self.title} is not complete: "
+                           + " ".join(ready.blockers)
+                           + " To declare now, give the reason for the override.",
+                           kind=RefusalKind.NEEDS_OVERRIDE, blockers=ready.blockers)
+        if self.canvass is None:
+            raise ValueError(f"The model of {self.title} was loaded without its canvass.")
+        totals = self.totals()
+        completed = self.recount_completed(today)
+        pre = declaration(self.canvass, totals, edition, election_kind, completed,
+                          closed=closed)
+        if pre.needs_lot and lot is None:
+            return Refusal(pre.text, kind=RefusalKind.NEEDS_LOT, lot_rule=pre.lot_rule,
+                           tied=pre.outcome.tied)
+        if lot is not None and not pre.needs_lot:
+            return Refusal("There is no tie at the cut-off: no lot is needed.")
+        late = False
+        if lot is not None:
+            assert pre.lot_rule is not None
+            lot = replace(lot, drawn_by=lot.drawn_by.strip(), place=lot.place.strip(),
+                          method=lot.method.strip(),
+                          witnesses=tuple(w.strip() for w in lot.witnesses if w.strip()))
+            problems = lot_problems(lot, pre.outcome, self.canvass.contest.seats,
+                                    pre.lot_rule)
+            if problems:
+                return Refusal(" ".join(problems))
+            late = lot_is_late(lot, pre.lot_rule)
+        decl = declaration(self.canvass, totals, edition, election_kind, completed, lot,
+                           closed=closed)
+        return DeclarationChange(decl, totals, ready, reason, lot, late)
+
+    # --- the board of canvassers ((4); 20A-4-301, 20A-4-306) ----------------------------
+
+    def convene(self, *, kind: BoardKind, body_size: int, convened_at: datetime,
+                place: str) -> ConveneChange | Refusal:
+        """Record that the board convened ((4)(a)): where, when, and the seats of the body
+        the quorum is computed from (shown by the checklist, enforced at the signing)."""
+        if (no := self._unlocked()) is not None:
+            return no
+        where = (place or "").strip()
+        if not where:
+            return Refusal("Give where the board met.")
+        if body_size < 1:
+            return Refusal("Give the number of seats on the county (or municipal) "
+                           "legislative body.")
+        c = Convening(kind, body_size, convened_at, where)
+        return ConveneChange(c, quorum(kind, self.members, body_size))
+
+    def signing_plan(self, names: Sequence[str], *, officer: str | None,
+                     signed_at: datetime | None, place: str | None = None) -> SigningPlan:
+        """Who would sign, checked against the board step and the quorum (``signing_plan``);
+        ``place`` defaults to where the board met."""
+        self._whole()
+        c = self.convening
+        return signing_plan(
+            names, members=self.members, kind=c.kind if c else None,
+            body_size=c.body_size if c else 0, convened_at=c.convened_at if c else None,
+            declared=self.declared, officer=officer, signed_at=signed_at,
+            place=place if place is not None else (c.place if c else ""))
+
+    def sign(self, names: Sequence[str], *, officer: str | None, signed_at: datetime,
+             place: str | None = None) -> SigningPlan | Refusal:
+        """The signing of the report ((4)(b)(ii)): the plan to confirm and record (it locks
+        the contest), or why it cannot be signed (a name not on the board, no quorum, …)."""
+        if (no := self._unlocked()) is not None:
+            return no
+        plan = self.signing_plan(names, officer=officer, signed_at=signed_at, place=place)
+        if not plan.ok:
+            return Refusal(f"{self.title} cannot be signed: " + "; ".join(plan.refusals)
+                           + ".")
+        return plan
+
+    def reopen(self, reason: str) -> ReopenChange | Refusal:
+        """Unlock a signed contest; the reason is recorded and the signing set aside."""
+        why = (reason or "").strip()
+        if not why:
+            return Refusal("Give the reason for reopening a signed contest.")
+        if not self.locked:
+            return Refusal(f"{self.title} is not locked.")
+        return ReopenChange(why)

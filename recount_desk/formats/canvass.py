@@ -121,7 +121,9 @@ def _unify_names(raw: RawCanvass, df: pd.DataFrame, issues: list[Issue]) -> pd.D
     """Choice names that differ only by Unicode form (NFC/NFD), case, spacing or an
     invisible character are one choice, under the spelling seen first, with a warning:
     never two candidates that are one. A name too long to be a name is an error."""
-    distinct = list(dict.fromkeys(df["choice"].tolist()))
+    import pandas as pd
+
+    distinct = list(pd.unique(df["choice"]))
     first: dict[str, str] = {}
     final: dict[object, str] = {}
     for u in distinct:
@@ -336,10 +338,19 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     issues.extend(_spelled_twice(raw, contests, columns))
 
     # Over/under/blank rows: few, and summed per precinct (a file may split them by mode).
-    extra = pd.DataFrame({"p": precinct_codes[rows_x], "c": contest_codes[rows_x],
-                          "kind": [kind_names[k] for k in kind_codes[rows_x].tolist()],
-                          "votes": votes_all[rows_x]})
-    ext = extra.groupby(["c", "kind"], sort=False)["votes"].sum().to_dict()
+    # Over/under/blank rows: few, and summed per precinct (a file may split them by mode);
+    # summed by their codes (exact: float64 holds every sum below 2**53).
+    nk = max(len(kind_u), 1)
+    x_codes, x_keys = pd.factorize((precinct_codes[rows_x].astype(np.int64) * n_contests
+                                    + contest_codes[rows_x]) * nk + kind_codes[rows_x],
+                                   sort=False)
+    x_sums = np.bincount(x_codes, weights=votes_all[rows_x],
+                         minlength=len(x_keys)).astype(np.int64)
+    x_p, x_ck = np.divmod(np.asarray(x_keys, dtype=np.int64), n_contests * nk)
+    ck_codes, ck_keys = pd.factorize(x_ck, sort=False)
+    ext = {(int(k) // nk, kind_names[int(k) % nk]): int(v) for k, v in zip(
+        ck_keys.tolist(), np.bincount(ck_codes, weights=x_sums, minlength=len(ck_keys))
+        .astype(np.int64).tolist(), strict=True)}
     totals: list[ContestTotals] = []
     for ci_, contest in enumerate(contests):
         tup = (contest.key.title, contest.key.district, contest.key.party)
@@ -398,11 +409,9 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                            if official and counted[nm] != use[nm]},
         ))
 
-    extras_rows = [
-        (int(p), int(c), str(k), int(v))
-        for p, c, k, v in extra.groupby(["p", "c", "kind"], sort=False)["votes"].sum()
-        .reset_index().itertuples(index=False, name=None)
-    ]
+    extras_rows = list(zip(x_p.tolist(), (x_ck // nk).tolist(),
+                           [kind_names[k] for k in (x_ck % nk).tolist()], x_sums.tolist(),
+                           strict=True))
     return ParsedCanvass(
         raw.file, raw.family, sha256, [str(p) for p in precinct_uniques], contests, choices,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,

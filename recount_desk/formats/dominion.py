@@ -20,16 +20,31 @@ issue names the contest. Rows whose precinct is ``Total`` are the file's own tot
 
 from __future__ import annotations
 
+import functools
 import re
-from collections import defaultdict
 from pathlib import Path
-
-from recount_desk.core.model import Issue, Severity
+from typing import TYPE_CHECKING
 
 from . import vocab
-from ._sheets import RawRow, chosen_sheets, frame, to_int
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .tabular import col_letter, read_csv_text, read_sheet_text, sheet_names, sniff
+from .pipeline import IssueLog, Located, Source, open_source
+from .stages import (
+    by_value,
+    column_name,
+    counts,
+    grid,
+    head_rows,
+    header_at,
+    pick_sheet,
+    primary_in_name,
+    raw_frame,
+    squash,
+    stated_seats,
+    whole,
+)
+
+if TYPE_CHECKING:
+    pass
 
 FAMILY = "dominion"
 LABEL = "Dominion Statement / Summary of Votes"
@@ -50,52 +65,33 @@ _ALIASES = {
 _PRECINCT_COLS = ("precinct code", "precinct number", "precinct name")
 
 
+@functools.lru_cache(maxsize=8192)
 def _norm(text: str) -> str:
     t = re.sub(r"\s+", " ", text.replace("\ufeff", "").replace("*", "")).strip().lower()
     t = re.sub(r"\b(under|over) votes\b", r"\1votes", t)
     return _ALIASES.get(t, t)
 
 
-def _header_at(rows: list[list[str]]) -> int | None:
-    for i, r in enumerate(rows[:10]):
-        low = {_norm(c) for c in r}
-        if all(n in low for n in _NEEDED):
-            return i
-    return None
+def _is_header(row: list[str]) -> bool:
+    low = {_norm(c) for c in row}
+    return all(n in low for n in _NEEDED)
 
 
-def _head_rows(path: Path, kind: str, sheet: str | None = None, nrows: int | None = 10
-               ) -> tuple[list[list[str]], str | None]:
-    if kind == "csv":
-        df, note = read_csv_text(path, header=None, nrows=nrows)
-        return df.fillna("").astype(str).to_numpy().tolist(), note
-    return read_sheet_text(path, sheet if sheet is not None else 0, nrows=nrows), None
-
-
-def _statement_sheet(path: Path, kind: str, sheet: str | None) -> str | None:
-    """The sheet to read: the one asked for, else the first whose first rows hold the
-    header (a workbook may open on a cover sheet)."""
-    if kind == "csv" or sheet is not None:
-        return sheet
-    names = sheet_names(path)
-    for name in names[:6]:
-        if _header_at(read_sheet_text(path, name, nrows=10)) is not None:
-            return name
-    return names[0] if names else None
+def _has_header(rows: list[list[str]]) -> bool:
+    return header_at(rows, _is_header) is not None
 
 
 def detect(path: Path, kind: str) -> Detection | None:
     if kind not in ("csv", "xlsx", "xls", "ods"):
         return None
     try:
-        rows, _ = _head_rows(path, kind, _statement_sheet(path, kind, None))
+        rows = head_rows(path, kind, pick_sheet(path, kind, None, _has_header))
     except NOT_OURS:  # a file of another family, or damaged
         return None
-    h = _header_at(rows)
+    h = header_at(rows, _is_header)
     if h is None:
         return None
-    low = {_norm(c) for c in rows[h]}
-    if any(c in low for c in _PRECINCT_COLS):
+    if any(_norm(c) in _PRECINCT_COLS for c in rows[h]):
         return Detection(FAMILY, LABEL + " (Statement of Votes)", 99, "columns Contest Title, "
                          "Choice Name, Total Votes, Total Undervotes, Total Overvotes per "
                          "precinct")
@@ -106,151 +102,137 @@ def detect(path: Path, kind: str) -> Detection | None:
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read a Dominion Statement or Summary of Votes into raw rows."""
     options = options or ReadOptions()
-    kind = sniff(path)
-    name = path.name
-    if kind not in ("csv", "xlsx", "xls", "ods"):
-        raise fail(path, "This is not a CSV or Excel file, so it is not a Dominion Statement of "
-                   "Votes. Export the Statement of Votes as CSV or XLSX.")
-    if kind != "csv":
-        chosen_sheets(path, sheet_names(path), options.sheet)
-    sheet = _statement_sheet(path, kind, options.sheet)
-    rows, note = _head_rows(path, kind, sheet, None)
-    issues: list[Issue] = []
-    if note:
-        issues.append(Issue(name, note, severity=Severity.WARNING))
-    h = _header_at(rows)
+    return map(locate(open_source(path), options), options)
+
+
+def locate(source: Source, options: ReadOptions) -> Located:
+    """The sheet holding the header (the one asked for, else the first whose first rows
+    hold it: a workbook may open on a cover sheet), and its header row."""
+    if source.kind not in ("csv", "xlsx", "xls", "ods"):
+        raise fail(source.path, "This is not a CSV or Excel file, so it is not a Dominion "
+                   "Statement of Votes. Export the Statement of Votes as CSV or XLSX.")
+    sheet = pick_sheet(source.path, source.kind, options.sheet, _has_header)
+    log = IssueLog(source.name, sheet)
+    df = grid(source.path, source.kind, sheet, log)
+    h = header_at(df.head(10).to_numpy().tolist(), _is_header)
     if h is None:
-        raise fail(path, "No header with Contest Title, Choice Name, Total Votes, Total "
+        raise fail(source.path, "No header with Contest Title, Choice Name, Total Votes, Total "
                    "Undervotes and Total Overvotes was found in the first rows; this is not a "
                    "Dominion Statement of Votes. Export it again, or use the column mapping.",
                    sheet=sheet)
-    header = [_norm(c) for c in rows[h]]
-    col = {c: j for j, c in reversed(list(enumerate(header))) if c}
-    jc, jch = col["contest title"], col["choice name"]
-    jv, ju, jo = col["total votes"], col["total undervotes"], col["total overvotes"]
-    jb = col.get("total ballots")
-    jp = col.get("precinct code")
-    jn = col.get("precinct number")
-    jname = col.get("precinct name")
-    jparty = col.get("party")
-    jseats = col.get("vote for")
-    summary = jp is None and jn is None and jname is None
     options.on_progress(1, 3)
+    return Located(source, [], log, sheet, h + 1, facts={"grid": df})
 
-    out: list[RawRow] = []
-    extras_seen: set[tuple[str, str]] = set()
-    explicit: set[tuple[str, str]] = set()      # (contest, kind) given as choice rows
-    derived: list[int] = []                     # indices of over/under rows from the columns
-    # Per contest: ballots, votes, undervotes, overvotes (for the seat inference).
-    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    stated: dict[str, set[int]] = defaultdict(set)
+
+def map(located: Located, options: ReadOptions) -> RawCanvass:
+    """One raw row per choice row; the undervotes and overvotes of a contest in a precinct
+    once, from its first choice row (unless the file gives them as choice rows)."""
+    import numpy as np
+    import pandas as pd
+
+    df, h, log, sheet = located.facts["grid"], located.header_rows - 1, located.log, \
+        located.sheet
+    raw_header = [str(c) for c in df.iloc[h]]
+    col = {c: j for j, c in reversed(list(enumerate(_norm(c) for c in raw_header))) if c}
+    body = df.iloc[h + 1:].reset_index(drop=True)
+    rowno = np.arange(h + 2, h + 2 + len(body))
+    contest, choice = squash(body[col["contest title"]]), squash(body[col["choice name"]])
+    named = (contest != "") & (choice != "")
+    cols = [col[c] for c in ("total votes", "total undervotes", "total overvotes",
+                             "total ballots") if c in col]
+    vals, known = counts(body[cols], log=log, rows=rowno, check=named,
+                         names=[column_name(raw_header, j) for j in cols])
+    votes, under, over = vals[:, 0], vals[:, 1], vals[:, 2]
+    ballots = vals[:, 3] if "total ballots" in col else np.zeros(len(body), np.int64)
+    # A blank line or the '* Active Voters …' footnote: counts there would be lost.
+    lost = ~named & known[:, :3].any(axis=1)
+    kind = by_value(choice, vocab.choice_kind)
+    part = [squash(body[col[c]]) if c in col else np.full(len(body), "", dtype=object)
+            for c in _PRECINCT_COLS]
+    summary = not any(c in col for c in _PRECINCT_COLS)
+    precinct = np.full(len(body), COUNTY_UNIT, dtype=object) if summary else \
+        np.where(part[0] != "", part[0], np.where(part[1] != "", part[1], part[2]))
+    keep = named & by_value(choice, lambda c: vocab.choice_kind(c) is not None, bool)
+    lost |= keep & (precinct == "")
+    keep &= precinct != ""
+    is_total = keep & by_value(precinct, vocab.is_total_precinct, bool)
+    cand = np.isin(kind, ["candidate", "write_in"])
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    bad = 0
-    lost: list[int] = []
-    code_numbers: dict[str, set[str]] = defaultdict(set)
-    raw_header = rows[h]
-    for i, r in enumerate(rows[h + 1:], start=h + 2):
-        if i % 20000 == 0:
-            if options.cancelled():
-                raise Cancelled()
-            options.on_progress(2, 3)
-        r = r + [""] * (len(header) - len(r))
-        contest, choice = " ".join(r[jc].split()), " ".join(r[jch].split())
-        if not contest or not choice:
-            # A blank line or the '* Active Voters …' footnote; counts here would be lost.
-            if any(to_int(r[j]) is not None for j in (jv, ju, jo)):
-                lost.append(i)
-            continue
-        if summary:
-            precinct = COUNTY_UNIT
-        else:
-            code = r[jp].strip() if jp is not None else ""
-            number = r[jn].strip() if jn is not None else ""
-            pname = " ".join(r[jname].split()) if jname is not None else ""
-            precinct = code or number or pname
-            if code and number:
-                code_numbers[code].add(number)
-        counts = []
-        for j in (jv, ju, jo) + ((jb,) if jb is not None else ()):
-            v = to_int(r[j])
-            if v is None:
-                if r[j].strip():
-                    bad += 1
-                    if bad <= 10:
-                        issues.append(Issue(name, f"The count {r[j]!r} is not a whole number; "
-                                            "it is read as 0.", sheet, i,
-                                            " ".join(raw_header[j].split()) or col_letter(j),
-                                            Severity.ERROR))
-                v = 0
-            counts.append(v)
-        votes, under, over = counts[0], counts[1], counts[2]
-        k = vocab.choice_kind(choice)
-        if k is None:
-            continue
-        if not precinct:
-            lost.append(i)
-            continue
-        if vocab.is_total_precinct(precinct):
-            if k in ("candidate", "write_in"):
-                tot = file_totals.setdefault((contest, "", ""), {})
-                tot[choice] = tot.get(choice, 0) + votes
-            continue
-        if jseats is not None:
-            n_stated = to_int(r[jseats])
-            if n_stated:
-                stated[contest].add(n_stated)
-        chparty = ""
-        if jparty is not None:
-            chparty = " ".join(r[jparty].split()).upper()
-        if k in ("over", "under", "blank"):
-            # A choice row of its own: then the columns' figures are not added again.
-            out.append((precinct, contest, "", "", choice, "", k, votes))
-            explicit.add((contest, k))
-            continue
-        out.append((precinct, contest, "", "", choice, chparty, k, votes))
-        s = sums[contest]
-        s[1] += votes
-        if (precinct, contest) not in extras_seen:
-            extras_seen.add((precinct, contest))
-            for row in ((precinct, contest, "", "", "Undervotes", "", "under", under),
-                        (precinct, contest, "", "", "Overvotes", "", "over", over)):
-                derived.append(len(out))
-                out.append(row)
-            s[0] += counts[3] if jb is not None else 0
-            s[2] += under
-            s[3] += over
-    if explicit:
-        # Undervotes and overvotes given both as choice rows and in the columns: the rows win.
-        drop = {i for i in derived if (out[i][1], out[i][6]) in explicit}
-        out = [r for i, r in enumerate(out) if i not in drop]
-    if bad > 10:
-        issues.append(Issue(name, f"… {bad - 10} more counts are not whole numbers.", sheet,
-                            severity=Severity.ERROR))
-    if lost:
-        issues.append(Issue(name, f"{len(lost)} row(s) with counts but no precinct, contest or "
-                            f"choice name (first: row {lost[0]}) were left out.", sheet, lost[0],
-                            severity=Severity.WARNING))
-    if not out:
-        raise fail(path, "The Statement of Votes has a header but no result rows.", sheet=sheet)
-    dup_codes = sorted(c for c, ns in code_numbers.items() if len(ns) > 1)
-    if dup_codes:
-        issues.append(Issue(name, f"Precinct code(s) {', '.join(dup_codes[:5])} stand for "
-                            "several precinct numbers; their rows are read as one precinct.",
-                            sheet, severity=Severity.WARNING))
+    t = pd.DataFrame({"c": contest[is_total & cand], "ch": choice[is_total & cand],
+                      "v": votes[is_total & cand]})
+    for (c, ch), v in t.groupby(["c", "ch"], sort=False)["v"].sum().items():
+        file_totals.setdefault((c, "", ""), {})[ch] = int(v)
+    keep &= ~is_total
+    if options.cancelled():
+        raise Cancelled()
+    options.on_progress(2, 3)
 
-    seats: dict[tuple[str, str, str], int] = {}
-    for contest, ns in stated.items():
-        if len(ns) == 1:
-            seats[(contest, "", "")] = next(iter(ns))
-        else:
-            issues.append(Issue(name, f"{contest}: the Vote For column says "
-                                f"{' and '.join(str(n) for n in sorted(ns))} on different rows; "
-                                "set the seats in the contest settings.", sheet,
-                                severity=Severity.WARNING))
-    inferred = []
-    uneven = []
-    for contest, (b, v, u, o) in sums.items():
-        if contest in stated or jb is None or b - o <= 0 or v + u <= 0:
+    stated: dict[tuple[str, str, str], set[int]] = {}
+    if "vote for" in col:
+        n = by_value(body[col["vote for"]], lambda s: whole(s) or 0, np.int64)
+        for c, k in dict.fromkeys(zip(contest[keep & (n > 0)], n[keep & (n > 0)].tolist(),
+                                      strict=True)):
+            stated.setdefault((c, "", ""), set()).add(k)
+    chparty = by_value(squash(body[col["party"]]), str.upper) if "party" in col else \
+        np.full(len(body), "", dtype=object)
+    extra = keep & ~cand
+    # Undervotes and overvotes given both as choice rows and in the columns: the rows win.
+    explicit = set(zip(contest[extra], kind[extra], strict=True))
+    cand &= keep
+    first = np.zeros(len(body), dtype=bool)
+    at = np.flatnonzero(cand)
+    first[at] = ~pd.DataFrame({"p": precinct[at], "c": contest[at]}).duplicated().to_numpy()
+    pieces = [pd.DataFrame({"at": np.flatnonzero(keep) * 3, "precinct": precinct[keep],
+                            "contest": contest[keep], "choice": choice[keep],
+                            "choice_party": np.where(cand, chparty, "")[keep],
+                            "kind": kind[keep], "votes": votes[keep]})]
+    for off, name_, k, v in ((1, "Undervotes", "under", under), (2, "Overvotes", "over", over)):
+        given = {c for c, kk in explicit if kk == k}
+        m = first & ~np.isin(contest, list(given))
+        pieces.append(pd.DataFrame({"at": np.flatnonzero(m) * 3 + off, "precinct": precinct[m],
+                                    "contest": contest[m], "choice": name_,
+                                    "choice_party": "", "kind": k, "votes": v[m]}))
+    out = pd.concat(pieces, ignore_index=True).sort_values("at", kind="stable")
+    if lost.any():
+        log.warn(f"{int(lost.sum())} row(s) with counts but no precinct, contest or choice "
+                 f"name (first: row {rowno[lost.argmax()]}) were left out.",
+                 row=int(rowno[lost.argmax()]))
+    if out.empty:
+        raise fail(located.source.path, "The Statement of Votes has a header but no result "
+                   "rows.", sheet=sheet)
+    if not summary and {"precinct code", "precinct number"} <= col.keys():
+        both = named & (part[0] != "") & (part[1] != "")
+        per_code = pd.Series(part[1][both]).groupby(part[0][both]).nunique()
+        dup = sorted(str(c) for c in per_code[per_code > 1].index)
+        if dup:
+            log.warn(f"Precinct code(s) {', '.join(dup[:5])} stand for several precinct "
+                     "numbers; their rows are read as one precinct.")
+    sums = pd.DataFrame({"c": contest[cand], "v": votes[cand],
+                         "b": np.where(first, ballots, 0)[cand],
+                         "u": np.where(first, under, 0)[cand],
+                         "o": np.where(first, over, 0)[cand]}).groupby("c", sort=False).sum()
+    seats = _seats(sums, stated, log, "total ballots" in col)
+    options.on_progress(3, 3)
+    return RawCanvass(located.source.name, FAMILY,
+                      raw_frame({**{c: out[c].to_numpy() for c in out.columns if c != "at"},
+                                 "district": "", "party": ""}),
+                      log.close(), seats, file_totals, set(),
+                      primary_in_name(located.source.name), sheet=sheet)
+
+
+def _seats(sums: object, stated: dict[tuple[str, str, str], set[int]], log: IssueLog,
+           have_ballots: bool) -> dict[tuple[str, str, str], int]:
+    """The seats each contest's Vote For column states, else those the ballot arithmetic
+    gives (n · ballots = votes + undervotes + n · overvotes for one whole n)."""
+    import pandas as pd
+
+    assert isinstance(sums, pd.DataFrame)
+    seats = stated_seats(stated, log, "Vote For")
+    inferred: list[str] = []
+    uneven: list[str] = []
+    for contest, (v, b, u, o) in zip(sums.index, sums[["v", "b", "u", "o"]].to_numpy().tolist(),
+                                     strict=True):
+        if (contest, "", "") in stated or not have_ballots or b - o <= 0 or v + u <= 0:
             continue
         n, rem = divmod(v + u, b - o)
         if rem == 0 and n >= 1:
@@ -265,15 +247,10 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                "count")
         msg += (": multi-seat " + "; ".join(inferred[:6]) + ("…" if len(inferred) > 6 else "")
                 + "." if inferred else "; every such contest came out as one seat.")
-        issues.append(Issue(name, msg, sheet, severity=Severity.NOTE))
+        log.note(msg)
     if uneven:
-        issues.append(Issue(name, "The ballot arithmetic (seats × ballots = votes + undervotes + "
-                            "seats × overvotes) gives no whole number of seats for "
-                            + "; ".join(uneven[:6]) + ("…" if len(uneven) > 6 else "")
-                            + "; check the seats in the contest settings.", sheet,
-                            severity=Severity.WARNING))
-    options.on_progress(3, 3)
-    low = name.lower()
-    primary = True if "primary" in low else (False if "general" in low else None)
-    return RawCanvass(name, FAMILY, frame(out), issues, seats, file_totals, set(), primary,
-                      sheet=sheet)
+        log.warn("The ballot arithmetic (seats × ballots = votes + undervotes + seats × "
+                 "overvotes) gives no whole number of seats for " + "; ".join(uneven[:6])
+                 + ("…" if len(uneven) > 6 else "") + "; check the seats in the contest "
+                 "settings.")
+    return seats

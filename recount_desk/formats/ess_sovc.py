@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
-from typing import Any
 
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, count_grid, open_source
+from .stages import melt
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -177,7 +178,6 @@ def locate(source: Source, options: ReadOptions) -> Located:
 def map(located: Located, options: ReadOptions) -> RawCanvass:
     """The header band's columns split into contests, and one raw row per precinct × choice."""
     import numpy as np
-    import pandas as pd
 
     path, name, sheet, log = located.source.path, located.source.name, located.sheet, located.log
     rows, n_hdr = located.rows, located.header_rows
@@ -251,9 +251,16 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                             "cannot be checked against the county totals; it may be cut short.",
                             sheet, severity=Severity.WARNING))
 
+    pick = itemgetter(*contest_cols) if contest_cols else (lambda r: ())
+    last = max(contest_cols, default=-1)
+
     def cells(i: int) -> list[str]:
+        # (The rows' cells are stripped already, by the CSV and the sheet readers.)
         r = rows[i]
-        return [(r[c].strip() if c < len(r) else "") for c in contest_cols]
+        if len(r) <= last:
+            r = r + [""] * (last + 1 - len(r))
+        got = pick(r)
+        return list(got) if isinstance(got, tuple) else [got]
 
     values, present = count_grid([cells(i) for i in body_idx], log=log, rows=body_idx,
                                  columns=contest_cols,
@@ -391,8 +398,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     skipped_stats: list[str] = []
     invalid_wi = 0
     prec_names = _precinct_names(rows, body_idx)
-    records: dict[str, list[Any]] = {k: [] for k in ("p", "contest", "district", "party", "choice",
-                                                 "cparty", "kind", "votes")}
+    melt_cols: list[int] = []
+    melt_choices: list[tuple[str, str, str, str, str, str]] = []
     for seg, cparty in zip(segments, seg_party, strict=True):
         title = seg.title or "(untitled contest)"
         if vocab.is_non_contest_office(title):
@@ -440,15 +447,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             chp = pfx
             if not chp and not cparty and parties[c] not in _NO_PARTY:
                 chp = parties[c]
-            k = pos[c]
-            mask = present[:, k]
-            n_present = int(mask.sum())
-            if n_present:
-                records["p"].append(np.nonzero(mask)[0])
-                for col, val in (("contest", title), ("district", district), ("party", cparty),
-                                 ("choice", choice), ("cparty", chp), ("kind", ck)):
-                    records[col].append(np.full(n_present, val, dtype=object))
-                records["votes"].append(values[mask, k])
+            melt_cols.append(pos[c])
+            melt_choices.append((title, district, cparty, choice, chp, ck))
             if c in totals_vals and ck in ("candidate", "write_in"):
                 tot = file_totals.setdefault(key, {})
                 tot[choice] = tot.get(choice, 0) + totals_vals[c]
@@ -477,22 +477,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         issues.append(Issue(name, f"{invalid_wi:,} invalid write-in vote(s) are not counted for "
                             "any candidate.", sheet, severity=Severity.NOTE))
 
-    if records["p"]:
-        p_idx = np.concatenate(records["p"])
-        df = pd.DataFrame({
-            "precinct": np.asarray(prec_names, dtype=object)[p_idx],
-            "contest": np.concatenate(records["contest"]),
-            "district": np.concatenate(records["district"]),
-            "party": np.concatenate(records["party"]),
-            "choice": np.concatenate(records["choice"]),
-            "choice_party": np.concatenate(records["cparty"]),
-            "kind": np.concatenate(records["kind"]),
-            "votes": np.concatenate(records["votes"]).astype("int64"),
-        })
-    else:
-        df = pd.DataFrame({c: pd.Series(dtype=object) for c in
-                           ("precinct", "contest", "district", "party", "choice",
-                            "choice_party", "kind")}).assign(votes=pd.Series(dtype="int64"))
+    df = melt(values, present, melt_cols, melt_choices, prec_names)
     options.on_progress(5, 5)
     primary: bool | None = True if (primary_stats or any_party) else None
     if primary is None and "general" in name.lower():

@@ -17,6 +17,7 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from ._workbook_checks import excel_error_cells, first_visible_sheet
 from .base import NOT_OURS, ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
+from .stages import head_rows
 from .tabular import NotText, cell_text, factorize_text, read_csv_coded, read_csv_text, sniff
 
 if TYPE_CHECKING:
@@ -74,12 +75,7 @@ def detect(path: Path, kind: str) -> Detection | None:
 
 
 def _head(path: Path, kind: str) -> list[str]:
-    if kind == "csv":
-        df, _ = read_csv_text(path, nrows=0)
-        return [str(c) for c in df.columns]
-    from .tabular import read_sheet_text
-
-    rows = read_sheet_text(path, 0, nrows=1)
+    rows = head_rows(path, kind, nrows=1)
     return rows[0] if rows else []
 
 
@@ -451,8 +447,11 @@ def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, l
     convert); one with a blank, a '*' or a '1,234' keeps the file's text, so its problems
     can be reported cell by cell; only a column the parser reads as other numbers
     (fractions) is read again as text."""
-    header, _ = read_csv_text(path, nrows=0, dtype=object)
-    names = [str(c) for c in header.columns]
+    head = head_rows(path, "csv", nrows=1)
+    names = head[0] if head else []
+    if not names or "" in names or len(set(names)) < len(names):
+        # pandas' own names for blank or repeated ones ("Unnamed: 3", "votes.1")
+        names = [str(c) for c in read_csv_text(path, nrows=0, dtype=object)[0].columns]
     votes = _columns(names).get("votes")
     if votes is not None:
         try:

@@ -23,6 +23,7 @@ log per reading that caps a repeated problem at a few examples and a count), and
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -165,20 +166,25 @@ def count_grid(cells: list[list[str]], *, log: IssueLog, rows: list[int],
     shape = (len(cells), len(columns))
     if not cells or not columns:
         return np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool)
-    ser = pd.Series([c for r in cells for c in r], dtype=object).str.replace(",", "",
-                                                                             regex=False)
+    # Every test is made once per distinct cell: a grid repeats a few thousand counts.
+    flat = np.fromiter(itertools.chain.from_iterable(cells), dtype=object,
+                       count=shape[0] * shape[1])
+    codes, uniques = pd.factorize(flat, use_na_sentinel=False)
+    ser = pd.Series(uniques, dtype=object).str.replace(",", "", regex=False)
     num = pd.to_numeric(ser, errors="coerce")
-    dashes = ser.isin(not_on_ballot) if not_on_ballot else pd.Series(False, index=ser.index)
-    empty = (ser == "") | dashes
-    bad = ~empty & (num.isna() | (num < 0) | ((num % 1) != 0))
-    if dashes.any():
-        log.note(f"{int(dashes.sum()):,} cell(s) hold '-' instead of a count; they are read "
-                 "as the contest not being on that precinct's ballot (no votes), as an empty "
-                 "cell would be.")
-    values = num.fillna(0).where(~bad, 0).to_numpy().reshape(shape).astype("int64")
-    present = (~empty & ~bad).to_numpy().reshape(shape)
+    dashes_u = ser.isin(not_on_ballot).to_numpy() if not_on_ballot else \
+        np.zeros(len(ser), dtype=bool)
+    empty_u = (ser == "").to_numpy() | dashes_u
+    bad_u = ~empty_u & (num.isna() | (num < 0) | ((num % 1) != 0)).to_numpy()
+    if dashes_u.any():
+        log.note(f"{int(dashes_u[codes].sum()):,} cell(s) hold '-' instead of a count; they "
+                 "are read as the contest not being on that precinct's ballot (no votes), as "
+                 "an empty cell would be.")
+    values = num.fillna(0).where(~bad_u, 0).to_numpy()[codes].reshape(shape).astype("int64")
+    present = (~empty_u & ~bad_u)[codes].reshape(shape)
+    bad = bad_u[codes]
     if bad.any():
-        for ri, ci in np.argwhere(bad.to_numpy().reshape(shape)):
+        for ri, ci in np.argwhere(bad.reshape(shape)):
             log.repeated("not whole", f"The vote count {cells[ri][ci]!r} is not a whole "
                          f"number; {bad_reads_as}.", Severity.ERROR,
                          more="cells that are not whole numbers", row=rows[ri] + 1,

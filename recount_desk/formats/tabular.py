@@ -387,6 +387,9 @@ def frame_from_rows(rows: list[list[str]], header_row: int) -> pd.DataFrame:
     return pd.DataFrame(body, columns=header, dtype=str)
 
 
+_SMALL = 1 << 14
+
+
 def factorize_text(values: np.ndarray) -> tuple[np.ndarray, list[object]]:
     """``pandas.factorize`` for a column of Python objects, equal values sharing one code,
     in order of first appearance; empty cells (None, NaN) are one value, None.
@@ -404,11 +407,15 @@ def factorize_text(values: np.ndarray) -> tuple[np.ndarray, list[object]]:
     arr = np.ascontiguousarray(values, dtype=object)
     if len(arr) == 0:
         return np.zeros(0, dtype=np.intp), []
-    # The object pointers, read in place (the array keeps them alive while this runs).
-    ids = np.ctypeslib.as_array((ctypes.c_ssize_t * len(arr)).from_address(arr.ctypes.data))
-    head = ids[:4096]
-    shared = len(pd.unique(head)) <= len(head) // 4
-    id_codes, distinct = pd.factorize(ids) if shared else (None, ())
+    id_codes: np.ndarray | None = None
+    distinct: Any = ()
+    if len(arr) > _SMALL:  # (below that, the four calls cost more than they save)
+        # The object pointers, read in place (the array keeps them alive while this runs).
+        ids = np.ctypeslib.as_array((ctypes.c_ssize_t * len(arr)).from_address(
+            arr.ctypes.data))
+        head = ids[:4096]
+        if len(pd.unique(head)) <= len(head) // 4:
+            id_codes, distinct = pd.factorize(ids)
     if id_codes is None or len(distinct) > len(arr) // 4:
         # Not a parser's shared strings (a spreadsheet reader makes one object per cell).
         # Empty cells (None, NaN) get a code of their own, in its place of first appearance.

@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from recount_desk.formats import tabular
 from recount_desk.formats.tabular import factorize_text
 
 
@@ -20,15 +21,22 @@ def _rebuilt(values: list[object]) -> np.ndarray:
 @settings(deadline=None)  # the first call imports pandas
 @given(st.lists(st.one_of(st.sampled_from(["A", "B", "A ", "", "0012", "12"]), st.none()),
                 max_size=60),
-       st.booleans())
+       st.booleans(), st.booleans())
 def test_same_codes_and_order_as_factorizing_the_values(values: list[object],
-                                                         shared: bool) -> None:
+                                                         shared: bool, by_identity: bool
+                                                         ) -> None:
     if shared:  # as pandas' CSV reader hands them out: one object per distinct text
         arr = np.empty(len(values), dtype=object)
         arr[:] = values
     else:
         arr = _rebuilt(values)
-    codes, uniques = factorize_text(arr)
+    small = tabular._SMALL
+    # by_identity: the path of long columns (object identity first), taken here on short ones
+    tabular._SMALL = 0 if by_identity else small
+    try:
+        codes, uniques = factorize_text(arr)
+    finally:
+        tabular._SMALL = small
     assert [uniques[c] for c in codes.tolist()] == values
     # One code per distinct value, numbered in order of first appearance.
     assert uniques == list(dict.fromkeys(values))
@@ -38,6 +46,11 @@ def test_two_objects_with_one_text_share_a_code() -> None:
     assert a == b
     assert a is not b
     arr = np.array([a, "X", b, a] * 5, dtype=object)
-    codes, uniques = factorize_text(arr)
-    assert uniques == ["PRECINCT 1", "X"]
-    assert codes.tolist() == [0, 1, 0, 0] * 5
+    for limit in (0, tabular._SMALL):  # the identity path of long columns, and the plain one
+        small, tabular._SMALL = tabular._SMALL, limit
+        try:
+            codes, uniques = factorize_text(arr)
+        finally:
+            tabular._SMALL = small
+        assert uniques == ["PRECINCT 1", "X"]
+        assert codes.tolist() == [0, 1, 0, 0] * 5

@@ -1,0 +1,287 @@
+"""The shared work of the families' ``locate``/``map`` stages, so that a family module holds
+only what is its own (its detection and its layout's specifics).
+
+In the order of the pipeline's stages:
+
+- **sheet**: :func:`head_rows` (the first rows of a file or sheet, read once for every
+  family's ``detect``), :func:`pick_sheet` (the sheet the officer chose, else the first
+  whose head a family accepts);
+- **header band**: :func:`header_at` (the first row of the head that a family's test
+  accepts);
+- **grid**: :func:`grid` (a file's or sheet's cells as a frame of text),
+  :func:`by_value` (a test or a cleaning done once per distinct cell, not once per row),
+  :func:`counts` (a column of cells to whole counts, every bad cell named);
+- **contests**: :func:`stated_seats` (the seats a file states, refused where it says two
+  things), :func:`primary_in_name`;
+- **rows**: :func:`raw_frame` (the raw rows as the pipeline's build stage wants them).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .base import RAW_COLUMNS, ContestTuple, fail
+from .tabular import col_letter, read_sheet_text, sheet_names
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+    from .pipeline import IssueLog
+
+T = TypeVar("T")
+
+_HEAD_BYTES = 1 << 16
+# (file, mtime, size) -> (rows of the file's first 64 KB, whether the file is longer)
+_CSV_HEAD: dict[tuple[str, int, int], tuple[list[list[str]], bool]] = {}
+
+
+def _csv_head(path: Path) -> tuple[list[list[str]], bool]:
+    st = path.stat()
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    got = _CSV_HEAD.get(key)
+    if got is None:
+        with open(path, "rb") as f:
+            data = f.read(_HEAD_BYTES + 1)
+        cut = len(data) > _HEAD_BYTES
+        data = data[:_HEAD_BYTES]
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            if e.start < len(data) - 4:  # not only a character cut at the end
+                text = data.decode("cp1252", errors="replace")
+            else:
+                text = data[:e.start].decode("utf-8-sig")
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+        if cut and rows:
+            rows.pop()  # the last row may be cut short
+        _CSV_HEAD.clear()
+        _CSV_HEAD[key] = got = (rows, cut)
+    return got
+
+
+def head_rows(path: Path, kind: str, sheet: str | int | None = None, nrows: int = 10
+              ) -> list[list[str]]:
+    """The first ``nrows`` rows of a CSV (cells as written, ragged rows as they are) or of
+    a workbook's sheet (cells as text), for a family's ``detect``: a CSV's head is read
+    once for every family (a 600-column export costs pandas 50 ms per look)."""
+    if kind == "csv":
+        rows, _ = _csv_head(path)
+        return rows[:nrows]
+    return read_sheet_text(path, sheet if sheet is not None else 0, nrows=nrows)
+
+
+def header_at(rows: list[list[str]], test: Callable[[list[str]], bool],
+              within: int = 10) -> int | None:
+    """Stage *header band*: the first of the first ``within`` rows that ``test`` accepts."""
+    return next((i for i, r in enumerate(rows[:within]) if test(r)), None)
+
+
+def pick_sheet(path: Path, kind: str, chosen: str | None,
+               accept: Callable[[list[list[str]]], bool], *, look: int = 6,
+               nrows: int = 10) -> str | None:
+    """Stage *sheet*: None for a CSV; the officer's sheet (refused, naming the sheets,
+    where the workbook has none of that name); else the first of the first ``look``
+    sheets whose head ``accept`` takes (a workbook may open on a cover sheet), or the
+    first sheet."""
+    if kind == "csv":
+        return None
+    names = sheet_names(path)
+    if chosen is not None:
+        if chosen not in names:
+            raise fail(path, f"The workbook has no sheet {chosen!r}; its sheets are "
+                       + ", ".join(repr(n) for n in names) + ".")
+        return chosen
+    for name in names[:look]:
+        if accept(read_sheet_text(path, name, nrows=nrows)):
+            return name
+    return names[0] if names else None
+
+
+def grid(path: Path, kind: str, sheet: str | None, log: IssueLog) -> pd.DataFrame:
+    """Stage *grid*: every row of a CSV or of a workbook's sheet as a frame of text cells,
+    columns 0, 1, … (short rows padded with ""); a CSV that is not UTF-8 is read as
+    Windows-1252 with a warning."""
+    import pandas as pd
+
+    from .tabular import read_csv_text
+
+    if kind == "csv":
+        df, note = read_csv_text(path, header=None, dtype=object)
+        if note:
+            log.warn(note)
+        return df  # (a short row's missing fields are NaN: :func:`coded` reads them as "")
+    rows = read_sheet_text(path, sheet if sheet is not None else 0)
+    width = max((len(r) for r in rows), default=0)
+    return pd.DataFrame([r + [""] * (width - len(r)) for r in rows], columns=range(width),
+                        dtype=object)
+
+
+def coded(values: pd.Series | np.ndarray) -> tuple[np.ndarray, list[Any]]:
+    """A column as codes into its distinct cells, in order of first appearance."""
+    import numpy as np
+    import pandas as pd
+
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+    # An empty cell (a short row's missing field) is "".
+    return codes, [u if isinstance(u, str) else "" if u is None or u != u else u
+                   for u in uniques]
+
+
+def by_value(values: pd.Series | np.ndarray, fn: Callable[[Any], T],
+             dtype: Any = object) -> np.ndarray:
+    """``fn`` of every cell, computed once per distinct cell (a canvass repeats a few
+    thousand names over its rows): an array of ``dtype`` in the cells' order."""
+    import numpy as np
+
+    codes, uniques = coded(values)
+    out: np.ndarray = np.empty(len(uniques), dtype=dtype)
+    out[:] = [fn(u) for u in uniques]
+    picked: np.ndarray = out[codes]
+    return picked
+
+
+def squash(values: pd.Series | np.ndarray) -> np.ndarray:
+    """Each cell with its runs of white space made one space, trimmed."""
+    return by_value(values, lambda s: " ".join(str(s).split()))
+
+
+def whole(text: Any) -> int | None:
+    """A whole, non-negative count from a cell's text ("1,075", "145", "145.0"), or None."""
+    t = str(text).replace(",", "").strip()
+    if not t:
+        return None
+    try:
+        v = int(t)
+    except ValueError:
+        try:
+            f = float(t)
+        except ValueError:
+            return None
+        if not f.is_integer():
+            return None
+        v = int(f)
+    return v if 0 <= v < 2**63 else None
+
+
+def counts(cells: pd.DataFrame, *, log: IssueLog, rows: np.ndarray,
+           names: Sequence[str], check: np.ndarray | None = None, cap: int = 10,
+           more: str = "counts are not whole numbers") -> tuple[np.ndarray, np.ndarray]:
+    """Stage *grid*: a block of count cells (one column per count) as ``(values, known)``
+    int64 and bool arrays, an empty or bad cell 0 and not known; a cell that is not a
+    whole number is an error naming its row (``rows``: the file's 1-based row of each) and
+    column (``names``), in reading order, ``cap`` of them and then how many more (only on
+    rows where ``check`` is set)."""
+    import numpy as np
+
+    shape = (len(cells), len(cells.columns))
+    vals = np.zeros(shape, dtype=np.int64)
+    known = np.zeros(shape, dtype=bool)
+    bad = np.zeros(shape, dtype=bool)
+    for k, c in enumerate(cells.columns):
+        codes, uniques = coded(cells[c])
+        ints = [whole(u) for u in uniques]
+        vals[:, k] = np.array([v or 0 for v in ints], dtype=np.int64)[codes]
+        known[:, k] = np.array([v is not None for v in ints], dtype=bool)[codes]
+        bad[:, k] = np.array([v is None and bool(str(u).strip())
+                              for v, u in zip(ints, uniques, strict=True)], dtype=bool)[codes]
+    if check is not None:
+        bad &= check[:, None]
+    where = np.argwhere(bad)
+    for ri, ci in where[:cap]:
+        log.error(f"The count {cells.iat[ri, ci]!r} is not a whole number; it is read as 0.",
+                  row=int(rows[ri]), column=names[ci])
+    if len(where) > cap:
+        log.error(f"… {len(where) - cap} more {more}.")
+    return vals, known
+
+
+def stated_seats(stated: dict[ContestTuple, set[int]], log: IssueLog, column: str
+                 ) -> dict[ContestTuple, int]:
+    """Stage *contests*: the seats each contest's rows state (``column`` names where);
+    a contest whose rows say two things gets a warning and no seats."""
+    seats: dict[ContestTuple, int] = {}
+    for key, ns in stated.items():
+        if len(ns) == 1:
+            seats[key] = next(iter(ns))
+        else:
+            log.warn(f"{key[0]}: the {column} column says "
+                     f"{' and '.join(str(n) for n in sorted(ns))} on different rows; set the "
+                     "seats in the contest settings.")
+    return seats
+
+
+def primary_in_name(text: str) -> bool | None:
+    """True where a file's name (or title) says primary, False where it says general."""
+    low = text.lower()
+    return True if "primary" in low else (False if "general" in low else None)
+
+
+def text_column(values: Any) -> pd.Categorical:
+    """A raw text column as a categorical (codes into its distinct texts, in order of
+    first appearance): what the build stage groups by is then integers, and pandas'
+    own string type (slow to hash in pure Python) is never made."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(values, pd.Categorical):
+        return values
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+    return pd.Categorical.from_codes(codes, categories=pd.Index(uniques, dtype=object),
+                                     validate=False)
+
+
+def raw_frame(columns: dict[str, Any], *, row: Any = None) -> pd.DataFrame:
+    """Stage *rows*: the raw-rows frame from one array of text (or one text for every
+    row) per raw column and the votes, with the file's row of each where ``row`` is
+    given."""
+    import numpy as np
+    import pandas as pd
+
+    votes = np.asarray(columns["votes"], dtype=np.int64)
+    df = pd.DataFrame({c: text_column(np.full(len(votes), v, dtype=object)
+                                      if isinstance(v, str) else v)
+                       for c in RAW_COLUMNS if c != "votes" for v in [columns[c]]}
+                      | {"votes": votes})
+    if row is not None:
+        df["row"] = row
+    return df
+
+
+def column_name(header: Sequence[str], j: int) -> str:
+    """A column as messages name it: its header text on one line, else its letter."""
+    return " ".join(str(header[j]).split()) if j < len(header) and str(header[j]).strip() \
+        else col_letter(j)
+
+
+def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int],
+         choices: Sequence[tuple[str, str, str, str, str, str]],
+         precincts: Sequence[str]) -> pd.DataFrame:
+    """Stage *rows* of a grid (one row per precinct, one column per choice): the raw rows
+    of the grid's columns ``columns``, each standing for the choice ``(contest, district,
+    party, choice, choice party, kind)`` beside it, one raw row per cell ``present``
+    (column by column, precincts in order)."""
+    import numpy as np
+
+    ks = np.asarray(columns, dtype=np.intp)
+    grid_t = present[:, ks].T  # one line per choice column
+    col_i, prec_i = np.nonzero(grid_t)
+    import pandas as pd
+
+    meta = np.empty((len(choices), 6), dtype=object)
+    if len(choices):
+        meta[:] = [list(c) for c in choices]
+
+    def at(labels: Any, which: np.ndarray) -> pd.Categorical:
+        codes, uniques = pd.factorize(np.asarray(labels, dtype=object), use_na_sentinel=False)
+        return pd.Categorical.from_codes(codes[which], validate=False,
+                                         categories=pd.Index(uniques, dtype=object))
+
+    names = ("contest", "district", "party", "choice", "choice_party", "kind")
+    return raw_frame({"precinct": at(precincts, prec_i),
+                      **{n: at(meta[:, j], col_i) for j, n in enumerate(names)},
+                      "votes": values[:, ks].T[grid_t]})
