@@ -1123,7 +1123,7 @@ def _cost_section(r: RecountReport, st: _Styles) -> list[Flowable]:
         s.append(_p("Assumption: " + a, st.small))
     if cost.items:
         data: list[list[Any]] = [["Item", "Amount"]]
-        data += [[_p(i.description, st.cell), format_cents(i.cents)] for i in cost.items]
+        data += [[_p(i.description, st.cell), format_cents(i.amount_cents)] for i in cost.items]
         data.append(["Total", format_cents(cost.total_cents)])
         s.append(_plain_table(data, [BODY_W - 1.4 * inch, 1.4 * inch], right=1,
                               bold_last=True))
@@ -1155,14 +1155,14 @@ def _board_section(r: RecountReport, st: _Styles) -> list[Flowable]:
 def _declaration_section(r: RecountReport, st: _Styles) -> list[Flowable]:
     s: list[Flowable] = [_p("7. Declaration of the result", st.h2)]
     s.append(_p(declaration_statement(r), st.body))
-    lot = r.declaration.lot
-    if lot is not None and not r.portion:
-        s.append(_p(lot_statement(lot), st.body))
-        s.append(_p("Meeting: " + (lot.meeting or "not recorded"), st.body))
+    d = r.declaration
+    if d.lot is not None and not r.portion:
+        s.append(_p(lot_statement(d, d.lot), st.body))
+        s.append(_p("Meeting: " + (d.lot_meeting or "not recorded"), st.body))
         s.append(_p("Notice to the tied candidates: " + (
-            lot.notice or "NOT RECORDED in the case (20A-1-304 lets each tied candidate "
+            d.lot_notice or "NOT RECORDED in the case (20A-1-304 lets each tied candidate "
             "attend or send a representative)"), st.body))
-        s.append(_p(lot_deadline_statement(lot), st.body))
+        s.append(_p(lot_deadline_statement(d), st.body))
     if not r.portion:
         s.append(_p(board_declaration_statement(r), st.body))
     return s
@@ -1324,7 +1324,7 @@ def _cost_statement(r: RecountReport, st: _Styles) -> list[Flowable]:
         return s
     s.append(_p(f"Payable by: {cost.payer} ({cost.basis}).", st.body))
     data: list[list[Any]] = [["Item", "Amount"]]
-    data += [[_p(i.description, st.cell), format_cents(i.cents)] for i in cost.items]
+    data += [[_p(i.description, st.cell), format_cents(i.amount_cents)] for i in cost.items]
     data.append(["Total", format_cents(cost.total_cents)])
     s += [_plain_table(data, [BODY_W - 1.4 * inch, 1.4 * inch], right=1, bold_last=True),
           Spacer(1, 6)]
