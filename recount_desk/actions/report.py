@@ -116,12 +116,11 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     if rec is None:
         raise ReportNotReady(f"No recount of {contest.key.label()} has been started.")
     # the recount's own model, read once: units, their states, officers and notes
-    state = recount_actions.recount_state(case, contest_id)
+    ctx = recount_actions.load_recount(case, contest_id, whole=True)
+    state = recount_actions.recount_state(case, contest_id, ctx)
     layout = state.layout
     rows = {r.name: r for r in state.units}
-    entries = recount_repo.current_entries(conn, contest_id)
-    resolutions = recount_repo.current_resolutions(conn, contest_id, entries)
-    stored_env = recount_repo.envelopes(conn, contest_id)
+    entries, resolutions, stored_env = ctx.entries, ctx.resolutions, ctx.envelopes
     envelopes = [s.record for s in stored_env]
     table = rc.variance_table(layout, [r.state for r in state.units],
                               recount_repo.canvass_by_precinct(conn, contest_id), envelopes,
@@ -141,8 +140,8 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     choices = layout.choices
     batches = rec.unit_kind is rc.UnitKind.BATCHES
     extras = recount_repo.canvass_extras_by_precinct(conn, contest_id)
-    loads, sources = _retab_sources(case, contest_id)
-    stored_units = {su.unit.name: su for su in recount_repo.units(conn, contest_id)}
+    loads, sources = _retab_sources(case, contest_id, ctx)
+    stored_units = {su.unit.name: su for su in ctx.stored_units}
     resolution_of = {r.unit_id: r for r in resolutions.values()}
     unit_of = {p: u.name for u in (su.unit for su in stored_units.values())
                for p in u.precincts}
@@ -318,7 +317,8 @@ _OFFICES = {"municipal_clerk": "the municipal clerk", "district_clerk": "the dis
             "lieutenant_governor": "the lieutenant governor"}
 
 
-def _retab_sources(case: Case, contest_id: int) -> tuple[tuple[str, ...], dict[str, str]]:
+def _retab_sources(case: Case, contest_id: int, ctx: recount_actions.Loaded
+                   ) -> tuple[tuple[str, ...], dict[str, str]]:
     """The re-tabulated statements loaded (one line each, with the file's SHA-256) and the
     source of each unit not loaded from them (issue 15)."""
     from recount_desk.core.retab import UnitSource
@@ -328,7 +328,7 @@ def _retab_sources(case: Case, contest_id: int) -> tuple[tuple[str, ...], dict[s
     done = loads(case, contest_id)
     if not done:
         return (), {}
-    src = unit_sources(case, contest_id)
+    src = unit_sources(case, contest_id, ctx)
     lines = []
     for ld in done:
         n = sum(1 for s in src.values() if s.load is not None and s.load.id == ld.id)

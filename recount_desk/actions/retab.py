@@ -418,9 +418,11 @@ class SourceInfo:
         return "—" + (f" (for a hand count: {self.note})" if self.note else "")
 
 
-def unit_sources(case: Case, contest_id: int) -> dict[str, SourceInfo]:
-    """unit name → its source: loaded from FILE (SHA-256 …), hand-entered, or none yet."""
-    ctx = load_recount(case, contest_id)
+def unit_sources(case: Case, contest_id: int, ctx: Loaded | None = None
+                 ) -> dict[str, SourceInfo]:
+    """unit name → its source: loaded from FILE (SHA-256 …), hand-entered, or none yet
+    (``ctx``: the recount as the caller already read it in this action)."""
+    ctx = ctx or load_recount(case, contest_id)
     loaded = rr.loaded_units(case.conn, contest_id)
     by_id = {ld.id: ld for ld in rr.loads(case.conn, contest_id)}
     notes = rr.source_notes(case.conn, contest_id)

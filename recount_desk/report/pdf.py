@@ -941,6 +941,7 @@ class _UnitGrid(Flowable):  # type: ignore[misc]  # reportlab ships no types
             is_total = self._with_total and k == len(blocks) - 1
             for i, row in enumerate(b.rows):
                 base = y - ROW_H + 2.4
+                ystr = fp_str(base)  # one row's cells share their baseline
                 font = UNIT_BOLD if is_total else UNIT_FONT
                 name = row[0]
                 if name and b.fallback:
@@ -957,7 +958,7 @@ class _UnitGrid(Flowable):  # type: ignore[misc]  # reportlab ships no types
                     cell = row[j]
                     if cell:
                         f = UNIT_BOLD if (is_total or (i == 2 and j in b.bold)) else font
-                        out.put(f, xs[j + 1] - 3 - out.width(cell, f), base, cell)
+                        out.put_right(f, j, xs[j + 1] - 3, ystr, cell)
                 y -= ROW_H
                 if i < len(b.rows) - 1:
                     rules.append((xs[1], y, xs[-1], y))
@@ -993,6 +994,7 @@ class _TextWriter:
             "pieces", {})
         self._widths: dict[tuple[str, str], float] = memo.setdefault("widths", {})
         self._names: dict[tuple[str, int], str] = memo.setdefault("names", {})
+        self._right: dict[tuple[str, str, int], str] = memo.setdefault("right", {})
         self._tf = f"{fp_str(UNIT_SIZE)} Tf {fp_str(UNIT_SIZE * 1.2)} TL"
 
     def width(self, text: str, font: str) -> float:
@@ -1002,9 +1004,21 @@ class _TextWriter:
             got = self._widths[key] = stringWidth(text, font, UNIT_SIZE)
         return got
 
+    def put_right(self, font: str, column: int, right: float, ystr: str, text: str) -> None:
+        """``text`` ending at ``right`` on the baseline ``ystr`` (already formatted): the
+        same numbers recur in a column, so their positions are formatted once."""
+        key = (font, text, column)
+        xstr = self._right.get(key)
+        if xstr is None:
+            xstr = self._right[key] = fp_str(right - self.width(text, font))
+        self._put(font, f"1 0 0 1 {xstr} {ystr} Tm", text)
+
     def put(self, font: str, x: float, y: float, text: str) -> None:
+        self._put(font, f"1 0 0 1 {fp_str(x, y)} Tm", text)
+
+    def _put(self, font: str, tm: str, text: str) -> None:
         code = self._t._code
-        code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+        code.append(tm)
         key = (font, text)
         pieces = self._pieces.get(key)
         if pieces is None:

@@ -501,7 +501,13 @@ def _file_differences(conn: sqlite3.Connection) -> list[str]:
     # The schema is part of the checked state: a planted trigger (AFTER INSERT … SET votes =
     # votes + 50) changes what is stored without any row the digests see.
     problems += schema_problems(conn, int(conn.execute("PRAGMA user_version").fetchone()[0]))
-    return problems + _log_problems(conn)
+    version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+    problems += _log_problems(conn)
+    head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+    if not problems and head is not None and isinstance(conn, CaseConnection):
+        # the next action's check need not read everything again (check_state)
+        conn.verified = (version, head[0])
+    return problems
 
 
 def _log_problems(conn: sqlite3.Connection) -> list[str]:
@@ -518,6 +524,15 @@ def _log_problems(conn: sqlite3.Connection) -> list[str]:
     last = entries[-1]
     body = json.loads(last.payload)
     if case_format(conn) >= ROWS_FORMAT:
+        if not conn.in_transaction and isinstance(conn, CaseConnection):
+            # watch the rows from now on, so that the sums below stay those the next
+            # action adds its rows to (installing the triggers later would drop them);
+            # the triggers are the connection's own (temp schema), never the file's
+            _writable(conn, True)
+            try:
+                _watch_rows(conn)
+            finally:
+                _writable(conn, False)
         sums = row_sums(conn)
         digest, parts = _from_sums(sums)
         if body.get("state") == digest and isinstance(conn, CaseConnection):
