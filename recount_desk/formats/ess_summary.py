@@ -16,6 +16,7 @@ one unit; a ``Cumulative`` or ``Total`` section is the file's own totals.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -68,21 +69,33 @@ def detect(path: Path, kind: str) -> Detection | None:
                                                                else ""))
 
 
+_SKIP, _COUNT, _PERCENT, _TEXT = range(4)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _cell(c: str) -> tuple[int, int]:
+    """What one cell is (a report repeats its counts and words): (what, count)."""
+    if not c or _JUNK.match(c):
+        return _SKIP, 0
+    if _NUM.match(c):
+        return _COUNT, int(c.replace(",", ""))
+    return (_PERCENT, 0) if _PCT.match(c) else (_TEXT, 0)
+
+
 def _line(cells: list[str]) -> tuple[str, list[int], list[str]]:
     """(label, numbers, other texts) of one line; percentages are left out."""
     label = ""
     nums: list[int] = []
     texts: list[str] = []
     for c in cells:
-        if not c or _JUNK.match(c):
+        what, v = _cell(c)
+        if what in (_SKIP, _PERCENT):
             continue
-        if _NUM.match(c):
+        if what == _COUNT:
             if label or texts:
-                nums.append(int(c.replace(",", "")))
+                nums.append(v)
             else:
                 texts.append(c)
-        elif _PCT.match(c):
-            continue
         elif not label:
             label = c
         else:
@@ -129,31 +142,32 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     mode_bad: list[tuple[int, str, int, int]] = []
     n = len(lines)
     i = 0
+    # Each line taken apart once (the walk looks one or two lines ahead).
+    parsed = [_line(cells) for _, cells in lines]
+    texts_only = [bool(kinds) and kinds == {_TEXT} for kinds in
+                  ({_cell(c)[0] for c in cells} - {_SKIP} for _, cells in lines)]
 
     def is_vote_for(j: int) -> bool:
         if not 0 <= j < n:
             return False
-        lab = _line(lines[j][1])[0]
+        lab = parsed[j][0]
         return lab.lower().startswith("vote for") and vocab.seats_in(lab) is not None
 
     def text_only(j: int) -> bool:
-        if not 0 <= j < n:
-            return False
-        ne = [c for c in lines[j][1] if c and not _JUNK.match(c)]
-        return bool(ne) and not any(_NUM.match(c) or _PCT.match(c) for c in ne)
+        return 0 <= j < n and texts_only[j]
 
     while i < n:
         if i % 5000 == 0:
             options.on_progress(i, n)
             if options.cancelled():
                 raise Cancelled()
-        rowno, cells = lines[i]
-        label, nums, texts = _line(cells)
+        rowno = lines[i][0]
+        label, nums, texts = parsed[i]
         low = label.lower()
         if low.startswith("summary results report"):
             # Page header: election name, then the date and county line, then the precinct.
             if i + 1 < n and election_name is None:
-                election_name = _line(lines[i + 1][1])[0] or None
+                election_name = parsed[i + 1][0] or None
                 if election_name:
                     if "primary" in election_name.lower():
                         primary = True
@@ -200,11 +214,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             # A long title wrapped onto two lines.
             title_lines = 2
         if title_lines:
-            parts = [_line(lines[i + k][1]) for k in range(title_lines)]
+            parts = [parsed[i + k] for k in range(title_lines)]
             contest = vocab.clean_name(" ".join(" ".join([p[0], *p[2]]) for p in parts))
             in_stats = False
             skip_contest = vocab.is_non_contest_office(contest)
-            s = vocab.seats_in(_line(lines[i + title_lines][1])[0])
+            s = vocab.seats_in(parsed[i + title_lines][0]) if i + title_lines < n else None
             if s is not None and not skip_contest:
                 seats[contest] = s
             header = []
@@ -274,7 +288,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             raise fail(path, "No count could be read from this Summary Results Report; the "
                        f"first problem: {first_error.message}", row=first_error.row)
         raise fail(path, "No contest results were found in this Summary Results Report.")
-    df = pd.DataFrame(recs, columns=["precinct", "contest", "choice", "kind", "votes", "row"])
+    df = pd.DataFrame(recs, columns=["precinct", "contest", "choice", "kind", "votes", "row"],
+                      dtype=object).astype({"votes": "int64", "row": "int64"})
     if not saw_precinct:
         unit = county or "County"
         df["precinct"] = unit
