@@ -258,7 +258,7 @@ def column_name(header: Sequence[str], j: int) -> str:
         else col_letter(j)
 
 
-def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int],
+def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int] | np.ndarray,
          choices: Sequence[tuple[str, str, str, str, str, str]],
          precincts: Sequence[str]) -> pd.DataFrame:
     """Stage *rows* of a grid (one row per precinct, one column per choice): the raw rows
