@@ -285,3 +285,35 @@ def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int] | np.nd
     return raw_frame({"precinct": at(precincts, prec_i),
                       **{n: at(meta[:, j], col_i) for j, n in enumerate(names)},
                       "votes": values[:, ks].T[grid_t]})
+
+
+def sheet_table(path: Path, sheet: str | None) -> pd.DataFrame:
+    """Stage *grid* of a table with a one-row header: a sheet as a frame of its raw cells
+    (text conversion is left to be done per distinct value), with the first row as the
+    column names ("column N" where blank)."""
+    import numpy as np
+    import pandas as pd
+
+    from .tabular import cell_text, read_sheet_raw
+
+    rows = read_sheet_raw(path, sheet if sheet is not None else 0)
+    if not rows:
+        raise fail(path, "The sheet is empty.", sheet=sheet)
+    header = [cell_text(h) for h in rows[0]]
+    width = len(header)
+    body = rows[1:]
+    names = [h or f"column {i + 1}" for i, h in enumerate(header)]
+    if not body:
+        return pd.DataFrame(columns=names, dtype=object)
+    # One object matrix, then its columns: no per-row work and no type guessing.
+    cells = np.empty((len(body), width), dtype=object)
+    try:
+        if len(body[0]) != width:  # (numpy would repeat a one-cell row across the width)
+            raise ValueError
+        cells[:] = body
+    except ValueError:  # ragged rows (calamine gives even ones; a hand-made sheet may not)
+        cells[:] = [(list(r) + [None] * (width - len(r)))[:width] for r in body]
+    df = pd.DataFrame({i: np.ascontiguousarray(cells[:, i]) for i in range(width)},
+                      copy=False)
+    df.columns = pd.Index(names, dtype=object)
+    return df
