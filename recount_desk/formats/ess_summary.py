@@ -25,6 +25,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source, open_source
 from .tabular import read_csv_rows
 
 if TYPE_CHECKING:
@@ -111,19 +112,31 @@ def _only_cell(cells: list[str]) -> str | None:
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Walk the report's lines and collect every precinct × contest × choice count."""
+    options = options or ReadOptions()
+    return map(locate(open_source(path), options), options)
+
+
+def locate(source: Source, options: ReadOptions) -> Located:
+    """The report's lines that hold something, each with its row."""
+    rows, note = read_csv_rows(source.path)
+    log = IssueLog(source.name)
+    if note:
+        log.warn(note)
+    if not _first_text(rows).lower().startswith("summary results report"):
+        raise fail(source.path, "This is not an Electionware 'Summary Results Report' CSV (the "
+                   "first line should start with 'Summary Results Report').", row=1)
+    return Located(source, rows, log, facts={"lines": [
+        (i + 1, r) for i, r in enumerate(rows) if any(c and not _JUNK.match(c) for c in r)]})
+
+
+def map(located: Located, options: ReadOptions) -> RawCanvass:
+    """The walk down the lines (page headers, statistics, contest titles and their Vote For
+    line, column headers, choice lines), then write-in totals, invalid write-ins, the
+    Cumulative section as the file's totals and party prefixes."""
     import pandas as pd
 
-    options = options or ReadOptions()
-    name = path.name
-    rows, note = read_csv_rows(path)
-    issues: list[Issue] = []
-    if note:
-        issues.append(Issue(name, note, severity=Severity.WARNING))
-    if not _first_text(rows).lower().startswith("summary results report"):
-        raise fail(path, "This is not an Electionware 'Summary Results Report' CSV (the first "
-                   "line should start with 'Summary Results Report').", row=1)
-    lines = [(i + 1, r) for i, r in enumerate(rows)
-             if any(c and not _JUNK.match(c) for c in r)]
+    path, name, issues = located.source.path, located.source.name, located.log.issues
+    lines: list[tuple[int, list[str]]] = located.facts["lines"]
     election_name: str | None = None
     election_date: str | None = None
     primary: bool | None = None
