@@ -25,7 +25,7 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, count_grid, open_source
-from .stages import melt, primary_in_name
+from .stages import melt, multicounty, primary_in_name
 from .tabular import col_letter, read_sheet_text, sheet_names
 
 FAMILY = "ess_custom"
@@ -271,10 +271,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         log.note("Not contests, left out: " + ", ".join(sorted(set(skipped))) + ".")
     if void_votes:
         log.note(f"{void_votes:,} invalid write-in vote(s) are not counted for any candidate.")
-    if multi:
-        log.note("These contests are this county's portion of a multicounty race (marked "
-                 "'(Multi-County)' in the file): " + "; ".join(multi) + ". A recount of the "
-                 "whole race involves the other counties.")
+    if note := multicounty(multi):
+        log.note(note)
     if not (present[:, ~void] & is_total[:, None]).any():
         log.warn("The statement has no Totals row, so the precincts cannot be checked "
                  "against the county totals; it may be cut short.")

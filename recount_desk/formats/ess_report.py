@@ -23,6 +23,7 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
+from .stages import multicounty
 from .tabular import read_sheet_text, sheet_names
 
 if TYPE_CHECKING:
@@ -227,11 +228,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                             severity=Severity.NOTE))
     cparty = rows["office"].map({o: vocab.contest_party(o) for o in rows["office"].unique()})
     multi = sorted(o for o in rows["office"].unique() if "(multi-county)" in o.lower())
-    if multi:
-        issues.append(Issue(name, "These contests are this county's portion of a multicounty "
-                            "race (marked '(Multi-County)' in the file): " + "; ".join(multi)
-                            + ". A recount of the whole race involves the other counties.",
-                            sheet, severity=Severity.NOTE))
+    if note := multicounty(multi):
+        issues.append(Issue(name, note, sheet, severity=Severity.NOTE))
 
     out = pd.DataFrame({
         "precinct": rows["precinct"].to_numpy(),

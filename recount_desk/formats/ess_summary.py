@@ -26,6 +26,7 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
+from .stages import multicounty
 from .tabular import read_csv_rows
 
 if TYPE_CHECKING:
@@ -352,11 +353,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                        for k, t in file_totals.items()}
     seat_map = {(c, "", vocab.contest_party(c)): s for c, s in seats.items()}
     multi = sorted(c for c in out["contest"].unique() if "(multi-county)" in c.lower())
-    if multi:
-        issues.append(Issue(name, "These contests are this county's portion of a multicounty "
-                            "race (marked '(Multi-County)' in the file): " + "; ".join(multi)
-                            + ". A recount of the whole race involves the other counties.",
-                            severity=Severity.NOTE))
+    if note := multicounty(multi):
+        issues.append(Issue(name, note, severity=Severity.NOTE))
     return RawCanvass(name, FAMILY, out.reset_index(drop=True), issues, seat_map, file_totals,
                       set(), primary, election_name=election_name, election_date=election_date)
 

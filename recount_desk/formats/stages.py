@@ -398,3 +398,13 @@ def require_workbook(path: Path, kind: str, what: str) -> None:
     if kind not in ("xlsx", "xls", "ods"):
         raise fail(path, f"This is not an Excel workbook, so it cannot be {what}. Export the "
                    "canvass as XLSX.")
+
+
+def multicounty(titles: Sequence[str]) -> str | None:
+    """Stage *contests*: the note on the contests a file marks '(Multi-County)' (ES&S
+    exports), None when there are none."""
+    if not titles:
+        return None
+    return ("These contests are this county's portion of a multicounty race (marked "
+            "'(Multi-County)' in the file): " + "; ".join(titles) + ". A recount of the "
+            "whole race involves the other counties.")
