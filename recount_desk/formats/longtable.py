@@ -228,16 +228,19 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     if named_total.any():
         key = race * len(cand_u) + cand_c
         plain = keep & ~is_total
-        for pc in np.unique(prec_c[named_total]):
-            rows_p = named_total & (prec_c == pc)
-            as_total = pd.Series(votes[rows_p]).groupby(key[rows_p]).sum()
+        plain_sum = pd.Series(votes[plain]).groupby(key[plain]).sum()
+        every_sum = pd.Series(votes[keep]).groupby(key[keep]).sum()
+        by_name = pd.Series(votes[named_total]).groupby(
+            [prec_c[named_total], key[named_total]]).sum()
+        for pc, as_total in by_name.groupby(level=0):
+            as_total = as_total.droplevel(0)
             # the sum of the plain precincts, or of every other row (a "County" precinct
             # beside the real "Total" row)
-            if any(bool((as_total == pd.Series(votes[r]).groupby(key[r]).sum().reindex(
-                    as_total.index, fill_value=0)).any())
-                   for r in (plain, keep & ~rows_p)):
+            others = every_sum.reindex(as_total.index, fill_value=0) - as_total
+            if bool((as_total == plain_sum.reindex(as_total.index, fill_value=0)).any()) or \
+                    bool((as_total == others).any()):
                 continue
-            is_total &= ~rows_p
+            is_total &= ~(named_total & (prec_c == pc))
 
     total_rows = keep & is_total
     body = keep & ~is_total
