@@ -250,20 +250,25 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
     if total_rows.any() and multi_county:
         # Each county's totals row checks that county's precincts; it is never a precinct.
-        keys = ["k", "o", "d", "c"]
+        # Summed by one code per (county, office, district, candidate), in that order.
+        n_o, n_d, n_c = len(office_u), len(dist_u), len(cand_u)
 
         def sums(mask: np.ndarray) -> pd.Series:
-            return pd.DataFrame({"k": county_c[mask], "o": office_c[mask], "d": dist_c[mask],
-                                 "c": cand_c[mask], "v": votes[mask]}).groupby(keys)["v"].sum()
+            code = ((county_c[mask].astype(np.int64) * n_o + office_c[mask]) * n_d
+                    + dist_c[mask]) * n_c + cand_c[mask]
+            return pd.Series(votes[mask]).groupby(code).sum()
 
         stated = sums(total_rows)
         counted_here = sums(body).reindex(stated.index, fill_value=0)
         off = stated[stated != counted_here]
-        for (k, o, d, c), v in list(off.items())[:5]:
-            label = office_u[o] + (f" {dist_u[d]}" if dist_u[d] else "")
-            issues.append(Issue(name, f"{county_u[k]}'s totals row for {label}, "
-                                f"{cand_u[c]}: {int(v):,}, but its precincts add up to "
-                                f"{int(counted_here[(k, o, d, c)]):,}. The precincts are "
+        for code, v in list(off.items())[:5]:
+            at = int(code)
+            ki, oi, di, ci = (at // (n_o * n_d * n_c), at // (n_d * n_c) % n_o,
+                              at // n_c % n_d, at % n_c)
+            label = office_u[oi] + (f" {dist_u[di]}" if dist_u[di] else "")
+            issues.append(Issue(name, f"{county_u[ki]}'s totals row for {label}, "
+                                f"{cand_u[ci]}: {int(v):,}, but its precincts add up to "
+                                f"{int(counted_here[code]):,}. The precincts are "
                                 "counted; the totals row is not.", sheet,
                                 severity=Severity.WARNING))
     elif total_rows.any():
