@@ -84,14 +84,20 @@ def _cell(c: str) -> tuple[int, int]:
     return (_PERCENT, 0) if _PCT.match(c) else (_TEXT, 0)
 
 
-def _line(cells: list[str]) -> tuple[str, list[int], list[str]]:
-    """(label, numbers, other texts) of one line; percentages are left out."""
+def _line(cells: list[str]) -> tuple[str, list[int], list[str], bool]:
+    """(label, numbers, other texts, whether it holds words only) of one line; percentages
+    are left out (a line of nothing has no label, numbers or texts)."""
     label = ""
     nums: list[int] = []
     texts: list[str] = []
+    words_only = True
     for c in cells:
         what, v = _cell(c)
-        if what in (_SKIP, _PERCENT):
+        if what == _SKIP:
+            continue
+        if what != _TEXT:
+            words_only = False
+        if what == _PERCENT:
             continue
         if what == _COUNT:
             if label or texts:
@@ -102,7 +108,7 @@ def _line(cells: list[str]) -> tuple[str, list[int], list[str]]:
             label = c
         else:
             texts.append(c)
-    return label, nums, texts
+    return label, nums, texts, words_only
 
 
 def _only_cell(cells: list[str]) -> str | None:
@@ -126,8 +132,10 @@ def locate(source: Source, options: ReadOptions) -> Located:
     if not _first_text(rows).lower().startswith("summary results report"):
         raise fail(source.path, "This is not an Electionware 'Summary Results Report' CSV (the "
                    "first line should start with 'Summary Results Report').", row=1)
-    return Located(source, rows, log, facts={"lines": [
-        (i + 1, r) for i, r in enumerate(rows) if any(c and not _JUNK.match(c) for c in r)]})
+    # Each line taken apart once (the walk looks one or two lines ahead); empty ones left out.
+    lines = [(i + 1, r, got) for i, r in enumerate(rows) for got in [_line(r)]
+             if got[0] or got[1] or got[2] or not got[3]]
+    return Located(source, rows, log, facts={"lines": lines})
 
 
 def map(located: Located, options: ReadOptions) -> RawCanvass:
@@ -137,7 +145,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     import pandas as pd
 
     path, name, issues = located.source.path, located.source.name, located.log.issues
-    lines: list[tuple[int, list[str]]] = located.facts["lines"]
+    lines: list[tuple[int, list[str], tuple[str, list[int], list[str], bool]]] = \
+        located.facts["lines"]
     election_name: str | None = None
     election_date: str | None = None
     primary: bool | None = None
@@ -156,10 +165,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     mode_bad: list[tuple[int, str, int, int]] = []
     n = len(lines)
     i = 0
-    # Each line taken apart once (the walk looks one or two lines ahead).
-    parsed = [_line(cells) for _, cells in lines]
-    texts_only = [bool(kinds) and kinds == {_TEXT} for kinds in
-                  ({_cell(c)[0] for c in cells} - {_SKIP} for _, cells in lines)]
+    parsed = [got[:3] for _, _, got in lines]
+    texts_only = [bool(got[0] or got[2]) and got[3] for _, _, got in lines]
 
     def is_vote_for(j: int) -> bool:
         if not 0 <= j < n:
