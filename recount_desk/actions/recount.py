@@ -16,7 +16,7 @@ import csv
 import io
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from functools import cached_property
 from pathlib import Path
@@ -321,24 +321,32 @@ def load_recount(case: Case, contest_id: int, units: Sequence[str] | None = None
     locked = "" if signing is None else (
         f"{title} is locked: its report was signed on {signing.signed_at:%Y-%m-%d %H:%M} by "
         f"{', '.join(signing.signers)}. Reopen it, with the reason, before changing anything.")
-    envs = conv = decl = None
-    members: tuple[BoardMember, ...] = ()
-    if whole:
-        envs = rr.envelopes(case.conn, contest_id)
-        members = tuple(rr.board_members(case.conn, contest_id))
-        conv = rr.convening(case.conn, contest_id)
-        decl = rr.current_declaration(case.conn, contest_id)
     model = ContestRecount(
         title, layout, settings.entry_mode if settings else None, records, locked,
         canvass=sc.totals,
-        envelopes=None if envs is None else tuple(e.record for e in envs),
-        no_envelopes_confirmed=bool(settings and settings.no_envelopes_confirmed),
-        members=members,
+        no_envelopes_confirmed=bool(settings and settings.no_envelopes_confirmed))
+    ctx = Loaded(contest_id, sc.totals, layout, settings, stored, entries, resolutions, model,
+                 signing, case.conn)
+    return with_whole(case, ctx) if whole else ctx
+
+
+def with_whole(case: Case, ctx: Loaded) -> Loaded:
+    """``ctx`` with the contest-wide parts of the model (envelopes, board, declaration) read
+    in too, if they are not yet."""
+    if ctx.model.envelopes is not None:
+        return ctx
+    cid = ctx.contest_id
+    envs = rr.envelopes(case.conn, cid)
+    conv = rr.convening(case.conn, cid)
+    decl = rr.current_declaration(case.conn, cid)
+    model = replace(
+        ctx.model, envelopes=tuple(e.record for e in envs),
+        members=tuple(rr.board_members(case.conn, cid)),
         convening=None if conv is None else Convening(conv.board_kind, conv.body_size,
                                                       conv.convened_at, conv.place),
         declared=decl is not None)
-    return Loaded(contest_id, sc.totals, layout, settings, stored, entries, resolutions, model,
-                  signing, case.conn, envs, conv, decl)
+    return replace(ctx, model=model, stored_envelopes=envs, stored_convening=conv,
+                   stored_declaration=decl)
 
 
 def ensure_writable(case: Case, ctx: Loaded) -> None:
@@ -1148,9 +1156,11 @@ def _requested(case: Case, contest_id: int) -> bool:
                                   (contest_id,)).fetchone())
 
 
-def recount_state(case: Case, contest_id: int) -> RecountState:
-    """The contest's whole recount: settings, units, checklist, totals, declaration, board."""
-    ctx = load_recount(case, contest_id, whole=True)
+def recount_state(case: Case, contest_id: int, ctx: Loaded | None = None) -> RecountState:
+    """The contest's whole recount: settings, units, checklist, totals, declaration, board
+    (``ctx``: the recount as the caller already read it in this action)."""
+    ctx = with_whole(case, ctx) if ctx is not None else load_recount(case, contest_id,
+                                                                      whole=True)
     model, settings = ctx.model, ctx.settings
     ready = model.readiness()
     decl = ctx.stored_declaration

@@ -28,12 +28,7 @@ from recount_desk.core.report_model import (
     AuditRow,
     Ballots,
     Board,
-    CostItem,
-    CostStatement,
-    Declaration,
-    Declared,
     EnvelopeLine,
-    Lot,
     Officer,
     Printing,
     RecountReport,
@@ -46,14 +41,13 @@ from recount_desk.core.report_model import (
     Signer,
     Signing,
     Unit,
-    Witness,
     fingerprint,
     format_datetime,
     is_official,
     problems,
     short_code,
 )
-from recount_desk.core.rules import decide
+from recount_desk.core.rules import Result, decide
 from recount_desk.core.scope import portion_eligibility
 from recount_desk.paths import resource
 from recount_desk.store import recount_repo, repo
@@ -122,12 +116,11 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     if rec is None:
         raise ReportNotReady(f"No recount of {contest.key.label()} has been started.")
     # the recount's own model, read once: units, their states, officers and notes
-    state = recount_actions.recount_state(case, contest_id)
+    ctx = recount_actions.load_recount(case, contest_id, whole=True)
+    state = recount_actions.recount_state(case, contest_id, ctx)
     layout = state.layout
     rows = {r.name: r for r in state.units}
-    entries = recount_repo.current_entries(conn, contest_id)
-    resolutions = recount_repo.current_resolutions(conn, contest_id, entries)
-    stored_env = recount_repo.envelopes(conn, contest_id)
+    entries, resolutions, stored_env = ctx.entries, ctx.resolutions, ctx.envelopes
     envelopes = [s.record for s in stored_env]
     table = rc.variance_table(layout, [r.state for r in state.units],
                               recount_repo.canvass_by_precinct(conn, contest_id), envelopes,
@@ -147,8 +140,8 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     choices = layout.choices
     batches = rec.unit_kind is rc.UnitKind.BATCHES
     extras = recount_repo.canvass_extras_by_precinct(conn, contest_id)
-    loads, sources = _retab_sources(case, contest_id)
-    stored_units = {su.unit.name: su for su in recount_repo.units(conn, contest_id)}
+    loads, sources = _retab_sources(case, contest_id, ctx)
+    stored_units = {su.unit.name: su for su in ctx.stored_units}
     resolution_of = {r.unit_id: r for r in resolutions.values()}
     unit_of = {p: u.name for u in (su.unit for su in stored_units.values())
                for p in u.precincts}
@@ -209,8 +202,8 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
             tuple(RejectedReason(r.reason, r.count) for r in summary
                   if r.outcome is rc.EnvelopeOutcome.REJECTED), lines)
 
-    witnesses = tuple(Witness(w.name, w.designated_by, w.designated_at, w.attended_from,
-                              w.attended_to)
+    witnesses = tuple(rc.Witness(w.name, w.designated_by, w.designated_at, w.attended_from,
+                                 w.attended_to)
                       for w in recount_repo.witnesses(conn, contest_id))
 
     requests = tuple(_request_info(q, portion) for q in repo.requests(conn, contest_id)
@@ -222,9 +215,7 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
             automatic = f"{d.explanation} ({d.basis})"
 
     items = [c.item for c in recount_repo.costs(conn, contest_id)]
-    cs = rc.cost_statement(items, edition, contest.kind)
-    cost = CostStatement(tuple(CostItem(i.description, i.amount_cents) for i in items),
-                         cs.payer, cs.basis, tuple(cs.assumptions))
+    cost = rc.cost_statement(items, edition, contest.kind)
 
     stamps = [_parse_dt(s.entered_at) for u in entries.values() for s in u.values()]
     stamps += [_parse_dt(r.resolved_at) for r in resolutions.values()]
@@ -233,20 +224,19 @@ def build_report_data(case: Case, contest_id: int) -> RecountReport:
     completed_at = max(stamps, default=started_at)
 
     if decl is not None:
-        lot = None
+        meeting = ""
         if decl.lot is not None:
             rule = rc.lot_rule(edition, election.kind, contest.scope, completed_at.date())
-            lot = Lot(decl.lot.method, decl.lot.drawn_by, decl.lot.drawn_at, decl.lot.place,
-                      f"{_join(decl.lot.chosen)} chosen by lot", decl.tied,
-                      tuple(decl.lot.witnesses), f"{rule.text} ({rule.basis})", "",
-                      decl.lot_deadline, decl.lot_late)
-        result = {"passed": Declared.PASSED, "failed": Declared.FAILED}.get(
-            decl.result, Declared.ELECTED)
-        declaration = Declaration(result, decl.elected, decl.basis,
-                                  _parse_dt(decl.declared_at), lot, decl.declared_by)
+            meeting = f"{rule.text} ({rule.basis})"
+        result = {"passed": Result.PASSED, "failed": Result.FAILED}.get(
+            decl.result, Result.ELECTED)
+        declaration = rc.DeclarationRecord(
+            result, decl.elected, decl.basis, _parse_dt(decl.declared_at), decl.lot,
+            decl.declared_by, decl.tied, meeting, "", decl.lot_deadline,
+            decl.lot_late)
     else:
-        declaration = Declaration(Declared.ELECTED if contest.kind is ContestKind.RACE
-                                  else Declared.PASSED)
+        declaration = rc.DeclarationRecord(Result.ELECTED if contest.kind is ContestKind.RACE
+                                           else Result.PASSED)
     canvass_done = election.canvass_completed
 
     return RecountReport(
@@ -327,7 +317,8 @@ _OFFICES = {"municipal_clerk": "the municipal clerk", "district_clerk": "the dis
             "lieutenant_governor": "the lieutenant governor"}
 
 
-def _retab_sources(case: Case, contest_id: int) -> tuple[tuple[str, ...], dict[str, str]]:
+def _retab_sources(case: Case, contest_id: int, ctx: recount_actions.Loaded
+                   ) -> tuple[tuple[str, ...], dict[str, str]]:
     """The re-tabulated statements loaded (one line each, with the file's SHA-256) and the
     source of each unit not loaded from them (issue 15)."""
     from recount_desk.core.retab import UnitSource
@@ -337,7 +328,7 @@ def _retab_sources(case: Case, contest_id: int) -> tuple[tuple[str, ...], dict[s
     done = loads(case, contest_id)
     if not done:
         return (), {}
-    src = unit_sources(case, contest_id)
+    src = unit_sources(case, contest_id, ctx)
     lines = []
     for ld in done:
         n = sum(1 for s in src.values() if s.load is not None and s.load.id == ld.id)

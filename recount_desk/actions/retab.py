@@ -12,7 +12,7 @@ The rules (which contest, which precinct, what is refused) live in ``core.retab`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from recount_desk import formats, store
@@ -43,6 +43,7 @@ from recount_desk.store import recount_repo as rr
 
 from .case import Case
 from .recount import (
+    Loaded,
     RecountError,
     ensure_started,
     ensure_writable,
@@ -195,6 +196,9 @@ class RetabPreview:
     replaced: tuple[str, ...]  # units loaded before, whose tally this load replaces
     kept: tuple[str, ...]  # units hand-entered, which the load leaves as they are
     made_on: str = ""  # the hash of the case's last audit entry when the preview was made
+    # The recount as read for the preview: the load's transaction uses it while the case is
+    # still at ``made_on`` (checked against its log at the start of the transaction).
+    recount: Loaded | None = field(default=None, repr=False, compare=False)
 
     @property
     def problems(self) -> tuple[LoadProblem, ...]:
@@ -279,7 +283,7 @@ def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
                               kept, env)
     last = store.last_entry(case.conn)
     return RetabPreview(contest_id, ctx.title, f, matches, chosen, plan, comparison,
-                        replaced, tuple(hand), last.hash if last else "")
+                        replaced, tuple(hand), last.hash if last else "", ctx)
 
 
 def preview_load(case: Case, contest_id: int, source: RetabFile | Path | str, *,
@@ -311,12 +315,14 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
     cid = preview.contest_id
     f = preview.file
     with store.transaction(case.conn, case.actor, "load re-tabulated results") as tx:
-        ctx = load_recount(case, cid)
-        ensure_writable(case, ctx)
         last = store.last_entry(case.conn)
         # The preview holds unless the case changed since (then it is made again, here).
-        fresh = preview if preview.made_on and last is not None and \
-            last.hash == preview.made_on else _prepare(case, cid, f, preview.chosen.index)
+        same = bool(preview.made_on) and last is not None and last.hash == preview.made_on \
+            and preview.recount is not None and preview.recount.conn is case.conn
+        ctx = preview.recount if same and preview.recount is not None else \
+            load_recount(case, cid)
+        ensure_writable(case, ctx)
+        fresh = preview if same else _prepare(case, cid, f, preview.chosen.index)
         plan = fresh.plan
         if plan.refused:
             bad = [p for p in plan.problems if p.refuses]
@@ -412,9 +418,11 @@ class SourceInfo:
         return "—" + (f" (for a hand count: {self.note})" if self.note else "")
 
 
-def unit_sources(case: Case, contest_id: int) -> dict[str, SourceInfo]:
-    """unit name → its source: loaded from FILE (SHA-256 …), hand-entered, or none yet."""
-    ctx = load_recount(case, contest_id)
+def unit_sources(case: Case, contest_id: int, ctx: Loaded | None = None
+                 ) -> dict[str, SourceInfo]:
+    """unit name → its source: loaded from FILE (SHA-256 …), hand-entered, or none yet
+    (``ctx``: the recount as the caller already read it in this action)."""
+    ctx = ctx or load_recount(case, contest_id)
     loaded = rr.loaded_units(case.conn, contest_id)
     by_id = {ld.id: ld for ld in rr.loads(case.conn, contest_id)}
     notes = rr.source_notes(case.conn, contest_id)

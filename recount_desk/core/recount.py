@@ -1022,6 +1022,44 @@ def declaration(totals_canvass: ContestTotals, recount: Mapping[str, int], editi
                        basis, False, None)
 
 
+@dataclass(frozen=True, slots=True)
+class DeclarationRecord:
+    """A declaration as the case records it and the report states it
+    (20A-4-401(1)(e)(iv)-(v), (2)(d)(iv)): the result, who was elected, its basis, when and
+    by whom; for a tie, the tied candidates and the lot with the public meeting of its rule,
+    the notice to the tied, its deadline and whether it was kept (20A-1-304). Before the
+    declaration, ``declared_at`` is None and nobody is elected."""
+
+    result: Result
+    elected: tuple[str, ...] = ()
+    basis: str = ""
+    declared_at: datetime | None = None
+    lot: Lot | None = None
+    declared_by: str = ""
+    tied: tuple[str, ...] = ()
+    lot_meeting: str = ""  # the rule's public meeting, in words, with its citation
+    lot_notice: str = ""  # notice given to the tied candidates ("" = not recorded)
+    lot_deadline: date | None = None
+    lot_late: bool = False
+
+
+# --------------------------------------------------------------------------------------
+# Witnesses
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Witness:
+    """A witness designated for the recount: by a candidate, or by the proponents or the
+    opponents of a proposition ((2)(e)), and when they attended."""
+
+    name: str
+    designated_by: str
+    designated_at: datetime | None = None
+    attended_from: datetime | None = None
+    attended_to: datetime | None = None
+
+
 # --------------------------------------------------------------------------------------
 # Costs
 # --------------------------------------------------------------------------------------
@@ -1089,14 +1127,21 @@ def format_cents(cents: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class CostStatement:
-    """The costs, their total and who pays under the edition in force."""
+    """The costs, their total and who pays under the edition in force (the window and the
+    report show this one statement)."""
 
     items: tuple[CostItem, ...]
-    total_cents: int
-    by_kind: Mapping[CostKind, int]
     payer: str
     basis: str
-    assumptions: tuple[str, ...]
+    assumptions: tuple[str, ...] = ()
+
+    @property
+    def total_cents(self) -> int:
+        return sum(i.amount_cents for i in self.items)
+
+    @property
+    def by_kind(self) -> Mapping[CostKind, int]:
+        return {k: sum(i.amount_cents for i in self.items if i.kind is k) for k in CostKind}
 
 
 def cost_statement(items: Sequence[CostItem], edition: Edition,
@@ -1104,13 +1149,11 @@ def cost_statement(items: Sequence[CostItem], edition: Edition,
     """Total and payer: (2)(f) for propositions before 2024, (3) (2013 text) for candidate
     recounts, 2024 H.B. 515 after; an unconfirmed payer comes with its assumption."""
     payer, basis, confirmed = who_pays(edition, contest_kind)
-    by_kind = {k: sum(i.amount_cents for i in items if i.kind is k) for k in CostKind}
     assumptions: tuple[str, ...] = ()
     if not confirmed:
         assumptions = (f"Who pays is NOT CONFIRMED for this edition and contest ({basis}; "
                        "utah-law-notes §1b).",)
-    return CostStatement(tuple(items), sum(i.amount_cents for i in items), by_kind, payer,
-                         basis, assumptions)
+    return CostStatement(tuple(items), payer, basis, assumptions)
 
 
 # --------------------------------------------------------------------------------------

@@ -22,22 +22,26 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from enum import Enum, StrEnum
+from enum import Enum
 
 from .model import ContestKind, ElectionKind, Scope
-from .recount import BoardKind, BoardMember, QuorumCheck, RecountMethod, quorum
-from .rules import Edition
+from .recount import (
+    BoardKind,
+    BoardMember,
+    CostStatement,
+    DeclarationRecord,
+    Lot,
+    QuorumCheck,
+    RecountMethod,
+    Witness,
+    quorum,
+)
+from .recount import format_cents as format_cents  # the one way to write an amount
+from .rules import Edition, Result
 
 # 3: the board carries its kind and its members their role (the quorum is core.recount's).
-CANONICAL_VERSION = "recount-desk-report/3"
-
-
-class Declared(StrEnum):
-    """What the board declares on the recount (20A-4-401(1)(e)(iv),(v), (2)(d)(iv))."""
-
-    ELECTED = "elected"
-    PASSED = "passed"
-    FAILED = "failed"
+# 4: the declaration, the lot, the costs and the witnesses are core.recount's own types.
+CANONICAL_VERSION = "recount-desk-report/4"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,15 +181,6 @@ class AbsenteeSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class Witness:
-    name: str
-    designated_by: str  # the candidate, or the proponents / opponents ((2)(e))
-    designated_at: datetime | None = None
-    attended_from: datetime | None = None
-    attended_to: datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Board:
     """The board of canvassers (20A-4-301, 20A-4-306): its members (``core.recount``'s
     ``BoardMember``, the clerk of the board left out) and its kind, from which the quorum is
@@ -216,57 +211,9 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
-class Lot:
-    """A tie decided by lot (20A-1-304): how, by whom, when, where, before whom, the outcome,
-    the meeting and the notice to the tied candidates, and the deadline it had to keep."""
-
-    method: str
-    drawn_by: str
-    drawn_at: datetime
-    place: str
-    outcome: str
-    tied: tuple[str, ...] = ()
-    witnesses: tuple[str, ...] = ()
-    meeting: str = ""  # the rule's public meeting, in words, with its citation
-    notice: str = ""  # notice given to the tied candidates, as recorded ("" = not recorded)
-    deadline: date | None = None
-    late: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Declaration:
-    result: Declared
-    winners: tuple[str, ...] = ()
-    basis: str = ""
-    declared_at: datetime | None = None
-    lot: Lot | None = None
-    declared_by: str = ""
-
-
-@dataclass(frozen=True, slots=True)
 class Officer:
     name: str
     title: str  # "Grand County Clerk"
-
-
-@dataclass(frozen=True, slots=True)
-class CostItem:
-    description: str
-    cents: int
-
-
-@dataclass(frozen=True, slots=True)
-class CostStatement:
-    """The recount's costs and who pays them (20A-4-401(2)(f), (3) (2013); 2024 H.B. 515)."""
-
-    items: tuple[CostItem, ...]
-    payer: str
-    basis: str
-    assumptions: tuple[str, ...] = ()
-
-    @property
-    def total_cents(self) -> int:
-        return sum(i.cents for i in self.items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,7 +272,7 @@ class RecountReport:
     double_entry: bool
     started: date
     completed: date
-    declaration: Declaration
+    declaration: DeclarationRecord
     officer: Officer
     requests: tuple[RecountRequestInfo, ...] = ()
     automatic_basis: str = ""  # non-empty for an automatic (tie) recount
@@ -620,8 +567,8 @@ def declaration_statement(report: RecountReport) -> str:
         what = f"declared the proposition {label} {d.result.value}"
         cite = "20A-4-401(2)(d)(iv)"
     else:
-        names = _join(d.winners)
-        verb = "is" if len(d.winners) == 1 else "are"
+        names = _join(d.elected)
+        verb = "is" if len(d.elected) == 1 else "are"
         what = f"declared that, on the recount, {names} {verb} elected to {label}"
         cite = ("20A-4-401(1)(e)(iv)" if report.contest.seats <= 1
                 else "20A-4-401(1)(e)(v)")
@@ -636,31 +583,33 @@ def board_declaration_statement(report: RecountReport) -> str:
     """The board's own declaration on canvassing the recount (20A-4-304(1))."""
     d = report.declaration
     if report.contest.kind is ContestKind.PROPOSITION:
-        word = "approved" if d.result is Declared.PASSED else "rejected"
+        word = "approved" if d.result is Result.PASSED else "rejected"
         return (f"Having canvassed the returns of the recount, the board declares the "
                 f"proposition {report.contest.label()} {word} (Utah Code 20A-4-304(1)(c); "
                 "20A-4-401(4)(b)(i)).")
-    names = _join(d.winners)
-    verb = "is" if len(d.winners) == 1 else "are"
+    names = _join(d.elected)
+    verb = "is" if len(d.elected) == 1 else "are"
     return (f"Having canvassed the returns of the recount, the board declares that {names} "
             f"{verb} elected to {report.contest.label()} (Utah Code 20A-4-304(1)(a); "
             "20A-4-401(4)(b)(i)).")
 
 
-def lot_statement(lot: Lot) -> str:
-    tied = f" between {_join(lot.tied)}" if lot.tied else ""
+def lot_statement(d: DeclarationRecord, lot: Lot) -> str:
+    """The lot of a declaration (``d.lot``) in words: how, by whom, when, where, before whom,
+    and who it chose (20A-1-304)."""
+    tied = f" between {_join(d.tied)}" if d.tied else ""
     before = (f" before {_join(lot.witnesses)}" if lot.witnesses
               else "; no witnesses to the drawing are recorded")
     return (f"The tie{tied} was decided by lot under Utah Code 20A-1-304: {lot.method}, "
             f"drawn by {lot.drawn_by} on {format_datetime(lot.drawn_at)} at {lot.place}"
-            f"{before}. Outcome: {lot.outcome}.")
+            f"{before}. Outcome: {_join(lot.chosen)} chosen by lot.")
 
 
-def lot_deadline_statement(lot: Lot) -> str:
-    if lot.deadline is None:
+def lot_deadline_statement(d: DeclarationRecord) -> str:
+    if d.lot_deadline is None:
         return "No deadline for the lot could be computed (the recount's completion is unknown)."
-    kept = ("was NOT kept: the lot was drawn late" if lot.late else "was kept")
-    return f"The deadline for the lot, {format_date(lot.deadline)} (20A-1-304), {kept}."
+    kept = ("was NOT kept: the lot was drawn late" if d.lot_late else "was kept")
+    return f"The deadline for the lot, {format_date(d.lot_deadline)} (20A-1-304), {kept}."
 
 
 def _join(names: tuple[str, ...]) -> str:
@@ -683,12 +632,6 @@ def format_datetime(dt: datetime) -> str:
 
 def format_date(d: date) -> str:
     return f"{d.strftime('%B')} {d.day}, {d.year}"
-
-
-def format_cents(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
 
 
 # --- fingerprint -----------------------------------------------------------------------

@@ -941,6 +941,7 @@ class _UnitGrid(Flowable):  # type: ignore[misc]  # reportlab ships no types
             is_total = self._with_total and k == len(blocks) - 1
             for i, row in enumerate(b.rows):
                 base = y - ROW_H + 2.4
+                ystr = fp_str(base)  # one row's cells share their baseline
                 font = UNIT_BOLD if is_total else UNIT_FONT
                 name = row[0]
                 if name and b.fallback:
@@ -957,7 +958,7 @@ class _UnitGrid(Flowable):  # type: ignore[misc]  # reportlab ships no types
                     cell = row[j]
                     if cell:
                         f = UNIT_BOLD if (is_total or (i == 2 and j in b.bold)) else font
-                        out.put(f, xs[j + 1] - 3 - out.width(cell, f), base, cell)
+                        out.put_right(f, j, xs[j + 1] - 3, ystr, cell)
                 y -= ROW_H
                 if i < len(b.rows) - 1:
                     rules.append((xs[1], y, xs[-1], y))
@@ -993,6 +994,7 @@ class _TextWriter:
             "pieces", {})
         self._widths: dict[tuple[str, str], float] = memo.setdefault("widths", {})
         self._names: dict[tuple[str, int], str] = memo.setdefault("names", {})
+        self._right: dict[tuple[str, str, int], str] = memo.setdefault("right", {})
         self._tf = f"{fp_str(UNIT_SIZE)} Tf {fp_str(UNIT_SIZE * 1.2)} TL"
 
     def width(self, text: str, font: str) -> float:
@@ -1002,9 +1004,21 @@ class _TextWriter:
             got = self._widths[key] = stringWidth(text, font, UNIT_SIZE)
         return got
 
+    def put_right(self, font: str, column: int, right: float, ystr: str, text: str) -> None:
+        """``text`` ending at ``right`` on the baseline ``ystr`` (already formatted): the
+        same numbers recur in a column, so their positions are formatted once."""
+        key = (font, text, column)
+        xstr = self._right.get(key)
+        if xstr is None:
+            xstr = self._right[key] = fp_str(right - self.width(text, font))
+        self._put(font, f"1 0 0 1 {xstr} {ystr} Tm", text)
+
     def put(self, font: str, x: float, y: float, text: str) -> None:
+        self._put(font, f"1 0 0 1 {fp_str(x, y)} Tm", text)
+
+    def _put(self, font: str, tm: str, text: str) -> None:
         code = self._t._code
-        code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+        code.append(tm)
         key = (font, text)
         pieces = self._pieces.get(key)
         if pieces is None:
@@ -1109,7 +1123,7 @@ def _cost_section(r: RecountReport, st: _Styles) -> list[Flowable]:
         s.append(_p("Assumption: " + a, st.small))
     if cost.items:
         data: list[list[Any]] = [["Item", "Amount"]]
-        data += [[_p(i.description, st.cell), format_cents(i.cents)] for i in cost.items]
+        data += [[_p(i.description, st.cell), format_cents(i.amount_cents)] for i in cost.items]
         data.append(["Total", format_cents(cost.total_cents)])
         s.append(_plain_table(data, [BODY_W - 1.4 * inch, 1.4 * inch], right=1,
                               bold_last=True))
@@ -1141,14 +1155,14 @@ def _board_section(r: RecountReport, st: _Styles) -> list[Flowable]:
 def _declaration_section(r: RecountReport, st: _Styles) -> list[Flowable]:
     s: list[Flowable] = [_p("7. Declaration of the result", st.h2)]
     s.append(_p(declaration_statement(r), st.body))
-    lot = r.declaration.lot
-    if lot is not None and not r.portion:
-        s.append(_p(lot_statement(lot), st.body))
-        s.append(_p("Meeting: " + (lot.meeting or "not recorded"), st.body))
+    d = r.declaration
+    if d.lot is not None and not r.portion:
+        s.append(_p(lot_statement(d, d.lot), st.body))
+        s.append(_p("Meeting: " + (d.lot_meeting or "not recorded"), st.body))
         s.append(_p("Notice to the tied candidates: " + (
-            lot.notice or "NOT RECORDED in the case (20A-1-304 lets each tied candidate "
+            d.lot_notice or "NOT RECORDED in the case (20A-1-304 lets each tied candidate "
             "attend or send a representative)"), st.body))
-        s.append(_p(lot_deadline_statement(lot), st.body))
+        s.append(_p(lot_deadline_statement(d), st.body))
     if not r.portion:
         s.append(_p(board_declaration_statement(r), st.body))
     return s
@@ -1310,7 +1324,7 @@ def _cost_statement(r: RecountReport, st: _Styles) -> list[Flowable]:
         return s
     s.append(_p(f"Payable by: {cost.payer} ({cost.basis}).", st.body))
     data: list[list[Any]] = [["Item", "Amount"]]
-    data += [[_p(i.description, st.cell), format_cents(i.cents)] for i in cost.items]
+    data += [[_p(i.description, st.cell), format_cents(i.amount_cents)] for i in cost.items]
     data.append(["Total", format_cents(cost.total_cents)])
     s += [_plain_table(data, [BODY_W - 1.4 * inch, 1.4 * inch], right=1, bold_last=True),
           Spacer(1, 6)]

@@ -400,7 +400,7 @@ def row_sums(conn: sqlite3.Connection) -> dict[str, int]:
     """Every covered table's sum of row hashes, from all its rows (store/digest.py)."""
     out = {}
     for t in _digested_tables(conn):
-        rows = pg.table_rows(conn, t) if pg.is_pg(conn) else conn.execute(  # type: ignore[arg-type]
+        rows = pg.all_rows(conn, t) if pg.is_pg(conn) else conn.execute(  # type: ignore[arg-type]
             f'SELECT * FROM "{t}"')
         out[t] = rows_digest.table_sum(t, rows)
     return out
@@ -488,7 +488,13 @@ def differences(conn: sqlite3.Connection) -> list[str]:
     # The schema is part of the checked state: a planted trigger (AFTER INSERT … SET votes =
     # votes + 50) changes what is stored without any row the digests see.
     problems += schema_problems(conn, int(conn.execute("PRAGMA user_version").fetchone()[0]))
-    return problems + _log_problems(conn)
+    version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+    problems += _log_problems(conn)
+    head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+    if not problems and head is not None and isinstance(conn, CaseConnection):
+        # the next action's check need not read everything again (check_state)
+        conn.verified = (version, head[0])
+    return problems
 
 
 def _log_problems(conn: sqlite3.Connection) -> list[str]:
@@ -505,10 +511,21 @@ def _log_problems(conn: sqlite3.Connection) -> list[str]:
     last = entries[-1]
     body = json.loads(last.payload)
     if case_format(conn) >= ROWS_FORMAT:
+        if not conn.in_transaction and isinstance(conn, CaseConnection):
+            # watch the rows from now on, so that the sums below stay those the next
+            # action adds its rows to (installing the triggers later would drop them);
+            # the triggers are the connection's own (temp schema), never the file's
+            _writable(conn, True)
+            try:
+                _watch_rows(conn)
+            finally:
+                _writable(conn, False)
         sums = row_sums(conn)
         digest, parts = _from_sums(sums)
         if body.get("state") == digest and isinstance(conn, CaseConnection):
             conn.sums = (last.hash, sums)  # the next action adds its rows to these
+        elif body.get("state") == digest and pg.is_pg(conn):
+            conn.sums, conn.sums_seq = (last.hash, sums), last.seq  # type: ignore[attr-defined]
     else:
         digest, parts = state_parts(conn)
     if body.get("state") != digest:
@@ -663,6 +680,45 @@ def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
     return {t: (v + delta.get(t, 0)) % rows_digest.MODULUS for t, v in before.items()}
 
 
+def _running_sums_pg(conn: pg.PgCaseConnection, prev: AuditEntry | None
+                     ) -> dict[str, int] | None:
+    """On a server: the sums this station last knew (its own full check or its own last
+    save), plus the rows logged since — the other stations' actions, which must lead to the
+    state digest the newest entry recorded, then this action's own rows. None when they do
+    not (then the sums are computed from every row)."""
+    if conn.sums is None or prev is None or conn.sums_seq > prev.seq:
+        return None
+    head, before = conn.sums
+    sums = dict(before)
+    if set(sums) != set(_digested_tables(cast(sqlite3.Connection, conn))):
+        return None
+    try:
+        logged = pg.logged_rows(conn, conn.sums_seq)
+    except (ValueError, TypeError):
+        return None
+    mine = prev.seq + 1
+    caught_up = head == prev.hash
+    for seq, own, table, sign, row in logged:
+        if seq > mine or table not in sums or (seq == mine) != own:
+            return None
+        if seq == mine and not caught_up:  # the others' actions are all in: are they right?
+            if _from_sums(_reduced(sums))[0] != json.loads(prev.payload).get("state"):
+                return None
+            caught_up = True
+        try:
+            h = rows_digest.row_hash(table, row)
+        except TypeError:
+            return None
+        sums[table] += h if sign > 0 else -h
+    if not caught_up and _from_sums(_reduced(sums))[0] != json.loads(prev.payload).get("state"):
+        return None
+    return _reduced(sums)
+
+
+def _reduced(sums: dict[str, int]) -> dict[str, int]:
+    return {t: v % rows_digest.MODULUS for t, v in sums.items()}
+
+
 def check_state(conn: sqlite3.Connection) -> list[str]:
     """What differs between the case and its last audit entry (empty: they match).
 
@@ -735,6 +791,8 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
                                         + "; ".join(problems) + "): a file cannot be "
                                         "accepted as it is then. Restore a backup.")
                 accepted = problems
+        if pg.is_pg(conn) and not new_file:
+            pg.start_logging(conn)  # type: ignore[arg-type]
         yield tx
         if accept_reason is not None:
             tx.payload.update({"reason": accept_reason, "differences": accepted,
@@ -748,7 +806,8 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
         sums: dict[str, int] | None = None
         if case_format(conn) >= ROWS_FORMAT:
             if not (new_file or _migrating or accept_reason is not None):
-                sums = _running_sums(conn, prev)
+                sums = _running_sums_pg(cast(pg.PgCaseConnection, conn), prev) \
+                    if pg.is_pg(conn) else _running_sums(conn, prev)
             if sums is None:
                 sums = row_sums(conn)
             digest, parts = _from_sums(sums)
@@ -771,6 +830,9 @@ def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
         if isinstance(conn, CaseConnection):
             conn.verified = (version, entry.hash)  # own commits do not move data_version
             conn.sums = (entry.hash, sums) if sums is not None else None
+        elif pg.is_pg(conn):
+            conn.sums = (entry.hash, sums) if sums is not None else None  # type: ignore[attr-defined]
+            conn.sums_seq = entry.seq  # type: ignore[attr-defined]
     except sqlite3.OperationalError as e:
         if conn.in_transaction:
             conn.execute("ROLLBACK")

@@ -22,6 +22,15 @@ What the server adds, and how SQLite's guarantees are kept:
   and its audit entry's hash. When they still agree at the next action, nothing changed the
   case since an audited action: the check is two queries, as with SQLite's ``data_version``.
   Otherwise the case is checked in full against its log.
+- **A save need not read the whole case.** Every row a case table gains, loses or changes
+  is written by a row trigger to ``rd_row_log`` (its values as JSON, with the number of the
+  audit entry being written and the transaction's id), in the same transaction. A station
+  holds the per-table row sums (store/digest.py) of the state it last checked in full or
+  wrote itself; at its next save it adds the rows logged since — the other stations'
+  actions, then its own — instead of reading every row. What it reads there is checked, not
+  trusted: the sums it reaches for the newest entry before its own must give that entry's
+  recorded state digest (the chain vouches for it), and its own rows must carry its own
+  transaction's id; otherwise it computes the sums from every row, as ``verify`` does.
 - **Read-only outside an action.** The session's transactions are read-only by default;
   only ``transaction()`` begins a read-write one, so a write without its audit entry fails.
 - **A lost connection** raises :class:`ServerUnavailable` (an ``sqlite3.OperationalError``):
@@ -31,6 +40,8 @@ What the server adds, and how SQLite's guarantees are kept:
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
@@ -45,7 +56,10 @@ SCHEMES = ("postgresql://", "postgres://")
 # The advisory lock every write transaction of a case takes (one case per database).
 CHAIN_LOCK = 0x52434E54  # "RCNT", the case file's application id
 # Tables of the server's own bookkeeping: not part of the case's state digest.
-OWN_TABLES = ("rd_case",)
+OWN_TABLES = ("rd_case", "rd_row_log")
+# Audit entries' rows kept in rd_row_log (older ones are pruned: a station that far behind
+# computes its sums from every row once).
+LOG_KEEP = 2048
 
 
 def is_url(location: object) -> bool:
@@ -214,6 +228,11 @@ class PgCaseConnection:
         # The audit entries this connection wrote (a station tells its own saves apart).
         self.written: set[int] = set()
         self.verified: tuple[int, str] | None = None
+        # The per-table row sums (store/digest.py) of the state as of the audit entry whose
+        # hash and number are beside them: from this station's own full check or its own
+        # last save, brought up to date at the next save from rd_row_log.
+        self.sums: tuple[str, dict[str, int]] | None = None
+        self.sums_seq = 0
         self.after_commit: Any = None
         self.writer: str | None = None
 
@@ -377,7 +396,30 @@ _FUNCTIONS = {
     "rd_next_id": "BEGIN EXECUTE format('SELECT coalesce(max(id), 0) + 1 FROM %I', "
                   "TG_TABLE_NAME) INTO NEW.id; RETURN NEW; END",
     "rd_changed": "BEGIN UPDATE rd_case SET changes = changes + 1; RETURN NULL; END",
+    # (rd.seq is set by the audited action, store.db.transaction; rows changed outside one
+    # are not logged, and the statement counter above already sees them)
+    "rd_log_row": "DECLARE s text := current_setting('rd.seq', true); BEGIN "
+                  "IF s IS NULL OR s = '' THEN RETURN NULL; END IF; "
+                  "IF TG_OP <> 'INSERT' THEN INSERT INTO rd_row_log(seq, tx, tbl, sign, vals) "
+                  "VALUES (s::bigint, txid_current(), TG_TABLE_NAME, -1, "
+                  "row_to_json(OLD)::text); END IF; "
+                  "IF TG_OP <> 'DELETE' THEN INSERT INTO rd_row_log(seq, tx, tbl, sign, vals) "
+                  "VALUES (s::bigint, txid_current(), TG_TABLE_NAME, 1, "
+                  "row_to_json(NEW)::text); END IF; RETURN NULL; END",
 }
+
+_ROW_LOG_DDL = (
+    "CREATE TABLE rd_row_log (seq BIGINT NOT NULL, tx BIGINT NOT NULL, tbl TEXT NOT NULL, "
+    "sign BIGINT NOT NULL, vals TEXT NOT NULL)",
+    "CREATE INDEX rd_row_log_seq ON rd_row_log(seq)",
+)
+
+
+def logged_tables() -> list[str]:
+    """The case tables whose rows the state digest covers (and rd_row_log records)."""
+    from .db import BULK_TABLES
+
+    return [t for t in case_tables() if t not in ("audit", *BULK_TABLES)]
 
 
 def _expected_triggers() -> dict[tuple[str, str], str]:
@@ -389,7 +431,27 @@ def _expected_triggers() -> dict[tuple[str, str], str]:
         out[(t, f"{t}_changed")] = "rd_changed"
         if t in id_tables():
             out[(t, f"{t}_id")] = "rd_next_id"
+    for t in logged_tables():
+        out[(t, f"{t}_logged")] = "rd_log_row"
     return out
+
+
+def _trigger_ddl(table: str, trig: str, fn: str) -> str:
+    if trig.endswith("_no_truncate"):
+        return (f"CREATE TRIGGER {trig} BEFORE TRUNCATE ON {table} FOR EACH STATEMENT "
+                f"EXECUTE FUNCTION {fn}()")
+    if trig.startswith("audit_no_"):
+        event = "UPDATE" if trig.endswith("update") else "DELETE"
+        return (f"CREATE TRIGGER {trig} BEFORE {event} ON {table} FOR EACH ROW "
+                f"EXECUTE FUNCTION {fn}()")
+    if trig.endswith("_id"):
+        return (f"CREATE TRIGGER {trig} BEFORE INSERT ON {table} FOR EACH ROW "
+                f"WHEN (NEW.id IS NULL) EXECUTE FUNCTION {fn}()")
+    if trig.endswith("_logged"):
+        return (f"CREATE TRIGGER {trig} AFTER INSERT OR UPDATE OR DELETE ON {table} "
+                f"FOR EACH ROW EXECUTE FUNCTION {fn}()")
+    return (f"CREATE TRIGGER {trig} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE "
+            f"ON {table} FOR EACH STATEMENT EXECUTE FUNCTION {fn}()")
 
 
 def schema_ddl() -> list[str]:
@@ -403,30 +465,44 @@ def schema_ddl() -> list[str]:
                "DEFAULT '')")
     ddl.append(f"INSERT INTO rd_case(id, application, schema_version) VALUES "
                f"(1, {APPLICATION_ID}, {SCHEMA_VERSION})")
+    ddl.extend(_ROW_LOG_DDL)
     for name, body in _FUNCTIONS.items():
         ddl.append(f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS "
                    f"$body${body}$body$")
     for (table, trig), fn in _expected_triggers().items():
-        if trig.endswith("_no_truncate"):
-            ddl.append(f"CREATE TRIGGER {trig} BEFORE TRUNCATE ON {table} FOR EACH STATEMENT "
-                       f"EXECUTE FUNCTION {fn}()")
-        elif trig.startswith("audit_no_"):
-            event = "UPDATE" if trig.endswith("update") else "DELETE"
-            ddl.append(f"CREATE TRIGGER {trig} BEFORE {event} ON {table} FOR EACH ROW "
-                       f"EXECUTE FUNCTION {fn}()")
-        elif trig.endswith("_id"):
-            ddl.append(f"CREATE TRIGGER {trig} BEFORE INSERT ON {table} FOR EACH ROW "
-                       f"WHEN (NEW.id IS NULL) EXECUTE FUNCTION {fn}()")
-        else:
-            ddl.append(f"CREATE TRIGGER {trig} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE "
-                       f"ON {table} FOR EACH STATEMENT EXECUTE FUNCTION {fn}()")
+        ddl.append(_trigger_ddl(table, trig, fn))
     return ddl
 
 
-def _has_case(conn: PgCaseConnection) -> bool:
+def _add_row_log(conn: PgCaseConnection) -> None:
+    """A case made on the server before the row log: add it (the server's bookkeeping, not
+    the case's data; it only saves the stations reading every row at each save)."""
+    conn.script("BEGIN READ WRITE")
+    try:
+        conn.script(f"SELECT pg_advisory_xact_lock({CHAIN_LOCK})")
+        if not _has_table(conn, "rd_row_log"):
+            for stmt in _ROW_LOG_DDL:
+                conn.script(stmt)
+            conn.script(f"CREATE OR REPLACE FUNCTION rd_log_row() RETURNS trigger LANGUAGE "
+                        f"plpgsql AS $body${_FUNCTIONS['rd_log_row']}$body$")
+            for (table, trig), fn in _expected_triggers().items():
+                if trig.endswith("_logged"):
+                    conn.script(_trigger_ddl(table, trig, fn))
+        conn.script("COMMIT")
+    except BaseException:
+        with contextlib.suppress(Exception):
+            conn.script("ROLLBACK")
+        raise
+
+
+def _has_table(conn: PgCaseConnection, name: str) -> bool:
     row = conn.execute("SELECT count(*) FROM information_schema.tables WHERE "
-                       "table_schema = current_schema() AND table_name = 'rd_case'").fetchone()
+                       "table_schema = current_schema() AND table_name = ?", (name,)).fetchone()
     return bool(row and row[0])
+
+
+def _has_case(conn: PgCaseConnection) -> bool:
+    return _has_table(conn, "rd_case")
 
 
 def create(location: str | CaseURL) -> PgCaseConnection:
@@ -488,6 +564,10 @@ def open_case(location: str | CaseURL, *, readonly: bool = False) -> PgCaseConne
         if missing:
             raise CaseFileError(f"{conn.address.name} is damaged: its table(s) "
                                 f"{', '.join(missing)} are missing. Restore a backup.")
+        if not readonly and not _has_table(conn, "rd_row_log"):
+            # (a station's role that may not change the schema works without it)
+            with contextlib.suppress(sqlite3.Error):
+                _add_row_log(conn)
     except BaseException:
         conn.close()
         raise
@@ -595,6 +675,47 @@ def table_rows(conn: PgCaseConnection, table: str) -> list[tuple[Any, ...]]:
     return conn.execute(f'SELECT * FROM "{table}" ORDER BY {order}').fetchall()
 
 
+def all_rows(conn: PgCaseConnection, table: str) -> list[tuple[Any, ...]]:
+    """Every row of ``table``, in no particular order (for the sums, which need none)."""
+    return conn.execute(f'SELECT * FROM "{table}"').fetchall()
+
+
+def start_logging(conn: PgCaseConnection) -> int:
+    """In an action's transaction, after its check: the rows it changes are logged under
+    the number its audit entry will have (returned)."""
+    row = conn.execute("SELECT set_config('rd.seq', (SELECT coalesce(max(seq), 0) + 1 "
+                       "FROM audit)::text, true)").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _decoder(conn: PgCaseConnection, table: str) -> list[bool]:
+    """Which of the table's columns are blobs (hex text in the log's JSON)."""
+    return [t == "bytea" for _, t in _columns(conn, table)]
+
+
+def logged_rows(conn: PgCaseConnection, after: int
+                ) -> list[tuple[int, bool, str, int, tuple[Any, ...]]]:
+    """(entry number, logged by this transaction, table, +1 or -1, the row's values as a
+    ``SELECT *`` gives them) of every row change logged after entry ``after``, in order.
+    ``None`` values stand for SQL NULL; a column the table does not have (the log was
+    edited) raises ``ValueError``."""
+    out: list[tuple[int, bool, str, int, tuple[Any, ...]]] = []
+    blobs: dict[str, list[bool]] = {}
+    for seq, own, tbl, sign, vals in conn.execute(
+            "SELECT seq, tx = txid_current(), tbl, sign, vals FROM rd_row_log WHERE seq > ? "
+            "ORDER BY seq", (after,)):
+        kinds = blobs.get(tbl)
+        if kinds is None:
+            kinds = blobs[tbl] = _decoder(conn, tbl)
+        values = list(json.loads(vals).values())
+        if len(values) != len(kinds):
+            raise ValueError(f"a logged row of {tbl} does not have the table's columns")
+        row = tuple(bytes.fromhex(v[2:]) if blob and isinstance(v, str) else v
+                    for v, blob in zip(values, kinds, strict=True))
+        out.append((int(seq), bool(own), str(tbl), int(sign), row))
+    return out
+
+
 def change_marker(conn: PgCaseConnection) -> int:
     """How many statements have changed the case since it was made."""
     row = conn.execute("SELECT changes FROM rd_case").fetchone()
@@ -612,6 +733,8 @@ def note_audited(conn: PgCaseConnection, entry: AuditEntry) -> int:
     is audited, up to this entry."""
     conn.execute("UPDATE rd_case SET audited_changes = changes, head = ?", (entry.hash,))
     conn.written.add(entry.seq)
+    if entry.seq % 256 == 0:  # the log is for stations catching up, not a history
+        conn.execute("DELETE FROM rd_row_log WHERE seq <= ?", (entry.seq - LOG_KEEP,))
     if conn.schema_mark is None:  # a new case: its schema is the one just written
         conn.schema_mark = schema_marker(conn)
     return change_marker(conn)
@@ -633,6 +756,8 @@ def schema_problems(conn: PgCaseConnection) -> list[str]:
         "s.oid = c.relnamespace WHERE NOT t.tgisinternal AND s.nspname = current_schema() "
         "AND t.tgenabled <> 'D'")}
     want = _expected_triggers()
+    if not _has_table(conn, "rd_row_log"):  # a case made before the row log (read-only)
+        want = {k: f for k, f in want.items() if f != "rd_log_row"}
     for (t, n), f in sorted(found.items()):
         if (t, n) not in want:
             problems.append(f"the schema was changed outside Recount Desk: a trigger {n} on "
@@ -652,6 +777,8 @@ def schema_problems(conn: PgCaseConnection) -> list[str]:
         "SELECT p.proname, p.prosrc FROM pg_proc p JOIN pg_namespace s ON s.oid = "
         "p.pronamespace WHERE s.nspname = current_schema()"))
     for name, body in _FUNCTIONS.items():
+        if name == "rd_log_row" and name not in bodies and "rd_log_row" not in want.values():
+            continue
         if bodies.get(name) != body:
             problems.append(f"the schema was changed outside Recount Desk: the function {name} "
                             "was altered or removed")

@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from recount_desk.core.recount import (
     BoardKind,
@@ -774,19 +775,20 @@ def add_loaded_entries(tx: Tx, sheets: Sequence[tuple[int, TallyEntry]],
         part = unit_ids[i:i + 500]
         tx.execute("UPDATE tally_entry SET superseded=1 WHERE superseded=0 AND unit_id IN "
                    f"({','.join('?' * len(part))})", part)
-    ids: list[int] = []
+    # The entries' ids are drawn here, as the engine would draw them (the largest plus
+    # one; the action holds the case's write lock), so both tables go in one statement each.
+    first = int(tx.execute("SELECT coalesce(max(id), 0) FROM tally_entry").fetchone()[0]) + 1
+    ids = list(range(first, first + len(sheets)))
+    entries: list[tuple[Any, ...]] = []
     votes: list[tuple[int, int, int | None]] = []
-    for unit_id, entry in sheets:
+    for eid, (unit_id, entry) in zip(ids, sheets, strict=True):
         s = entry.sheet
-        cur = tx.execute(
-            "INSERT INTO tally_entry(unit_id, entry_no, officer, ballots, write_ins, "
-            "over_votes, under_votes, warning_note, entered_at, entered_by, load_id) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (unit_id, entry.number, entry.officer, s.ballots, s.write_ins, s.over, s.under,
-             entry.warning_note, entered_at, entered_by, load_id))
-        eid = int(cur.lastrowid or 0)
-        ids.append(eid)
+        entries.append((eid, unit_id, entry.number, entry.officer, s.ballots, s.write_ins,
+                        s.over, s.under, entry.warning_note, entered_at, entered_by, load_id))
         votes.extend((eid, choice_id_of[n], v) for n, v in s.votes.items())
+    tx.executemany("INSERT INTO tally_entry(id, unit_id, entry_no, officer, ballots, write_ins, "
+                   "over_votes, under_votes, warning_note, entered_at, entered_by, load_id) "
+                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", entries)
     tx.executemany("INSERT INTO tally_vote(entry_id, choice_id, votes) VALUES (?,?,?)", votes)
     return ids
 

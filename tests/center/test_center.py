@@ -258,3 +258,70 @@ def test_the_readme_set_up_works_a_station_role_that_owns_nothing(
         with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
             c.execute("DELETE FROM audit")
     assert verify_case(as_station).ok
+
+
+def _count_full_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    from recount_desk.store import db
+
+    calls: list[int] = []
+    real = db.row_sums
+
+    def counted(conn: object) -> dict[str, int]:
+        calls.append(1)
+        return real(conn)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(db, "row_sums", counted)
+    return calls
+
+
+def test_stations_saving_in_turn_add_the_logged_rows_and_read_no_table_in_full(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each station checks the case in full once; after that its saves bring its sums up to
+    date from the rows logged since (the others' and its own), reading no table in full, and
+    the digest each save records is the one computed from every row."""
+    from recount_desk.store import db
+
+    with open_case(url, actor="Dana") as a, open_case(url, actor="Marcus") as b:
+        rc.enter_tally(a, RACE, "P1", entry=1, officer="Dana", sheet=sheet(10, 9))
+        rc.enter_tally(b, RACE, "P1", entry=2, officer="Marcus", sheet=sheet(10, 8))
+        calls = _count_full_reads(monkeypatch)
+        rc.enter_tally(a, RACE, "P2", entry=1, officer="Dana", sheet=sheet(12, 9))
+        rc.enter_tally(b, RACE, "P2", entry=2, officer="Marcus", sheet=sheet(12, 9))
+        rc.resolve_mismatch(a, RACE, "P1", kind=rc.ResolutionKind.KEEP_FIRST, by="Sup",
+                            note="Tape re-read")
+        rc.enter_tally(b, RACE, "P3", entry=1, officer="Marcus", sheet=sheet(5, 5))
+        rc.enter_tally(b, RACE, "P3", entry=1, officer="Marcus", sheet=sheet(5, 6))
+        rc.enter_tally(a, RACE, "P3", entry=2, officer="Dana", sheet=sheet(5, 6))
+        assert calls == []
+        monkeypatch.undo()
+        assert a.conn.sums[1] == db.row_sums(a.conn)  # type: ignore[attr-defined]
+        rc.enter_tally(b, RACE, "P2", entry=2, officer="Marcus", sheet=sheet(12, 8))
+        assert b.conn.sums[1] == db.row_sums(b.conn)  # type: ignore[attr-defined]
+    assert verify_case(url).ok
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE rd_row_log SET vals = replace(vals, '\"votes\":9', '\"votes\":99') "
+    "WHERE tbl = 'tally_vote'",
+    "DELETE FROM rd_row_log WHERE tbl = 'tally_vote'",
+    "INSERT INTO rd_row_log(seq, tx, tbl, sign, vals) SELECT max(seq), 0, 'meta', 1, "
+    "'{\"key\":\"planted\",\"value\":\"x\"}' FROM audit",
+], ids=["changed-row", "rows-removed", "row-added"])
+def test_an_edited_row_log_is_never_trusted(url: str, edit: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log only saves reading every row: what a station reads there must lead to the
+    state digest the chain recorded, or it computes the sums from every row."""
+    from recount_desk.store import db
+    from tests.store.outside import outside_edit
+
+    with open_case(url, actor="Dana") as a, open_case(url, actor="Marcus") as b:
+        rc.enter_tally(a, RACE, "P1", entry=1, officer="Dana", sheet=sheet(10, 9))
+        rc.enter_tally(b, RACE, "P1", entry=2, officer="Marcus", sheet=sheet(10, 9))
+        rc.enter_tally(a, RACE, "P2", entry=1, officer="Dana", sheet=sheet(10, 9))
+        outside_edit(url, edit)  # the log is the server's bookkeeping, not the case
+        calls = _count_full_reads(monkeypatch)
+        rc.enter_tally(b, RACE, "P2", entry=2, officer="Marcus", sheet=sheet(10, 9))
+        assert calls == [1]
+        monkeypatch.undo()
+        assert b.conn.sums[1] == db.row_sums(b.conn)  # type: ignore[attr-defined]
+    assert verify_case(url).ok

@@ -66,7 +66,7 @@ def test_fingerprint_is_sha256_of_canonical_json() -> None:
     r = house_69()
     data = canonical_report_data(r)
     body = json.loads(data)
-    assert body["format"] == "recount-desk-report/3"
+    assert body["format"] == "recount-desk-report/4"
     assert body["board"]["kind"] == "county"
     assert body["units"][0]["canvass"] == [397, 436]
     assert re.fullmatch(r"[0-9a-f]{64}", fingerprint(r))

@@ -15,17 +15,21 @@ import dataclasses
 from datetime import date, datetime, timedelta
 
 from recount_desk.core.model import ContestKind, ElectionKind, Scope
-from recount_desk.core.recount import BoardMember, RecountMethod
+from recount_desk.core.recount import (
+    BoardMember,
+    CostItem,
+    CostKind,
+    CostStatement,
+    DeclarationRecord,
+    Lot,
+    RecountMethod,
+    Witness,
+)
 from recount_desk.core.report_model import (
     AbsenteeSummary,
     Ballots,
     Board,
-    CostItem,
-    CostStatement,
-    Declaration,
-    Declared,
     EnvelopeLine,
-    Lot,
     Officer,
     Printing,
     RecountReport,
@@ -38,9 +42,8 @@ from recount_desk.core.report_model import (
     Signer,
     Signing,
     Unit,
-    Witness,
 )
-from recount_desk.core.rules import Edition
+from recount_desk.core.rules import Edition, Result
 
 # (precinct, canvass Watkins, canvass Glenn, recount Watkins, recount Glenn)
 HOUSE_69_UNITS = (
@@ -118,8 +121,8 @@ LATE_REQUEST = RecountRequestInfo(
     "The clerk's office was closed on November 27 by a snowstorm; the request was filed at "
     "the first opening.")
 
-COSTS = CostStatement((CostItem("Staff: 12 hours × $25.00", 30000),
-                       CostItem("Tabulator programming", 12550)),
+COSTS = CostStatement((CostItem(CostKind.STAFF, "Staff: 12 hours × $25.00", 30000, 1200, 2500),
+                       CostItem(CostKind.OTHER, "Tabulator programming", 12550)),
                       "Grand County (not the candidate who asked)",
                       "20A-4-401(3) (2013 text)",
                       ("Who pays is NOT CONFIRMED for this edition and contest.",))
@@ -139,7 +142,7 @@ def county_race(**changes: object) -> RecountReport:
         double_entry=True,
         started=date(2018, 11, 29),
         completed=date(2018, 11, 30),
-        declaration=Declaration(Declared.ELECTED, ("Tim Glenn",), "20A-4-401(1)(e)(iv)",
+        declaration=DeclarationRecord(Result.ELECTED, ("Tim Glenn",), "20A-4-401(1)(e)(iv)",
                                 datetime(2018, 11, 30, 16, 0), None, "Diana Carroll"),
         officer=Officer("Diana Carroll", "Grand County Clerk/Auditor"),
         requests=(LATE_REQUEST,),
@@ -178,7 +181,7 @@ def house_69(**changes: object) -> RecountReport:
             (RequestCheck(True, "The difference of 9 votes is within .25% of the 8,116 votes "
                                 "cast district-wide", "20A-4-401(1)(b)"),
              RequestCheck(True, "Filed in time", "20A-4-401(1)(d)(ii)")), ""),),
-        declaration=Declaration(Declared.ELECTED))
+        declaration=DeclarationRecord(Result.ELECTED))
     return dataclasses.replace(r, **changes)
 
 
@@ -201,7 +204,7 @@ def proposition(edition: Edition = Edition.Y2019, scope: Scope = Scope.COUNTY,
                     envelopes=1),
                Unit("02 Moab 2:69", (250, 249), (250, 249), (), Ballots(None, None, 1, 2),
                     Ballots(502, None, 1, 2))),
-        declaration=Declaration(Declared.PASSED, (), "20A-4-401(2)(d)(iv)",
+        declaration=DeclarationRecord(Result.PASSED, (), "20A-4-401(2)(d)(iv)",
                                 datetime(2018, 11, 30, 16, 0), None, "Diana Carroll"),
         requests=req if requested else (),
         automatic_basis="" if requested else "Tie vote (20A-4-401(2), 2024 H.B. 515)",
@@ -210,8 +213,8 @@ def proposition(edition: Edition = Edition.Y2019, scope: Scope = Scope.COUNTY,
             "GR-0710", "01 Moab 1:70", "Signature did not appear to match",
             (("Signature consistent with the record", True),), "Accepted and counted",
             "Helen Strand", datetime(2018, 11, 29, 10, 5), "01 Moab 1:70"),)),
-        costs=CostStatement((CostItem("Staff: 12 hours × $25.00", 30000),
-                             CostItem("Tabulator programming", 12550)),
+        costs=CostStatement((CostItem(CostKind.STAFF, "Staff: 12 hours × $25.00", 30000, 1200, 2500),
+                             CostItem(CostKind.OTHER, "Tabulator programming", 12550)),
                             "The voters who requested the recount", "20A-4-401(2)(f)"),
     )
 
@@ -226,14 +229,9 @@ def two_seats_with_lot() -> RecountReport:
                        Ballots(None, 0, 0, 6), "A ballot misread on election night."
                        if c != r else "", ("Dana Whitlock",))
                   for i, (c, r) in enumerate(zip(canvass, recount, strict=True)))
-    lot = Lot("a name drawn from a covered box", "Diana Carroll, county clerk",
-              datetime(2024, 11, 29, 11, 0), "Grand County Council Chambers",
-              "Marco Ortiz chosen by lot", ("Dana Lee", "Marco Ortiz"),
-              ("Sam Ortega", "Ann Lee"),
-              "The election officer decide(s) the tie by lot at a public meeting, in a manner "
-              "the officer chooses (20A-1-304 (as amended by 2024 H.B. 515))",
-              "Both tied candidates told by telephone and e-mail on November 26, 2024",
-              date(2024, 12, 2), False)
+    lot = Lot("Diana Carroll, county clerk", datetime(2024, 11, 29, 11, 0),
+              "Grand County Council Chambers", "a name drawn from a covered box",
+              ("Sam Ortega", "Ann Lee"), ("Marco Ortiz",))
     return county_race(
         election=ReportElection("2024 General Election", date(2024, 11, 5),
                                 ElectionKind.GENERAL, "Grand County"),
@@ -248,9 +246,13 @@ def two_seats_with_lot() -> RecountReport:
         started_at=datetime(2024, 11, 21, 9, 0), completed_at=datetime(2024, 11, 22, 12, 0),
         canvass_completed=date(2024, 11, 19),
         board=dataclasses.replace(BOARD, convened_at=datetime(2024, 11, 25, 10, 0)),
-        declaration=Declaration(Declared.ELECTED, ("Avery Brooks", "Marco Ortiz"),
-                                "20A-4-304(1)(b); 20A-1-304", datetime(2024, 11, 29, 11, 30),
-                                lot, "Diana Carroll"),
+        declaration=DeclarationRecord(
+            Result.ELECTED, ("Avery Brooks", "Marco Ortiz"), "20A-4-304(1)(b); 20A-1-304",
+            datetime(2024, 11, 29, 11, 30), lot, "Diana Carroll", ("Dana Lee", "Marco Ortiz"),
+            "The election officer decide(s) the tie by lot at a public meeting, in a manner "
+            "the officer chooses (20A-1-304 (as amended by 2024 H.B. 515))",
+            "Both tied candidates told by telephone and e-mail on November 26, 2024",
+            date(2024, 12, 2), False),
         absentee=None, witnesses=(),
         costs=CostStatement((), "Grand County", "2024 H.B. 515"))
 

@@ -468,7 +468,7 @@ def test_markup_accents_long_cjk_and_rtl_names_render_and_read_back() -> None:
             BoardMember(NASTY[1], "Chair & Commissioner <at large>"),
             BoardMember(NASTY[3], "Commissioner"), BoardMember(NASTY[5], "Commissioner"),
             BoardMember("X " * 60, "Commissioner")), body_size=4),
-        declaration=dataclasses.replace(r.declaration, winners=(NASTY[4],)))
+        declaration=dataclasses.replace(r.declaration, elected=(NASTY[4],)))
     text = " ".join(pages_text(pdf_of(r)))
     compact = text.replace(" ", "").replace("-", "")
     assert "Smith & <Jones>" in text and "<Ind>" in text and "A&B" in text
@@ -490,7 +490,7 @@ def test_rtl_names_read_the_same_everywhere() -> None:
     assert shown != name  # shaped and reordered
     r = county_race(choices=(ReportChoice(name, "Ind"), ReportChoice("Tim Glenn", "Dem")),
                     declaration=dataclasses.replace(county_race().declaration,
-                                                    winners=(name,)))
+                                                    elected=(name,)))
     lines = [t for page in page_lines(pdf_of(r)) for _, t in page]
     drawn = [t.replace("\xa0", " ") for t in lines if re.search("[\ufb50-\ufeff]", t)]
     assert len(drawn) >= 3  # a table, the totals, a sentence

@@ -43,7 +43,7 @@ def test_report_data_comes_from_the_case(case: Case) -> None:
     assert [c.name for c in data.choices] == ["Suzanne Harrison", "Lavar Christensen"]
     assert len(data.units) == 39
     assert data.recount_totals() == (8536, 8541)
-    assert data.declaration.winners == ("Lavar Christensen",)
+    assert data.declaration.elected == ("Lavar Christensen",)
     assert data.requests[0].requester == "Suzanne Harrison, candidate"
     assert data.requests[0].filed_with == "the county clerk"
     assert data.loads and "SHA-256 e1512f36d0324818" in data.loads[0]

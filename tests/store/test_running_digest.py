@@ -99,3 +99,18 @@ def test_a_reopened_case_continues_row_by_row(tmp_path: Path) -> None:
     finally:
         again.close()
     assert verify_case(path).ok
+
+
+@pytest.mark.parametrize("row", [
+    (1, "a", None), (2, "Ünïcode “quotes” \\ \"", 3), (3, "c", b"\x00\xff"),
+    (4, memoryview(b"ab"), -7), (5, 1.5, float("nan")), (), (10**30, "", "\x1f\x00"),
+], ids=["plain", "unicode", "blob", "memoryview", "floats", "empty", "big"])
+def test_the_fast_row_encoder_gives_format_8s_row_hash(row: tuple[object, ...]) -> None:
+    assert rows_digest.row_hash("t", row) == rows_digest.row_hash_reference("t", row)
+    assert rows_digest.table_sum("t", [row]) == rows_digest.row_hash_reference("t", row)
+    changes = rows_digest.RowChanges()
+    changes("t", 1, *row)
+    changes("t", -1, 9)
+    assert changes.delta["t"] % rows_digest.MODULUS == (
+        rows_digest.row_hash_reference("t", row) - rows_digest.row_hash_reference("t", (9,))
+    ) % rows_digest.MODULUS

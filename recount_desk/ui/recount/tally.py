@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut, QUndoCommand
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from recount_desk.actions import recount as rc
-from recount_desk.actions.case import CaseFileError
+from recount_desk.actions.case import Case, CaseFileError
 from recount_desk.core.recount import (
     EntryMode,
     ResolutionKind,
@@ -64,6 +65,29 @@ def next_needing(rows: list[rc.UnitRow], number: int) -> rc.UnitRow | None:
     return next((r for r in rows if r.needs_entry(number)), None)
 
 
+@dataclass(frozen=True)
+class SaveRequest:
+    """One save of a sheet as it was typed: what ``enter_tally`` gets, taken from the form
+    before the save starts (so a worker never reads a widget)."""
+
+    contest_id: int
+    unit: str
+    number: int
+    officer: str
+    sheet: TallySheet
+    note: str
+    expect_new: bool
+
+    def write(self, case: Case) -> tuple[TallyEntry | None, rc.EntryResult]:
+        """The entry it replaces (for undo) and the save's result, on ``case``'s connection
+        (the window's, or a worker's own)."""
+        before = rc.entry_of(case, self.contest_id, self.unit, self.number)
+        res = rc.enter_tally(case, self.contest_id, self.unit, entry=self.number,
+                             officer=self.officer, sheet=self.sheet, warning_note=self.note,
+                             expect_new=self.expect_new)
+        return before, res
+
+
 class TallyEntryCommand(QUndoCommand):
     """One saved entry. Undo re-enters the previous values through ``enter_tally``, so the
     undo is itself a recorded action; redo enters the new values again."""
@@ -96,6 +120,10 @@ class TallyEntryPanel(QWidget):
 
     tally_saved = Signal(str, int)
     note_needed = Signal()
+    save_finished = Signal()  # a save made in a worker was acknowledged or refused
+
+    #: From this many units a save runs in a worker (``background``).
+    BACKGROUND_FROM_UNITS = 1000
 
     def __init__(self, page: RecountPage) -> None:
         super().__init__()
@@ -106,6 +134,7 @@ class TallyEntryPanel(QWidget):
         self._officer = {1: "", 2: ""}
         self._loading = False
         self._loaded: dict[str, int | None] = {}  # the fields as last loaded or saved
+        self._saving = False
 
         self.unit = QComboBox()
         self.unit.setAccessibleName("Unit (precinct or batch)")
@@ -169,13 +198,17 @@ class TallyEntryPanel(QWidget):
         buttons.addStretch(1)
 
         left = QWidget()
+        self.form = QWidget()  # what a save under way locks (the sheet stays shown)
+        fv = QVBoxLayout(self.form)
+        fv.setContentsMargins(0, 0, 0, 0)
+        fv.addLayout(top)
+        fv.addWidget(self.blind)
+        fv.addWidget(self.sheet)
+        fv.addWidget(self.check)
+        fv.addLayout(note_row)
+        fv.addLayout(buttons)
         lv = QVBoxLayout(left)
-        lv.addLayout(top)
-        lv.addWidget(self.blind)
-        lv.addWidget(self.sheet)
-        lv.addWidget(self.check)
-        lv.addLayout(note_row)
-        lv.addLayout(buttons)
+        lv.addWidget(self.form)
         lv.addWidget(self.result)
         lv.addStretch(1)
         scroll = QScrollArea()
@@ -334,8 +367,9 @@ class TallyEntryPanel(QWidget):
         self.focus_entry()
 
     def load_current(self) -> None:
-        """Show the current unit's entry of the chosen number (never the other entry)."""
-        if self._loading:
+        """Show the current unit's entry of the chosen number (never the other entry); not
+        while a save is under way (the sheet being saved stays shown)."""
+        if self._loading or self._saving:
             return
         unit = self.current_unit()
         case = self.page.case
@@ -367,7 +401,9 @@ class TallyEntryPanel(QWidget):
         self._update_check()
 
     def unsaved_work(self) -> str | None:
-        """The entry whose typed numbers are not saved, in words; None when all are."""
+        """The entry whose typed numbers are not saved, in words; None when all are. A save
+        under way is waited for first (quitting or switching case waits for it)."""
+        self.wait_for_save()
         unit = self.current_unit()
         if unit is None or not self.fields or self._values() == self._loaded:
             return None
@@ -447,25 +483,99 @@ class TallyEntryPanel(QWidget):
         self.note_label.hide()
 
     # -- saving -----------------------------------------------------------------------------
+    def background(self) -> bool:
+        """Whether a save runs off the GUI thread: on a counting-center server (every
+        statement crosses the network) or in a recount of ``BACKGROUND_FROM_UNITS`` units or
+        more, where it can take time. A local file's small recount saves at once, here."""
+        case = self.page.case
+        return case is not None and (case.on_server
+                                     or len(self.rows) >= self.BACKGROUND_FROM_UNITS)
+
+    @property
+    def saving(self) -> bool:
+        """A save is under way (in a worker): the sheet stays shown, and locked, until the
+        save is acknowledged or refused."""
+        return self._saving
+
     def save(self) -> None:
+        """Save the sheet as typed (``actions.recount.enter_tally``); a refusal is shown and
+        the typed numbers stay. Off the GUI thread where it can take time (``background``):
+        the worker opens its own connection to the case (``actions.case.open_case``, as every
+        worker does: SQLite connections belong to the thread that made them, and the case's
+        WAL journal lets the window read while the worker writes); the form is locked until
+        the save is acknowledged, and a second save cannot start meanwhile."""
+        if self._saving:
+            self.page.say("The sheet is still being saved: wait for the save to finish.")
+            return
         case, cid, unit = self.page.case, self.page.contest_id, self.current_unit()
         if case is None or cid is None or unit is None or self.layout_ is None:
             return
         n = self.number()
         officer = self.officer.text().strip()
         self._officer[n] = officer
-        sheet = sheet_from_fields(self._values(), self.layout_)
-        note = self.note.text().strip() if self.note.isVisible() else ""
         # On the counting center's server another station may have saved this entry since
         # the list was read: a unit shown as free is saved only if it still is.
         shown = next((r for r in self.rows if r.name == unit), None)
-        was_free = shown is not None and (shown.first_officer if n == 1
-                                          else shown.second_officer) is None
-        try:
-            before = rc.entry_of(case, cid, unit, n)
-            res = rc.enter_tally(case, cid, unit, entry=n, officer=officer, sheet=sheet,
-                                 warning_note=note, expect_new=was_free)
-        except rc.WarningNeedsNote as e:
+        req = SaveRequest(cid, unit, n, officer, sheet_from_fields(self._values(), self.layout_),
+                          self.note.text().strip() if self.note.isVisible() else "",
+                          shown is not None and (shown.first_officer if n == 1
+                                                 else shown.second_officer) is None)
+        if not self.background():
+            try:
+                before, res = req.write(case)
+            except (rc.RecountError, CaseFileError) as e:
+                self._refused(e)
+                return
+            self._saved(req, before, res)
+            return
+        self._start_saving(case, req)
+
+    def _start_saving(self, case: Case, req: SaveRequest) -> None:
+        from recount_desk.actions import case as case_actions
+
+        from .. import workers
+
+        path, actor = case.path, case.person.name if case.person else None
+
+        def job(_progress: object, _cancelled: object) -> tuple[TallyEntry | None,
+                                                                rc.EntryResult]:
+            with case_actions.open_case(path, actor=actor) as own:
+                return req.write(own)
+
+        def done(got: tuple[TallyEntry | None, rc.EntryResult]) -> None:
+            self._set_saving(False)
+            self._saved(req, *got)
+            self.save_finished.emit()
+
+        def failed(e: BaseException) -> None:
+            self._set_saving(False)
+            self._refused(e)
+            self.save_finished.emit()
+
+        self._set_saving(True)
+        self.result.setStyleSheet("")
+        self.result.setText(f"Saving entry {req.number} of {req.unit}…")
+        workers.start(job, on_done=done, on_failed=failed)
+
+    def _set_saving(self, on: bool) -> None:
+        """Lock the form while a save is under way (so what is saved is what is shown), and
+        tell the window a write is in flight (its undo history waits for it)."""
+        self._saving = on
+        self.form.setEnabled(not on)
+        window = self.page.window
+        if hasattr(window, "_pending_writes"):
+            window._pending_writes += 1 if on else -1
+
+    def wait_for_save(self) -> None:
+        """Return once a save under way is acknowledged or refused (quitting waits)."""
+        while self._saving:
+            QCoreApplication.processEvents(
+                QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
+                | QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 100)
+
+    def _refused(self, e: BaseException) -> None:
+        """Show why the sheet was not saved; the typed numbers stay as they are."""
+        if isinstance(e, rc.WarningNeedsNote):
             self._show_note()
             self.check.setStyleSheet(WARN_STYLE)
             self.check.setText("⚠ " + e.check.text + " To save the sheet as it is, write a "
@@ -473,15 +583,16 @@ class TallyEntryPanel(QWidget):
             self.note.setFocus()
             self.note_needed.emit()
             return
-        except rc.AlreadyEntered as e:
-            self.page.fail("The sheet was not saved", e)
+        self.page.fail("The sheet was not saved", e)
+        if isinstance(e, rc.AlreadyEntered):
             self.page.reload()  # the list shows who entered it
-            return
-        except (rc.RecountError, CaseFileError) as e:
-            self.page.fail("The sheet was not saved", e)
-            return
-        after = TallyEntry(n, officer, sheet, note)
-        self.page.window.undo_stack.push(TallyEntryCommand(self, cid, unit, before, after))
+
+    def _saved(self, req: SaveRequest, before: TallyEntry | None, res: rc.EntryResult
+               ) -> None:
+        unit, n, officer = req.unit, req.number, req.officer
+        after = TallyEntry(n, officer, req.sheet, req.note)
+        self.page.window.undo_stack.push(TallyEntryCommand(self, req.contest_id, unit, before,
+                                                           after))
         left = f" Not entered yet: {', '.join(res.missing)}." if res.missing else ""
         msg = f"{unit}: entry {n} saved by {officer} — {res.state.status.label}.{left}"
         self.page.reload()
