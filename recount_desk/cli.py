@@ -33,6 +33,7 @@ from recount_desk.core.model import (
     Election,
     ElectionKind,
     Issue,
+    Remedy,
     Scope,
     Severity,
 )
@@ -236,14 +237,24 @@ def _print_whole(result: WholeCheck, only_close: bool) -> None:
         _print_issues(result.issues, sys.stdout)
 
 
+# What to do about an issue, in the command line's terms (the window words its own).
+REMEDY_WORDS = {Remedy.SET_SEATS: 'Give its seats with --seats "NAME=N" (NAME as check '
+                                  "prints it)."}
+
+
+def _issue_text(i: Issue) -> str:
+    """The issue's message with what to do about it on the command line."""
+    return f"{i.message} {REMEDY_WORDS[i.remedy]}" if i.remedy else i.message
+
+
 def _issue_json(i: Issue) -> dict[str, Any]:
     return {"file": i.file, "sheet": i.sheet, "row": i.row, "column": i.column,
-            "severity": i.severity.value, "message": i.message}
+            "severity": i.severity.value, "message": _issue_text(i)}
 
 
 def _print_issues(issues: Sequence[Issue], out: Any) -> None:
     for i in issues:
-        print(f"  [{i.severity.value}] {i}", file=out)
+        print(f"  [{i.severity.value}] {i.where()}: {_issue_text(i)}", file=out)
 
 
 def _given(values: Sequence[str] | None) -> set[str]:
@@ -374,7 +385,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(json.dumps({"source": path.name, "contests": [],
                               "issues": [_issue_json(e.issue)]}, indent=2, ensure_ascii=False))
         else:
-            print(str(e.issue), file=sys.stderr)
+            print(f"{e.issue.where()}: {_issue_text(e.issue)}", file=sys.stderr)
         return EXIT_FAIL
     if args.demo:
         parsed = demo_actions.apply_demo_scopes(parsed)
@@ -415,7 +426,7 @@ def _check_whole(args: argparse.Namespace) -> int:
             print(json.dumps({"files": args.file, "contests": [],
                               "issues": [_issue_json(e.issue)]}, indent=2, ensure_ascii=False))
         else:
-            print(str(e.issue), file=sys.stderr)
+            print(f"{e.issue.where()}: {_issue_text(e.issue)}", file=sys.stderr)
         return EXIT_FAIL
     if args.json:
         print(json.dumps(whole_json(result), indent=2, ensure_ascii=False))
@@ -518,7 +529,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                 args.file, family=args.format, primary=kind.is_primary,
                 seats=_seats(args.seats), options=ReadOptions(sheet=args.sheet))
         except ImportFailed as e:
-            print(str(e.issue), file=sys.stderr)
+            print(f"{e.issue.where()}: {_issue_text(e.issue)}", file=sys.stderr)
             return EXIT_FAIL
         try:
             canvass_actions.import_canvass(case, parsed, replace=args.replace)
@@ -790,7 +801,7 @@ def cmd_recount(args: argparse.Namespace) -> int:
             preview = retab_actions.preview_load(case, args.contest, f,
                                                  file_contest=args.file_contest)
         except ImportFailed as e:
-            print(str(e.issue), file=sys.stderr)
+            print(f"{e.issue.where()}: {_issue_text(e.issue)}", file=sys.stderr)
             return EXIT_FAIL
         except recount_actions.RecountError as e:
             print(str(e), file=sys.stderr)
