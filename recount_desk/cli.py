@@ -33,6 +33,7 @@ from recount_desk.core.model import (
     Election,
     ElectionKind,
     Issue,
+    Remedy,
     Scope,
     Severity,
 )
@@ -236,14 +237,24 @@ def _print_whole(result: WholeCheck, only_close: bool) -> None:
         _print_issues(result.issues, sys.stdout)
 
 
+# What to do about an issue, in the command line's terms (the window words its own).
+REMEDY_WORDS = {Remedy.SET_SEATS: 'Give its seats with --seats "NAME=N" (NAME as check '
+                                  "prints it)."}
+
+
+def _issue_text(i: Issue) -> str:
+    """The issue's message with what to do about it on the command line."""
+    return f"{i.message} {REMEDY_WORDS[i.remedy]}" if i.remedy else i.message
+
+
 def _issue_json(i: Issue) -> dict[str, Any]:
     return {"file": i.file, "sheet": i.sheet, "row": i.row, "column": i.column,
-            "severity": i.severity.value, "message": i.message}
+            "severity": i.severity.value, "message": _issue_text(i)}
 
 
 def _print_issues(issues: Sequence[Issue], out: Any) -> None:
     for i in issues:
-        print(f"  [{i.severity.value}] {i}", file=out)
+        print(f"  [{i.severity.value}] {i.where()}: {_issue_text(i)}", file=out)
 
 
 def _given(values: Sequence[str] | None) -> set[str]:
@@ -279,6 +290,12 @@ def _print_check(result: CheckResult, only_close: bool,
              + ", ".join(loud[:8]) + (" …" if len(loud) > 8 else "") if loud else "") + ".")
     width = max([len(c.totals.contest.key.label()) for c in result.contests] + [10])
     width = min(width, 60)
+    said: dict[str, str] = {}  # an explanation already printed → the contest it was under
+
+    def explain(label: str, text: str) -> None:
+        first = said.setdefault(text, label)
+        print(f"    {text}" if first == label else f"    (The same reason as for {first}.)")
+
     for cc, src in zip(result.contests, sources, strict=True):
         d = cc.decision
         if only_close and not d.within_margin and d.decided:
@@ -295,7 +312,7 @@ def _print_check(result: CheckResult, only_close: bool,
                 if a.startswith("SEATS NOT STATED"):
                     print(f"    Assumption: {a}")
             if not d.decided or d.verdict is Verdict.NO_RESULT:
-                print(f"    {d.explanation}")
+                explain(c.key.label(), d.explanation)
         if d.within_margin:
             print(f"    {d.explanation}")
             print(f"    File with {cc.office} ({cc.office_basis})"
@@ -305,7 +322,7 @@ def _print_check(result: CheckResult, only_close: bool,
     close = sum(1 for c in result.contests if c.decision.within_margin)
     open_ = sum(1 for c in result.contests if not c.decision.decided)
     print(f"{close} contest(s) inside the recount margin."
-          + (f" {open_} cannot be decided from this file (hidden or contradictory counts)."
+          + (f" {open_} cannot be decided from this file (why is said under each)."
              if open_ else ""))
     portions = [c for c in result.contests if c.portion]
     if portions:
@@ -368,7 +385,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(json.dumps({"source": path.name, "contests": [],
                               "issues": [_issue_json(e.issue)]}, indent=2, ensure_ascii=False))
         else:
-            print(str(e.issue), file=sys.stderr)
+            print(f"{e.issue.where()}: {_issue_text(e.issue)}", file=sys.stderr)
         return EXIT_FAIL
     if args.demo:
         parsed = demo_actions.apply_demo_scopes(parsed)
@@ -409,7 +426,7 @@ def _check_whole(args: argparse.Namespace) -> int:
             print(json.dumps({"files": args.file, "contests": [],
                               "issues": [_issue_json(e.issue)]}, indent=2, ensure_ascii=False))
         else:
-            print(str(e.issue), file=sys.stderr)
+            print(f"{e.issue.where()}: {_issue_text(e.issue)}", file=sys.stderr)
         return EXIT_FAIL
     if args.json:
         print(json.dumps(whole_json(result), indent=2, ensure_ascii=False))
@@ -512,7 +529,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                 args.file, family=args.format, primary=kind.is_primary,
                 seats=_seats(args.seats), options=ReadOptions(sheet=args.sheet))
         except ImportFailed as e:
-            print(str(e.issue), file=sys.stderr)
+            print(f"{e.issue.where()}: {_issue_text(e.issue)}", file=sys.stderr)
             return EXIT_FAIL
         try:
             canvass_actions.import_canvass(case, parsed, replace=args.replace)
@@ -784,7 +801,7 @@ def cmd_recount(args: argparse.Namespace) -> int:
             preview = retab_actions.preview_load(case, args.contest, f,
                                                  file_contest=args.file_contest)
         except ImportFailed as e:
-            print(str(e.issue), file=sys.stderr)
+            print(f"{e.issue.where()}: {_issue_text(e.issue)}", file=sys.stderr)
             return EXIT_FAIL
         except recount_actions.RecountError as e:
             print(str(e), file=sys.stderr)

@@ -103,9 +103,18 @@ class Severity(StrEnum):
     NOTE = "note"
 
 
+class Remedy(StrEnum):
+    """What the officer can do about an issue, which each front end words in its own terms
+    (the window's contest settings, the command line's ``--seats``): the message itself says
+    only what is wrong, so neither front end shows the other's controls."""
+
+    SET_SEATS = "set the seats"
+
+
 @dataclass(frozen=True, slots=True)
 class Issue:
-    """Something an importer or a check found: where it is, and what is wrong, in plain words."""
+    """Something an importer or a check found: where it is, and what is wrong, in plain words;
+    ``remedy``: what to do about it, worded by the front end showing it."""
 
     file: str
     message: str
@@ -113,6 +122,7 @@ class Issue:
     row: int | None = None
     column: str | None = None
     severity: Severity = Severity.WARNING
+    remedy: Remedy | None = None
 
     def where(self) -> str:
         parts = [self.file]

@@ -513,7 +513,7 @@ def return_rule(election_date: date) -> ReturnRule:
             assumptions.append(
                 "For 2020–2024 mailed ballots the rule of the 2013 text (postmarked before "
                 "election day, received by noon on the canvass day) is taken from secondary "
-                "sources (utah-law-notes §5b).")
+                "sources (program's law notes, section 5b).")
         return ReturnRule(
             "Postmarked before election day and received before noon on the day of the "
             "official canvass.",
@@ -521,12 +521,14 @@ def return_rule(election_date: date) -> ReturnRule:
     assumptions.append(
         "2025 H.B. 300: mailed ballots must be received by 8 p.m. on election day; the "
         f"date this applies from ({long_date(HB300_RECEIPT_FROM)}) is NOT CONFIRMED "
-        "(utah-law-notes §5b). Military and overseas ballots follow their own rules.")
+        "(program's law notes, section 5b). Military and overseas ballots follow their own "
+        "rules.")
     id_digits = election_date >= HB300_ID_DIGITS_FROM
     if id_digits:
         assumptions.append(
             "2025 H.B. 300: the last four digits of the voter's driver licence, state ID or "
-            "SSN are required from 2026; the start date is NOT CONFIRMED (utah-law-notes §5b).")
+            "SSN are required from 2026; the start date is NOT CONFIRMED (program's law "
+            "notes, section 5b).")
     return ReturnRule("Received by 8 p.m. on election day.", "2025 H.B. 300", False,
                       id_digits, tuple(assumptions))
 
@@ -930,7 +932,7 @@ def lot_rule(edition: Edition, kind: ElectionKind, scope: Scope,
                    "20A-1-304 (2001 text)",
                    ("Before 2024 H.B. 515, who draws the lot is taken to be the election "
                     "officer; the 2001 text was read only for its time limits "
-                    "(utah-law-notes §3).",))
+                    "(program's law notes, section 3).",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1152,7 +1154,7 @@ def cost_statement(items: Sequence[CostItem], edition: Edition,
     assumptions: tuple[str, ...] = ()
     if not confirmed:
         assumptions = (f"Who pays is NOT CONFIRMED for this edition and contest ({basis}; "
-                       "utah-law-notes §1b).",)
+                       "program's law notes, section 1b).",)
     return CostStatement(tuple(items), payer, basis, assumptions)
 
 
@@ -1205,6 +1207,12 @@ class QuorumCheck:
     rule: str = ""
 
 
+def members_present(members: Sequence[BoardMember]) -> int:
+    """The members who count toward the quorum: present, and not the clerk of the board
+    (20A-4-301, 20A-4-306)."""
+    return sum(1 for m in members if m.present and m.role is not BoardRole.CLERK)
+
+
 def board_kind_for(kind: ElectionKind) -> BoardKind:
     return BoardKind.MUNICIPAL if kind.is_municipal else BoardKind.COUNTY
 
@@ -1217,7 +1225,7 @@ def quorum(kind: BoardKind, members: Sequence[BoardMember], body_size: int) -> Q
     majority of the municipal legislative body. State: all three members. The clerk of the
     board does not count.
     """
-    present = sum(1 for m in members if m.present and m.role is not BoardRole.CLERK)
+    present = members_present(members)
     if kind is BoardKind.STATE:
         needed, basis = 3, "20A-4-306"
         what = "all three members (state auditor, state treasurer, attorney general)"

@@ -137,7 +137,7 @@ MUNICIPAL_PRIMARY_NOMINEES = (
     "A municipal primary nominates twice the number of candidates as there are seats to "
     "fill (read from Utah Code 20A-9-404(2), which holds no primary where the candidates do "
     "not exceed twice the seats; the rule that the top twice-the-seats are nominated is NOT "
-    "CONFIRMED in the text read, resources/law/law-notes.md)."
+    "CONFIRMED in the texts read; program's law notes, “Municipal primary”)."
 )
 
 
@@ -173,8 +173,8 @@ def seats_assumption(contest: Contest) -> str | None:
                 "assumed. Set the seats in the contest settings if it fills more.")
     return (f"SEATS NOT STATED: the file does not say how many seats this race fills and "
             f"its title (“{hint}”) suggests it may fill several; {contest.seats} is assumed. "
-            "With more seats the winners and who may request change: confirm the seats in "
-            "the contest settings (or check --seats) before relying on this verdict.")
+            "With more seats the winners and who may request change: confirm how many "
+            "seats it fills before relying on this verdict.")
 
 
 def places(contest: Contest, kind: ElectionKind | None) -> int:
@@ -328,15 +328,15 @@ def irv_assumptions(election_date: date | None) -> tuple[str, ...]:
     if election_date is None:
         return ("The instant-runoff pilot may have lapsed on Jan 1, 2026 (63I-2-220); the "
                 "election date is not known, so the (1)(a) exclusion is applied (NOT "
-                "CONFIRMED, utah-law-notes §6).",)
+                "CONFIRMED, program's law notes, section 6).",)
     if election_date >= IRV_PILOT_SUNSET:
         return ("The instant-runoff pilot was set to lapse on Jan 1, 2026 (63I-2-220); "
                 "whether it was extended, and so whether 20A-4-401(1)(a) still excludes this "
-                "race, is NOT CONFIRMED (utah-law-notes §6).",)
+                "race, is NOT CONFIRMED (program's law notes, section 6).",)
     if election_date >= HB290_REPEAL:
         return ("2024 H.B. 290 would have repealed the instant-runoff pilot on May 1, 2024; "
                 "whether it passed is NOT CONFIRMED, so the (1)(a) exclusion is applied "
-                "(utah-law-notes §6).",)
+                "(program's law notes, section 6).",)
     return ()
 
 
@@ -358,7 +358,7 @@ def decide(totals: ContestTotals, edition: Edition, *, kind: ElectionKind | None
     if any(c.choice.kind is ChoiceKind.WRITE_IN for c in totals.choices):
         assumptions.append(
             "Write-in votes are counted in the total votes cast for all candidates; the "
-            "statute does not say so expressly (utah-law-notes §1f)."
+            "statute does not say so expressly (program's law notes, section 1f)."
         )
     lumped = [c for c in totals.choices if is_aggregate_write_in(c.choice)]
     if lumped and contest.kind is ContestKind.RACE:
@@ -702,7 +702,7 @@ def _decide_proposition(
         assumptions.append(
             "This proposition needs two-thirds to pass (Utah Const. art. VI §1), but the "
             "statute measures the recount margin as votes for minus votes against; the "
-            "margin from the two-thirds line is not covered (utah-law-notes §7)."
+            "margin from the two-thirds line is not covered (program's law notes, section 7)."
         )
     rule_words = (
         f"within {thr:,} vote{'s' if thr != 1 else ''}, 0.25 % of the {total:,} votes for "

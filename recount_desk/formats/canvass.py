@@ -30,6 +30,7 @@ from recount_desk.core.model import (
     ContestTotals,
     ExtraKind,
     Issue,
+    Remedy,
     Scope,
     Severity,
     VoteColumn,
@@ -298,9 +299,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     if assumed_seats:
         issues.append(Issue(
             raw.file, f"The file does not say how many seats {assumed_seats} race(s) fill; one "
-            "seat each is assumed. Change it in the contest settings (or with --seats "
-            "\"NAME=N\", NAME as check prints it) for a multi-seat race.", raw.sheet,
-            severity=Severity.NOTE))
+            "seat each is assumed. For a multi-seat race, set its seats.", raw.sheet,
+            severity=Severity.NOTE, remedy=Remedy.SET_SEATS))
 
     # The columns in (contest, choice) order: the store's order, so neither the store nor
     # its digest sorts again.

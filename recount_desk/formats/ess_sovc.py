@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
 
-from recount_desk.core.model import Issue, Severity
+from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
@@ -433,7 +433,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                 inferred.append(issue or "")
             elif issue:
                 issues.append(Issue(name, issue, sheet, 1, col_letter(seg.cols[0]),
-                                    Severity.WARNING))
+                                    Severity.WARNING, Remedy.SET_SEATS))
         if "(multi-county)" in title.lower() and title not in multi:
             multi.append(title)
         for c, lab, ck in zip(seg.cols, seg.names, seg.kinds, strict=True):
@@ -524,8 +524,8 @@ def _seats_from_ballots(label: str, all_votes: object, cand_votes: object,
                 f"were cast (e.g. precinct {prec_names[worst[2]]}: {worst[0]:,} votes on "
                 f"{worst[1]:,} "
                 "ballots), so it elects more than one seat or two contests share its columns; "
-                "the file does not say how many seats. Set its seats (contest settings or "
-                "--seats) before trusting its verdict.", None)
+                "the file does not say how many seats. Set its seats before trusting its "
+                "verdict.", None)
     return None, None
 
 

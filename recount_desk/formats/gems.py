@@ -32,7 +32,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recount_desk.core.model import Issue, Severity
+from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
@@ -93,8 +93,8 @@ def _more_votes_than_ballots(name: str, votes: pd.DataFrame, counted: pd.DataFra
         out.append(Issue(name, f"{f'{r} {d}'.strip()}: in {len(bad)} precinct(s) the candidates "
                          f"have more votes than ballots were counted (e.g. {pname}: {v:,} votes "
                          f"on {b:,} ballots), so it elects more than one seat; the file does not "
-                         "say how many. Set its seats (contest settings or --seats) before "
-                         "trusting its verdict.", severity=Severity.WARNING))
+                         "say how many. Set its seats before trusting its verdict.",
+                         severity=Severity.WARNING, remedy=Remedy.SET_SEATS))
     return out
 
 

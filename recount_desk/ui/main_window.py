@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, QTimer, QUrl, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -131,6 +131,21 @@ FOCUS_STYLE = ("QAbstractItemView:focus, QLineEdit:focus, QPlainTextEdit:focus, 
                "QAbstractSpinBox:focus { border: 2px solid palette(highlight); }")
 
 
+class ElidedLabel(QLabel):
+    """A one-line label that ends in "…" where it is cut (the status bar at 1280×720 or
+    200 % text), so its end never runs into the next label; ``text()`` keeps it whole."""
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        from PySide6.QtGui import QPainter, QPalette
+
+        painter = QPainter(self)
+        room = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             room.width())
+        self.style().drawItemText(painter, room, int(self.alignment()), self.palette(),
+                                  self.isEnabled(), text, QPalette.ColorRole.WindowText)
+
+
 def name_scroll_areas(root: QWidget) -> None:
     """A scrolled area takes the focus (so the keyboard can scroll it): it is named after
     what it shows, for a screen reader."""
@@ -200,10 +215,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._contests_page: ContestsPage | None = None
         self._requests_page: RequestsPage | None = None
+        self._pages_ready = False  # every page built and wired (_build_page_step)
+        self._wreckage: list[QWidget] = []  # pages of a case shown before, to delete
         self._painted = False
         self._after_paint: list[Callable[[], Any]] = []
 
-        self.status_case = QLabel("No case open")
+        self.status_case = ElidedLabel("No case open")
         self.status_case.setAccessibleName("What the case holds")
         # Cut at the window's edge rather than widen it (200 % text); the tooltip holds all.
         self.status_case.setMinimumWidth(80)
@@ -238,20 +255,39 @@ class MainWindow(QMainWindow):
         return self._requests_page
 
     def _ensure_pages(self) -> None:
-        if self._contests_page is not None:
-            return
-        from .pages.contests import ContestsPage
-        from .pages.requests import RequestsPage
+        """Build whatever of the pages is not built yet, at once."""
+        while not self._build_page_step():
+            pass
 
-        self._contests_page = contests = ContestsPage()
-        self._requests_page = requests = RequestsPage()
-        contests.within.setChecked(self.act_within.isChecked())
-        self.add_page("&Contests", contests)
-        self.add_page("&Requests", requests)
-        from .pages.recount import RecountPage
+    def _build_page_step(self) -> bool:
+        """Build the next page (each is one turn of the event loop when a case is opened:
+        building all three at once stalled the window for a third of a second,
+        benchmarks/gui_keystroke.py); True once every page is built and wired."""
+        if self._pages_ready:
+            return True
+        if self._contests_page is None:
+            from .pages.contests import ContestsPage
 
-        self.recount_page = RecountPage(self)
-        self.add_page("Recou&nt", self.recount_page)
+            self._contests_page = ContestsPage()
+            self._contests_page.within.setChecked(self.act_within.isChecked())
+            self.add_page("&Contests", self._contests_page)
+            return False
+        if self._requests_page is None:
+            from .pages.requests import RequestsPage
+
+            self._requests_page = RequestsPage()
+            self.add_page("&Requests", self._requests_page)
+            return False
+        if getattr(self, "recount_page", None) is None:
+            from .pages.recount import RecountPage
+
+            # Its panels are added one per step when the page is built anew in turns.
+            self.recount_page = RecountPage(self, in_turns=self._pages_used)
+            self.add_page("Recou&nt", self.recount_page)
+            return False
+        if not self.recount_page.build_step():
+            return False
+        contests, requests = self._contests_page, self._requests_page
         for page in (contests, requests, self.recount_page):
             name_scroll_areas(page)
         contests.contest_selected.connect(self._contest_selected)
@@ -262,21 +298,47 @@ class MainWindow(QMainWindow):
         requests.request_wanted.connect(lambda: self.record_request(None))
         self.act_within.toggled.connect(contests.within.setChecked)
         contests.within.toggled.connect(self.act_within.setChecked)
+        self._pages_ready = True
         self._restore_pages()
+        return True
 
-    def _rebuild_pages(self) -> None:
-        """Throw away every page and build it anew, so nothing of the case shown before
-        (a field, a default, a selection, a list) can show in the one opened now."""
+    def _discard_pages(self) -> None:
+        """Throw away every page, so nothing of the case shown before (a field, a default,
+        a selection, a list) can show in the one opened now; they are built anew in turns
+        (``_build_page_step``)."""
         if self._contests_page is None:
             return
         self.save_layout()
         old = [self.tabs.widget(i) for i in range(self.tabs.count())]
-        self.tabs.clear()
+        self.tabs.clear()  # the pages stay where they are, hidden, until they are deleted
         for w in old:
             w.hide()
-            w.deleteLater()
+            # Deleted piece by piece once the new case is shown: a whole recount page
+            # deleted at once stalled the window too (benchmarks/gui_keystroke.py).
+            self._wreckage += [p for _t, p in getattr(w, "panels", {}).values()] + [w]
         self._contests_page = self._requests_page = None
-        self._ensure_pages()
+        self.recount_page = None  # type: ignore[assignment]
+        self._pages_ready = False
+
+    @property
+    def discarding(self) -> bool:
+        """Whether pages of a case shown before still wait to be deleted."""
+        return bool(self._wreckage)
+
+    def _clear_wreckage(self) -> None:
+        """Delete the pages of the case shown before, one piece per turn of the loop."""
+        import shiboken6
+
+        def step() -> None:
+            while self._wreckage:
+                piece = self._wreckage.pop(0)
+                if shiboken6.isValid(piece):  # not gone with its parent already
+                    piece.deleteLater()
+                    break
+            if self._wreckage:
+                QTimer.singleShot(1, self, step)
+
+        QTimer.singleShot(1, self, step)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -440,11 +502,15 @@ class MainWindow(QMainWindow):
                                         QKeySequence.StandardKey.HelpContents)
         self.act_notes = self._action("The law in &plain words", self.show_plain_words,
                                       "Shift+F1")
+        self.act_law_notes = self._action(
+            "The program's &law notes", self.show_law_notes, None,
+            "Where the program's reading of the law comes from, section by section (the "
+            "messages cite them as \u201cprogram's law notes, section 1b\u201d)")
         self.act_about = self._action("&About Recount Desk", self.show_about)
         self.act_guide = self._action("&Getting started", self.show_getting_started, None,
                                       "A first recount, step by step")
-        for a in (self.act_guide, None, self.act_statute, self.act_notes, None,
-                  self.act_about):
+        for a in (self.act_guide, None, self.act_statute, self.act_notes, self.act_law_notes,
+                  None, self.act_about):
             h.addSeparator() if a is None else h.addAction(a)
 
     # -- undo ----------------------------------------------------------------------------------
@@ -723,8 +789,6 @@ class MainWindow(QMainWindow):
                 self._show_banner(self.case.readonly_reason, problems)
             self.case_checked.emit(str(path))
 
-        workers.start(check, on_done=checked, on_failed=lambda e: checked([str(e)]),
-                      parent=self)
         if self.case is not None:
             self.case.close()
         self.undo_stack.clear()
@@ -732,8 +796,11 @@ class MainWindow(QMainWindow):
         self._irreversible = None
         self._known_seq = self._current_seq()
         self._update_undo()
+        self.rows = []  # the case shown before: no page built now may show its contests
+        rebuilding: list[Callable[[], Any]] = []
         if self._pages_used:
-            self._rebuild_pages()
+            self._discard_pages()
+            rebuilding = [self._build_page_step]  # a step taken again until it is done
         self._pages_used = True
         if case.person is None and not case.readonly:
             self.switch_person(refresh=False)  # the pages are shown below
@@ -754,8 +821,14 @@ class MainWindow(QMainWindow):
                 self.contests_page.table.setFocus()
             self._watch_server()
             self.case_opened.emit(str(path))
+            # Verified once it is shown: a worker checking every vote while the pages are
+            # filled takes the interpreter from them in turns and stalls the window.
+            workers.start(check, on_done=checked, on_failed=lambda e: checked([str(e)]),
+                          parent=self)
+            self._clear_wreckage()
 
-        self._in_turns(case, [lambda: self._refresh_overview(rows), self._refresh_status,
+        self._in_turns(case, [*rebuilding, lambda: self._refresh_overview(rows, select=False),
+                              self._select_first, self._refresh_status,
                               self._refresh_requests, remember,
                               lambda: self._refresh_others(opened=True, pages=False),
                               lambda: self.recount_page.case_opened()], shown)
@@ -772,10 +845,11 @@ class MainWindow(QMainWindow):
             if not todo:
                 then()
                 return
-            todo.pop(0)()
-            QTimer.singleShot(1, step)
+            if todo[0]() is not False:  # a step returning False is taken again
+                todo.pop(0)
+            QTimer.singleShot(1, self, step)
 
-        QTimer.singleShot(1, step)
+        QTimer.singleShot(1, self, step)
 
     # -- the counting center: a case on a server, several stations at once ---------------------
     def connect_server(self, url: str | None = None) -> None:
@@ -1027,20 +1101,32 @@ class MainWindow(QMainWindow):
         self._refresh_overview(rows)
         self._refresh_others(opened)
 
-    def _refresh_overview(self, rows: list[ContestRow] | None = None) -> None:
-        """The Contests page from the overview (``rows`` when a worker has read it)."""
+    def _refresh_overview(self, rows: list[ContestRow] | None = None,
+                          select: bool = True) -> None:
+        """The Contests page from the overview (``rows`` when a worker has read it);
+        without ``select`` its first row is chosen by ``_select_first`` later."""
         from recount_desk.actions import contests as contest_actions
 
         assert self.case is not None
         self.rows = rows if rows is not None else contest_actions.overview(self.case)
         self.refreshing = True
         try:
-            self.contests_page.set_rows(self.rows)
+            self.contests_page.set_rows(self.rows, select=select)
         finally:
             self.refreshing = False
         if not self.rows:
             self.contests_page.detail.title.setText(
                 "This case holds no canvass yet. Choose File › Import canvass… (Ctrl+I).")
+
+    def _select_first(self) -> None:
+        """The first contest of the overview chosen and its detail shown (opening a case)."""
+        page = self.contests_page
+        if page.model.rowCount() and page.current_contest_id() is None:
+            self.refreshing = True
+            try:
+                page.select_row(0)
+            finally:
+                self.refreshing = False
 
     def _refresh_others(self, opened: bool = False, pages: bool = True) -> None:
         """Every page but the Contests page (unless not ``pages``), the status bar and the
@@ -1375,6 +1461,14 @@ class MainWindow(QMainWindow):
 
         dlg = LawTextDialog("Recounts in Utah, in plain words",
                             resource("law", "plain-words.md"), self)
+        dlg.show()
+        return dlg
+
+    def show_law_notes(self) -> LawTextDialog:
+        from .dialogs.messages import LawTextDialog
+
+        dlg = LawTextDialog("The program's law notes", resource("law", "utah-law-notes.md"),
+                            self, more=(resource("law", "law-notes.md"),))
         dlg.show()
         return dlg
 

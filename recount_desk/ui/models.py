@@ -25,7 +25,15 @@ from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPainterPath, QPen, Q
 
 from recount_desk.actions.contests import ContestRow
 from recount_desk.actions.wizard import ContestSettings
-from recount_desk.core.model import ContestKind, Issue, PassRule, Scope, Severity, VotingMethod
+from recount_desk.core.model import (
+    ContestKind,
+    Issue,
+    PassRule,
+    Remedy,
+    Scope,
+    Severity,
+    VotingMethod,
+)
 from recount_desk.core.rules import Result, Verdict
 
 from .theme import high_contrast
@@ -443,12 +451,22 @@ SEVERITY_TEXT = {Severity.ERROR: "Error", Severity.WARNING: "Warning", Severity.
 ISSUE_HEADER = ("Severity", "File", "Sheet", "Row", "Column", "What")
 
 
+# What to do about an issue, in the window's terms (the command line words its own).
+REMEDY_WORDS = {Remedy.SET_SEATS: "Set the number of seats in the contest settings (step 6 "
+                                  "of this import, or later on the Contests page)."}
+
+
+def issue_text(i: Issue) -> str:
+    """The issue's message with what to do about it in the window."""
+    return f"{i.message} {REMEDY_WORDS[i.remedy]}" if i.remedy else i.message
+
+
 def issue_rows(issues: Sequence[Issue]) -> tuple[list[list[Any]], dict[int, QBrush]]:
     """Issues as table rows, errors first, with a tint on each error row."""
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.NOTE: 2}
     ordered = sorted(issues, key=lambda i: order[i.severity])
     rows = [[SEVERITY_TEXT[i.severity], i.file, i.sheet or "—",
-             "—" if i.row is None else i.row, i.column or "—", i.message] for i in ordered]
+             "—" if i.row is None else i.row, i.column or "—", issue_text(i)] for i in ordered]
     brushes = {n: QBrush(QColor("#f9d3cc")) for n, i in enumerate(ordered)
                if i.severity is Severity.ERROR}
     return rows, brushes

@@ -48,20 +48,24 @@ def main(folder: Path) -> None:
 
     folder.mkdir(parents=True, exist_ok=True)
     w = MainWindow(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
+    # "Who is using the window?" answered with the roster's first person (the officer).
+    w.choose_person = lambda names, _current: names[0]  # type: ignore[method-assign]
     w.resize(1280, 800)
     w.show()
     w.open_demo(fresh=True)
     wait(w.case_opened)
-    w.contests_page.select_contest(3)
+    house = next(r.id for r in w.rows if r.check.totals.contest.key.district == "32")
+    w.contests_page.select_contest(house)
     shot(w, folder, "01_main_demo")
     shot(w.contests_page.detail, folder, "02_detail_pane")
     w.contests_page.within.setChecked(True)
     shot(w, folder, "03_main_within_margin")
     w.contests_page.within.setChecked(False)
 
-    dlg = w.record_request(3)
+    other = next(r.id for r in w.rows if r.id != house)
+    dlg = w.record_request(other)
     assert dlg is not None
-    dlg.set_filed_at(datetime(2018, 11, 27, 17, 5))
+    dlg.set_filed_at(datetime(2016, 12, 6, 17, 5))  # after the demo's deadline
     shot(dlg, folder, "04_request_dialog_late")
     dlg.reason.setPlainText("Clerk's office door was locked at 4:55 p.m.; affidavit on file.")
     dlg.record_button.click()

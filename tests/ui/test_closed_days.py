@@ -15,9 +15,12 @@ from recount_desk.ui.main_window import MainWindow
 @pytest.mark.parametrize(
     ("text", "days", "problems"),
     [("2026-11-24 Day of mourning\n", [ClosedDay(date(2026, 11, 24), "Day of mourning")], 0),
+     ("11/24/2026 Day of mourning", [ClosedDay(date(2026, 11, 24), "Day of mourning")], 0),
+     ("Nov 24, 2026 Day of mourning",
+      [ClosedDay(date(2026, 11, 24), "Day of mourning")], 0),
      ("\n\n", [], 0), ("24/11/2026 Mourning", [], 1), ("2026-11-24", [], 1)],
-    ids=["63G-1-301 one day", "63G-1-301 none", "63G-1-301 not an ISO date",
-         "63G-1-301 no reason"],
+    ids=["63G-1-301 one day", "63G-1-301 US date", "63G-1-301 month in words",
+         "63G-1-301 none", "63G-1-301 not a US date", "63G-1-301 no reason"],
 )
 def test_parse_closed_days(text: str, days: list[ClosedDay], problems: int) -> None:
     got, errs = parse_closed_days(text)
@@ -37,5 +40,5 @@ def test_proclaimed_holiday_moves_the_deadline_shown(empty_case: MainWindow,
     assert window.case.closed_days == (ClosedDay(date(2024, 11, 26), "Day of mourning"),)
     again = window.edit_closed_days()
     assert again is not None
-    assert again.text.toPlainText() == "2024-11-26 Day of mourning"
+    assert again.text.toPlainText() == "11/26/2024 Day of mourning"  # as a US clerk writes it
     again.reject()

@@ -116,6 +116,8 @@ def test_a_new_case_opened_after_the_demo_shows_nothing_of_the_demo(
     dlg.date.setDate(QDate(2030, 8, 13))
     with qtbot.waitSignal(demo.case_opened, timeout=SIGNAL_MS):
         dlg.create.click()
+    # The demo's pages, hidden, are deleted piece by piece once the new case is shown.
+    qtbot.waitUntil(lambda: not demo.discarding, timeout=SIGNAL_MS)
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert demo.case is not None and demo.case.path != demo_path
 

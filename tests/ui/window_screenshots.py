@@ -49,13 +49,23 @@ def main(folder: Path) -> None:
         settle()
         name = f"{width}x{height}{tag}"
         w.tabs.setCurrentWidget(w.contests_page)
-        w.contests_page.search.setText("House 69")
+        w.contests_page.search.setText("House 32")
         shot(w, folder, f"window_{name}_contests")
         w.contests_page.search.clear()
+        w.tabs.setCurrentWidget(w.requests_page)
+        shot(w, folder, f"window_{name}_requests")
         w.tabs.setCurrentWidget(page)
-        for key in ("tally", "variance", "envelopes", "declare"):
+        for key in ("start", "tally", "variance", "envelopes", "board", "declare"):
             page.show_panel(key)
             shot(w, folder, f"window_{name}_recount_{key}")
+    if not scale:  # the README's first picture: the overview, House 32 chosen
+        w.resize(1280, 800)
+        w.tabs.setCurrentWidget(w.contests_page)
+        house = next(r.id for r in w.rows if r.check.totals.contest.key.district == "32")
+        w.contests_page.select_contest(house)
+        settle()
+        w.contests_page.table.scrollTo(w.contests_page.table.currentIndex())
+        shot(w, folder, "contests")
     # A recount under way: the variance of the units counted so far.
     other = next((r.id for r in w.rows if r.id != page.contest_id
                   and r.check.decision.within_margin), None)

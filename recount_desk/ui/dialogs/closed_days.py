@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -15,27 +13,33 @@ from PySide6.QtWidgets import (
 
 from recount_desk.core.calendar import ClosedDay
 
+from ..dates import date_text, parse_date
 from .new_case import ERROR_STYLE
 
 
 def parse_closed_days(text: str) -> tuple[list[ClosedDay], list[str]]:
-    """One day per line, "2026-11-24 Day of mourning": the days, and a problem per bad line."""
+    """One day per line, "11/24/2026 Day of mourning" (or 2026-11-24, Nov 24, 2026): the
+    days, and a problem per bad line."""
     days: list[ClosedDay] = []
     problems: list[str] = []
     for n, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line:
+        words = line.split()
+        if not words:
             continue
-        day, _, reason = line.partition(" ")
-        try:
-            d = date.fromisoformat(day)
-        except ValueError:
-            problems.append(f"Line {n}: {day!r} is not a date like 2026-11-24.")
+        # The date is the first word, or the first three ("Nov 24, 2026").
+        d, reason = None, ""
+        for k in (1, 3):
+            d = parse_date(" ".join(words[:k]))
+            if d is not None:
+                reason = " ".join(words[k:])
+                break
+        if d is None:
+            problems.append(f"Line {n}: {words[0]!r} is not a date like 11/24/2026.")
             continue
-        if not reason.strip():
+        if not reason:
             problems.append(f"Line {n}: give the reason after the date (the proclamation).")
             continue
-        days.append(ClosedDay(d, reason.strip()))
+        days.append(ClosedDay(d, reason))
     return days, problems
 
 
@@ -48,13 +52,13 @@ class ClosedDaysDialog(QDialog):
         intro = QLabel(
             "Utah Code 63G-1-301 makes a legal holiday of any day the governor proclaims one "
             "(a day of fasting or thanksgiving, or in extraordinary conditions). Such a day "
-            "cannot be known in advance: enter it here, one per line as <i>2026-11-24 Day of "
+            "cannot be known in advance: enter it here, one per line as <i>11/24/2026 Day of "
             "mourning</i>, and every deadline of this case counts it. The change is recorded "
             "in the audit log.")
         intro.setWordWrap(True)
         self.text = QPlainTextEdit()
         self.text.setAccessibleName("Days proclaimed legal holidays, one per line")
-        self.text.setPlainText("\n".join(f"{d.day.isoformat()} {d.reason}" for d in days))
+        self.text.setPlainText("\n".join(f"{date_text(d.day)} {d.reason}" for d in days))
         self.error = QLabel()
         self.error.setStyleSheet(ERROR_STYLE)
         self.error.setWordWrap(True)

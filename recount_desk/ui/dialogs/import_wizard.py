@@ -63,6 +63,7 @@ from ..models import (
     ContestSettingsModel,
     TextTableModel,
     issue_rows,
+    issue_text,
 )
 from .messages import show_message
 
@@ -321,8 +322,8 @@ class MappingPage(QWizardPage):
         self.preview = _table("Preview of the sheet")
         self.preview.setModel(self.preview_model)
         save = QPushButton("&Save this mapping…")
-        save.setToolTip("Keep the mapping as a file, for the next file of this layout or for "
-                        "recount-desk check --mapping")
+        save.setToolTip("Keep the mapping as a file, to use again for the next file of this "
+                        "layout")
         save.clicked.connect(self._save_mapping)
         load = QPushButton("Use a saved ma&pping…")
         load.clicked.connect(self._load_mapping)
@@ -1013,7 +1014,8 @@ class ImportWizard(QWizard):
             self.busy = False
             text = str(e)
             if isinstance(e, ImportRefused) and e.issues:
-                text += "\n\n" + "\n".join(str(i) for i in e.issues[:20])
+                text += "\n\n" + "\n".join(f"{i.where()}: {issue_text(i)}"
+                                            for i in e.issues[:20])
             show_message(self, "The canvass was not imported", text)
             self.import_failed.emit(text)
 

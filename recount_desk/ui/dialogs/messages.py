@@ -30,16 +30,21 @@ def show_message(parent: QWidget | None, title: str, text: str,
 class LawTextDialog(QDialog):
     """A law text (plain text or Markdown) in a readable, searchable, printable view."""
 
-    def __init__(self, title: str, path: Path, parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, path: Path, parent: QWidget | None = None,
+                 more: tuple[Path, ...] = ()) -> None:
+        """``path``'s text, then each of ``more`` (of the same kind) after it."""
         super().__init__(parent)
         self.setWindowTitle(title)
         self.browser = QTextBrowser()
         self.browser.setAccessibleName(title)
         self.browser.setOpenExternalLinks(False)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            text = f"The text could not be read from {path}: {e.strerror}."
+        parts = []
+        for p in (path, *more):
+            try:
+                parts.append(p.read_text(encoding="utf-8"))
+            except OSError as e:
+                parts.append(f"The text could not be read from {p}: {e.strerror}.")
+        text = "\n\n---\n\n".join(parts)
         if path.suffix == ".md":
             self.browser.setMarkdown(text)
         else:

@@ -6,7 +6,7 @@ import heapq
 from collections.abc import Sequence
 from datetime import date, datetime
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -49,6 +49,8 @@ SCOPE_LABELS = [(s, s.label) for s in Scope]
 METHOD_LABELS = [(VotingMethod.PLURALITY, "Plurality (most votes win)"),
                  (VotingMethod.IRV, "Instant runoff (ranked choice)")]
 PASS_LABELS = [(PassRule.MAJORITY, "Majority"), (PassRule.TWO_THIRDS, "Two-thirds")]
+# Rows measured per turn of the event loop when the columns are fitted to a long list.
+FIT_TURN = 250
 
 SHOW_ALL, SHOW_RACES, SHOW_PROPOSITIONS = 0, 1, 2
 
@@ -96,6 +98,32 @@ def _select(box: QComboBox, value: object) -> None:
     i = box.findData(str(value))
     if i >= 0:
         box.setCurrentIndex(i)
+
+
+class _RowHeights(QObject):
+    """Keeps a table's rows as high as its text needs (see ``fit_row_height``)."""
+
+    def __init__(self, table: QTableView) -> None:
+        super().__init__(table)
+        self.table = table
+        table.installEventFilter(self)
+        self.fit()
+
+    def fit(self) -> None:
+        t = self.table
+        t.verticalHeader().setDefaultSectionSize(
+            max(t.fontMetrics().height(), t.iconSize().height(), 16) + 8)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FontChange:
+            self.fit()
+        return False
+
+
+def fit_row_height(table: QTableView) -> None:
+    """Rows as high as the text needs (the style's default leaves a third more: fewer
+    contests above the fold at 1280×720), again whenever the font changes (200 % text)."""
+    _RowHeights(table)
 
 
 class ContestDetailPane(QWidget):
@@ -216,6 +244,7 @@ class ContestDetailPane(QWidget):
         # Columns are sized from the first rows only: measuring thousands of precincts
         # on every selection would take a second.
         self.precincts.horizontalHeader().setResizeContentsPrecision(60)
+        fit_row_height(self.precincts)
         self.precinct_caption = QLabel("Canvass by precinct")
         right = QWidget()
         rv = QVBoxLayout(right)
@@ -386,6 +415,7 @@ class ContestsPage(QWidget):
         self.table.horizontalHeader().setSortIndicatorShown(True)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.verticalHeader().setVisible(False)
+        fit_row_height(self.table)
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
         self.table.horizontalHeader().setStretchLastSection(False)
@@ -419,13 +449,15 @@ class ContestsPage(QWidget):
         self.setTabOrder(self.search, self.table)
         self.setTabOrder(self.table, self.detail.seats)
 
-    def set_rows(self, rows: Sequence[ContestRow]) -> None:
+    def set_rows(self, rows: Sequence[ContestRow], select: bool = True) -> None:
+        """Show ``rows``; without ``select`` no row is chosen (nor its detail read) yet: the
+        window opening a case does that in a turn of its own."""
         self._all = list(rows)
         self.import_button.setVisible(not self._all)
         self._hay = []  # what the search box looks in: made at the first search
         self._n_within = sum(1 for r in self._all if r.check.decision.within_margin)
         self._shown = None  # new data: the detail pane is shown again
-        self.apply_filter(resize=True)
+        self.apply_filter(resize=True, select=select)
 
     def all_rows(self) -> list[ContestRow]:
         return list(self._all)
@@ -433,7 +465,7 @@ class ContestsPage(QWidget):
     def shown_rows(self) -> list[ContestRow]:
         return self.model.rows()
 
-    def apply_filter(self, resize: bool = False) -> None:
+    def apply_filter(self, resize: bool = False, select: bool = True) -> None:
         keep = self.current_contest_id()
         text = self.search.text()
         if text.strip() and len(self._hay) != len(self._all):
@@ -450,22 +482,44 @@ class ContestsPage(QWidget):
         if resize or not self._fitted:
             self._fitted = bool(rows)
             self._fit_generation += 1
-            if len(rows) <= 400:
+            if len(rows) <= FIT_TURN:
                 self.fit_columns(rows)
-            else:  # an even sample now, every row in a later turn (no long stall)
-                self.fit_columns(rows[::len(rows) // 400 + 1])
-                gen = self._fit_generation
-                QTimer.singleShot(1, lambda: gen == self._fit_generation
-                                  and self.fit_columns(rows))
+            else:  # an even sample now, every row in later turns (no long stall)
+                self.fit_columns(rows[::len(rows) // FIT_TURN + 1])
+                self._fit_in_turns(rows, self._fit_generation)
         target = self.model.row_of(keep) if keep is not None else -1
         if target < 0 and rows:
             target = 0
-        if target >= 0:
+        if not select:
+            self._shown = None
+        elif target >= 0:
             self.select_row(target)
         else:
             self._shown = None
             self.detail.show_row(None)
         self.filtered.emit()
+
+    def _fit_in_turns(self, rows: Sequence[ContestRow], generation: int) -> None:
+        """Measure every row, ``FIT_TURN`` rows per turn of the event loop (1,000 contests
+        at once stalled the window for 50 ms: benchmarks/gui_keystroke.py), then set the
+        widths; given up when the rows change meanwhile."""
+        longest: list[list[str]] = [[] for _ in CONTEST_COLUMNS]
+        todo = list(rows)
+
+        def turn() -> None:
+            if generation != self._fit_generation:
+                return
+            chunk = todo[:FIT_TURN]
+            del todo[:FIT_TURN]
+            for c, col in enumerate(CONTEST_COLUMNS):
+                longest[c] = heapq.nlargest(3, {*longest[c], *(col.text(r) for r in chunk)},
+                                            key=len)
+            if todo:
+                QTimer.singleShot(1, self, turn)
+            else:
+                self._set_widths(longest)
+
+        QTimer.singleShot(1, self, turn)
 
     def fit_columns(self, rows: Sequence[ContestRow]) -> None:
         """Fit each column to its longest text (capped at 240 px).
@@ -475,6 +529,11 @@ class ContestsPage(QWidget):
         for a quarter of a second (benchmarks/gui_keystroke.py): only each column's few
         longest texts are measured.
         """
+        self._set_widths([heapq.nlargest(3, {col.text(r) for r in rows}, key=len)
+                          for col in CONTEST_COLUMNS])
+
+    def _set_widths(self, longest: list[list[str]]) -> None:
+        """Each column as wide as the longest of its ``longest`` texts and its title."""
         style = self.table.style()
         margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None,
                                         self.table) + 1) + 4
@@ -485,8 +544,7 @@ class ContestsPage(QWidget):
         icon = self.table.iconSize().width() if self.table.iconSize().isValid() else 0
         icon = (icon or style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)) + margin
         for c, col in enumerate(CONTEST_COLUMNS):
-            longest = heapq.nlargest(3, {col.text(r) for r in rows}, key=len)
-            width = max((cell.horizontalAdvance(t) for t in longest), default=0) + margin
+            width = max((cell.horizontalAdvance(t) for t in longest[c]), default=0) + margin
             if c == VERDICT_COLUMN:
                 width += icon
             width = max(width, head.horizontalAdvance(col.title) + sort_mark)

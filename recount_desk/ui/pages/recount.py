@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QScrollArea,
     QSplitter,
     QVBoxLayout,
@@ -43,6 +45,17 @@ if TYPE_CHECKING:
 STEP_PANEL = {Stage.REQUESTED: "start", Stage.UNDER_WAY: "start", Stage.RECONCILED: "tally",
               Stage.REEXAMINED: "envelopes", Stage.DECLARED: "declare",
               Stage.BOARD_CONVENED: "board", Stage.SIGNED: "declare"}
+
+
+# The steps' panels in order: key, tab title, attribute of the page, class.
+PANELS: list[tuple[str, str, str, Any]] = [
+    ("start", "Start", "start", StartPanel), ("tally", "Tally entry", "tally", TallyEntryPanel),
+    ("mismatch", "Differences", "mismatch", MismatchPanel),
+    ("variance", "Variance", "variance", VariancePanel),
+    ("witnesses", "Witnesses", "witnesses", WitnessesPanel),
+    ("envelopes", "Absentee envelopes", "envelopes", EnvelopesPanel),
+    ("costs", "Costs", "costs", CostsPanel), ("board", "Board", "board", BoardPanel),
+    ("declare", "Declare && sign", "declare", DeclarePanel)]
 
 
 class ChecklistPane(QWidget):
@@ -97,9 +110,21 @@ class RecountPage(QWidget):
     state_loaded = Signal()
     action_failed = Signal(str)
 
-    def __init__(self, window: MainWindow) -> None:
+    start: StartPanel
+    tally: TallyEntryPanel
+    mismatch: MismatchPanel
+    variance: VariancePanel
+    witnesses: WitnessesPanel
+    envelopes: EnvelopesPanel
+    costs: CostsPanel
+    board: BoardPanel
+    declare: DeclarePanel
+
+    def __init__(self, window: MainWindow, in_turns: bool = False) -> None:
+        """With ``in_turns`` the panels are added by ``build_step``, one per call."""
         super().__init__()
         self.window = window
+        self.complete = False
         self.contest_id: int | None = None
         self.state: rc.RecountState | None = None
         self.last_error = ""
@@ -111,6 +136,11 @@ class RecountPage(QWidget):
         self.contest.setModel(self.contest_items)
         self.contest.setAccessibleName("Contest to recount")
         self.contest.setMinimumWidth(420)
+        # Sized by a length, not by measuring every item: a 1,000-contest list measured at
+        # each reload stalled the window (benchmarks/gui_keystroke.py).
+        self.contest.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.contest.setMinimumContentsLength(40)
         contest_label = QLabel("Con&test:")
         contest_label.setBuddy(self.contest)
         self.status = wrap_label("", "Where the recount stands")
@@ -131,34 +161,9 @@ class RecountPage(QWidget):
         side.setWidget(self.checklist)
         side.setMinimumWidth(250)
 
-        self.start = StartPanel(self)
-        self.tally = TallyEntryPanel(self)
-        self.mismatch = MismatchPanel(self)
-        self.variance = VariancePanel(self)
-        self.witnesses = WitnessesPanel(self)
-        self.envelopes = EnvelopesPanel(self)
-        self.costs = CostsPanel(self)
-        self.board = BoardPanel(self)
-        self.declare = DeclarePanel(self)
-        self.panels: dict[str, tuple[str, Any]] = {
-            "start": ("Start", self.start), "tally": ("Tally entry", self.tally),
-            "mismatch": ("Differences", self.mismatch), "variance": ("Variance", self.variance),
-            "witnesses": ("Witnesses", self.witnesses),
-            "envelopes": ("Absentee envelopes", self.envelopes),
-            "costs": ("Costs", self.costs), "board": ("Board", self.board),
-            "declare": ("Declare && sign", self.declare)}
+        self.panels: dict[str, tuple[str, Any]] = {}
         self.tabs = PageTabs()
         self.tabs.setAccessibleName("Steps of the recount")
-        for n, (key, (title, w)) in enumerate(self.panels.items(), start=1):
-            self.tabs.addTab(w, f"{n} {title}")
-            self.tabs.setTabToolTip(n - 1, f"Alt+{n}")
-            w.setAccessibleName(title.replace("&&", "and"))
-            # The window's context, not the page's: after a menu the focus may be on the
-            # tab bar, and Alt+1…9 must still work while this page is shown.
-            sc = QShortcut(QKeySequence(f"Alt+{n}"), self)
-            sc.setContext(Qt.ShortcutContext.WindowShortcut)
-            sc.activated.connect(lambda k=key: self.show_panel(k))
-
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(side)
         split.addWidget(self.tabs)
@@ -170,12 +175,39 @@ class RecountPage(QWidget):
         box.addWidget(split, 1)
 
         self.contest.currentIndexChanged.connect(lambda _i: self._contest_changed())
+        if not in_turns:
+            while not self.build_step():
+                pass
+
+    def build_step(self) -> bool:
+        """Add the next step's panel (one per turn of the event loop when the window builds
+        the page anew for a case it opens: all nine at once stalled it for a quarter of a
+        second, benchmarks/gui_keystroke.py); True once the page is complete."""
+        if self.complete:
+            return True
+        if len(self.panels) < len(PANELS):
+            key, title, attr, make = PANELS[len(self.panels)]
+            w = make(self)
+            setattr(self, attr, w)
+            self.panels[key] = (title, w)
+            n = len(self.panels)
+            self.tabs.addTab(w, f"{n} {title}")
+            self.tabs.setTabToolTip(n - 1, f"Alt+{n}")
+            w.setAccessibleName(title.replace("&&", "and"))
+            # The window's context, not the page's: after a menu the focus may be on the
+            # tab bar, and Alt+1…9 must still work while this page is shown.
+            sc = QShortcut(QKeySequence(f"Alt+{n}"), self)
+            sc.setContext(Qt.ShortcutContext.WindowShortcut)
+            sc.activated.connect(lambda k=key: self.show_panel(k))
+            return False
+        self.complete = True
         # The window re-reads this page with every other after each action (refresh), and
         # builds it anew for each case it opens.
-        if window._contests_page is not None:
-            window._contests_page.contest_selected.connect(self._chosen_elsewhere)
-        if window.case is not None:
+        if self.window._contests_page is not None:
+            self.window._contests_page.contest_selected.connect(self._chosen_elsewhere)
+        if self.window.case is not None:
             self.reload_contests()
+        return True
 
     # -- what the panels use ------------------------------------------------------------------
     @property
@@ -330,6 +362,12 @@ class RecountPage(QWidget):
             self.lock.setVisible(st.signing is not None)
         for _title, panel in self.panels.values():
             panel.show_state(st)
+        # A field filled longer than it is wide shows its start, not its end ("…ernment
+        # Center, Council Chambers"); the field being typed in keeps its place.
+        for edit in self.findChildren(QLineEdit):  # plain fields, not a date's or a list's
+            if type(edit) is QLineEdit and not edit.hasFocus() and not isinstance(
+                    edit.parent(), QAbstractSpinBox | QComboBox):
+                edit.setCursorPosition(0)
         n = self.mismatch.pending()
         self.tabs.setTabText(2, f"3 Differences ({n})" if n else "3 Differences")
         self.window.note_changes()  # an action of this page may not be undone past
