@@ -26,7 +26,7 @@ def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def case(demo_file: Path, tmp_path: Path) -> Case:
     copy = tmp_path / "case.recount"
     copy.write_bytes(demo_file.read_bytes())
-    c = open_case(copy, actor="Demo County Clerk")
+    c = open_case(copy, actor="Nora Ashby")
     yield c
     c.close()
 
@@ -201,7 +201,7 @@ def test_appendix_report_checked_against_an_equal_copy_of_the_case(
     copy = tmp_path / "copy.recount"
     copy.write_bytes(case.path.read_bytes())  # the copy is made before the report
     report_actions.make_report(case, contest(case), out, appendix=True)
-    with open_case(copy, actor="clerk") as other:
+    with open_case(copy, actor="Nora Ashby") as other:
         check = report_actions.verify_report(other, out)
     assert check.ok, check.message
     assert "altered" not in check.message and "copy of this case" in check.message
@@ -234,7 +234,7 @@ def test_cli_report_and_verify(case: Case, tmp_path: Path,
     cid = contest(case)
     case.close()
     out = tmp_path / "cli.pdf"
-    assert cli.main(["--as", "Demo County Clerk", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
+    assert cli.main(["--as", "Nora Ashby", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
     assert "fingerprint" in capsys.readouterr().out
     assert cli.main(["verify", str(path), "--report", str(out)]) == 0
     assert "demo" not in str(out)
@@ -254,7 +254,7 @@ def test_cli_verify_code(case: Case, tmp_path: Path, capsys: pytest.CaptureFixtu
     path, cid = case.path, contest(case)
     case.close()
     out = tmp_path / "cli.pdf"
-    assert cli.main(["--as", "Demo County Clerk", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
+    assert cli.main(["--as", "Nora Ashby", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
     said = capsys.readouterr().out
     assert "DRAFT" in said
     code = said.split("fingerprint ")[1].split()[0]
