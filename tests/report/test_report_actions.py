@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime
 from pathlib import Path
@@ -336,3 +337,22 @@ def test_a_loaded_recount_is_not_reported_as_keyed_twice(case: Case, tmp_path: P
     assert "39 of 39 units were loaded from the re-tabulated statement" in text
     assert "Loaded from the re-tabulated statement (see Source): no tally sheet was keyed" in text
     assert "two entries of every" not in text
+
+
+def test_a_demo_left_by_an_earlier_version_is_built_again(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The user's demo copy is this version's demo: one built with other people (an earlier
+    version's election officer) is made again, not opened with a roster nobody is on."""
+    from recount_desk.actions import demo
+    from recount_desk.core.model import Election
+
+    spec = demo.demo_spec()
+    old = dataclasses.replace(spec, election=dataclasses.replace(
+        spec.election, officer="Demo County Clerk"))
+    monkeypatch.setattr(demo, "demo_spec", lambda: old)
+    with demo.open_demo_case() as case:
+        assert case.roster.election_officer.name == "Demo County Clerk"
+    monkeypatch.setattr(demo, "demo_spec", lambda: spec)
+    with demo.open_demo_case() as case:
+        assert case.roster.election_officer.name == spec.election.officer
+        assert isinstance(case.election, Election)
