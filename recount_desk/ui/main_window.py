@@ -789,9 +789,11 @@ class MainWindow(QMainWindow):
                 self._show_banner(self.case.readonly_reason, problems)
             self.case_checked.emit(str(path))
 
+        # The history emptied while the case it belongs to is still open (emptying it reads
+        # the case's last action: a closed one raised "Cannot operate on a closed database").
+        self.undo_stack.clear()
         if self.case is not None:
             self.case.close()
-        self.undo_stack.clear()
         self.case = case
         self._irreversible = None
         self._known_seq = self._current_seq()
@@ -950,6 +952,7 @@ class MainWindow(QMainWindow):
 
     def close_case(self) -> None:
         if self.case is not None:
+            self.undo_stack.clear()  # its actions belong to this case (while it is open)
             self.case.close()
             self.case = None
 
