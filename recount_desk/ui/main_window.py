@@ -329,6 +329,8 @@ class MainWindow(QMainWindow):
         """Delete the pages of the case shown before, one piece per turn of the loop."""
         import shiboken6
 
+        from . import turns
+
         def step() -> None:
             while self._wreckage:
                 piece = self._wreckage.pop(0)
@@ -336,9 +338,9 @@ class MainWindow(QMainWindow):
                     piece.deleteLater()
                     break
             if self._wreckage:
-                QTimer.singleShot(1, self, step)
+                turns.later(self, step)
 
-        QTimer.singleShot(1, self, step)
+        turns.later(self, step)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -837,8 +839,10 @@ class MainWindow(QMainWindow):
 
     def _in_turns(self, case: Case, steps: list[Callable[[], Any]],
                   then: Callable[[], Any]) -> None:
-        """Run ``steps`` one per turn of the event loop (a timer, so that painting and input
-        come in between), then ``then``; stop if another case is opened meanwhile."""
+        """Run ``steps`` one per turn of the event loop (``turns``: painting and input come
+        in between), then ``then``; stop if another case is opened meanwhile."""
+        from . import turns
+
         todo = list(steps)
 
         def step() -> None:
@@ -849,9 +853,9 @@ class MainWindow(QMainWindow):
                 return
             if todo[0]() is not False:  # a step returning False is taken again
                 todo.pop(0)
-            QTimer.singleShot(1, self, step)
+            turns.later(self, step)
 
-        QTimer.singleShot(1, self, step)
+        turns.later(self, step)
 
     # -- the counting center: a case on a server, several stations at once ---------------------
     def connect_server(self, url: str | None = None) -> None:
