@@ -72,6 +72,7 @@ from recount_desk.core.recount import (
     cost_statement,
     envelope_summary,
     field_label,
+    members_present,
     needs_entry,
     return_rule,
     returned_in_time,
@@ -191,6 +192,7 @@ class BoardView:
     convening: rr.StoredConvening | None
     quorum: QuorumCheck | None
     default_kind: BoardKind
+    present: int = 0  # members counting toward the quorum (``core.recount.members_present``)
 
 
 @dataclass(frozen=True)
@@ -231,6 +233,7 @@ class EntryResult:
     state: UnitState
     check: ConsistencyCheck | None
     missing: tuple[str, ...]
+    replaced: TallyEntry | None = None  # the entry this one replaced (what an undo restores)
 
 
 @dataclass(frozen=True)
@@ -477,8 +480,9 @@ def enter_tally(case: Case, contest_id: int, unit: str, *, entry: int, officer: 
                    "check_ok": None if check is None else check.ok,
                    "warning_note": change.entry.warning_note or None,
                    "replaced": change.replaces})
-    return EntryResult(eid, change.state, check, tuple(field_label(k)
-                                                       for k in clean.missing(ctx.layout)))
+    return EntryResult(eid, change.state, check,
+                       tuple(field_label(k) for k in clean.missing(ctx.layout)),
+                       taken.entry if taken is not None else None)
 
 
 def may_enter(case: Case, contest_id: int, unit: str, entry: int, officer: str) -> str | None:
@@ -1047,7 +1051,7 @@ def convene_board(case: Case, contest_id: int, *, convened_at: datetime, place: 
 
 def _board_view(case: Case, ctx: Loaded) -> BoardView:
     return BoardView(ctx.model.members, ctx.stored_convening, ctx.model.quorum(),
-                     board_kind_for(case.election.kind))
+                     board_kind_for(case.election.kind), members_present(ctx.model.members))
 
 
 def board(case: Case, contest_id: int) -> BoardView:

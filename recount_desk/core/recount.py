@@ -1207,6 +1207,12 @@ class QuorumCheck:
     rule: str = ""
 
 
+def members_present(members: Sequence[BoardMember]) -> int:
+    """The members who count toward the quorum: present, and not the clerk of the board
+    (20A-4-301, 20A-4-306)."""
+    return sum(1 for m in members if m.present and m.role is not BoardRole.CLERK)
+
+
 def board_kind_for(kind: ElectionKind) -> BoardKind:
     return BoardKind.MUNICIPAL if kind.is_municipal else BoardKind.COUNTY
 
@@ -1219,7 +1225,7 @@ def quorum(kind: BoardKind, members: Sequence[BoardMember], body_size: int) -> Q
     majority of the municipal legislative body. State: all three members. The clerk of the
     board does not count.
     """
-    present = sum(1 for m in members if m.present and m.role is not BoardRole.CLERK)
+    present = members_present(members)
     if kind is BoardKind.STATE:
         needed, basis = 3, "20A-4-306"
         what = "all three members (state auditor, state treasurer, attorney general)"

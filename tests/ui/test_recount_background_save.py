@@ -124,3 +124,24 @@ def test_a_small_recount_on_a_local_file_saves_in_place(
     tally.save()
     assert not tally.saving
     assert rc.entry_of(window.case, cid, unit, 1) is not None
+
+
+@pytest.mark.usefixtures("in_worker")
+def test_a_refused_sheet_comes_back_as_typed_though_the_page_moved_on(
+        grand: tuple[MainWindow, int], qtbot: QtBot) -> None:  # noqa: F811
+    window, cid = grand
+    tally, unit, values = _typed(window, qtbot, under_extra=3)
+    page = _page(window)
+    other = next(r.id for r in window.rows if r.id != cid)
+    tally.save()
+    assert not page.contest.isEnabled()  # the contest cannot be changed from its list
+    page.select_contest(other)  # but the Contests page can still point elsewhere
+    assert [f.value() for f in tally.fields.values()] == values  # the sheet stays shown
+    with qtbot.waitSignal(tally.save_finished, timeout=SIGNAL_MS):
+        pass
+    assert page.contest_id == cid and page.contest.isEnabled()
+    assert tally.current_unit() == unit and tally.number() == 1
+    assert [f.value() for f in tally.fields.values()] == values
+    assert tally.officer.text() == FIRST
+    assert tally.note.isVisible()
+    assert rc.entry_of(window.case, cid, unit, 1) is None

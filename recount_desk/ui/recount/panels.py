@@ -1021,9 +1021,8 @@ class BoardPanel(Panel):
             self.quorum.setStyleSheet("" if b.quorum.ok else WARN_STYLE)
             self.quorum.setText(f"<b>{mark} Quorum:</b> {b.quorum.text} ({b.quorum.basis})")
         else:
-            present = sum(1 for m in self.members if m.present and m.role is not BoardRole.CLERK)
             self.quorum.setStyleSheet("")
-            self.quorum.setText(f"{present} member(s) present. The quorum is checked when the "
+            self.quorum.setText(f"{b.present} member(s) present. The quorum is checked when the "
                                 "board is recorded as convened.")
 
     def _save(self, members: list[BoardMember], title: str) -> bool:

@@ -80,12 +80,11 @@ class SaveRequest:
 
     def write(self, case: Case) -> tuple[TallyEntry | None, rc.EntryResult]:
         """The entry it replaces (for undo) and the save's result, on ``case``'s connection
-        (the window's, or a worker's own)."""
-        before = rc.entry_of(case, self.contest_id, self.unit, self.number)
+        (the window's, or a worker's own): one action."""
         res = rc.enter_tally(case, self.contest_id, self.unit, entry=self.number,
                              officer=self.officer, sheet=self.sheet, warning_note=self.note,
                              expect_new=self.expect_new)
-        return before, res
+        return res.replaced, res
 
 
 class TallyEntryCommand(QUndoCommand):
@@ -261,6 +260,8 @@ class TallyEntryPanel(QWidget):
         return self.rows[i].name if 0 <= i < len(self.rows) else None
 
     def show_state(self, st: rc.RecountState | None) -> None:
+        if self._saving:
+            return  # the sheet being saved stays as it is; the page re-reads after the save
         keep = self.current_unit()
         self._loading = True
         try:
@@ -549,6 +550,8 @@ class TallyEntryPanel(QWidget):
 
         def failed(e: BaseException) -> None:
             self._set_saving(False)
+            if self.page.contest_id != req.contest_id or self.current_unit() != req.unit:
+                self._restore(req)  # the page moved on meanwhile: back to the sheet typed
             self._refused(e)
             self.save_finished.emit()
 
@@ -562,9 +565,30 @@ class TallyEntryPanel(QWidget):
         tell the window a write is in flight (its undo history waits for it)."""
         self._saving = on
         self.form.setEnabled(not on)
+        self.page.contest.setEnabled(not on)
         window = self.page.window
         if hasattr(window, "_pending_writes"):
             window._pending_writes += 1 if on else -1
+
+    def _restore(self, req: SaveRequest) -> None:
+        """Show again the sheet of a refused save, as it was typed: its contest, its unit,
+        its entry, its numbers, officer and note."""
+        if self.page.contest_id != req.contest_id:
+            self.page.select_contest(req.contest_id, force=True)
+        names = [r.name for r in self.rows]
+        self._loading = True
+        try:
+            (self.second if req.number == 2 else self.first).setChecked(True)
+            if req.unit in names:
+                self.unit.setCurrentIndex(names.index(req.unit))
+        finally:
+            self._loading = False
+        self.load_current()
+        for key, f in self.fields.items():
+            f.set_value(req.sheet.value(key))
+        self.officer.setText(req.officer)
+        if req.note:
+            self._show_note(req.note)
 
     def wait_for_save(self) -> None:
         """Return once a save under way is acknowledged or refused (quitting waits)."""
