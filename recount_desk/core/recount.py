@@ -1246,6 +1246,23 @@ def quorum(kind: BoardKind, members: Sequence[BoardMember], body_size: int) -> Q
 
 
 @dataclass(frozen=True, slots=True)
+class Signer:
+    """One who signed the report: a member of the board, or the election officer."""
+
+    name: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Signing:
+    """The signing as recorded in the case: when, where and by whom ((4)(b)(ii))."""
+
+    signed_at: datetime
+    place: str
+    signers: tuple[Signer, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SigningPlan:
     """Who signs the report, when and where, checked against the board step (20A-4-401(4)(b)(ii)).
 
