@@ -290,6 +290,12 @@ def _print_check(result: CheckResult, only_close: bool,
              + ", ".join(loud[:8]) + (" …" if len(loud) > 8 else "") if loud else "") + ".")
     width = max([len(c.totals.contest.key.label()) for c in result.contests] + [10])
     width = min(width, 60)
+    said: dict[str, str] = {}  # an explanation already printed → the contest it was under
+
+    def explain(label: str, text: str) -> None:
+        first = said.setdefault(text, label)
+        print(f"    {text}" if first == label else f"    (The same reason as for {first}.)")
+
     for cc, src in zip(result.contests, sources, strict=True):
         d = cc.decision
         if only_close and not d.within_margin and d.decided:
@@ -306,7 +312,7 @@ def _print_check(result: CheckResult, only_close: bool,
                 if a.startswith("SEATS NOT STATED"):
                     print(f"    Assumption: {a}")
             if not d.decided or d.verdict is Verdict.NO_RESULT:
-                print(f"    {d.explanation}")
+                explain(c.key.label(), d.explanation)
         if d.within_margin:
             print(f"    {d.explanation}")
             print(f"    File with {cc.office} ({cc.office_basis})"
@@ -316,7 +322,7 @@ def _print_check(result: CheckResult, only_close: bool,
     close = sum(1 for c in result.contests if c.decision.within_margin)
     open_ = sum(1 for c in result.contests if not c.decision.decided)
     print(f"{close} contest(s) inside the recount margin."
-          + (f" {open_} cannot be decided from this file (hidden or contradictory counts)."
+          + (f" {open_} cannot be decided from this file (why is said under each)."
              if open_ else ""))
     portions = [c for c in result.contests if c.portion]
     if portions:

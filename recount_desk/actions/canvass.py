@@ -210,10 +210,13 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
                   closed: Closed = (), *,
                   scope: ScopeFinding | None = None, coverage: Coverage | None = None,
                   county: str | None = None,
-                  county_totals: ContestTotals | None = None) -> ContestCheck:
+                  county_totals: ContestTotals | None = None,
+                  read_errors: int = 0) -> ContestCheck:
     """One contest's verdict, office and deadline; ``closed``: the case's proclaimed
     holidays (63G-1-301). The office's assumption, if any, joins the verdict's. A county's
-    portion of a multicounty or statewide contest gets no verdict (core.scope)."""
+    portion of a multicounty or statewide contest gets no verdict (core.scope).
+    ``read_errors``: counts the reader of these figures refused; any could be this
+    contest's, so no verdict rests on the margin (core.rules.unread_counts)."""
     if scope is None:
         scope = infer_scope(totals.contest, county=county, election_date=election_date)
     if coverage is None and county:
@@ -224,6 +227,7 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
     if office.assumption:
         d = dataclasses.replace(d, assumptions=(*d.assumptions, office.assumption))
+    d = unread_counts(d, read_errors)
     dl = (request_deadline(kind, canvass_completed, totals.contest.kind, closed)
           if canvass_completed else None)
     return ContestCheck(
@@ -317,11 +321,9 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     # A count the reader refused could be any contest's: no verdict rests on the rest.
     errors = sum(1 for i in issues if i.severity is Severity.ERROR)
     checks = [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
-                            coverage=file_coverage(parsed, f, county), county=county)
+                            coverage=file_coverage(parsed, f, county), county=county,
+                            read_errors=errors)
               for t, f in zip(parsed.totals, findings, strict=True)]
-    if errors:
-        checks = [dataclasses.replace(c, decision=unread_counts(c.decision, errors))
-                  for c in checks]
     return CheckResult(
         parsed.file, parsed.family, ed, kind,
         checks,

@@ -16,7 +16,7 @@ from pathlib import Path
 from recount_desk.core.calendar import Closed
 from recount_desk.core.districts import county_name
 from recount_desk.core.model import ElectionKind, Issue, Scope, Severity
-from recount_desk.core.rules import Edition, edition_for, unread_counts
+from recount_desk.core.rules import Edition, edition_for
 from recount_desk.core.scope import Coverage, officer_finding, scope_override
 from recount_desk.core.whole import CountyPart, Disagreement, WholeRace, combine, cross_check
 
@@ -102,11 +102,12 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
     races = combine(parts, election_date)
     state_races: list[WholeRace] = []
     state_file = None
+    state_errors = 0
     if state_canvass is not None:
         sp = read(state_canvass)
         state_file = sp.file
         issues.extend(sp.issues)
-        read_errors += sum(1 for i in sp.issues if i.severity is Severity.ERROR)
+        state_errors = sum(1 for i in sp.issues if i.severity is Severity.ERROR)
         state_races = combine(parts_of(sp), election_date)
     disagreements, official = cross_check(races, state_races)
     out = []
@@ -130,10 +131,12 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
             totals = r.parts[0].totals
             coverage = Coverage(r.parts[0].counties, False, r.parts[0].source)
         county = coverage.counties[0] if len(coverage.counties) == 1 else None
+        # a count a reader refused could be any race's whose figures come from that file:
+        # the counties' files, or the state canvass when the race rests on it
+        from_files = state is None or state.totals is None
         cc = check_contest(totals, ed, kind, election_date, canvass_completed, closed,
-                           scope=finding, coverage=coverage, county=county)
-        if read_errors:  # a count a reader refused could be any race's
-            cc = replace(cc, decision=unread_counts(cc.decision, read_errors))
+                           scope=finding, coverage=coverage, county=county,
+                           read_errors=read_errors if from_files else state_errors)
         out.append(RaceCheck(r, cc, state))
     return WholeCheck([p.file for p in parsed], kind, ed, out, issues, disagreements,
                       state_file, ed.assumption(election_date))

@@ -49,3 +49,47 @@ def test_the_whole_race_check_of_several_files_gives_no_verdict_beside_a_reading
     assert any(i.severity.value == "error" for i in result.issues)
     assert not any(r.check.decision.within_margin or r.check.decision.verdict.value
                    == "not_eligible" for r in result.races)
+
+
+def test_check_prints_the_reading_error_reason_once_and_names_it(
+        tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from recount_desk.cli import main
+
+    lines = DEMO.read_text(encoding="utf-8").splitlines()
+    i = next(n for n, line in enumerate(lines)
+             if ",State House,32," in line and "Christensen" in line)
+    lines[i] += "x"
+    bad = tmp_path / "salt_lake.csv"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    main(["check", str(bad), "--date", "2016-11-08"])
+    out = capsys.readouterr().out
+    assert out.count("reading the file found errors") == 1
+    assert out.count("(The same reason as for State Senate — District 1.)") >= 3
+    assert "hidden or contradictory" not in out
+    assert "cannot be decided from this file (why is said under each)" in out
+
+
+def test_a_race_resting_on_the_state_canvass_keeps_its_verdict_beside_a_county_file_error(
+        tmp_path: Path) -> None:
+    """The whole-race check: the unreadable count is in a county's file; a race whose
+    figures are the state canvass's own does not rest on that file."""
+    from recount_desk.actions.whole import check_files
+
+    lines = DEMO.read_text(encoding="utf-8").splitlines()
+    i = next(n for n, line in enumerate(lines)
+             if ",State House,32," in line and "Christensen" in line)
+    lines[i] += "x"
+    bad = tmp_path / "20161108__ut__general__salt_lake__precinct.csv"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    state = tmp_path / "state.csv"
+    state.write_text("\n".join(lines[:1] + [ln for ln in DEMO.read_text(
+        encoding="utf-8").splitlines()[1:] if ",State House,32," in ln]) + "\n",
+        encoding="utf-8")
+    result = check_files([bad], state_canvass=state)
+    hd32 = next(r for r in result.races if r.check.totals.contest.key.district == "32"
+                and r.check.totals.contest.key.title == "State House")
+    others = [r for r in result.races if r is not hd32 and r.check.decision.total > 0
+              and r.check.decision.verdict.value not in ("county_portion", "uncontested")]
+    assert others and all(r.check.decision.verdict.value == "undecidable" for r in others)
+    assert hd32.official
+    assert hd32.check.decision.verdict.value == "within_margin"
