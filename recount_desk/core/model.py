@@ -7,6 +7,7 @@ an election has a kind (20A-1-102), a contest is a race between candidates
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -192,7 +193,13 @@ def is_aggregate_write_in(choice: Choice) -> bool:
     """True for the file's single "Write-ins" line (all write-in votes lumped together), which
     is counted in the race's total but is never a candidate; False for a named write-in
     candidate ("Write-in: Jane Doe", "Jane Doe (Write-in)"), who may win or ask."""
-    words = re.findall(r"[^\W\d_]+", choice.name.casefold())
+    return _aggregate_write_in_name(choice.name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _aggregate_write_in_name(name: str) -> bool:
+    # (asked once per choice by every rule of every check: the answer is kept per name)
+    words = re.findall(r"[^\W\d_]+", name.casefold())
     if not words:
         return False
     if not any(w.startswith("write") for w in words):

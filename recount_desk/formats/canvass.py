@@ -247,7 +247,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     first = _first_occurrences(pair_codes)
     if not every:
         first = rows_c[first]
-    first_party = [str(x) for x in df["choice_party"].iloc[first]]
+    first_party = [str(x) for x in _pick(df["choice_party"], first)]
     first_kind = [kind_names[k] for k in kind_codes[first].tolist()]
     pair_contest = (pair_u // n_names).astype(np.int64)
     pair_pos = np.empty(len(pair_u), dtype=np.int64)
@@ -417,6 +417,18 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
         raw.election_date, counties=raw.counties,
     )
+
+
+def _pick(column: pd.Series, rows: np.ndarray) -> list[object]:
+    """The cells of ``rows`` of a column (of a categorical one through its codes, without
+    making every cell an object)."""
+    import pandas as pd
+
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()[rows]
+        if not (codes < 0).any():  # (an empty cell has no category)
+            return list(column.cat.categories.to_numpy(dtype=object)[codes])
+    return list(column.iloc[rows])
 
 
 def _most(precincts: list[str] | None, ballots: dict[str, int]) -> int | None:

@@ -17,13 +17,16 @@ off), so columns are found from the data, not from fixed positions.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from pathlib import Path
 
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .tabular import col_letter, read_sheet_text, sheet_names, sniff
+from .pipeline import IssueLog, Located, Source, count_grid, open_source
+from .stages import melt, multicounty, primary_in_name
+from .tabular import col_letter, read_sheet_text, sheet_names
 
 FAMILY = "ess_custom"
 LABEL = "Electionware Statement of Votes Cast (custom table XLSX)"
@@ -106,27 +109,25 @@ def _detect_rows(rows: list[list[str]]) -> Detection | None:
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read the statement's precinct rows (or Total sub-rows) into raw rows."""
-    import pandas as pd
-
     options = options or ReadOptions()
-    name = path.name
-    kind = sniff(path)
-    if kind not in ("xlsx", "xls", "ods"):
+    return map(locate(open_source(path), options), options)
+
+
+def locate(source: Source, options: ReadOptions) -> Located:
+    """The sheet with the header band, and the band itself: the contests (each a run of
+    columns under its title), their choices and their stated seats."""
+    path, name = source.path, source.name
+    if source.kind not in ("xlsx", "xls", "ods"):
         raise fail(path, "This is not an Excel Statement of Votes Cast; export it as XLSX.")
-    issues: list[Issue] = []
     rows: list[list[str]] = []
     lay = None
     sheet = options.sheet
-    if sheet is not None:
-        rows = read_sheet_text(path, sheet)
+    for s in [sheet] if sheet is not None else sheet_names(path, source.kind):
+        rows = read_sheet_text(path, s)
         lay = _find_layout(rows)
-    else:
-        for s in sheet_names(path, kind):
-            rows = read_sheet_text(path, s)
-            lay = _find_layout(rows)
-            if lay is not None:
-                sheet = s
-                break
+        if lay is not None:
+            sheet = s
+            break
     if lay is None:
         raise fail(path, "No sheet has the Statement of Votes Cast header ('Registered Voters' "
                    "above the precinct rows); export the SOVC custom table report again.",
@@ -135,33 +136,18 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     rv_row, rv_col, data0 = lay
     width = max(len(r) for r in rows)
     rows = [(r + [""] * width)[:width] for r in rows]
-    title_row = rv_row - 1
-    for t in range(rv_row, max(-1, rv_row - 4), -1):
-        if any(c.strip().lower() == "statistics" for c in rows[t]):
-            title_row = t
-            break
+    title_row = next((t for t in range(rv_row, max(-1, rv_row - 4), -1)
+                      if any(c.strip().lower() == "statistics" for c in rows[t])), rv_row - 1)
     if title_row < 0:
         raise fail(path, "The header has no row of contest titles above 'Registered Voters'.",
                    sheet=sheet, row=rv_row + 1)
     head_text = " ".join(c for r in rows[:title_row + 1] for c in r[:3] if c)
-    primary = True if "primary" in head_text.lower() else (
-        False if "general" in head_text.lower() else None)
-    election_name = next((c for r in rows[:title_row] for c in r if c and not
-                          re.match(r"^(statement of votes cast|sovc report)$", c, re.I)), None)
-    election_date = next((d for r in rows[:title_row + 1] for c in r[:12] if c
-                          for d in [vocab.date_in(c)] if d), None)
-
     # Contest columns: from the first title to the right of the statistics.
-    first = None
-    for c in range(rv_col + 1, width):
-        v = rows[title_row][c]
-        if v and not _STAT_WORD.match(v):
-            first = c
-            break
+    first = next((c for c in range(rv_col + 1, width)
+                  if rows[title_row][c] and not _STAT_WORD.match(rows[title_row][c])), None)
     if first is None:
         raise fail(path, "No contest titles were found in the header.", sheet=sheet,
                    row=title_row + 1)
-    band = range(title_row + 1, data0)
     contests: list[tuple[str, list[int]]] = []
     for c in range(first, width):
         heading = vocab.clean_name(rows[title_row][c])
@@ -174,7 +160,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     for ci, (_t, cols) in enumerate(contests):
         for c in cols:
             nm = ""
-            for r in band:
+            for r in range(title_row + 1, data0):
                 v = rows[r][c]
                 if not v:
                     continue
@@ -185,9 +171,19 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 nm = vocab.clean_name(v)
             if nm:
                 choice_name[c] = nm
+    return Located(source, rows, IssueLog(name, sheet), sheet, data0, facts={
+        "rv": (rv_row, rv_col), "contests": contests, "choices": choice_name,
+        "seats": seats_of, "primary": primary_in_name(head_text),
+        "election_name": next((c for r in rows[:title_row] for c in r if c and not re.match(
+            r"^(statement of votes cast|sovc report)$", c, re.I)), None),
+        "election_date": next((d for r in rows[:title_row + 1] for c in r[:12] if c
+                               for d in [vocab.date_in(c)] if d), None)})
 
-    # Precinct column and sub-row type column, found from the data.
-    body = [r for r in range(data0, len(rows)) if any(rows[r])]
+
+def _precinct_columns(rows: list[list[str]], body: list[int], rv_col: int
+                      ) -> tuple[int | None, list[int], dict[int, int]]:
+    """The sub-row type column (or None) and the candidates for the precinct column, found
+    from the data left of 'Registered Voters', with how many text cells each holds."""
     left = range(0, rv_col)
     text_count = {c: sum(1 for r in body if rows[r][c] and vocab.parse_count(rows[r][c]) is None)
                   for c in left}
@@ -199,40 +195,125 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                 "total" in vals or len(typed) >= 2) and len(typed) >= len(vals) - 1:
             type_col = c
             break
-    cand = [c for c in left if c != type_col]
+    return type_col, [c for c in left if c != type_col], text_count
+
+
+def map(located: Located, options: ReadOptions) -> RawCanvass:
+    """One row per precinct (its Total sub-row where it has sub-rows, else its sub-rows
+    added up), each choice column's counts as raw rows; the Totals row is the file's."""
+    import numpy as np
+
+    path, name, sheet, log = located.source.path, located.source.name, located.sheet, located.log
+    rows, data0 = located.rows, located.header_rows
+    issues = log.issues
+    rv_row, rv_col = located.facts["rv"]
+    contests: list[tuple[str, list[int]]] = located.facts["contests"]
+    choice_name: dict[int, str] = located.facts["choices"]
+    body = [r for r in range(data0, len(rows)) if any(rows[r])]
+    type_col, cand, text_count = _precinct_columns(rows, body, rv_col)
     if not cand:
         raise fail(path, "No precinct column was found left of 'Registered Voters'.",
                    sheet=sheet, row=rv_row + 1)
     prec_col = max(cand, key=lambda c: (text_count[c], -c))
     options.on_progress(2, 4)
+    picked, summed = _pick_rows(located, body, type_col, prec_col)
+    if not picked:
+        raise fail(path, "The statement has a header but no precinct rows.", sheet=sheet)
+    if options.cancelled():
+        raise Cancelled()
 
-    # Which rows to read: one per precinct (the Total sub-row where there are sub-rows).
+    # The contests' choice columns, and their counts in the picked rows.
+    seats: dict[tuple[str, str, str], int] = {}
+    skipped: list[str] = []
+    multi: list[str] = []
+    cols: list[int] = []
+    meta: list[tuple[str, str, str, str, str, str]] = []
+    void_cols: list[int] = []
+    for ci, (title, run) in enumerate(contests):
+        if vocab.is_non_contest_office(title):
+            skipped.append(title)
+            continue
+        cparty = vocab.contest_party(title)
+        if ci in located.facts["seats"]:
+            seats[(title, "", cparty)] = located.facts["seats"][ci]
+        if "(multi-county)" in title.lower():
+            multi.append(title)
+        for c in run:
+            lab = choice_name.get(c)
+            ck = vocab.choice_kind_ext(lab) if lab else None
+            if not lab or ck is None:
+                continue
+            if vocab.is_void_write_in(lab):
+                void_cols.append(len(cols))
+            choice, pfx = (vocab.split_party_prefix(lab) if ck == "candidate" and not cparty
+                           else (lab, ""))
+            cols.append(c)
+            meta.append((title, "", cparty, choice, pfx, ck))
+    pick = itemgetter(*cols) if cols else None
+    cells = [[("" if x in _NOT_ON_BALLOT else x) for x in
+              ((pick(rows[r]),) if len(cols) == 1 else pick(rows[r]))] if pick else []
+             for _, r in picked]
+    values, present = count_grid(cells, log=log, rows=[r for _, r in picked], columns=cols,
+                                 bad_reads_as="it is left out")
+    is_total = np.array([vocab.is_total_precinct(p) or p.lower() == "election total"
+                         for p, _ in picked], dtype=bool)
+    void = np.zeros(len(cols), dtype=bool)
+    void[void_cols] = True
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    for k in np.flatnonzero(~void):
+        title, _d, cparty, choice, _p, ck = meta[k]
+        at = present[:, k] & is_total
+        if at.any() and ck in ("candidate", "write_in"):
+            tot = file_totals.setdefault((title, "", cparty), {})
+            tot[choice] = tot.get(choice, 0) + int(values[at, k].sum())
+    void_votes = int(values[~is_total][:, void].sum())
+    if skipped:
+        log.note("Not contests, left out: " + ", ".join(sorted(set(skipped))) + ".")
+    if void_votes:
+        log.note(f"{void_votes:,} invalid write-in vote(s) are not counted for any candidate.")
+    if note := multicounty(multi):
+        log.note(note)
+    if not (present[:, ~void] & is_total[:, None]).any():
+        log.warn("The statement has no Totals row, so the precincts cannot be checked "
+                 "against the county totals; it may be cut short.")
+    options.on_progress(3, 4)
+    keep = np.flatnonzero(~void)
+    df = melt(values, present & ~is_total[:, None], keep, [meta[k] for k in keep],
+              [p for p, _ in picked])
+    if type_col is not None and summed:
+        df = df.groupby(["precinct", "contest", "district", "party", "choice", "choice_party",
+                         "kind"], sort=False, as_index=False, observed=True)["votes"].sum()
+    primary = located.facts["primary"]
+    if primary is None and (df["party"] != "").any():
+        primary = True
+    options.on_progress(4, 4)
+    return RawCanvass(name, FAMILY, df, issues, seats, file_totals, set(), primary,
+                      election_name=located.facts["election_name"],
+                      election_date=located.facts["election_date"], sheet=sheet)
+
+
+def _pick_rows(located: Located, body: list[int], type_col: int | None, prec_col: int
+               ) -> tuple[list[tuple[str, int]], list[str]]:
+    """(precinct, row) of each row to read, and the precincts whose sub-rows are added up."""
+    rows, name, sheet, issues = located.rows, located.source.name, located.sheet, \
+        located.log.issues
+    choice_name: dict[int, str] = located.facts["choices"]
     picked: list[tuple[str, int]] = []
     cur = ""
     groups: dict[str, list[int]] = {}
-    order: list[str] = []
     for r in body:
         p = vocab.clean_name(rows[r][prec_col])
         if type_col is None:
-            if not p:
-                continue
-            if not any(vocab.parse_count(rows[r][c]) is not None for c in choice_name):
-                continue
-            picked.append((p, r))
+            if p and any(vocab.parse_count(rows[r][c]) is not None for c in choice_name):
+                picked.append((p, r))
             continue
-        if p:
-            cur = p
-        if not cur:
-            continue
-        if cur not in groups:
-            groups[cur] = []
-            order.append(cur)
-        groups[cur].append(r)
+        cur = p or cur
+        if cur:
+            groups.setdefault(cur, []).append(r)
     summed: list[str] = []
     if type_col is not None:
         with_total = bad_subs = 0
-        for p in order:
-            rs = groups[p]
+        for p, rs in groups.items():
             tot = [r for r in rs if rows[r][type_col].strip().lower() == "total"]
             if tot:
                 with_total += 1
@@ -262,8 +343,6 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             issues.append(Issue(name, f"Each precinct has several sub-rows ({kinds}) and no "
                                 "'Total' sub-row; each precinct's sub-rows are added up.",
                                 sheet, severity=Severity.NOTE))
-    if not picked:
-        raise fail(path, "The statement has a header but no precinct rows.", sheet=sheet)
     if type_col is None:
         # Two rows with one precinct name are two precincts (a split whose name was cut).
         seen: dict[str, int] = {}
@@ -279,91 +358,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                 f"this row is read as a precinct of its own, {p + ' (2)'!r} or "
                                 "later number. Check the precinct names in the export.", sheet,
                                 r + 1, col_letter(prec_col), Severity.WARNING))
-
-    recs: list[tuple[str, str, str, str, str, str, int]] = []
-    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    seats: dict[tuple[str, str, str], int] = {}
-    bad = 0
-    void_votes = 0
-    skipped: list[str] = []
-    multi: list[str] = []
-    total_rows = 0
-    for ci, (title, cols) in enumerate(contests):
-        if options.cancelled():
-            raise Cancelled()
-        if vocab.is_non_contest_office(title):
-            skipped.append(title)
-            continue
-        cparty = vocab.contest_party(title)
-        key = (title, "", cparty)
-        if ci in seats_of:
-            seats[key] = seats_of[ci]
-        if "(multi-county)" in title.lower():
-            multi.append(title)
-        for c in cols:
-            lab = choice_name.get(c)
-            if not lab:
-                continue
-            ck = vocab.choice_kind_ext(lab)
-            if ck is None:
-                continue
-            void = vocab.is_void_write_in(lab)
-            choice, pfx = (vocab.split_party_prefix(lab) if ck == "candidate" and not cparty
-                           else (lab, ""))
-            for p, r in picked:
-                raw = rows[r][c].strip()
-                if raw in _NOT_ON_BALLOT:
-                    continue
-                count = vocab.parse_count(raw)
-                if count is None:
-                    bad += 1
-                    if bad <= 10:
-                        issues.append(Issue(name, f"The vote count {raw!r} for {lab!r} in "
-                                            f"{title!r} is not a whole number; it is left out.",
-                                            sheet, r + 1, col_letter(c), Severity.ERROR))
-                    continue
-                if void:
-                    if not vocab.is_total_precinct(p) and p.lower() != "election total":
-                        void_votes += count
-                    continue
-                if vocab.is_total_precinct(p) or p.lower() == "election total":
-                    total_rows += 1
-                    if ck in ("candidate", "write_in"):
-                        choice_totals = file_totals.setdefault(key, {})
-                        choice_totals[choice] = choice_totals.get(choice, 0) + count
-                    continue
-                recs.append((p, title, cparty, choice, pfx, ck, count))
-    if bad > 10:
-        issues.append(Issue(name, f"… and {bad - 10} more cells that are not whole numbers.",
-                            sheet, severity=Severity.ERROR))
-    if skipped:
-        issues.append(Issue(name, "Not contests, left out: " + ", ".join(sorted(set(skipped)))
-                            + ".", sheet, severity=Severity.NOTE))
-    if void_votes:
-        issues.append(Issue(name, f"{void_votes:,} invalid write-in vote(s) are not counted for "
-                            "any candidate.", sheet, severity=Severity.NOTE))
-    if multi:
-        issues.append(Issue(name, "These contests are this county's portion of a multicounty "
-                            "race (marked '(Multi-County)' in the file): " + "; ".join(multi)
-                            + ". A recount of the whole race involves the other counties.",
-                            sheet, severity=Severity.NOTE))
-    if not total_rows:
-        issues.append(Issue(name, "The statement has no Totals row, so the precincts cannot be "
-                            "checked against the county totals; it may be cut short.", sheet,
-                            severity=Severity.WARNING))
-    options.on_progress(3, 4)
-    df = pd.DataFrame(recs, columns=["precinct", "contest", "party", "choice", "choice_party",
-                                     "kind", "votes"])
-    df.insert(2, "district", "")
-    df["votes"] = df["votes"].astype("int64")
-    if type_col is not None and summed:
-        df = df.groupby(["precinct", "contest", "district", "party", "choice", "choice_party",
-                         "kind"], sort=False, as_index=False)["votes"].sum()
-    if primary is None and (df["party"] != "").any():
-        primary = True
-    options.on_progress(4, 4)
-    return RawCanvass(name, FAMILY, df, issues, seats, file_totals, set(), primary,
-                      election_name=election_name, election_date=election_date, sheet=sheet)
+    return picked, summed
 
 
 def _check_sub_rows(name: str, sheet: str | None, rows: list[list[str]], precinct: str,

@@ -22,7 +22,9 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
-from .tabular import read_sheet_text, sheet_names, sniff
+from .pipeline import IssueLog, Located, Source, open_source
+from .stages import multicounty
+from .tabular import read_sheet_text, sheet_names
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -138,15 +140,19 @@ def _classify(df: pd.DataFrame, path: Path, sheet: str, issues: list[Issue],
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read Precinct Results into raw rows and Summary Results into the file's totals."""
-    import pandas as pd
-
     options = options or ReadOptions()
-    name = path.name
-    kind = sniff(path)
-    if kind not in ("xlsx", "xls", "ods"):
+    return map(locate(open_source(path), options), options)
+
+
+def locate(source: Source, options: ReadOptions) -> Located:
+    """The sheet of precinct rows (Precinct Results, else its by-group sheet, else the
+    county's Summary Results) and its rows under the header."""
+    path, name = source.path, source.name
+    if source.kind not in ("xlsx", "xls", "ods"):
         raise fail(path, "This is not an Electionware results workbook (report.xlsx).")
-    names = {_norm(s): s for s in sheet_names(path, kind)}
-    issues: list[Issue] = []
+    names = {_norm(s): s for s in sheet_names(path, source.kind)}
+    log = IssueLog(name)
+    issues = log.issues
     summed_groups = False
     if options.sheet is not None:
         sheet = options.sheet
@@ -171,6 +177,21 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     df = _frame(path, sheet)
     if df.empty:
         raise fail(path, f"The sheet {sheet!r} has a header but no rows.", sheet=sheet)
+    return Located(source, [], log, sheet, 1, {"frame": df, "names": names,
+                                               "summed": summed_groups})
+
+
+def map(located: Located, options: ReadOptions) -> RawCanvass:
+    """The rows classified (counts, kinds, invalid write-ins), groups added up, a bare
+    'Write-in' subtotal left out, contests kept apart by Contest ID; the Summary Results
+    sheet as the file's totals, checked against the precincts."""
+    import pandas as pd
+
+    path, name, issues = located.source.path, located.source.name, located.log.issues
+    sheet: str = located.sheet or ""
+    df: pd.DataFrame = located.facts["frame"]
+    names: dict[str, str] = located.facts["names"]
+    summed_groups: bool = located.facts["summed"]
     rows = _classify(df, path, sheet, issues, count_errors=True)
     options.on_progress(2, 4)
     if "precinct" not in df.columns:
@@ -207,11 +228,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                             severity=Severity.NOTE))
     cparty = rows["office"].map({o: vocab.contest_party(o) for o in rows["office"].unique()})
     multi = sorted(o for o in rows["office"].unique() if "(multi-county)" in o.lower())
-    if multi:
-        issues.append(Issue(name, "These contests are this county's portion of a multicounty "
-                            "race (marked '(Multi-County)' in the file): " + "; ".join(multi)
-                            + ". A recount of the whole race involves the other counties.",
-                            sheet, severity=Severity.NOTE))
+    if note := multicounty(multi):
+        issues.append(Issue(name, note, sheet, severity=Severity.NOTE))
 
     out = pd.DataFrame({
         "precinct": rows["precinct"].to_numpy(),

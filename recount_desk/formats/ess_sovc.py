@@ -36,7 +36,7 @@ from recount_desk.core.model import Issue, Remedy, Severity
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, count_grid, open_source
-from .stages import melt
+from .stages import melt, multicounty
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -462,11 +462,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                             "a whole multiple of its ballots cast (and nowhere to more), which is "
                             "the number of seats: " + "; ".join(inferred) + ".", sheet,
                             severity=Severity.NOTE))
-    if multi:
-        issues.append(Issue(name, "These contests are this county's portion of a multicounty "
-                            "race (marked '(Multi-County)' in the file): " + "; ".join(multi)
-                            + ". A recount of the whole race involves the other counties.",
-                            sheet, severity=Severity.NOTE))
+    if note := multicounty(multi):
+        issues.append(Issue(name, note, sheet, severity=Severity.NOTE))
     dups = sorted(t for t, n in count.items() if n > 1 and t)
     if dups:
         issues.append(Issue(name, "Several contests share a title and are kept apart by their "

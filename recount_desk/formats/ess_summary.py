@@ -16,6 +16,7 @@ one unit; a ``Cumulative`` or ``Total`` section is the file's own totals.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +25,8 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source, open_source
+from .stages import multicounty
 from .tabular import read_csv_rows
 
 if TYPE_CHECKING:
@@ -68,26 +71,44 @@ def detect(path: Path, kind: str) -> Detection | None:
                                                                else ""))
 
 
-def _line(cells: list[str]) -> tuple[str, list[int], list[str]]:
-    """(label, numbers, other texts) of one line; percentages are left out."""
+_SKIP, _COUNT, _PERCENT, _TEXT = range(4)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _cell(c: str) -> tuple[int, int]:
+    """What one cell is (a report repeats its counts and words): (what, count)."""
+    if not c or _JUNK.match(c):
+        return _SKIP, 0
+    if _NUM.match(c):
+        return _COUNT, int(c.replace(",", ""))
+    return (_PERCENT, 0) if _PCT.match(c) else (_TEXT, 0)
+
+
+def _line(cells: list[str]) -> tuple[str, list[int], list[str], bool]:
+    """(label, numbers, other texts, whether it holds words only) of one line; percentages
+    are left out (a line of nothing has no label, numbers or texts)."""
     label = ""
     nums: list[int] = []
     texts: list[str] = []
+    words_only = True
     for c in cells:
-        if not c or _JUNK.match(c):
+        what, v = _cell(c)
+        if what == _SKIP:
             continue
-        if _NUM.match(c):
+        if what != _TEXT:
+            words_only = False
+        if what == _PERCENT:
+            continue
+        if what == _COUNT:
             if label or texts:
-                nums.append(int(c.replace(",", "")))
+                nums.append(v)
             else:
                 texts.append(c)
-        elif _PCT.match(c):
-            continue
         elif not label:
             label = c
         else:
             texts.append(c)
-    return label, nums, texts
+    return label, nums, texts, words_only
 
 
 def _only_cell(cells: list[str]) -> str | None:
@@ -98,19 +119,34 @@ def _only_cell(cells: list[str]) -> str | None:
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Walk the report's lines and collect every precinct × contest × choice count."""
+    options = options or ReadOptions()
+    return map(locate(open_source(path), options), options)
+
+
+def locate(source: Source, options: ReadOptions) -> Located:
+    """The report's lines that hold something, each with its row."""
+    rows, note = read_csv_rows(source.path)
+    log = IssueLog(source.name)
+    if note:
+        log.warn(note)
+    if not _first_text(rows).lower().startswith("summary results report"):
+        raise fail(source.path, "This is not an Electionware 'Summary Results Report' CSV (the "
+                   "first line should start with 'Summary Results Report').", row=1)
+    # Each line taken apart once (the walk looks one or two lines ahead); empty ones left out.
+    lines = [(i + 1, r, got) for i, r in enumerate(rows) for got in [_line(r)]
+             if got[0] or got[1] or got[2] or not got[3]]
+    return Located(source, rows, log, facts={"lines": lines})
+
+
+def map(located: Located, options: ReadOptions) -> RawCanvass:
+    """The walk down the lines (page headers, statistics, contest titles and their Vote For
+    line, column headers, choice lines), then write-in totals, invalid write-ins, the
+    Cumulative section as the file's totals and party prefixes."""
     import pandas as pd
 
-    options = options or ReadOptions()
-    name = path.name
-    rows, note = read_csv_rows(path)
-    issues: list[Issue] = []
-    if note:
-        issues.append(Issue(name, note, severity=Severity.WARNING))
-    if not _first_text(rows).lower().startswith("summary results report"):
-        raise fail(path, "This is not an Electionware 'Summary Results Report' CSV (the first "
-                   "line should start with 'Summary Results Report').", row=1)
-    lines = [(i + 1, r) for i, r in enumerate(rows)
-             if any(c and not _JUNK.match(c) for c in r)]
+    path, name, issues = located.source.path, located.source.name, located.log.issues
+    lines: list[tuple[int, list[str], tuple[str, list[int], list[str], bool]]] = \
+        located.facts["lines"]
     election_name: str | None = None
     election_date: str | None = None
     primary: bool | None = None
@@ -129,31 +165,30 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     mode_bad: list[tuple[int, str, int, int]] = []
     n = len(lines)
     i = 0
+    parsed = [got[:3] for _, _, got in lines]
+    texts_only = [bool(got[0] or got[2]) and got[3] for _, _, got in lines]
 
     def is_vote_for(j: int) -> bool:
         if not 0 <= j < n:
             return False
-        lab = _line(lines[j][1])[0]
+        lab = parsed[j][0]
         return lab.lower().startswith("vote for") and vocab.seats_in(lab) is not None
 
     def text_only(j: int) -> bool:
-        if not 0 <= j < n:
-            return False
-        ne = [c for c in lines[j][1] if c and not _JUNK.match(c)]
-        return bool(ne) and not any(_NUM.match(c) or _PCT.match(c) for c in ne)
+        return 0 <= j < n and texts_only[j]
 
     while i < n:
         if i % 5000 == 0:
             options.on_progress(i, n)
             if options.cancelled():
                 raise Cancelled()
-        rowno, cells = lines[i]
-        label, nums, texts = _line(cells)
+        rowno = lines[i][0]
+        label, nums, texts = parsed[i]
         low = label.lower()
         if low.startswith("summary results report"):
             # Page header: election name, then the date and county line, then the precinct.
             if i + 1 < n and election_name is None:
-                election_name = _line(lines[i + 1][1])[0] or None
+                election_name = parsed[i + 1][0] or None
                 if election_name:
                     if "primary" in election_name.lower():
                         primary = True
@@ -200,11 +235,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             # A long title wrapped onto two lines.
             title_lines = 2
         if title_lines:
-            parts = [_line(lines[i + k][1]) for k in range(title_lines)]
+            parts = [parsed[i + k] for k in range(title_lines)]
             contest = vocab.clean_name(" ".join(" ".join([p[0], *p[2]]) for p in parts))
             in_stats = False
             skip_contest = vocab.is_non_contest_office(contest)
-            s = vocab.seats_in(_line(lines[i + title_lines][1])[0])
+            s = vocab.seats_in(parsed[i + title_lines][0]) if i + title_lines < n else None
             if s is not None and not skip_contest:
                 seats[contest] = s
             header = []
@@ -274,7 +309,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             raise fail(path, "No count could be read from this Summary Results Report; the "
                        f"first problem: {first_error.message}", row=first_error.row)
         raise fail(path, "No contest results were found in this Summary Results Report.")
-    df = pd.DataFrame(recs, columns=["precinct", "contest", "choice", "kind", "votes", "row"])
+    df = pd.DataFrame(recs, columns=["precinct", "contest", "choice", "kind", "votes", "row"],
+                      dtype=object).astype({"votes": "int64", "row": "int64"})
     if not saw_precinct:
         unit = county or "County"
         df["precinct"] = unit
@@ -324,11 +360,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                        for k, t in file_totals.items()}
     seat_map = {(c, "", vocab.contest_party(c)): s for c, s in seats.items()}
     multi = sorted(c for c in out["contest"].unique() if "(multi-county)" in c.lower())
-    if multi:
-        issues.append(Issue(name, "These contests are this county's portion of a multicounty "
-                            "race (marked '(Multi-County)' in the file): " + "; ".join(multi)
-                            + ". A recount of the whole race involves the other counties.",
-                            severity=Severity.NOTE))
+    if note := multicounty(multi):
+        issues.append(Issue(name, note, severity=Severity.NOTE))
     return RawCanvass(name, FAMILY, out.reset_index(drop=True), issues, seat_map, file_totals,
                       set(), primary, election_name=election_name, election_date=election_date)
 

@@ -29,13 +29,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
 from ._workbook_checks import excel_error_cells
 from .base import NOT_OURS, Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .stages import RawRow, chosen_sheets, frame, sheets, to_int, workbook_sheet_names
 from .tabular import col_letter, read_csv_rows, read_csv_text, sniff
 
 FAMILY = "handbuilt"
@@ -232,22 +233,19 @@ def detect(path: Path, kind: str) -> Detection | None:
     return None
 
 
-def _sheets(path: Path, kind: str, *, nrows: int | None = None, limit: int | None = None,
-            names: list[str] | None = None, options: ReadOptions | None = None
-            ) -> Iterator[tuple[str, list[list[str]]]]:
-    if kind == "csv":
-        try:
-            df, _ = read_csv_text(path, header=None, nrows=nrows, sep=None)
-        except ImportFailed:
-            # Rows of different lengths (a title line of one field): read them as they are.
-            yield "", read_csv_rows(path, limit=nrows)[0]
-            return
-        yield "", df.fillna("").astype(str).to_numpy().tolist()
-        return
-    all_names = names if names is not None else workbook_sheet_names(path)
-    if limit is not None:
-        all_names = all_names[:limit]
-    yield from iter_sheets(path, all_names, nrows=nrows, options=options)
+def _csv_rows(path: Path, nrows: int | None) -> list[list[str]]:
+    """A hand-made CSV's rows, its delimiter sniffed (rows of different lengths, such as a
+    title line of one field, as they are)."""
+    try:
+        df, _ = read_csv_text(path, header=None, nrows=nrows, sep=None)
+    except ImportFailed:
+        return read_csv_rows(path, limit=nrows)[0]
+    rows: list[list[str]] = df.fillna("").astype(str).to_numpy().tolist()
+    return rows
+
+
+def _sheets(path: Path, kind: str, **how: Any) -> Iterator[tuple[str, list[list[str]]]]:
+    return sheets(path, kind, csv_rows=_csv_rows, **how)
 
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:

@@ -7,18 +7,17 @@ is their total. County-level files (no ``precinct``) use the county as the unit.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recount_desk.core.model import Issue, Severity
-
-from . import vocab
-from ._workbook_checks import excel_error_cells, first_visible_sheet
-from .base import NOT_OURS, ROW_KINDS, Detection, RawCanvass, ReadOptions, fail
-from .stages import head_rows
-from .tabular import NotText, cell_text, factorize_text, read_csv_coded, read_csv_text, sniff
+from . import longtable
+from ._workbook_checks import first_visible_sheet
+from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source, open_source
+from .stages import head_rows, sheet_table
+from .tabular import NotText, cell_text, factorize_text, read_csv_coded, read_csv_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,12 +35,6 @@ _ALIASES = {
     "district": ("district",),
     "party": ("party", "party_name", "party_code"),
 }
-
-
-# UTF-8 read as Windows-1252 ("JosÃ©", "â€™") and the replacement character.
-_GARBLED = vocab.GARBLED
-# Control characters and bidirectional overrides that make a name display as another.
-_HIDDEN_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
 def _norm(col: str) -> str:
@@ -81,36 +74,34 @@ def _head(path: Path, kind: str) -> list[str]:
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read a long-format file into raw rows, with every problem as an issue."""
-    import numpy as np
-    import pandas as pd
-
     options = options or ReadOptions()
-    kind_name = sniff(path)
-    name = path.name
-    issues: list[Issue] = []
+    return map(locate(open_source(path), options), options)
+
+
+def locate(source: Source, options: ReadOptions) -> Located:
+    """The table: a CSV read as codes per column, or the sheet of a workbook (the first
+    visible one unless the officer chose); its columns found by name."""
+    path, name, kind = source.path, source.name, source.kind
+    log = IssueLog(name)
     sheet = None
-    df: pd.DataFrame | None = None
-    coded: dict[str, tuple[np.ndarray, list[str]]] | None = None
-    if kind_name == "csv":
+    if kind == "csv":
         header, n_rows, coded, note = _read_csv(path)
         if note:
-            issues.append(Issue(name, note, severity=Severity.WARNING))
-        first_row = 2
-    elif kind_name in ("xlsx", "xls", "ods"):
+            log.warn(note)
+        table = None
+    elif kind in ("xlsx", "xls", "ods"):
         sheet = options.sheet
         if sheet is None:
             # Excel shows the first visible sheet; a hidden one before it is often a draft.
             sheet, hidden = first_visible_sheet(path)
             if hidden:
-                issues.append(Issue(name, "Hidden sheet(s) " + ", ".join(map(repr, hidden))
-                                    + f" were not read; the canvass was read from {sheet!r}.",
-                                    sheet, severity=Severity.WARNING))
+                log.warn("Hidden sheet(s) " + ", ".join(repr(h) for h in hidden)
+                         + f" were not read; the canvass was read from {sheet!r}.", sheet=sheet)
             if sheet is None:
                 raise fail(path, "Every sheet of this workbook is hidden; unhide the canvass "
                            "sheet in Excel, or choose the sheet to read.")
-        df = _read_excel_text(path, sheet)
-        header, n_rows = [str(c) for c in df.columns], len(df)
-        first_row = 2
+        table, coded = sheet_table(path, sheet), None
+        header, n_rows = [str(c) for c in table.columns], len(table)
     else:
         raise fail(path, "This file is not a long-format CSV or spreadsheet.")
     options.on_progress(1, 4)
@@ -134,310 +125,47 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                        "others) so it is clear which to count.", sheet=sheet, row=1)
     if not n_rows:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
-    n = n_rows
+    return Located(source, [], log, sheet, 1, facts={
+        "header": header, "n": n_rows, "coded": coded, "table": table, "cols": cols})
+
+
+def map(located: Located, options: ReadOptions) -> RawCanvass:
+    """The columns as codes into their distinct texts, then the long-table stage
+    (:func:`recount_desk.formats.longtable.rows`); an OpenElections name gives the date."""
+    import numpy as np
+    import pandas as pd
+
+    f = located.facts
+    n: int = f["n"]
+    cols: dict[str, str] = f["cols"]
+    coded: dict[str, tuple[np.ndarray, list[str]]] | None = f["coded"]
+    table: pd.DataFrame | None = f["table"]
 
     # Text work happens once per distinct value: a canvass repeats the same few thousand
     # names over a million rows, so every column becomes integer codes into its distinct
-    # cleaned texts, and every test below is a look-up by code.
+    # cleaned texts, and every test is a look-up by code.
     def col(key: str) -> tuple[np.ndarray, list[str]]:
         if key not in cols:
             return np.zeros(n, dtype=np.intp), [""]
         if coded is not None:  # a CSV: read as codes already
             codes, texts = coded.pop(cols[key])
-            return _merge(codes, texts)
-        assert df is not None
+            return longtable.merge(codes, texts)
+        assert table is not None
         # Taken out of the frame: its cells are freed once they are codes.
-        column = df.pop(cols[key])
+        column = table.pop(cols[key])
         if column.dtype.kind == "i":  # whole numbers, parsed as such by the CSV reader
             codes, numbers = pd.factorize(column.to_numpy())
             return codes, [str(v) for v in numbers.tolist()]
         codes, uniques = factorize_text(column.to_numpy(dtype=object))
-        return _merge(codes, [cell_text(u) for u in uniques])
+        return longtable.merge(codes, [cell_text(u) for u in uniques])
 
-    office_c, office_u = col("office")
-    cand_c, cand_u = col("candidate")
-    votes_c, votes_u = col("votes")
-    prec_c, prec_u = col("precinct")
-    county_c, county_u = col("county")
-    if "precinct" not in cols:
-        prec_c, prec_u = county_c, county_u
-    elif len(county_u) > 1:
-        pair_codes, pairs = pd.factorize(county_c.astype(np.int64) * len(prec_u) + prec_c)
-        prec_c = pair_codes
-        prec_u = [f"{county_u[k // len(prec_u)]} / {prec_u[k % len(prec_u)]}"
-                  for k in pairs.tolist()]
-    dist_c, dist_u = col("district")
-    dist_c, dist_u = _merge(dist_c, [re.sub(r"\.0$", "", d) for d in dist_u])
-    party_c, party_u = col("party")
-
-    def flags(uniques: list[str], test: Callable[[str], bool]) -> np.ndarray:
-        return np.fromiter((test(u) for u in uniques), dtype=bool, count=len(uniques))
-
-    # Statistics "offices" and blank rows are not contests.
-    office_blank = flags(office_u, lambda o: o == "")[office_c]
-    cand_blank = flags(cand_u, lambda c: c == "")[cand_c]
-    votes_blank_u = flags(votes_u, lambda v: v == "")
-    keep = ~flags(office_u, lambda o: o == "" or vocab.is_non_contest_office(o))[office_c]
-    # A choice without a contest (a merged or blanked office cell) cannot be placed: an error,
-    # never a silent drop. A statistic (Registered Voters, Ballots Cast) named in the choice
-    # column is no choice: files put turnout rows there with the office left empty.
-    statistic = flags(cand_u, vocab.is_non_contest_office)[cand_c]
-    orphan = np.flatnonzero(office_blank & ~cand_blank & ~statistic & ~votes_blank_u[votes_c])
-    ocol = cols["office"]
-    for i in orphan[:10]:
-        issues.append(Issue(name, f"The row for {cand_u[cand_c[i]][:80]!r} names no contest "
-                            "(the office cell is empty; merged cells leave all but the first "
-                            "cell empty). Fill in the office on every row.", sheet,
-                            first_row + int(i), ocol, Severity.ERROR))
-    if len(orphan) > 10:
-        issues.append(Issue(name, f"… {len(orphan) - 10} more rows name no contest.", sheet,
-                            None, ocol, Severity.ERROR))
-    keep &= ~cand_blank
-
-    # Totals rows in the precinct column go to file_totals; in a file of several counties the
-    # precinct is named "County / precinct", and "Kane / TOTALS" is Kane's totals row.
-    multi_county = "precinct" in cols and len(county_u) > 1
-    is_total = flags(prec_u, lambda p: vocab.is_total_precinct(
-        p.split(" / ", 1)[1] if multi_county and " / " in p else p))[prec_c]
-
-    # Choice kinds, classified once per distinct name (-1: a row to leave out).
-    kind_of = {k: i for i, k in enumerate(ROW_KINDS)}
-    kind_u = np.array([kind_of.get(vocab.choice_kind(c) or "", -1) for c in cand_u],
-                      dtype=np.int64)
-    kind = kind_u[cand_c]
-    invalid_u = flags(cand_u, vocab.is_invalid_write_in)
-    odd = [c for c in cand_u if _GARBLED.search(c)]
-    if odd:
-        issues.append(Issue(name, f"{len(odd)} name(s) look garbled (e.g. {odd[0][:60]!r}): "
-                            "the text was probably saved in one encoding and read in another. "
-                            "Check the names against the election system.", sheet,
-                            severity=Severity.WARNING))
-    hidden_ch = [c for c in cand_u if _HIDDEN_CHARS.search(c)]
-    if hidden_ch:
-        issues.append(Issue(name, f"{len(hidden_ch)} name(s) hold invisible control or "
-                            f"text-direction characters (e.g. {hidden_ch[0][:60]!r}); they "
-                            "may display differently from what they are.", sheet,
-                            severity=Severity.WARNING))
-    invalid = invalid_u[cand_c]
-    options.on_progress(2, 4)
-
-    # Votes: integers; '*' is suppressed; blank is a warning; anything else is an error.
-    num_u = np.array(pd.to_numeric(pd.Series(votes_u, dtype=object), errors="coerce"),
-                     dtype=np.float64)
-    for k in np.flatnonzero(np.isnan(num_u)):
-        # "1,234": a thousands separator.
-        num_u[k] = pd.to_numeric(votes_u[k].replace(",", ""), errors="coerce")
-    num = num_u[votes_c]
-    suppressed = flags(votes_u, vocab.is_suppressed)[votes_c]
-    blank = votes_blank_u[votes_c]
-    xl_error = np.zeros(n, dtype=bool)
-    if kind_name == "xlsx" and (keep & blank).any():
-        # calamine reads #DIV/0!, #N/A … as empty cells; find them so they are not 0 votes.
-        errs = excel_error_cells(path, sheet)
-        vpos = header.index(cols["votes"]) + 1
-        for i in np.flatnonzero(keep & blank):
-            err = errs.get((first_row + int(i), vpos))
-            if err:
-                issues.append(Issue(name, f"The vote count is the Excel error value {err} "
-                                    "(a broken formula). Fix the formula in Excel.", sheet,
-                                    first_row + int(i), cols["votes"], Severity.ERROR))
-                blank[i] = False
-                xl_error[i] = True
-    # "1e3" is not how a count is written: refuse it rather than read 1,000.
-    sci = flags(votes_u, lambda v: isinstance(v, str) and ("e" in v or "E" in v)
-                and not np.isnan(pd.to_numeric(v, errors="coerce")))[votes_c] & keep
-    for i in np.flatnonzero(sci)[:10]:
-        issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is written "
-                            "as a power of ten; write the count in digits.", sheet,
-                            first_row + int(i), cols["votes"], Severity.ERROR))
-    num = np.where(sci, 0, num)
-    known = ~np.isnan(num)
-    bad = keep & ~known & ~suppressed & ~blank & ~xl_error
-    huge = keep & known & (np.abs(np.where(known, num, 0)) >= 1e9)
-    vcol = cols["votes"]
-    for i in np.flatnonzero(huge)[:10]:
-        issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is too large "
-                            "to be a vote count.", sheet, first_row + int(i), vcol,
-                            Severity.ERROR))
-    num = np.where(huge | ~known, 0, num)
-    frac = keep & known & ((num % 1) != 0)
-    neg = keep & known & (num < 0)
-    for mask, why in ((bad, "is not a number"), (frac, "is not a whole number"),
-                      (neg, "is negative")):
-        idx = np.flatnonzero(mask)
-        for i in idx[:10]:
-            issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]]!r} {why}.", sheet,
-                                first_row + int(i), vcol, Severity.ERROR))
-        if len(idx) > 10:
-            issues.append(Issue(name, f"… {len(idx) - 10} more rows whose vote count {why}.",
-                                sheet, None, vcol, Severity.ERROR))
-    blank_rows = np.flatnonzero(keep & blank & (kind >= 0))
-    if len(blank_rows):
-        first = first_row + int(blank_rows[0])
-        issues.append(Issue(name, f"{len(blank_rows)} row(s) have no vote count (first at "
-                            f"row {first}); they are read as 0.", sheet, first, vcol,
-                            Severity.WARNING))
-    votes = np.where(bad | frac | neg | xl_error, 0, num).astype(np.int64)
-
-    if (invalid & keep).any():
-        total = int(votes[invalid & keep].sum())
-        example = sorted(c for c, f in zip(cand_u, invalid_u, strict=True) if f)[0]
-        issues.append(Issue(name, f"{total:,} invalid write-in vote(s) (e.g. {example!r}) are "
-                            "not counted for any candidate.", sheet, severity=Severity.NOTE))
-    keep &= ~invalid
-
-    # Write-in totals beside named write-ins double-count; alone, they are the write-ins.
-    race = office_c.astype(np.int64) * len(dist_u) + dist_c
-    wi_total = keep & (kind < 0) & flags(cand_u, lambda c: "write" in c.lower())[cand_c]
-    if wi_total.any():
-        named = keep & (kind == kind_of["write_in"])
-        alone = wi_total & ~np.isin(race, race[named])
-        kind = np.where(alone, kind_of["write_in"], kind)
-    keep &= kind >= 0
-
-    # A contest's title in the precinct column is a parse artifact of some exports. Where
-    # those rows repeat what the precincts add up to they are the contest's totals row;
-    # otherwise they stay a "precinct" of that name, and the officer is told.
-    titles = {_fold(o) for o in office_u if o}
-    title_prec = flags(prec_u, lambda p: _fold(p) in titles)[prec_c] & keep & ~is_total
-    if title_prec.any():
-        key = race * len(cand_u) + cand_c
-        rest = keep & ~is_total & ~title_prec
-        as_total = pd.Series(votes[title_prec]).groupby(key[title_prec]).sum()
-        counted = pd.Series(votes[rest]).groupby(key[rest]).sum()
-        n_rows, example = int(title_prec.sum()), prec_u[prec_c[title_prec.argmax()]]
-        if as_total.equals(counted.reindex(as_total.index, fill_value=0)):
-            is_total |= title_prec
-            issues.append(Issue(name, f"{n_rows} row(s) carry a contest title in the "
-                                f"precinct column (e.g. {example!r}); they equal the sum of "
-                                "the precincts, so they are read as the file's totals rows.",
-                                sheet, first_row + int(title_prec.argmax()),
-                                cols.get("precinct"), Severity.NOTE))
-        else:
-            issues.append(Issue(name, f"{n_rows} row(s) carry a contest title in the "
-                                f"precinct column (e.g. {example!r}) and do not equal the "
-                                "sum of the precincts; they are read as a precinct of that "
-                                "name. The file was probably exported or converted wrongly: "
-                                "check the totals against the election system.", sheet,
-                                first_row + int(title_prec.argmax()), cols.get("precinct"),
-                                Severity.WARNING))
-
-    # A precinct named like a totals row ("Total", "County") is the file's totals row only
-    # when it is the sum of the precincts (for at least one choice: a totals row with a typo
-    # stays one, and is reported below as not adding up); otherwise it stays among the rows,
-    # and the pipeline's validate stage refuses it for every family alike (neither counted
-    # as a precinct nor taken for the totals).
-    named_total = keep & is_total
-    if named_total.any():
-        key = race * len(cand_u) + cand_c
-        plain = keep & ~is_total
-        for pc in np.unique(prec_c[named_total]):
-            rows_p = named_total & (prec_c == pc)
-            as_total = pd.Series(votes[rows_p]).groupby(key[rows_p]).sum()
-            # the sum of the plain precincts, or of every other row (a "County" precinct
-            # beside the real "Total" row)
-            if any(bool((as_total == pd.Series(votes[r]).groupby(key[r]).sum().reindex(
-                    as_total.index, fill_value=0)).any())
-                   for r in (plain, keep & ~rows_p)):
-                continue
-            is_total &= ~rows_p
-
-    total_rows = keep & is_total
-    body = keep & ~is_total
-    options.on_progress(3, 4)
-
-    # The file's own totals row.
-    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    if total_rows.any() and multi_county:
-        # Each county's totals row checks that county's precincts; it is never a precinct.
-        keys = ["k", "o", "d", "c"]
-
-        def sums(mask: np.ndarray) -> pd.Series:
-            return pd.DataFrame({"k": county_c[mask], "o": office_c[mask], "d": dist_c[mask],
-                                 "c": cand_c[mask], "v": votes[mask]}).groupby(keys)["v"].sum()
-
-        stated = sums(total_rows)
-        counted_here = sums(body).reindex(stated.index, fill_value=0)
-        off = stated[stated != counted_here]
-        for (k, o, d, c), v in list(off.items())[:5]:
-            label = office_u[o] + (f" {dist_u[d]}" if dist_u[d] else "")
-            issues.append(Issue(name, f"{county_u[k]}'s totals row for {label}, "
-                                f"{cand_u[c]}: {int(v):,}, but its precincts add up to "
-                                f"{int(counted_here[(k, o, d, c)]):,}. The precincts are "
-                                "counted; the totals row is not.", sheet,
-                                severity=Severity.WARNING))
-    elif total_rows.any():
-        t = pd.DataFrame({"o": office_c[total_rows], "d": dist_c[total_rows],
-                          "c": cand_c[total_rows], "v": votes[total_rows]})
-        for (o, d, c), v in t.groupby(["o", "d", "c"], sort=False)["v"].sum().items():
-            file_totals.setdefault((office_u[o], dist_u[d], ""), {})[cand_u[c]] = int(v)
-
-    sup_rows = body & suppressed
-    sup_contests = {(office_u[o], dist_u[d]) for o, d in
-                    set(zip(office_c[sup_rows].tolist(), dist_c[sup_rows].tolist(),
-                            strict=True))}
-    if sup_contests:
-        issues.append(Issue(name, f"{int(sup_rows.sum())} vote count(s) are suppressed ('*') "
-                            "for voter privacy and read as 0.", sheet, severity=Severity.NOTE))
-    # Hidden cells (privacy marks and blanks) per contest and choice, for the verdict.
-    hidden_cells: dict[tuple[str, str, str], dict[str, list[str]]] = {}
-    hid_rows = body & (suppressed | blank) & (kind >= 0)
-    for o, d, c, p in zip(office_c[hid_rows].tolist(), dist_c[hid_rows].tolist(),
-                          cand_c[hid_rows].tolist(), prec_c[hid_rows].tolist(), strict=True):
-        hidden_cells.setdefault((office_u[o], dist_u[d], ""), {}).setdefault(
-            cand_u[c], []).append(prec_u[p])
-
-    is_primary = None
-    low = name.lower()
-    if "primary" in low:
-        is_primary = True
-    elif "general" in low:
-        is_primary = False
-
-    everything = bool(body.all())
-
-    def part(codes: np.ndarray, uniques: list[str]) -> pd.Categorical:
-        # Codes come from factorizing exactly these texts: nothing to validate.
-        return pd.Categorical.from_codes(codes if everything else codes[body],
-                                         categories=pd.Index(uniques, dtype=object),
-                                         validate=False)
-
-    rows = pd.DataFrame({
-        "precinct": part(prec_c, prec_u),
-        "contest": part(office_c, office_u),
-        "district": part(dist_c, dist_u),
-        "party": part(np.zeros(n, dtype=np.int8), [""]),
-        "choice": part(cand_c, cand_u),
-        "choice_party": part(party_c, party_u),
-        "kind": part(kind, list(ROW_KINDS)),
-        "votes": votes if everything else votes[body],
-        "row": np.arange(first_row, first_row + n, dtype=np.int32)[body],
-    })
-    m = re.match(r"(\d{4})(\d{2})(\d{2})__", name)
+    raw = longtable.rows(FAMILY, located.source.path, col, cols, n, header=f["header"],
+                         issues=located.log.issues, sheet=located.sheet, first_row=2,
+                         kind_name=located.source.kind, options=options)
+    m = re.match(r"(\d{4})(\d{2})(\d{2})__", located.source.name)  # 20181106__ut__…
     options.on_progress(4, 4)
-    return RawCanvass(
-        name, FAMILY, rows, issues, {}, file_totals,
-        {(o, d, "") for o, d in sup_contests}, is_primary,
-        election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None, sheet=sheet,
-        hidden=hidden_cells,
-        counties=tuple(c for c in county_u if c),
-    )
-
-
-def _fold(text: str) -> str:
-    """A title compared without case and spacing."""
-    return " ".join(text.split()).casefold()
-
-
-def _merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
-    """Codes into ``texts`` renumbered so that equal texts share one code ("A " and "A")."""
-    import numpy as np
-    import pandas as pd
-
-    if len(set(texts)) == len(texts):
-        return codes, texts
-    remap, uniques = pd.factorize(np.array(texts, dtype=object), use_na_sentinel=False)
-    return remap[codes], [str(u) for u in uniques]
+    return dataclasses.replace(
+        raw, election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None)
 
 
 def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]],
@@ -459,34 +187,3 @@ def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, l
         except NotText:
             pass
     return read_csv_coded(path, dtype={c: object for c in names})
-
-
-def _read_excel_text(path: Path, sheet: str | None) -> pd.DataFrame:
-    """A sheet as a frame of its raw cells (text conversion happens per distinct value, in
-    ``read``), with the first row as the header."""
-    import numpy as np
-    import pandas as pd
-
-    from .tabular import read_sheet_raw
-
-    rows = read_sheet_raw(path, sheet if sheet is not None else 0)
-    if not rows:
-        raise fail(path, "The sheet is empty.", sheet=sheet)
-    header = [cell_text(h) for h in rows[0]]
-    width = len(header)
-    body = rows[1:]
-    names = [h or f"column {i + 1}" for i, h in enumerate(header)]
-    if not body:
-        return pd.DataFrame(columns=names, dtype=object)
-    # One object matrix, then its columns: no per-row work and no type guessing.
-    cells = np.empty((len(body), width), dtype=object)
-    try:
-        if len(body[0]) != width:  # (numpy would repeat a one-cell row across the width)
-            raise ValueError
-        cells[:] = body
-    except ValueError:  # ragged rows (calamine gives even ones; a hand-made sheet may not)
-        cells[:] = [(list(r) + [None] * (width - len(r)))[:width] for r in body]
-    df = pd.DataFrame({i: np.ascontiguousarray(cells[:, i]) for i in range(width)},
-                      copy=False)
-    df.columns = pd.Index(names, dtype=object)
-    return df

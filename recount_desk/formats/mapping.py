@@ -42,8 +42,8 @@ from typing import Any
 from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import vocab
-from ._sheets import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
 from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .stages import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
 from .tabular import read_csv_text, sniff
 
 FAMILY = "mapping"

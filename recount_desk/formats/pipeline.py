@@ -279,20 +279,29 @@ def validate(raw: RawCanvass) -> RawCanvass:
                 for k, v in raw.hidden.items()})
 
 
+_HASH_BESIDE = 1 << 20
+
+
 def run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
         seats: dict[str, int] | None, detection: Detection | None,
         sha256: Callable[[Path], str]) -> ParsedCanvass:
-    """Stages 2–6 for one family on one opened file; the file's SHA-256 is computed beside
-    the read (hashing releases the interpreter lock)."""
+    """Stages 2–6 for one family on one opened file; the SHA-256 of a file of a megabyte or
+    more is computed beside the read (hashing releases the interpreter lock)."""
     from . import plausibility
     from .canvass import build
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        sha = pool.submit(sha256, path)
+    if path.stat().st_size < _HASH_BESIDE:  # hashing it costs less than a thread
         raw = validate(read_raw(family, path, options))
         if options.cancelled():
             raise Cancelled()
-        parsed = build(raw, primary=primary, seats=seats, sha256=sha.result())
+        parsed = build(raw, primary=primary, seats=seats, sha256=sha256(path))
+    else:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            sha = pool.submit(sha256, path)
+            raw = validate(read_raw(family, path, options))
+            if options.cancelled():
+                raise Cancelled()
+            parsed = build(raw, primary=primary, seats=seats, sha256=sha.result())
     parsed = dataclasses.replace(parsed, detection=detection)
     return plausibility.gate(raw, parsed)
 

@@ -36,16 +36,15 @@ recognised here, only to say what it is: it holds no vote counts.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
 from .base import NOT_OURS, Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
-from .tabular import col_letter, read_csv_rows, sniff
+from .stages import RawRow, chosen_sheets, frame, sheets, to_int, workbook_sheet_names
+from .tabular import col_letter, sniff
 
 FAMILY = "sideways"
 LABEL = "County workbook with precincts across and contests stacked down"
@@ -371,25 +370,12 @@ def _ballot_list_failure(path: Path, sheet: str | None, where: tuple[int, int]
 # --- detect / read -----------------------------------------------------------------------
 
 
-def _sheets(path: Path, kind: str, *, names: list[str] | None = None, limit: int | None = None,
-            nrows: int | None = None, options: ReadOptions | None = None
-            ) -> Iterator[tuple[str, list[list[str]]]]:
-    if kind == "csv":
-        rows, _note = read_csv_rows(path, limit=nrows)
-        yield "", rows
-        return
-    all_names = names if names is not None else workbook_sheet_names(path)
-    if limit is not None:
-        all_names = all_names[:limit]
-    yield from iter_sheets(path, all_names, nrows=nrows, options=options)
-
-
 def detect(path: Path, kind: str) -> Detection | None:
     if kind not in ("xlsx", "xls", "ods", "csv"):
         return None
     try:
         ballot_list: Detection | None = None
-        for sheet, rows in _sheets(path, kind, limit=4, nrows=_DETECT_ROWS):
+        for sheet, rows in sheets(path, kind, limit=4, nrows=_DETECT_ROWS):
             where = f"sheet {sheet!r}, " if sheet else ""
             lay = _layout(rows)
             if lay is not None and _plausible(rows, lay, 2):
@@ -426,7 +412,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     read_from = ""
     readable: list[str] = []
     ballot_list: tuple[str, tuple[int, int]] | None = None
-    for sheet, rows in _sheets(path, kind, names=names, options=options):
+    for sheet, rows in sheets(path, kind, names=names, options=options):
         lay = _layout(rows, options)
         if lay is None or not _plausible(rows, lay, 1):
             bl = _ballot_list(rows)

@@ -22,8 +22,8 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from ._sheets import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
 from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
+from .stages import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
 from .tabular import sniff
 
 FAMILY = "slco_sovc"

@@ -20,12 +20,19 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .base import RAW_COLUMNS, ContestTuple, fail
-from .tabular import col_letter, read_sheet_text, sheet_names
+from .base import RAW_COLUMNS, Cancelled, ContestTuple, ReadOptions, fail
+from .tabular import (
+    cell_text,
+    col_letter,
+    read_csv_rows,
+    read_sheet_raw,
+    read_sheet_text,
+    sheet_names,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -258,7 +265,7 @@ def column_name(header: Sequence[str], j: int) -> str:
         else col_letter(j)
 
 
-def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int],
+def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int] | np.ndarray,
          choices: Sequence[tuple[str, str, str, str, str, str]],
          precincts: Sequence[str]) -> pd.DataFrame:
     """Stage *rows* of a grid (one row per precinct, one column per choice): the raw rows
@@ -285,3 +292,119 @@ def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int],
     return raw_frame({"precinct": at(precincts, prec_i),
                       **{n: at(meta[:, j], col_i) for j, n in enumerate(names)},
                       "votes": values[:, ks].T[grid_t]})
+
+
+def sheet_table(path: Path, sheet: str | None) -> pd.DataFrame:
+    """Stage *grid* of a table with a one-row header: a sheet as a frame of its raw cells
+    (text conversion is left to be done per distinct value), with the first row as the
+    column names ("column N" where blank)."""
+    import numpy as np
+    import pandas as pd
+
+    from .tabular import cell_text, read_sheet_raw
+
+    rows = read_sheet_raw(path, sheet if sheet is not None else 0)
+    if not rows:
+        raise fail(path, "The sheet is empty.", sheet=sheet)
+    header = [cell_text(h) for h in rows[0]]
+    width = len(header)
+    body = rows[1:]
+    names = [h or f"column {i + 1}" for i, h in enumerate(header)]
+    if not body:
+        return pd.DataFrame(columns=names, dtype=object)
+    # One object matrix, then its columns: no per-row work and no type guessing.
+    cells = np.empty((len(body), width), dtype=object)
+    try:
+        if len(body[0]) != width:  # (numpy would repeat a one-cell row across the width)
+            raise ValueError
+        cells[:] = body
+    except ValueError:  # ragged rows (calamine gives even ones; a hand-made sheet may not)
+        cells[:] = [(list(r) + [None] * (width - len(r)))[:width] for r in body]
+    df = pd.DataFrame({i: np.ascontiguousarray(cells[:, i]) for i in range(width)},
+                      copy=False)
+    df.columns = pd.Index(names, dtype=object)
+    return df
+
+
+RawRow = tuple[str, str, str, str, str, str, str, int]
+
+
+def iter_sheets(path: Path, names: list[str] | None = None, *,
+                options: ReadOptions | None = None, nrows: int | None = None
+                ) -> Iterator[tuple[str, list[list[str]]]]:
+    """Stage *sheet*: (sheet name, rows of text cells) for each sheet (or each of
+    ``names``), opening the workbook once. Progress is reported per sheet; a cancel raises
+    :class:`Cancelled`."""
+    wanted = sheet_names(path) if names is None else names
+    for i, name in enumerate(wanted):
+        if options is not None:
+            if options.cancelled():
+                raise Cancelled()
+            options.on_progress(i, len(wanted))
+        rows = read_sheet_raw(path, name)
+        if nrows is not None:
+            rows = rows[:nrows]
+        yield name, [[cell_text(v) for v in r] for r in rows]
+    if options is not None:
+        options.on_progress(len(wanted), len(wanted))
+
+
+def sheets(path: Path, kind: str, *, names: list[str] | None = None, limit: int | None = None,
+           nrows: int | None = None, options: ReadOptions | None = None,
+           csv_rows: Callable[[Path, int | None], list[list[str]]] | None = None
+           ) -> Iterator[tuple[str, list[list[str]]]]:
+    """Stage *sheet* for the free-form layouts: a CSV as one sheet named "" (its rows as
+    ``csv_rows`` reads them, else as written), else each sheet of the workbook (the first
+    ``limit``), ``nrows`` rows of each."""
+    if kind == "csv":
+        yield "", (csv_rows(path, nrows) if csv_rows is not None else
+                   read_csv_rows(path, limit=nrows)[0])
+        return
+    wanted = names if names is not None else sheet_names(path)
+    yield from iter_sheets(path, wanted[:limit] if limit is not None else wanted,
+                           nrows=nrows, options=options)
+
+
+def workbook_sheet_names(path: Path) -> list[str]:
+    return sheet_names(path)
+
+
+def chosen_sheets(path: Path, names: list[str], sheet: str | None, *,
+                  listed: int | None = None) -> list[str]:
+    """``names``, or only ``sheet`` when the officer chose one; a sheet the workbook does
+    not have is refused naming the sheets it does have (the first ``listed`` of them)."""
+    if sheet is None:
+        return names
+    if sheet not in names:
+        raise fail(path, f"The workbook has no sheet {sheet!r}; its sheets are "
+                   + ", ".join(repr(n) for n in names[:listed]) + ".")
+    return [sheet]
+
+
+to_int = whole
+
+
+def frame(rows: list[RawRow]) -> pd.DataFrame:
+    """The raw-rows frame of raw-row tuples (categorical text columns, int64 votes)."""
+    import numpy as np
+
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(RAW_COLUMNS)
+    return raw_frame({c: (np.asarray(v, dtype=np.int64) if c == "votes" else
+                          np.asarray(v, dtype=object))
+                      for c, v in zip(RAW_COLUMNS, columns, strict=True)})
+
+
+def require_workbook(path: Path, kind: str, what: str) -> None:
+    if kind not in ("xlsx", "xls", "ods"):
+        raise fail(path, f"This is not an Excel workbook, so it cannot be {what}. Export the "
+                   "canvass as XLSX.")
+
+
+def multicounty(titles: Sequence[str]) -> str | None:
+    """Stage *contests*: the note on the contests a file marks '(Multi-County)' (ES&S
+    exports), None when there are none."""
+    if not titles:
+        return None
+    return ("These contests are this county's portion of a multicounty race (marked "
+            "'(Multi-County)' in the file): " + "; ".join(titles) + ". A recount of the "
+            "whole race involves the other counties.")

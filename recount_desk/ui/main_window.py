@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QByteArray, QSettings, QSocketNotifier, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -886,8 +886,54 @@ class MainWindow(QMainWindow):
 
             self._server_seq = center.latest_entry(self.case)
             self.server_timer.start()
+            self._listen_for_saves()
         else:
             self.server_timer.stop()
+            self._stop_listening()
+
+    def _listen_for_saves(self) -> None:
+        """Hear the other stations' saves as they are committed (the server's NOTIFY), so
+        the pages show them at once; the look every few seconds stays, for a lost server."""
+        from recount_desk.actions import case as case_actions
+        from recount_desk.actions import center
+
+        self._stop_listening()
+        if self.case is None:
+            return
+        try:
+            watcher = center.watch_saves(self.case)
+        except (case_actions.CaseFileError, case_actions.ServerUnavailable):
+            return  # the look every few seconds still sees the others' work
+        if watcher is None:
+            return
+        self.save_watcher = watcher
+        self.save_notifier = QSocketNotifier(watcher.fileno(), QSocketNotifier.Type.Read, self)
+        self.save_notifier.activated.connect(self._heard_save)
+
+    def _stop_listening(self) -> None:
+        notifier = getattr(self, "save_notifier", None)
+        if notifier is not None:
+            notifier.setEnabled(False)
+            notifier.deleteLater()
+            self.save_notifier = None
+        watcher = getattr(self, "save_watcher", None)
+        if watcher is not None:
+            watcher.close()
+            self.save_watcher = None
+
+    def _heard_save(self) -> None:
+        from recount_desk.actions import case as case_actions
+
+        watcher = getattr(self, "save_watcher", None)
+        if watcher is None:
+            return
+        try:
+            heard = watcher.heard()
+        except case_actions.ServerUnavailable:
+            self._stop_listening()  # the next look at the server says what happened
+            return
+        if heard:
+            self.poll_server()
 
     def poll_server(self) -> None:
         from recount_desk.actions import case as case_actions
@@ -908,6 +954,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("The counting-center server answers again; this "
                                          "station can save again.", 15000)
             self._server_seq = center.latest_entry(case)
+            self._listen_for_saves()
             self.refresh()
             return
         try:
@@ -955,6 +1002,7 @@ class MainWindow(QMainWindow):
         self.banner.setVisible(bool(warnings))
 
     def close_case(self) -> None:
+        self._stop_listening()
         if self.case is not None:
             self.undo_stack.clear()  # its actions belong to this case (while it is open)
             self.case.close()

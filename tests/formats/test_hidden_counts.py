@@ -8,9 +8,9 @@ import pytest
 
 from recount_desk.core.rules import Edition, Verdict, decide
 from recount_desk.formats import read_canvass
-from recount_desk.formats._sheets import frame
 from recount_desk.formats.base import RawCanvass
 from recount_desk.formats.canvass import build
+from recount_desk.formats.stages import frame
 
 OE = Path(__file__).parents[1] / "data" / "openelections"
 WEBER = OE / "20181106__ut__general__weber__precinct.csv"

@@ -1,0 +1,336 @@
+"""Stage *rows* of a long table (one row per precinct × contest × choice), the same for
+every family of that shape: a family finds the columns (and reads them as codes into their
+distinct texts); this turns them into raw rows.
+
+Every test is made once per distinct text, never per row: statistics "offices" and blank
+rows are left out, a choice without a contest is an error naming its row, totals rows in
+the precinct column become the file's totals (each county's, in a file of several), a
+contest's title in the precinct column is a totals row where it adds up (else said), names
+that look garbled or hold invisible characters are said, counts are whole numbers (a '*' is
+suppressed, a blank a warning, '1e3', fractions, negatives and absurd sizes are errors
+naming their rows), invalid write-ins are not counted, a write-in total beside named
+write-ins is not counted twice, and the hidden cells of each contest are kept for the
+verdict.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recount_desk.core.model import Issue, Severity
+
+from . import vocab
+from ._workbook_checks import excel_error_cells
+from .base import ROW_KINDS, RawCanvass, ReadOptions
+from .stages import primary_in_name
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+# UTF-8 read as Windows-1252 ("JosÃ©", "â€™") and the replacement character.
+_GARBLED = vocab.GARBLED
+# Control characters and bidirectional overrides that make a name display as another.
+_HIDDEN_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+
+Column = Callable[[str], "tuple[np.ndarray, list[str]]"]
+
+
+def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
+         header: list[str], issues: list[Issue], sheet: str | None, first_row: int,
+         kind_name: str, options: ReadOptions) -> RawCanvass:
+    """The raw rows of a long table of ``n`` rows. ``cols``: the header name of each role
+    found (office, candidate and votes always; precinct, county, district, party where the
+    file has them); ``col(role)``: that column as (codes, distinct texts), codes 0 into
+    [""] for a role the file lacks. ``first_row``: the file's row of the table's first row;
+    ``issues``: what the family noticed so far (added to)."""
+    import numpy as np
+    import pandas as pd
+
+    name = path.name
+    office_c, office_u = col("office")
+    cand_c, cand_u = col("candidate")
+    votes_c, votes_u = col("votes")
+    prec_c, prec_u = col("precinct")
+    county_c, county_u = col("county")
+    if "precinct" not in cols:
+        prec_c, prec_u = county_c, county_u
+    elif len(county_u) > 1:
+        pair_codes, pairs = pd.factorize(county_c.astype(np.int64) * len(prec_u) + prec_c)
+        prec_c = pair_codes
+        prec_u = [f"{county_u[k // len(prec_u)]} / {prec_u[k % len(prec_u)]}"
+                  for k in pairs.tolist()]
+    dist_c, dist_u = col("district")
+    dist_c, dist_u = merge(dist_c, [re.sub(r"\.0$", "", d) for d in dist_u])
+    party_c, party_u = col("party")
+
+    def flags(uniques: list[str], test: Callable[[str], bool]) -> np.ndarray:
+        return np.fromiter((test(u) for u in uniques), dtype=bool, count=len(uniques))
+
+    # Statistics "offices" and blank rows are not contests.
+    office_blank = flags(office_u, lambda o: o == "")[office_c]
+    cand_blank = flags(cand_u, lambda c: c == "")[cand_c]
+    votes_blank_u = flags(votes_u, lambda v: v == "")
+    keep = ~flags(office_u, lambda o: o == "" or vocab.is_non_contest_office(o))[office_c]
+    # A choice without a contest (a merged or blanked office cell) cannot be placed: an error,
+    # never a silent drop. A statistic (Registered Voters, Ballots Cast) named in the choice
+    # column is no choice: files put turnout rows there with the office left empty.
+    statistic = flags(cand_u, vocab.is_non_contest_office)[cand_c]
+    orphan = np.flatnonzero(office_blank & ~cand_blank & ~statistic & ~votes_blank_u[votes_c])
+    ocol = cols["office"]
+    for i in orphan[:10]:
+        issues.append(Issue(name, f"The row for {cand_u[cand_c[i]][:80]!r} names no contest "
+                            "(the office cell is empty; merged cells leave all but the first "
+                            "cell empty). Fill in the office on every row.", sheet,
+                            first_row + int(i), ocol, Severity.ERROR))
+    if len(orphan) > 10:
+        issues.append(Issue(name, f"… {len(orphan) - 10} more rows name no contest.", sheet,
+                            None, ocol, Severity.ERROR))
+    keep &= ~cand_blank
+
+    # Totals rows in the precinct column go to file_totals; in a file of several counties the
+    # precinct is named "County / precinct", and "Kane / TOTALS" is Kane's totals row.
+    multi_county = "precinct" in cols and len(county_u) > 1
+    is_total = flags(prec_u, lambda p: vocab.is_total_precinct(
+        p.split(" / ", 1)[1] if multi_county and " / " in p else p))[prec_c]
+
+    # Choice kinds, classified once per distinct name (-1: a row to leave out).
+    kind_of = {k: i for i, k in enumerate(ROW_KINDS)}
+    kind_u = np.array([kind_of.get(vocab.choice_kind(c) or "", -1) for c in cand_u],
+                      dtype=np.int64)
+    kind = kind_u[cand_c]
+    invalid_u = flags(cand_u, vocab.is_invalid_write_in)
+    odd = [c for c in cand_u if _GARBLED.search(c)]
+    if odd:
+        issues.append(Issue(name, f"{len(odd)} name(s) look garbled (e.g. {odd[0][:60]!r}): "
+                            "the text was probably saved in one encoding and read in another. "
+                            "Check the names against the election system.", sheet,
+                            severity=Severity.WARNING))
+    hidden_ch = [c for c in cand_u if _HIDDEN_CHARS.search(c)]
+    if hidden_ch:
+        issues.append(Issue(name, f"{len(hidden_ch)} name(s) hold invisible control or "
+                            f"text-direction characters (e.g. {hidden_ch[0][:60]!r}); they "
+                            "may display differently from what they are.", sheet,
+                            severity=Severity.WARNING))
+    invalid = invalid_u[cand_c]
+    options.on_progress(2, 4)
+
+    # Votes: integers; '*' is suppressed; blank is a warning; anything else is an error.
+    num_u = np.array(pd.to_numeric(pd.Series(votes_u, dtype=object), errors="coerce"),
+                     dtype=np.float64)
+    for k in np.flatnonzero(np.isnan(num_u)):
+        # "1,234": a thousands separator.
+        num_u[k] = pd.to_numeric(votes_u[k].replace(",", ""), errors="coerce")
+    num = num_u[votes_c]
+    suppressed = flags(votes_u, vocab.is_suppressed)[votes_c]
+    blank = votes_blank_u[votes_c]
+    xl_error = np.zeros(n, dtype=bool)
+    if kind_name == "xlsx" and (keep & blank).any():
+        # calamine reads #DIV/0!, #N/A … as empty cells; find them so they are not 0 votes.
+        errs = excel_error_cells(path, sheet)
+        vpos = header.index(cols["votes"]) + 1
+        for i in np.flatnonzero(keep & blank):
+            err = errs.get((first_row + int(i), vpos))
+            if err:
+                issues.append(Issue(name, f"The vote count is the Excel error value {err} "
+                                    "(a broken formula). Fix the formula in Excel.", sheet,
+                                    first_row + int(i), cols["votes"], Severity.ERROR))
+                blank[i] = False
+                xl_error[i] = True
+    # "1e3" is not how a count is written: refuse it rather than read 1,000.
+    sci = flags(votes_u, lambda v: isinstance(v, str) and ("e" in v or "E" in v)
+                and not np.isnan(pd.to_numeric(v, errors="coerce")))[votes_c] & keep
+    for i in np.flatnonzero(sci)[:10]:
+        issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is written "
+                            "as a power of ten; write the count in digits.", sheet,
+                            first_row + int(i), cols["votes"], Severity.ERROR))
+    num = np.where(sci, 0, num)
+    known = ~np.isnan(num)
+    bad = keep & ~known & ~suppressed & ~blank & ~xl_error
+    huge = keep & known & (np.abs(np.where(known, num, 0)) >= 1e9)
+    vcol = cols["votes"]
+    for i in np.flatnonzero(huge)[:10]:
+        issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is too large "
+                            "to be a vote count.", sheet, first_row + int(i), vcol,
+                            Severity.ERROR))
+    num = np.where(huge | ~known, 0, num)
+    frac = keep & known & ((num % 1) != 0)
+    neg = keep & known & (num < 0)
+    for mask, why in ((bad, "is not a number"), (frac, "is not a whole number"),
+                      (neg, "is negative")):
+        idx = np.flatnonzero(mask)
+        for i in idx[:10]:
+            issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]]!r} {why}.", sheet,
+                                first_row + int(i), vcol, Severity.ERROR))
+        if len(idx) > 10:
+            issues.append(Issue(name, f"… {len(idx) - 10} more rows whose vote count {why}.",
+                                sheet, None, vcol, Severity.ERROR))
+    blank_rows = np.flatnonzero(keep & blank & (kind >= 0))
+    if len(blank_rows):
+        first = first_row + int(blank_rows[0])
+        issues.append(Issue(name, f"{len(blank_rows)} row(s) have no vote count (first at "
+                            f"row {first}); they are read as 0.", sheet, first, vcol,
+                            Severity.WARNING))
+    votes = np.where(bad | frac | neg | xl_error, 0, num).astype(np.int64)
+
+    if (invalid & keep).any():
+        total = int(votes[invalid & keep].sum())
+        example = sorted(c for c, f in zip(cand_u, invalid_u, strict=True) if f)[0]
+        issues.append(Issue(name, f"{total:,} invalid write-in vote(s) (e.g. {example!r}) are "
+                            "not counted for any candidate.", sheet, severity=Severity.NOTE))
+    keep &= ~invalid
+
+    # Write-in totals beside named write-ins double-count; alone, they are the write-ins.
+    race = office_c.astype(np.int64) * len(dist_u) + dist_c
+    wi_total = keep & (kind < 0) & flags(cand_u, lambda c: "write" in c.lower())[cand_c]
+    if wi_total.any():
+        named = keep & (kind == kind_of["write_in"])
+        alone = wi_total & ~np.isin(race, race[named])
+        kind = np.where(alone, kind_of["write_in"], kind)
+    keep &= kind >= 0
+
+    # A contest's title in the precinct column is a parse artifact of some exports. Where
+    # those rows repeat what the precincts add up to they are the contest's totals row;
+    # otherwise they stay a "precinct" of that name, and the officer is told.
+    titles = {_fold(o) for o in office_u if o}
+    title_prec = flags(prec_u, lambda p: _fold(p) in titles)[prec_c] & keep & ~is_total
+    if title_prec.any():
+        key = race * len(cand_u) + cand_c
+        rest = keep & ~is_total & ~title_prec
+        as_total = pd.Series(votes[title_prec]).groupby(key[title_prec]).sum()
+        counted = pd.Series(votes[rest]).groupby(key[rest]).sum()
+        n_rows, example = int(title_prec.sum()), prec_u[prec_c[title_prec.argmax()]]
+        if as_total.equals(counted.reindex(as_total.index, fill_value=0)):
+            is_total |= title_prec
+            issues.append(Issue(name, f"{n_rows} row(s) carry a contest title in the "
+                                f"precinct column (e.g. {example!r}); they equal the sum of "
+                                "the precincts, so they are read as the file's totals rows.",
+                                sheet, first_row + int(title_prec.argmax()),
+                                cols.get("precinct"), Severity.NOTE))
+        else:
+            issues.append(Issue(name, f"{n_rows} row(s) carry a contest title in the "
+                                f"precinct column (e.g. {example!r}) and do not equal the "
+                                "sum of the precincts; they are read as a precinct of that "
+                                "name. The file was probably exported or converted wrongly: "
+                                "check the totals against the election system.", sheet,
+                                first_row + int(title_prec.argmax()), cols.get("precinct"),
+                                Severity.WARNING))
+
+    # A precinct named like a totals row ("Total", "County") is the file's totals row only
+    # when it is the sum of the precincts (for at least one choice: a totals row with a typo
+    # stays one, and is reported below as not adding up); otherwise it stays among the rows,
+    # and the pipeline's validate stage refuses it for every family alike (neither counted
+    # as a precinct nor taken for the totals).
+    named_total = keep & is_total
+    if named_total.any():
+        key = race * len(cand_u) + cand_c
+        plain = keep & ~is_total
+        plain_sum = pd.Series(votes[plain]).groupby(key[plain]).sum()
+        every_sum = pd.Series(votes[keep]).groupby(key[keep]).sum()
+        by_name = pd.Series(votes[named_total]).groupby(
+            [prec_c[named_total], key[named_total]]).sum()
+        for pc, as_total in by_name.groupby(level=0):
+            as_total = as_total.droplevel(0)
+            # the sum of the plain precincts, or of every other row (a "County" precinct
+            # beside the real "Total" row)
+            others = every_sum.reindex(as_total.index, fill_value=0) - as_total
+            if bool((as_total == plain_sum.reindex(as_total.index, fill_value=0)).any()) or \
+                    bool((as_total == others).any()):
+                continue
+            is_total &= ~(named_total & (prec_c == pc))
+
+    total_rows = keep & is_total
+    body = keep & ~is_total
+    options.on_progress(3, 4)
+
+    # The file's own totals row.
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    if total_rows.any() and multi_county:
+        # Each county's totals row checks that county's precincts; it is never a precinct.
+        # Summed by one code per (county, office, district, candidate), in that order.
+        n_o, n_d, n_c = len(office_u), len(dist_u), len(cand_u)
+
+        def sums(mask: np.ndarray) -> pd.Series:
+            code = ((county_c[mask].astype(np.int64) * n_o + office_c[mask]) * n_d
+                    + dist_c[mask]) * n_c + cand_c[mask]
+            return pd.Series(votes[mask]).groupby(code).sum()
+
+        stated = sums(total_rows)
+        counted_here = sums(body).reindex(stated.index, fill_value=0)
+        off = stated[stated != counted_here]
+        for code, v in list(off.items())[:5]:
+            at = int(code)
+            ki, oi, di, ci = (at // (n_o * n_d * n_c), at // (n_d * n_c) % n_o,
+                              at // n_c % n_d, at % n_c)
+            label = office_u[oi] + (f" {dist_u[di]}" if dist_u[di] else "")
+            issues.append(Issue(name, f"{county_u[ki]}'s totals row for {label}, "
+                                f"{cand_u[ci]}: {int(v):,}, but its precincts add up to "
+                                f"{int(counted_here[code]):,}. The precincts are "
+                                "counted; the totals row is not.", sheet,
+                                severity=Severity.WARNING))
+    elif total_rows.any():
+        t = pd.DataFrame({"o": office_c[total_rows], "d": dist_c[total_rows],
+                          "c": cand_c[total_rows], "v": votes[total_rows]})
+        for (o, d, c), v in t.groupby(["o", "d", "c"], sort=False)["v"].sum().items():
+            file_totals.setdefault((office_u[o], dist_u[d], ""), {})[cand_u[c]] = int(v)
+
+    sup_rows = body & suppressed
+    sup_contests = {(office_u[o], dist_u[d]) for o, d in
+                    set(zip(office_c[sup_rows].tolist(), dist_c[sup_rows].tolist(),
+                            strict=True))}
+    if sup_contests:
+        issues.append(Issue(name, f"{int(sup_rows.sum())} vote count(s) are suppressed ('*') "
+                            "for voter privacy and read as 0.", sheet, severity=Severity.NOTE))
+    # Hidden cells (privacy marks and blanks) per contest and choice, for the verdict.
+    hidden_cells: dict[tuple[str, str, str], dict[str, list[str]]] = {}
+    hid_rows = body & (suppressed | blank) & (kind >= 0)
+    for o, d, c, p in zip(office_c[hid_rows].tolist(), dist_c[hid_rows].tolist(),
+                          cand_c[hid_rows].tolist(), prec_c[hid_rows].tolist(), strict=True):
+        hidden_cells.setdefault((office_u[o], dist_u[d], ""), {}).setdefault(
+            cand_u[c], []).append(prec_u[p])
+
+    is_primary = primary_in_name(name)
+
+    everything = bool(body.all())
+
+    def part(codes: np.ndarray, uniques: list[str]) -> pd.Categorical:
+        # Codes come from factorizing exactly these texts: nothing to validate.
+        return pd.Categorical.from_codes(codes if everything else codes[body],
+                                         categories=pd.Index(uniques, dtype=object),
+                                         validate=False)
+
+    rows = pd.DataFrame({
+        "precinct": part(prec_c, prec_u),
+        "contest": part(office_c, office_u),
+        "district": part(dist_c, dist_u),
+        "party": part(np.zeros(n, dtype=np.int8), [""]),
+        "choice": part(cand_c, cand_u),
+        "choice_party": part(party_c, party_u),
+        "kind": part(kind, list(ROW_KINDS)),
+        "votes": votes if everything else votes[body],
+        "row": np.arange(first_row, first_row + n, dtype=np.int32)[body],
+    })
+    return RawCanvass(
+        name, family, rows, issues, {}, file_totals,
+        {(o, d, "") for o, d in sup_contests}, is_primary, sheet=sheet, hidden=hidden_cells,
+        counties=tuple(c for c in county_u if c),
+    )
+
+
+def _fold(text: str) -> str:
+    """A title compared without case and spacing."""
+    return " ".join(text.split()).casefold()
+
+
+def merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Codes into ``texts`` renumbered so that equal texts share one code ("A " and "A")."""
+    import numpy as np
+    import pandas as pd
+
+    if len(set(texts)) == len(texts):
+        return codes, texts
+    remap, uniques = pd.factorize(np.array(texts, dtype=object), use_na_sentinel=False)
+    return remap[codes], [str(u) for u in uniques]
