@@ -7,9 +7,11 @@ copy is the case: the file stays as it was, an older copy.
 
 A station keeps up with the others by asking for the case's newest audit entry
 (:func:`latest_entry`): when it moved, someone else saved an action, and the station reads
-the case again. A station whose connection is lost is told so (:func:`connection_lost`)
-and shows the case read-only until it reconnects; nothing it was told was saved is lost
-(an action is saved once its transaction committed on the server).
+the case again. It need not wait for its next look: :func:`watch_saves` hears each save the
+moment it is committed (the server's NOTIFY). A station whose connection is lost is told
+so (:func:`connection_lost`) and shows the case read-only until it reconnects; nothing it
+was told was saved is lost (an action is saved once its transaction committed on the
+server).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from recount_desk import store
+from recount_desk.store import pg
 from recount_desk.store.transfer import copy_case
 
 from .case import Case
@@ -100,6 +103,34 @@ def latest_entry(case: Case) -> int:
     reads the case again when it moved (another station saved an action)."""
     row = case.conn.execute("SELECT max(seq) FROM audit").fetchone()
     return int(row[0] or 0) if row else 0
+
+
+class SaveWatcher:
+    """Hears the saves on a case on the server as they are committed: ``fileno()`` becomes
+    readable when one arrives (a window watches it), ``heard()`` says whether any did since
+    last asked, never waiting (``ServerUnavailable`` once the connection is gone)."""
+
+    def __init__(self, listener: pg.SaveListener) -> None:
+        self._listener = listener
+
+    def fileno(self) -> int:
+        return self._listener.fileno()
+
+    def heard(self) -> bool:
+        return self._listener.heard()
+
+    def close(self) -> None:
+        with contextlib.suppress(store.ServerUnavailable, OSError):
+            self._listener.close()
+
+
+def watch_saves(case: Case) -> SaveWatcher | None:
+    """A watcher of the saves on the case (None for a case file, which one program writes);
+    raises ``ServerUnavailable`` or ``CaseFileError`` when the server cannot be reached."""
+    if not case.on_server:
+        return None
+    return SaveWatcher(pg.listen(str(case.path) if not isinstance(case.path, pg.CaseURL)
+                                 else case.path))
 
 
 @dataclass(frozen=True)

@@ -569,15 +569,22 @@ def compare_load(canvass: ContestTotals, layout: SheetLayout, units: Sequence[Re
     recount totals ((1)(e)(iii)). With any unit still open the result is not judged.
     """
     rows: list[UnitComparison] = []
-    canvass_total = dict.fromkeys(layout.choices, 0)
-    recount_total = dict.fromkeys(layout.choices, 0)
+    choices = layout.choices
+    canvass_total = dict.fromkeys(choices, 0)
+    recount_total = dict.fromkeys(choices, 0)
     counted = 0
+    nothing: Mapping[str, int] = {}
     for u in units:
-        canv = dict.fromkeys(layout.choices, 0)
-        for p in u.precincts:
-            for c in layout.choices:
-                canv[c] += canvass_by_precinct.get(p, {}).get(c, 0)
-        for c in layout.choices:
+        if len(u.precincts) == 1:  # most units are one precinct: its figures as they are
+            src = canvass_by_precinct.get(u.precincts[0], nothing)
+            canv = {c: src.get(c, 0) for c in choices}
+        else:
+            canv = dict.fromkeys(choices, 0)
+            for p in u.precincts:
+                src = canvass_by_precinct.get(p, nothing)
+                for c in choices:
+                    canv[c] += src.get(c, 0)
+        for c in choices:
             canvass_total[c] += canv[c]
         sheet, source = (loaded[u.name], "file") if u.name in loaded else \
             (kept[u.name], "kept") if u.name in kept else (None, "open")
@@ -585,8 +592,9 @@ def compare_load(canvass: ContestTotals, layout: SheetLayout, units: Sequence[Re
             rows.append(UnitComparison(u.name, canv, None, source))
             continue
         counted += 1
-        rec = {c: sheet.choice_votes(c) for c in layout.choices}
-        for c in layout.choices:
+        votes = sheet.votes
+        rec = {c: votes.get(c) or 0 for c in choices}  # (TallySheet.choice_votes)
+        for c in choices:
             recount_total[c] += rec[c]
         rows.append(UnitComparison(u.name, canv, rec, source))
     env = envelope_votes or {}

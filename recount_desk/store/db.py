@@ -480,6 +480,19 @@ def differences(conn: sqlite3.Connection) -> list[str]:
     if pg.is_pg(conn):  # the server's schema, its guards among it
         problems += pg.schema_problems(conn)  # type: ignore[arg-type]
         return problems + _log_problems(conn)
+    version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+    problems = _file_differences(conn)
+    if not problems and isinstance(conn, CaseConnection) and \
+            int(conn.execute("PRAGMA data_version").fetchone()[0]) == version:
+        # nobody wrote the file while it was read: the next action's check is cheap
+        head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+        if head is not None and conn.sums is not None and conn.sums[0] == head[0]:
+            conn.verified = (version, head[0])
+    return problems
+
+
+def _file_differences(conn: sqlite3.Connection) -> list[str]:
+    problems: list[str] = []
     triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     missing = sorted({"audit_no_update", "audit_no_delete"} - triggers)
     if missing:
@@ -660,7 +673,10 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
         conn.triggers_for = None
         rows_digest.install_triggers(conn, key[1])
         conn.triggers_for = key
-        conn.sums = None  # rows written before the triggers were not seen
+        # Sums kept so far stay good: they come from a full computation (a check, or the
+        # commit of a new or migrated file) and this connection writes only through
+        # transaction(), whose actions the triggers now see; another's writes move the head
+        # or fail the check, and the sums are used only with the head they were made for.
 
 
 def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None

@@ -33,6 +33,10 @@ What the server adds, and how SQLite's guarantees are kept:
   transaction's id; otherwise it computes the sums from every row, as ``verify`` does.
 - **Read-only outside an action.** The session's transactions are read-only by default;
   only ``transaction()`` begins a read-write one, so a write without its audit entry fails.
+- **Stations hear each save.** Every audited commit announces its entry's number on the
+  ``recount_desk_saved`` channel (``NOTIFY``, delivered when it commits); a station
+  listens on a connection of its own (:class:`SaveListener`) and reads the case again at
+  once, instead of at its next look at the server.
 - **A lost connection** raises :class:`ServerUnavailable` (an ``sqlite3.OperationalError``):
   the action was not saved, or — when the connection broke during the commit itself — it
   cannot be known from here whether it was; it is never reported as saved.
@@ -57,6 +61,8 @@ SCHEMES = ("postgresql://", "postgres://")
 CHAIN_LOCK = 0x52434E54  # "RCNT", the case file's application id
 # Tables of the server's own bookkeeping: not part of the case's state digest.
 OWN_TABLES = ("rd_case", "rd_row_log")
+# The channel every audited commit notifies with its entry's number.
+SAVED_CHANNEL = "recount_desk_saved"
 # Audit entries' rows kept in rd_row_log (older ones are pruned: a station that far behind
 # computes its sums from every row once).
 LOG_KEEP = 2048
@@ -733,6 +739,7 @@ def note_audited(conn: PgCaseConnection, entry: AuditEntry) -> int:
     is audited, up to this entry."""
     conn.execute("UPDATE rd_case SET audited_changes = changes, head = ?", (entry.hash,))
     conn.written.add(entry.seq)
+    conn.execute("SELECT pg_notify(?, ?)", (SAVED_CHANNEL, str(entry.seq)))
     if entry.seq % 256 == 0:  # the log is for stations catching up, not a history
         conn.execute("DELETE FROM rd_row_log WHERE seq <= ?", (entry.seq - LOG_KEEP,))
     if conn.schema_mark is None:  # a new case: its schema is the one just written
@@ -824,3 +831,52 @@ def _expected_columns() -> dict[str, list[tuple[str, str]]]:
                 for t in case_tables()}
     finally:
         conn.close()
+
+
+class SaveListener:
+    """A connection of its own on which a station hears every save on the case (the
+    ``NOTIFY`` each audited commit sends): its socket (``fileno``) becomes readable when one
+    arrives, and :meth:`heard` says, without waiting for one, whether any did since last
+    asked."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self._heard = False
+        raw.add_notify_handler(self._note)
+
+    def _note(self, _notify: Any) -> None:
+        self._heard = True
+
+    def fileno(self) -> int:
+        return int(self.raw.pgconn.socket)
+
+    def heard(self) -> bool:
+        """Whether a save was announced since the last call. Raises ``ServerUnavailable``
+        when the connection is gone (one short round trip to the server tells)."""
+        psycopg = _psycopg()
+        try:
+            pgconn = self.raw.pgconn
+            pgconn.consume_input()
+            while pgconn.notifies() is not None:
+                self._heard = True
+            self.raw.execute("SELECT 1")  # (notifications met on the way are noted too)
+        except psycopg.Error as e:
+            raise _translate_error(e) from e
+        got, self._heard = self._heard, False
+        return got
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def listen(location: str | CaseURL) -> SaveListener:
+    """Listen for the saves on the case at ``location`` (a connection of its own)."""
+    psycopg = _psycopg()
+    address = location if isinstance(location, CaseURL) else CaseURL(location)
+    try:
+        raw = psycopg.connect(address.url, autocommit=True, connect_timeout=10,
+                              application_name="Recount Desk (listening)")
+        raw.execute(f"LISTEN {SAVED_CHANNEL}")
+    except psycopg.Error as e:
+        raise _translate_error(e) from e
+    return SaveListener(raw)

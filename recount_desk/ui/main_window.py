@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QByteArray, QSettings, QSocketNotifier, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -329,6 +329,8 @@ class MainWindow(QMainWindow):
         """Delete the pages of the case shown before, one piece per turn of the loop."""
         import shiboken6
 
+        from . import turns
+
         def step() -> None:
             while self._wreckage:
                 piece = self._wreckage.pop(0)
@@ -336,9 +338,9 @@ class MainWindow(QMainWindow):
                     piece.deleteLater()
                     break
             if self._wreckage:
-                QTimer.singleShot(1, self, step)
+                turns.later(self, step)
 
-        QTimer.singleShot(1, self, step)
+        turns.later(self, step)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -789,9 +791,11 @@ class MainWindow(QMainWindow):
                 self._show_banner(self.case.readonly_reason, problems)
             self.case_checked.emit(str(path))
 
+        # The history emptied while the case it belongs to is still open (emptying it reads
+        # the case's last action: a closed one raised "Cannot operate on a closed database").
+        self.undo_stack.clear()
         if self.case is not None:
             self.case.close()
-        self.undo_stack.clear()
         self.case = case
         self._irreversible = None
         self._known_seq = self._current_seq()
@@ -835,8 +839,10 @@ class MainWindow(QMainWindow):
 
     def _in_turns(self, case: Case, steps: list[Callable[[], Any]],
                   then: Callable[[], Any]) -> None:
-        """Run ``steps`` one per turn of the event loop (a timer, so that painting and input
-        come in between), then ``then``; stop if another case is opened meanwhile."""
+        """Run ``steps`` one per turn of the event loop (``turns``: painting and input come
+        in between), then ``then``; stop if another case is opened meanwhile."""
+        from . import turns
+
         todo = list(steps)
 
         def step() -> None:
@@ -847,9 +853,9 @@ class MainWindow(QMainWindow):
                 return
             if todo[0]() is not False:  # a step returning False is taken again
                 todo.pop(0)
-            QTimer.singleShot(1, self, step)
+            turns.later(self, step)
 
-        QTimer.singleShot(1, self, step)
+        turns.later(self, step)
 
     # -- the counting center: a case on a server, several stations at once ---------------------
     def connect_server(self, url: str | None = None) -> None:
@@ -880,8 +886,54 @@ class MainWindow(QMainWindow):
 
             self._server_seq = center.latest_entry(self.case)
             self.server_timer.start()
+            self._listen_for_saves()
         else:
             self.server_timer.stop()
+            self._stop_listening()
+
+    def _listen_for_saves(self) -> None:
+        """Hear the other stations' saves as they are committed (the server's NOTIFY), so
+        the pages show them at once; the look every few seconds stays, for a lost server."""
+        from recount_desk.actions import case as case_actions
+        from recount_desk.actions import center
+
+        self._stop_listening()
+        if self.case is None:
+            return
+        try:
+            watcher = center.watch_saves(self.case)
+        except (case_actions.CaseFileError, case_actions.ServerUnavailable):
+            return  # the look every few seconds still sees the others' work
+        if watcher is None:
+            return
+        self.save_watcher = watcher
+        self.save_notifier = QSocketNotifier(watcher.fileno(), QSocketNotifier.Type.Read, self)
+        self.save_notifier.activated.connect(self._heard_save)
+
+    def _stop_listening(self) -> None:
+        notifier = getattr(self, "save_notifier", None)
+        if notifier is not None:
+            notifier.setEnabled(False)
+            notifier.deleteLater()
+            self.save_notifier = None
+        watcher = getattr(self, "save_watcher", None)
+        if watcher is not None:
+            watcher.close()
+            self.save_watcher = None
+
+    def _heard_save(self) -> None:
+        from recount_desk.actions import case as case_actions
+
+        watcher = getattr(self, "save_watcher", None)
+        if watcher is None:
+            return
+        try:
+            heard = watcher.heard()
+        except case_actions.ServerUnavailable:
+            self._stop_listening()  # the next look at the server says what happened
+            return
+        if heard:
+            self.poll_server()
 
     def poll_server(self) -> None:
         from recount_desk.actions import case as case_actions
@@ -902,6 +954,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("The counting-center server answers again; this "
                                          "station can save again.", 15000)
             self._server_seq = center.latest_entry(case)
+            self._listen_for_saves()
             self.refresh()
             return
         try:
@@ -949,7 +1002,9 @@ class MainWindow(QMainWindow):
         self.banner.setVisible(bool(warnings))
 
     def close_case(self) -> None:
+        self._stop_listening()
         if self.case is not None:
+            self.undo_stack.clear()  # its actions belong to this case (while it is open)
             self.case.close()
             self.case = None
 

@@ -325,3 +325,34 @@ def test_an_edited_row_log_is_never_trusted(url: str, edit: str,
         monkeypatch.undo()
         assert b.conn.sums[1] == db.row_sums(b.conn)  # type: ignore[attr-defined]
     assert verify_case(url).ok
+
+
+def test_a_station_hears_each_save_as_it_is_committed(  # type: ignore[no-untyped-def]
+        url: str, pg_server, tmp_path: Path) -> None:
+    """The server announces every audited commit (NOTIFY): a station's watcher says so at
+    once, without waiting and without reading the case; a rolled-back action says nothing."""
+    import select
+
+    with open_case(url, actor="Dana") as a, open_case(url, actor="Marcus") as b:
+        watcher = center.watch_saves(b)
+        assert watcher is not None
+        try:
+            assert not watcher.heard()
+            rc.enter_tally(a, RACE, "P1", entry=1, officer="Dana", sheet=sheet(10, 9))
+            ready, _, _ = select.select([watcher.fileno()], [], [], 10)
+            assert ready and watcher.heard()
+            assert not watcher.heard()  # each save is heard once
+            with pytest.raises(rc.RecountError):  # refused: nothing was saved, nothing said
+                rc.enter_tally(a, RACE, "P9", entry=1, officer="Dana", sheet=sheet(1, 1))
+            assert not select.select([watcher.fileno()], [], [], 0.3)[0] or not watcher.heard()
+            database = url.rsplit("/", 1)[1]
+            pg_server.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                            f"datname = '{database}' AND application_name LIKE "
+                            "'%listening%'")
+            select.select([watcher.fileno()], [], [], 10)
+            with pytest.raises(store.ServerUnavailable):
+                watcher.heard()
+        finally:
+            watcher.close()
+    with make_case(tmp_path / "t.recount") as local:
+        assert center.watch_saves(local) is None

@@ -93,3 +93,21 @@ def test_a_unit_another_station_saved_meanwhile_is_refused_not_replaced(
     assert got is not None and got.officer == "Dana" and got.sheet.ballots == 20
     if window.last_message is not None:
         window.last_message.close()
+
+
+def test_a_station_shows_another_stations_save_as_soon_as_it_is_committed(
+        window: MainWindow, qtbot: QtBot, url: str) -> None:
+    """The window hears the server's announcement of each save: the other station's work
+    shows without waiting for the look every few seconds (stopped here to prove it)."""
+    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+        window.connect_server(url)
+    window.server_timer.stop()
+    assert window.save_watcher is not None
+    with open_case(url, actor="Dana") as other:
+        rc.enter_tally(other, RACE, "P1", entry=1, officer="Dana",
+                       sheet=TallySheet(19, {"Ada": 10, "Ben": 9}, 0, 0, 0))
+    qtbot.waitUntil(lambda: "Another station saved work" in
+                    window.statusBar().currentMessage(), timeout=SIGNAL_MS)
+    assert "Dana" in window.statusBar().currentMessage()
+    window.close_case()
+    assert window.save_watcher is None
