@@ -22,7 +22,7 @@ from functools import cached_property
 from pathlib import Path
 
 from recount_desk import store
-from recount_desk.core.model import ContestKind, ContestTotals, Issue, Severity
+from recount_desk.core.model import ContestTotals, Issue, Severity
 from recount_desk.core.recount import (
     BoardKind,
     BoardMember,
@@ -60,14 +60,12 @@ from recount_desk.core.recount import (
     TallyEntry,
     TallySheet,
     TimelinessFinding,
-    UnitKind,
     UnitRecord,
     UnitState,
     UnitStatus,
     VarianceTable,
     assess_envelope,
     board_kind_for,
-    check_units,
     checklist,
     cost_statement,
     envelope_summary,
@@ -78,7 +76,6 @@ from recount_desk.core.recount import (
     returned_in_time,
     staff_cost,
     status_line,
-    units_from_precincts,
     variance_table,
 )
 from recount_desk.core.rules import Verdict, decide
@@ -86,10 +83,6 @@ from recount_desk.store import recount_repo as rr
 from recount_desk.store import repo
 
 from .case import Case
-
-PROPONENTS = "proponents"
-OPPONENTS = "opponents"
-
 
 # --------------------------------------------------------------------------------------
 # Errors the user sees
@@ -419,25 +412,19 @@ def start_recount(case: Case, contest_id: int, *, method: RecountMethod,
     """
     with store.transaction(case.conn, case.actor, "start recount") as tx:
         ctx = load_recount(case, contest_id)
-        ensure_writable(case, ctx)
-        if ctx.settings is not None and rr.entry_count(case.conn, contest_id):
-            raise RecountError(f"The recount of {ctx.title} already has tally entries; its "
-                               "units and entry mode can no longer change.")
-        precincts = rr.contest_precincts(case.conn, contest_id)
-        units = tuple(batches) if batches is not None else units_from_precincts(precincts)
-        units = tuple(RecountUnit(u.name.strip(), tuple(u.precincts)) for u in units)
-        problems = check_units(units, precincts)
-        if problems:
-            raise RecountError(" ".join(problems))
-        kind = UnitKind.BATCHES if batches is not None else UnitKind.PRECINCTS
+        d = ctx.model.start(rr.contest_precincts(case.conn, contest_id), batches,
+                            has_entries=ctx.settings is not None
+                            and bool(rr.entry_count(case.conn, contest_id)))
+        if isinstance(d, Refusal):
+            raise _refused(d)
         rr.save_recount(tx, contest_id, method=method, entry_mode=entry_mode,
-                        unit_kind=kind, units=units, started_at=store.utc_now(),
+                        unit_kind=d.kind, units=d.units, started_at=store.utc_now(),
                         started_by=case.actor)
         tx.update({"contest_id": contest_id, "contest": ctx.title,
-                        "method": method.value, "entry_mode": entry_mode.value,
-                        "unit_kind": kind.value, "restarted": ctx.settings is not None,
-                        "units": [{"name": u.name, "precincts": list(u.precincts)}
-                                  for u in units]})
+                   "method": method.value, "entry_mode": entry_mode.value,
+                   "unit_kind": d.kind.value, "restarted": d.restarted,
+                   "units": [{"name": u.name, "precincts": list(u.precincts)}
+                             for u in d.units]})
     return recount_state(case, contest_id)
 
 
@@ -569,30 +556,23 @@ def add_witness(case: Case, contest_id: int, *, name: str, designated_by: str, s
     ``side`` is ``PROPONENTS`` or ``OPPONENTS``. Races: designated by a candidate; ``side``
     is the candidate's name (a practice the statute does not govern for races).
     """
-    name = _name(name, "the witness's name")
-    designated_by = _name(designated_by, "who designated the witness")
-    side = _name(side, "the side or candidate the witness represents")
-    if attended_from and attended_to and attended_to < attended_from:
-        raise RecountError("The witness cannot leave before arriving.")
     with store.transaction(case.conn, case.actor, "add witness") as tx:
         ctx = load_recount(case, contest_id)
-        ensure_writable(case, ctx)
-        if ctx.totals.contest.kind is ContestKind.PROPOSITION:
-            if side.casefold() not in (PROPONENTS, OPPONENTS):
-                raise RecountError("For a proposition, a witness represents the proponents or "
-                                   "the opponents (20A-4-401(2)(e)).")
-            side = side.casefold()
-        elif side not in ctx.layout.choices:
-            raise RecountError(f"{side!r} is not a candidate in {ctx.title}; name the "
-                               "candidate this witness represents.")
-        wid = rr.add_witness(tx, contest_id, name=name, designated_by=designated_by,
-                             side=side, designated_at=designated_at,
-                             attended_from=attended_from, attended_to=attended_to,
+        d = ctx.model.designate_witness(name, designated_by, side,
+                                        designated_at=designated_at,
+                                        attended_from=attended_from, attended_to=attended_to)
+        if isinstance(d, Refusal):
+            raise _refused(d)
+        w = d.witness
+        wid = rr.add_witness(tx, contest_id, name=w.name, designated_by=w.designated_by,
+                             side=d.side, designated_at=w.designated_at,
+                             attended_from=w.attended_from, attended_to=w.attended_to,
                              recorded_by=case.actor, recorded_at=store.utc_now())
         tx.update({"contest_id": contest_id, "contest": ctx.title, "witness_id": wid,
-                        "name": name, "designated_by": designated_by, "side": side,
-                        "designated_at": _iso(designated_at),
-                        "attended_from": _iso(attended_from), "attended_to": _iso(attended_to)})
+                   "name": w.name, "designated_by": w.designated_by, "side": d.side,
+                   "designated_at": _iso(w.designated_at),
+                   "attended_from": _iso(w.attended_from),
+                   "attended_to": _iso(w.attended_to)})
     return wid
 
 
@@ -868,15 +848,13 @@ def confirm_no_envelopes(case: Case, contest_id: int, *, confirmed: bool = True,
                          note: str = "") -> None:
     """Record that there were no unopened absentee envelopes to reexamine ((1)(e)(iii))."""
     with store.transaction(case.conn, case.actor, "confirm no envelopes") as tx:
-        ctx = load_recount(case, contest_id)
-        ensure_writable(case, ctx)
-        ensure_started(ctx)
-        if confirmed and ctx.envelopes:
-            raise RecountError(f"{ctx.title} lists {len(ctx.envelopes)} envelope(s); "
-                               "reexamine them instead.")
-        rr.set_no_envelopes(tx, contest_id, confirmed, note.strip())
+        ctx = load_recount(case, contest_id, whole=True)
+        d = ctx.model.confirm_no_envelopes(confirmed, note)
+        if isinstance(d, Refusal):
+            raise _refused(d)
+        rr.set_no_envelopes(tx, contest_id, d.confirmed, d.note)
         tx.update({"contest_id": contest_id, "contest": ctx.title,
-                        "confirmed": confirmed, "note": note.strip() or None})
+                   "confirmed": d.confirmed, "note": d.note or None})
 
 
 def envelope_list(case: Case, contest_id: int) -> list[EnvelopeView]:

@@ -38,8 +38,6 @@ from recount_desk.core.report_model import (
     ReportContest,
     ReportElection,
     RequestCheck,
-    Signer,
-    Signing,
     Unit,
     fingerprint,
     format_datetime,
@@ -437,9 +435,10 @@ def _printing(case: Case, contest_id: int, data: dict[str, Any],
     if data.get("signed_at"):
         titles = {m.name: m.title for m in base.board.members}
         titles.setdefault(base.officer.name, base.officer.title)
-        signing = Signing(datetime.fromisoformat(str(data["signed_at"])),
-                          str(data.get("signed_place", "")),
-                          tuple(Signer(n, titles.get(n, "")) for n in data.get("signed_by", ())))
+        signing = rc.Signing(datetime.fromisoformat(str(data["signed_at"])),
+                             str(data.get("signed_place", "")),
+                             tuple(rc.Signer(n, titles.get(n, ""))
+                                   for n in data.get("signed_by", ())))
     return Printing(int(data.get("reprint", 0)), datetime.fromisoformat(gen) if gen else None,
                     appendix, signing, int(data.get("audit_upto", 0)),
                     # the audit chain's head beside the fingerprint (store/anchor.py)
@@ -465,7 +464,7 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     if not check.ok:
         raise ReportNotReady("The case file does not match its audit log ("
                              + "; ".join(check.problems) + "), so no official report can be "
-                             "made from it. Restore a backup (recount-desk restore) or find out "
+                             "made from it. Restore one of its automatic backups or find out "
                              "who changed the file.")
     base = build_report_data(case, contest_id)
     signing = _signing(case, contest_id)
@@ -683,8 +682,8 @@ def record_signing(case: Case, contest_id: int, signed_at: datetime,
     if _signing(case, contest_id) is not None:
         raise ReportNotReady("This contest's report is already signed; reopen the contest "
                              "first to record a new signing.")
-    trial = replace(data, printing=Printing(signing=Signing(
-        signed_at, place or data.board.place, tuple(Signer(n, "") for n in signers))))
+    trial = replace(data, printing=Printing(signing=rc.Signing(
+        signed_at, place or data.board.place, tuple(rc.Signer(n, "") for n in signers))))
     found = problems(trial)
     if found:
         raise ReportNotReady("The report cannot be signed as the official result: "

@@ -1246,6 +1246,23 @@ def quorum(kind: BoardKind, members: Sequence[BoardMember], body_size: int) -> Q
 
 
 @dataclass(frozen=True, slots=True)
+class Signer:
+    """One who signed the report: a member of the board, or the election officer."""
+
+    name: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Signing:
+    """The signing as recorded in the case: when, where and by whom ((4)(b)(ii))."""
+
+    signed_at: datetime
+    place: str
+    signers: tuple[Signer, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SigningPlan:
     """Who signs the report, when and where, checked against the board step (20A-4-401(4)(b)(ii)).
 
@@ -1634,6 +1651,35 @@ class ConveneChange:
 
 
 @dataclass(frozen=True, slots=True)
+class StartChange:
+    """The recount's units to record, how they were named, and whether it starts again."""
+
+    units: tuple[RecountUnit, ...]
+    kind: UnitKind
+    restarted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NoEnvelopesChange:
+    """The officer's record that there were (or, taken back, may be) no unopened envelopes."""
+
+    confirmed: bool
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class WitnessChange:
+    """A witness to record, as the contest names the side they represent."""
+
+    witness: Witness
+    side: str
+
+
+PROPONENTS = "proponents"
+OPPONENTS = "opponents"
+
+
+@dataclass(frozen=True, slots=True)
 class ReopenChange:
     """A signed contest to unlock, and why (recorded with the signing it sets aside)."""
 
@@ -1768,6 +1814,58 @@ class ContestRecount:
                            "method and the units first.", kind=RefusalKind.NOT_STARTED)
         return None
 
+    # --- starting (20A-4-401(1)(e)(i)-(ii), (2)(d)(i)-(ii)) -----------------------------
+
+    def start(self, precincts: Sequence[str], batches: Sequence[RecountUnit] | None, *,
+              has_entries: bool) -> StartChange | Refusal:
+        """The units of the recount: the contest's canvass precincts, or the named
+        ``batches`` covering every precinct exactly once (``check_units``). It may start
+        again with other settings until a tally is entered (``has_entries``)."""
+        if (no := self._unlocked()) is not None:
+            return no
+        if self.mode is not None and has_entries:
+            return Refusal(f"The recount of {self.title} already has tally entries; its "
+                           "units and entry mode can no longer change.")
+        given = tuple(batches) if batches is not None else units_from_precincts(precincts)
+        units = tuple(RecountUnit(u.name.strip(), tuple(u.precincts)) for u in given)
+        problems = check_units(units, precincts)
+        if problems:
+            return Refusal(" ".join(problems))
+        return StartChange(units, UnitKind.BATCHES if batches is not None
+                           else UnitKind.PRECINCTS, self.mode is not None)
+
+    # --- witnesses ((2)(e)) -------------------------------------------------------------
+
+    def designate_witness(self, name: str, designated_by: str, side: str, *,
+                          designated_at: datetime | None = None,
+                          attended_from: datetime | None = None,
+                          attended_to: datetime | None = None) -> WitnessChange | Refusal:
+        """A witness designated to watch the recount. For a proposition, by the proponents
+        or the opponents (20A-4-401(2)(e)); for a race, by a candidate, whose name is the
+        side (a practice the statute does not govern for races)."""
+        if (no := self._unlocked()) is not None:
+            return no
+        who, by, what = ((name or "").strip(), (designated_by or "").strip(),
+                         (side or "").strip())
+        for value, missing in ((who, "the witness's name"),
+                               (by, "who designated the witness"),
+                               (what, "the side or candidate the witness represents")):
+            if not value:
+                return Refusal(f"Give {missing}.")
+        if attended_from and attended_to and attended_to < attended_from:
+            return Refusal("The witness cannot leave before arriving.")
+        if self.canvass is not None and \
+                self.canvass.contest.kind is ContestKind.PROPOSITION:
+            if what.casefold() not in (PROPONENTS, OPPONENTS):
+                return Refusal("For a proposition, a witness represents the proponents or "
+                               "the opponents (20A-4-401(2)(e)).")
+            what = what.casefold()
+        elif what not in self.layout.choices:
+            return Refusal(f"{what!r} is not a candidate in {self.title}; name the "
+                           "candidate this witness represents.")
+        return WitnessChange(Witness(who, by, designated_at, attended_from, attended_to),
+                             what)
+
     # --- tally sheets (20A-4-401(1)(e)(ii), (2)(d)(ii)) ---------------------------------
 
     def who_enters(self, roster: Roster, name: str, number: int, officer: str) -> Who:
@@ -1894,6 +1992,17 @@ class ContestRecount:
             reason, text, votes = None, "", None
         return EnvelopeDecision(envelope_id, env.precinct, outcome, reason, text, votes, by,
                                 env.outcome)
+
+    def confirm_no_envelopes(self, confirmed: bool, note: str) -> NoEnvelopesChange | Refusal:
+        """Record that there were no unopened absentee envelopes to reexamine
+        ((1)(e)(iii)); refused while envelopes are listed."""
+        if (no := self._may_write()) is not None:
+            return no
+        listed = self._whole()
+        if confirmed and listed:
+            return Refusal(f"{self.title} lists {len(listed)} envelope(s); reexamine them "
+                           "instead.")
+        return NoEnvelopesChange(confirmed, (note or "").strip())
 
     # --- the declaration ((1)(e)(iv)-(v), (2)(d)(iv); 20A-1-304) ------------------------
 

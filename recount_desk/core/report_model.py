@@ -33,6 +33,7 @@ from .recount import (
     Lot,
     QuorumCheck,
     RecountMethod,
+    Signing,
     Witness,
     quorum,
 )
@@ -223,21 +224,6 @@ class AuditRow:
     actor: str
     action: str
     summary: str
-
-
-@dataclass(frozen=True, slots=True)
-class Signer:
-    name: str
-    title: str
-
-
-@dataclass(frozen=True, slots=True)
-class Signing:
-    """The signing as recorded in the case: when, where and by whom."""
-
-    signed_at: datetime
-    place: str
-    signers: tuple[Signer, ...]
 
 
 @dataclass(frozen=True, slots=True)

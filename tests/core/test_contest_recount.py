@@ -35,6 +35,7 @@ from recount_desk.core.recount import (
     EnvelopeRecord,
     EnvelopeVotes,
     Lot,
+    NoEnvelopesChange,
     RecountUnit,
     Refusal,
     RefusalKind,
@@ -44,10 +45,13 @@ from recount_desk.core.recount import (
     ResolutionKind,
     SheetLayout,
     SigningPlan,
+    StartChange,
     TallyEntry,
     TallySheet,
+    UnitKind,
     UnitRecord,
     UnitStatus,
+    WitnessChange,
     return_rule,
 )
 from recount_desk.core.rules import Edition, Result
@@ -108,6 +112,9 @@ TRANSITIONS = {
                                    convened_at=datetime(2024, 11, 26, 10), place="Chambers"),
     "sign": lambda m: m.sign(["Ann Ames"], officer="Sue Clerk",
                              signed_at=datetime(2024, 11, 26, 11)),
+    "start": lambda m: m.start(("P1",), None, has_entries=False),
+    "designate-witness": lambda m: m.designate_witness("Ruth", "Ada", "Ada"),
+    "confirm-no-envelopes": lambda m: m.confirm_no_envelopes(True, ""),
 }
 
 
@@ -121,7 +128,7 @@ def test_a_signed_contest_refuses_every_change_until_reopened(name: str) -> None
     assert got.text == "Mayor is locked: its report was signed."
 
 
-@pytest.mark.parametrize("name", ["enter", "resolve", "declare"])
+@pytest.mark.parametrize("name", ["enter", "resolve", "declare", "confirm-no-envelopes"])
 def test_tallies_and_the_declaration_need_a_started_recount(name: str) -> None:
     got = TRANSITIONS[name](model(MISMATCH, mode=None))
     assert isinstance(got, Refusal)
@@ -412,3 +419,71 @@ def test_reopening_needs_a_signed_contest_and_a_reason(locked: str, reason: str,
         assert got.reason == want
     else:
         assert got.text == want
+
+
+# --- start, witnesses, no envelopes ---------------------------------------------------------
+
+@pytest.mark.parametrize(("mode", "batches", "has_entries", "want"), [
+    (None, None, False, ("P1", "P2")),
+    (None, (RecountUnit(" North ", ("P1", "P2")),), False, ("North",)),
+    (EntryMode.DOUBLE, None, False, ("P1", "P2")),
+    (EntryMode.DOUBLE, None, True, "already has tally entries"),
+    (None, (RecountUnit("North", ("P1",)),), False, "Not covered by any unit"),
+    (None, (RecountUnit("A", ("P1",)), RecountUnit("B", ("P1", "P2"))), False,
+     "is in both 'A' and 'B'"),
+], ids=["precincts", "batch", "start-again", "after-entries", "precinct-left-out",
+        "precinct-twice"])
+def test_starting_names_units_covering_every_precinct_once(
+        mode: EntryMode | None, batches: tuple[RecountUnit, ...] | None, has_entries: bool,
+        want: tuple[str, ...] | str) -> None:
+    got = model(mode=mode).start(("P1", "P2"), batches, has_entries=has_entries)
+    if isinstance(want, tuple):
+        assert isinstance(got, StartChange)
+        assert tuple(u.name for u in got.units) == want
+        assert got.restarted is (mode is not None)
+        assert got.kind is (UnitKind.BATCHES if batches else UnitKind.PRECINCTS)
+    else:
+        assert isinstance(got, Refusal) and want in got.text
+
+
+PROPOSITION = ContestTotals(Contest(ContestKey("Prop 1"), ContestKind.PROPOSITION),
+                            (ChoiceTotal(Choice("For", "", ChoiceKind.FOR), 5),
+                             ChoiceTotal(Choice("Against", "", ChoiceKind.AGAINST), 4)))
+
+
+@pytest.mark.parametrize(("canvass", "side", "want"), [
+    (CANVASS, "Ada", "Ada"),
+    (CANVASS, "Zed", "'Zed' is not a candidate in Mayor"),
+    (PROPOSITION, "Proponents", "proponents"),
+    (PROPOSITION, "Ada", "represents the proponents or the opponents (20A-4-401(2)(e))"),
+    (CANVASS, " ", "Give the side or candidate the witness represents."),
+], ids=["candidate", "not-a-candidate", "proponents", "proposition-candidate", "no-side"])
+def test_a_witness_represents_a_candidate_or_a_side_of_a_proposition(
+        canvass: ContestTotals, side: str, want: str) -> None:
+    got = model(canvass=canvass).designate_witness(" Ruth K. ", "Ada", side)
+    if isinstance(got, WitnessChange):
+        assert (got.side, got.witness.name) == (want, "Ruth K.")
+    else:
+        assert want in got.text
+
+
+def test_a_witness_cannot_leave_before_arriving() -> None:
+    got = model().designate_witness("Ruth", "Ada", "Ada",
+                                    attended_from=datetime(2024, 11, 21, 10),
+                                    attended_to=datetime(2024, 11, 21, 9))
+    assert isinstance(got, Refusal) and got.text == "The witness cannot leave before arriving."
+
+
+@pytest.mark.parametrize(("envelopes", "confirmed", "want"), [
+    ((), True, True),
+    ((EnvelopeRecord("E1", "P1", "Late"),), True, "lists 1 envelope(s)"),
+    ((EnvelopeRecord("E1", "P1", "Late"),), False, False),
+], ids=["none-listed", "some-listed", "taken-back"])
+def test_no_envelopes_is_confirmed_only_when_none_is_listed(
+        envelopes: tuple[EnvelopeRecord, ...], confirmed: bool, want: bool | str) -> None:
+    got = model(envelopes=envelopes).confirm_no_envelopes(confirmed, " none held ")
+    if isinstance(want, bool):
+        assert isinstance(got, NoEnvelopesChange)
+        assert (got.confirmed, got.note) == (want, "none held")
+    else:
+        assert isinstance(got, Refusal) and want in got.text

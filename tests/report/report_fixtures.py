@@ -23,6 +23,8 @@ from recount_desk.core.recount import (
     DeclarationRecord,
     Lot,
     RecountMethod,
+    Signer,
+    Signing,
     Witness,
 )
 from recount_desk.core.report_model import (
@@ -39,8 +41,6 @@ from recount_desk.core.report_model import (
     ReportContest,
     ReportElection,
     RequestCheck,
-    Signer,
-    Signing,
     Unit,
 )
 from recount_desk.core.rules import Edition, Result

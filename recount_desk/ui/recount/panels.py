@@ -34,6 +34,8 @@ from recount_desk.actions import recount as rc
 from recount_desk.actions.case import CaseFileError
 from recount_desk.core.model import ContestKind
 from recount_desk.core.recount import (
+    OPPONENTS,
+    PROPONENTS,
     BoardKind,
     BoardMember,
     BoardRole,
@@ -424,7 +426,7 @@ class WitnessesPanel(Panel):
             return
         prop = st.canvass.contest.kind is ContestKind.PROPOSITION
         self.side.clear()
-        sides = [rc.PROPONENTS, rc.OPPONENTS] if prop else list(st.layout.choices)
+        sides = [PROPONENTS, OPPONENTS] if prop else list(st.layout.choices)
         for s in sides:
             self.side.addItem(s.capitalize() if prop else s, s)
         self.basis.setText(
