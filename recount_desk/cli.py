@@ -574,8 +574,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     from recount_desk.actions import report as report_actions
 
     try:
-        if args.demo:
-            case = demo_actions.open_demo_case()
+        if args.demo:  # the demo's report is made by its election officer unless --as says
+            case = demo_actions.open_demo_case(
+                actor=_person(args) or demo_actions.demo_spec().election.officer)
         elif args.case:
             case = case_actions.open_case(args.case, actor=_person(args))
         else:
@@ -973,7 +974,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("report", help="the board of canvassers' recount report (PDF)")
     rp.add_argument("case", nargs="?")
-    rp.add_argument("--demo", action="store_true", help="the demo's finished recount")
+    rp.add_argument("--demo", action="store_true",
+                    help="the demo's finished recount (made by its election officer unless "
+                    "--as names another)")
     rp.add_argument("--contest", type=int, help="contest id (the only recounted one if omitted)")
     rp.add_argument("-o", "--output", required=True, help="the PDF to write")
     rp.add_argument("--appendix", action="store_true", help="add the contest's audit log")

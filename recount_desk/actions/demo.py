@@ -105,14 +105,15 @@ def demo_case_path() -> Path:
     return user_data_dir() / "Demo - 2016 General Election.recount"
 
 
-def open_demo_case(fresh: bool = False) -> Case:
-    """Open the user's copy of the demo case, building it on first use."""
+def open_demo_case(fresh: bool = False, actor: str | None = None) -> Case:
+    """Open the user's copy of the demo case, building it on first use; ``actor``: who acts
+    in it (a name of its roster), else nobody until the user says (the window asks)."""
     path = demo_case_path()
     if fresh and path.exists():
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
     if path.exists():
-        case = open_case(path)
+        case = open_case(path, actor=actor)
         officer = case.roster.election_officer
         if officer is not None and officer.name == demo_spec().election.officer:
             return case
@@ -121,4 +122,8 @@ def open_demo_case(fresh: bool = False) -> Case:
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
     path.parent.mkdir(parents=True, exist_ok=True)
-    return build_demo_case(path)
+    case = build_demo_case(path)  # made by its election officer
+    if actor is None or case.roster.who(actor).person == case.roster.election_officer:
+        return case
+    case.close()
+    return open_case(path, actor=actor)

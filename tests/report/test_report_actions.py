@@ -356,3 +356,17 @@ def test_a_demo_left_by_an_earlier_version_is_built_again(monkeypatch: pytest.Mo
     with demo.open_demo_case() as case:
         assert case.roster.election_officer.name == spec.election.officer
         assert isinstance(case.election, Election)
+
+
+def test_the_demo_report_from_the_command_line_again_and_again(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`report --demo` is made by the demo's election officer (its roster has three people,
+    so opening it names nobody): the second run, on the demo built by the first, works too;
+    --as names another person of its roster, and a name not on it is refused."""
+    out = tmp_path / "demo.pdf"
+    for _ in range(2):
+        assert cli.main(["report", "--demo", "-o", str(out)]) == 0
+        assert "Wrote" in capsys.readouterr().out
+    assert cli.main(["--as", "Dana Whitlock", "report", "--demo", "-o", str(out)]) == 0
+    assert cli.main(["--as", "Mickey Mouse", "report", "--demo", "-o", str(out)]) != 0
+    assert "not on this case's roster" in capsys.readouterr().err
