@@ -51,6 +51,8 @@ from recount_desk.app import application, create_window, parse_args
 app = application(sys.argv)
 """ + PAINT_FILTER + """
 w = create_window(parse_args(["--demo"]))
+# The person using the window is the roster's first, unasked (a question would wait forever).
+w.choose_person = lambda names, current: names[0]
 f = FirstPaint()
 f.quit_after_paint = False
 w.case_opened.connect(lambda _p: (print("opened", flush=True), app.quit()))

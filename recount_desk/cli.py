@@ -239,7 +239,9 @@ def _print_whole(result: WholeCheck, only_close: bool) -> None:
 
 # What to do about an issue, in the command line's terms (the window words its own).
 REMEDY_WORDS = {Remedy.SET_SEATS: 'Give its seats with --seats "NAME=N" (NAME as check '
-                                  "prints it)."}
+                                  "prints it).",
+                Remedy.MAP_COLUMNS: "Give a mapping with --mapping mapping.json (the window's "
+                                    "import wizard saves one)."}
 
 
 def _issue_text(i: Issue) -> str:

@@ -465,7 +465,7 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     if not check.ok:
         raise ReportNotReady("The case file does not match its audit log ("
                              + "; ".join(check.problems) + "), so no official report can be "
-                             "made from it. Restore a backup (recount-desk restore) or find out "
+                             "made from it. Restore one of its automatic backups or find out "
                              "who changed the file.")
     base = build_report_data(case, contest_id)
     signing = _signing(case, contest_id)

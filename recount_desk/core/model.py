@@ -109,6 +109,7 @@ class Remedy(StrEnum):
     only what is wrong, so neither front end shows the other's controls."""
 
     SET_SEATS = "set the seats"
+    MAP_COLUMNS = "map the columns"
 
 
 @dataclass(frozen=True, slots=True)

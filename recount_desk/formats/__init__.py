@@ -32,6 +32,8 @@ import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from recount_desk.core.model import Remedy
+
 from . import pipeline
 from .base import Cancelled, Detection, FormatFamily, ImportFailed, RawCanvass, ReadOptions, fail
 from .canvass import ParsedCanvass, file_sha256
@@ -132,9 +134,9 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
             if sniff(path) in ("xlsx", "xls", "ods"):
                 # Readers skip a workbook they cannot open; say it is damaged, not unknown.
                 read_sheet_text(path, 0, nrows=2)
-            raise fail(path, "Recount Desk does not recognise this layout. Use the column "
-                       "mapping (the import wizard's mapping page, or check --mapping) to say "
-                       "which columns hold the precinct, contest, choice and votes.")
+            raise fail(path, "Recount Desk does not recognise this layout: a column mapping "
+                       "must say which columns hold the precinct, contest, choice and votes.",
+                       remedy=Remedy.MAP_COLUMNS)
         family, detection = found[0].family, found[0]
     elif detection is not None and detection.family != family:
         detection = None

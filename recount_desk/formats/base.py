@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from recount_desk.core.model import Issue, Severity
+from recount_desk.core.model import Issue, Remedy, Severity
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,8 +55,10 @@ NOT_OURS: tuple[type[BaseException], ...] = _not_ours()
 
 
 def fail(path: Path | str, message: str, *, sheet: str | None = None, row: int | None = None,
-         column: str | None = None) -> ImportFailed:
-    return ImportFailed(Issue(Path(path).name, message, sheet, row, column, Severity.ERROR))
+         column: str | None = None, remedy: Remedy | None = None) -> ImportFailed:
+    """``remedy``: what to do about it, worded by the front end (core.model.Remedy)."""
+    return ImportFailed(Issue(Path(path).name, message, sheet, row, column, Severity.ERROR,
+                              remedy))
 
 
 @dataclass

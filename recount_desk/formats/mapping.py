@@ -39,7 +39,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from recount_desk.core.model import Issue, Severity
+from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import vocab
 from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
@@ -222,8 +222,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     options = options or ReadOptions()
     mapping: Any = options.mapping
     if mapping is None:
-        raise fail(path, "No column mapping was given. Map the columns in the import wizard, "
-                   "or pass --mapping mapping.json.")
+        raise fail(path, "No column mapping was given.", remedy=Remedy.MAP_COLUMNS)
     errs = validate(mapping)
     if errs:
         raise fail(path, "The column mapping is not valid: " + " ".join(errs))

@@ -329,6 +329,8 @@ class MainWindow(QMainWindow):
         """Delete the pages of the case shown before, one piece per turn of the loop."""
         import shiboken6
 
+        from . import turns
+
         def step() -> None:
             while self._wreckage:
                 piece = self._wreckage.pop(0)
@@ -336,9 +338,9 @@ class MainWindow(QMainWindow):
                     piece.deleteLater()
                     break
             if self._wreckage:
-                QTimer.singleShot(1, self, step)
+                turns.later(self, step)
 
-        QTimer.singleShot(1, self, step)
+        turns.later(self, step)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -789,9 +791,11 @@ class MainWindow(QMainWindow):
                 self._show_banner(self.case.readonly_reason, problems)
             self.case_checked.emit(str(path))
 
+        # The history emptied while the case it belongs to is still open (emptying it reads
+        # the case's last action: a closed one raised "Cannot operate on a closed database").
+        self.undo_stack.clear()
         if self.case is not None:
             self.case.close()
-        self.undo_stack.clear()
         self.case = case
         self._irreversible = None
         self._known_seq = self._current_seq()
@@ -835,8 +839,10 @@ class MainWindow(QMainWindow):
 
     def _in_turns(self, case: Case, steps: list[Callable[[], Any]],
                   then: Callable[[], Any]) -> None:
-        """Run ``steps`` one per turn of the event loop (a timer, so that painting and input
-        come in between), then ``then``; stop if another case is opened meanwhile."""
+        """Run ``steps`` one per turn of the event loop (``turns``: painting and input come
+        in between), then ``then``; stop if another case is opened meanwhile."""
+        from . import turns
+
         todo = list(steps)
 
         def step() -> None:
@@ -847,9 +853,9 @@ class MainWindow(QMainWindow):
                 return
             if todo[0]() is not False:  # a step returning False is taken again
                 todo.pop(0)
-            QTimer.singleShot(1, self, step)
+            turns.later(self, step)
 
-        QTimer.singleShot(1, self, step)
+        turns.later(self, step)
 
     # -- the counting center: a case on a server, several stations at once ---------------------
     def connect_server(self, url: str | None = None) -> None:
@@ -998,6 +1004,7 @@ class MainWindow(QMainWindow):
     def close_case(self) -> None:
         self._stop_listening()
         if self.case is not None:
+            self.undo_stack.clear()  # its actions belong to this case (while it is open)
             self.case.close()
             self.case = None
 

@@ -453,7 +453,9 @@ ISSUE_HEADER = ("Severity", "File", "Sheet", "Row", "Column", "What")
 
 # What to do about an issue, in the window's terms (the command line words its own).
 REMEDY_WORDS = {Remedy.SET_SEATS: "Set the number of seats in the contest settings (step 6 "
-                                  "of this import, or later on the Contests page)."}
+                                  "of this import, or later on the Contests page).",
+                Remedy.MAP_COLUMNS: "Say which column is which on the import's mapping page "
+                                    "(step 3)."}
 
 
 def issue_text(i: Issue) -> str:

@@ -2,7 +2,7 @@
 
 Run: QT_QPA_PLATFORM=offscreen python -m tests.ui.recount_screenshots [folder]
 Not a test: it writes PNG files for a person to look at. The demo's finished recount of
-State House District 69 fills every panel; a second contest shows a recount just started.
+State House District 32 (Salt Lake County 2016) fills every panel; a second contest shows a recount just started.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ def main(folder: Path) -> None:
 
     folder.mkdir(parents=True, exist_ok=True)
     w = MainWindow(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
+    # "Who is using the window?" answered with the roster's first person (the officer).
+    w.choose_person = lambda names, _current: names[0]  # type: ignore[method-assign]
     w.resize(1280, 800)
     w.show()
     w.open_demo(fresh=True)
@@ -37,7 +39,7 @@ def main(folder: Path) -> None:
     page = w.recount_page
     demo_id = next(r.id for r in w.rows
                    if r.check.totals.contest.key.label().startswith("State House")
-                   and r.check.totals.contest.key.district == "69")
+                   and r.check.totals.contest.key.district == "32")
     page.select_contest(demo_id)
     w.tabs.setCurrentWidget(page)
     for n, key in enumerate(page.panels, start=1):

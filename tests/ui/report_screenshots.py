@@ -28,6 +28,8 @@ def main() -> None:
 
     settings = QSettings(str(Path(tempfile.mkdtemp()) / "s.ini"), QSettings.Format.IniFormat)
     w = MainWindow(settings)
+    # "Who is using the window?" answered with the roster's first person (the officer).
+    w.choose_person = lambda names, _current: names[0]  # type: ignore[method-assign]
     w.resize(1280, 800)
     w.show()
     w.open_demo(fresh=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -179,3 +180,18 @@ def test_what_to_do_about_an_issue_is_worded_for_the_window_and_for_the_command_
     assert "contest settings" in window and developer_words(window) == []
     assert '--seats "NAME=N"' in command_line
     assert cli._issue_json(issue)["message"] == command_line
+
+
+def test_an_unknown_layout_says_what_to_do_in_each_front_end_s_terms(tmp_path: Path) -> None:
+    from recount_desk import cli
+    from recount_desk.actions.canvass import read_file
+    from recount_desk.formats import ImportFailed
+
+    odd = tmp_path / "notes.csv"
+    odd.write_text("just some words\nand more words\n", encoding="utf-8")
+    with pytest.raises(ImportFailed) as e:
+        read_file(odd)
+    issue = e.value.issue
+    assert issue.remedy is Remedy.MAP_COLUMNS
+    assert "mapping page" in issue_text(issue) and developer_words(issue_text(issue)) == []
+    assert "--mapping" in cli._issue_text(issue)

@@ -42,6 +42,8 @@ def main(folder: Path) -> None:
     with create_case(path, spec.election) as case:
         import_canvass(case, read_file(spec.canvass))
     w = MainWindow(QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat))
+    # "Who is using the window?" answered with the roster's first person (the officer).
+    w.choose_person = lambda names, _current: names[0]  # type: ignore[method-assign]
     w.show()
     w.open_path(path)
     wait(w.case_opened)

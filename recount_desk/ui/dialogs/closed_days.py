@@ -34,7 +34,7 @@ def parse_closed_days(text: str) -> tuple[list[ClosedDay], list[str]]:
                 reason = " ".join(words[k:])
                 break
         if d is None:
-            problems.append(f"Line {n}: {words[0]!r} is not a date like 11/24/2026.")
+            problems.append(f"Line {n}: “{words[0]}” is not a date like 11/24/2026.")
             continue
         if not reason:
             problems.append(f"Line {n}: give the reason after the date (the proclamation).")

@@ -395,7 +395,7 @@ class MappingPage(QWizardPage):
         try:
             pv = wizard_actions.preview_table(wiz.source, sheet=sheet, header_row=header_row)
         except ImportFailed as e:
-            self.missing.setText(str(e.issue))
+            self.missing.setText(f"{e.issue.where()}: {issue_text(e.issue)}")
             return
         self._loading = True
         self.sheet.clear()
@@ -572,7 +572,7 @@ class MappingPage(QWizardPage):
         try:
             m = wizard_actions.load_mapping(path)
         except ImportFailed as e:
-            self.missing.setText(str(e.issue))
+            self.missing.setText(f"{e.issue.where()}: {issue_text(e.issue)}")
             return
         sheet = m.get("sheet")
         use = self.sheet.currentText() or None  # the sheet the officer chose
@@ -933,8 +933,8 @@ class ImportWizard(QWizard):
 
         def failed(e: BaseException) -> None:
             self.busy = False
-            text = str(e.issue) if isinstance(e, ImportFailed) else f"The file could not be " \
-                f"read: {e}"
+            text = (f"{e.issue.where()}: {issue_text(e.issue)}" if isinstance(e, ImportFailed)
+                    else f"The file could not be read: {e}")
             page.message.setText(text)
             self.read_failed.emit(text)
 
@@ -970,8 +970,8 @@ class ImportWizard(QWizard):
 
         def failed(e: BaseException) -> None:
             self.busy = False
-            text = str(e.issue) if isinstance(e, ImportFailed) else f"The file could not be " \
-                f"read: {e}"
+            text = (f"{e.issue.where()}: {issue_text(e.issue)}" if isinstance(e, ImportFailed)
+                    else f"The file could not be read: {e}")
             show_message(self, "The file could not be read", text)
             self.read_failed.emit(text)
 

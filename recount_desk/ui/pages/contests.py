@@ -6,7 +6,7 @@ import heapq
 from collections.abc import Sequence
 from datetime import date, datetime
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,6 +34,7 @@ from recount_desk.actions.wizard import ContestSettings
 from recount_desk.core.model import ContestKind, PassRule, Scope, VotingMethod
 from recount_desk.core.rules import Verdict
 
+from .. import turns
 from ..models import (
     CONTEST_COLUMNS,
     VERDICT_COLUMN,
@@ -515,11 +516,11 @@ class ContestsPage(QWidget):
                 longest[c] = heapq.nlargest(3, {*longest[c], *(col.text(r) for r in chunk)},
                                             key=len)
             if todo:
-                QTimer.singleShot(1, self, turn)
+                turns.later(self, turn)
             else:
                 self._set_widths(longest)
 
-        QTimer.singleShot(1, self, turn)
+        turns.later(self, turn)
 
     def fit_columns(self, rows: Sequence[ContestRow]) -> None:
         """Fit each column to its longest text (capped at 240 px).
