@@ -12,6 +12,10 @@ holding the canvass with the race's recount started, then times, interleaved run
   case against its log before it and the state digest after it) — on a fresh copy of the
   case each run, opened before the clock starts.
 
+Beside them, for scale: importing the same file as the canvass of a new case (read, then the
+one audited write of the import), which also stores the file's rows and checks and records
+the state digest.
+
 Each run times both back to back, the order swapped every run; the figures are the medians,
 and the ratio is the median of the runs' ratios (benchmarks/interleave.py). Goal (issue 15):
 the whole load at most 2x the read.
@@ -74,8 +78,9 @@ def main() -> None:
     args = ap.parse_args()
 
     from recount_desk.actions import retab
-    from recount_desk.actions.canvass import read_file
-    from recount_desk.actions.case import open_case
+    from recount_desk.actions.canvass import import_canvass, read_file
+    from recount_desk.actions.case import create_case, open_case
+    from recount_desk.core.model import Election, ElectionKind
 
     with tempfile.TemporaryDirectory() as d:
         folder = Path(d)
@@ -103,8 +108,18 @@ def main() -> None:
             assert res.loaded == args.precincts, res
             return t1 - t0, t2 - t1, t3 - t2
 
+        def as_canvass(k: int) -> float:
+            path = folder / f"canvass-{k}.recount"
+            with create_case(path, Election("Bench", date(2024, 11, 5), ElectionKind.GENERAL,
+                                            "Sample County", datetime(2024, 11, 19, 10, 0)),
+                             actor="bench") as case:
+                t = time.perf_counter()
+                import_canvass(case, read_file(recount))
+                return time.perf_counter() - t
+
         baseline()
         ours()  # warm imports and caches
+        imports = [as_canvass(k) for k in range(3)]
         base: list[float] = []
         mine: list[tuple[float, float, float]] = []
         for k in range(args.repeat):  # interleaved, the order swapped every run
@@ -141,6 +156,9 @@ def main() -> None:
         print(f"  the one audited write:           {med(write) * 1000:8.1f} ms   ratio "
               f"{ratio(write):.2f}x (the check against the log before it, the state digest "
               "and the commit's fsyncs)")
+        print(f"for scale: the file imported as a new case's canvass: {med(imports) * 1000:.1f} "
+              f"ms (the whole load is {med(whole) / med(imports):.2f}x that; medians of 3, not "
+              "interleaved)")
 
 
 if __name__ == "__main__":

@@ -59,10 +59,10 @@ def _csv_head(path: Path) -> tuple[list[list[str]], bool]:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
-            if e.start < len(data) - 4:  # not only a character cut at the end
-                text = data.decode("cp1252", errors="replace")
-            else:
+            if cut and e.start >= len(data) - 4:  # only a character cut at 64 KB
                 text = data[:e.start].decode("utf-8-sig")
+            else:
+                text = data.decode("cp1252", errors="replace")
         rows = list(csv.reader(io.StringIO(text, newline="")))
         if cut and rows:
             rows.pop()  # the last row may be cut short

@@ -494,6 +494,13 @@ def _add_row_log(conn: PgCaseConnection) -> None:
             for (table, trig), fn in _expected_triggers().items():
                 if trig.endswith("_logged"):
                     conn.script(_trigger_ddl(table, trig, fn))
+            # The stations' roles write the log with their rows (README's set-up grants them
+            # the rows of every table there was when it was made).
+            for (grantee,) in conn.execute(
+                    "SELECT DISTINCT grantee FROM information_schema.role_table_grants WHERE "
+                    "table_schema = current_schema() AND table_name = 'tally_entry' AND "
+                    "privilege_type = 'INSERT' AND grantee <> current_user").fetchall():
+                conn.script(f'GRANT SELECT, INSERT, DELETE ON rd_row_log TO "{grantee}"')
         conn.script("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):

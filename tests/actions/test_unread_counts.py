@@ -16,14 +16,20 @@ def _hd32(result):  # type: ignore[no-untyped-def]
                 and c.totals.contest.key.district == "32")
 
 
-def test_an_unreadable_count_makes_the_close_race_undecidable_not_ineligible(
-        tmp_path: Path) -> None:
+def _bad_file(path: Path) -> Path:
+    """The demo's canvass with Christensen's count in one HD 32 precinct made '274x': not a
+    number (without it Harrison's 5-vote gap became 269)."""
     lines = DEMO.read_text(encoding="utf-8").splitlines()
     i = next(n for n, line in enumerate(lines)
              if ",State House,32," in line and "Christensen" in line)
-    lines[i] += "x"  # "274x": not a number; without it Harrison's 5-vote gap became 269
-    bad = tmp_path / "salt_lake.csv"
-    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lines[i] += "x"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_an_unreadable_count_makes_the_close_race_undecidable_not_ineligible(
+        tmp_path: Path) -> None:
+    bad = _bad_file(tmp_path / "salt_lake.csv")
     good = _hd32(check_parsed(read_file(DEMO)))
     assert good.decision.verdict is Verdict.WITHIN_MARGIN
     result = check_parsed(read_file(bad))
@@ -39,12 +45,7 @@ def test_the_whole_race_check_of_several_files_gives_no_verdict_beside_a_reading
         tmp_path: Path) -> None:
     from recount_desk.actions.whole import check_files
 
-    lines = DEMO.read_text(encoding="utf-8").splitlines()
-    i = next(n for n, line in enumerate(lines)
-             if ",State House,32," in line and "Christensen" in line)
-    lines[i] += "x"
-    bad = tmp_path / "20161108__ut__general__salt_lake__precinct.csv"
-    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    bad = _bad_file(tmp_path / "20161108__ut__general__salt_lake__precinct.csv")
     result = check_files([bad])
     assert any(i.severity.value == "error" for i in result.issues)
     assert not any(r.check.decision.within_margin or r.check.decision.verdict.value
@@ -55,12 +56,7 @@ def test_check_prints_the_reading_error_reason_once_and_names_it(
         tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     from recount_desk.cli import main
 
-    lines = DEMO.read_text(encoding="utf-8").splitlines()
-    i = next(n for n, line in enumerate(lines)
-             if ",State House,32," in line and "Christensen" in line)
-    lines[i] += "x"
-    bad = tmp_path / "salt_lake.csv"
-    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    bad = _bad_file(tmp_path / "salt_lake.csv")
     main(["check", str(bad), "--date", "2016-11-08"])
     out = capsys.readouterr().out
     assert out.count("reading the file found errors") == 1
@@ -75,16 +71,11 @@ def test_a_race_resting_on_the_state_canvass_keeps_its_verdict_beside_a_county_f
     figures are the state canvass's own does not rest on that file."""
     from recount_desk.actions.whole import check_files
 
-    lines = DEMO.read_text(encoding="utf-8").splitlines()
-    i = next(n for n, line in enumerate(lines)
-             if ",State House,32," in line and "Christensen" in line)
-    lines[i] += "x"
-    bad = tmp_path / "20161108__ut__general__salt_lake__precinct.csv"
-    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    bad = _bad_file(tmp_path / "20161108__ut__general__salt_lake__precinct.csv")
     state = tmp_path / "state.csv"
-    state.write_text("\n".join(lines[:1] + [ln for ln in DEMO.read_text(
-        encoding="utf-8").splitlines()[1:] if ",State House,32," in ln]) + "\n",
-        encoding="utf-8")
+    good = DEMO.read_text(encoding="utf-8").splitlines()
+    state.write_text("\n".join(good[:1] + [ln for ln in good[1:] if ",State House,32," in ln])
+                     + "\n", encoding="utf-8")
     result = check_files([bad], state_canvass=state)
     hd32 = next(r for r in result.races if r.check.totals.contest.key.district == "32"
                 and r.check.totals.contest.key.title == "State House")

@@ -356,3 +356,60 @@ def test_a_station_hears_each_save_as_it_is_committed(  # type: ignore[no-untype
             watcher.close()
     with make_case(tmp_path / "t.recount") as local:
         assert center.watch_saves(local) is None
+
+
+def test_a_case_made_before_the_row_log_gets_it_at_open_and_verifies(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server case made by an earlier version (no rd_row_log) is read as it is, gets the
+    log when opened for writing, and its saves then read no table in full."""
+    from recount_desk.store import pg
+    from tests.store.outside import outside_edit
+
+    outside_edit(url, "; ".join(
+        [f"DROP TRIGGER {t}_logged ON {t}" for t in pg.logged_tables()]
+        + ["DROP FUNCTION rd_log_row()", "DROP TABLE rd_row_log"]))
+    assert verify_case(url).ok  # the older layout is sound as it is
+    with open_case(url, actor="Dana") as a:
+        rc.enter_tally(a, RACE, "P1", entry=1, officer="Dana", sheet=sheet(10, 9))
+        calls = _count_full_reads(monkeypatch)
+        rc.enter_tally(a, RACE, "P2", entry=1, officer="Dana", sheet=sheet(10, 9))
+        assert calls == []
+        monkeypatch.undo()
+    assert verify_case(url).ok
+
+
+def test_the_row_log_added_to_an_older_case_is_granted_to_the_stations_role(
+        pg_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import uuid
+
+    import psycopg
+
+    from recount_desk.store import pg
+
+    tag = uuid.uuid4().hex[:8]
+    clerk, station, db = f"clerk_{tag}", f"station_{tag}", f"old_{tag}"
+    pg_server.admin(f"CREATE ROLE {clerk} LOGIN")
+    pg_server.admin(f"CREATE ROLE {station} LOGIN")
+    pg_server.admin(f"CREATE DATABASE {db} OWNER {clerk} ENCODING 'UTF8' TEMPLATE template0")
+    base = pg_server.url(db)
+    as_clerk = base.replace("postgres@", f"{clerk}@", 1)
+    as_station = base.replace("postgres@", f"{station}@", 1)
+    file = tmp_path / "old.recount"
+    with make_case(file) as case:
+        rc.start_recount(case, RACE, method=RecountMethod.HAND_COUNT)
+    center.push(file, as_clerk)
+    with psycopg.connect(as_clerk, autocommit=True) as c:
+        for t in pg.logged_tables():  # as an earlier version made it
+            c.execute(f"DROP TRIGGER {t}_logged ON {t}")
+        c.execute("DROP FUNCTION rd_log_row()")
+        c.execute("DROP TABLE rd_row_log")
+        c.execute(f"GRANT CONNECT ON DATABASE {db} TO {station}")
+        c.execute(f"GRANT USAGE ON SCHEMA public TO {station}")
+        c.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO "
+                  f"{station}")
+    with open_case(as_clerk, actor="tester"):
+        pass  # the officer opens it: the log is added
+    with open_case(as_station, actor="Dana") as case:
+        rc.enter_tally(case, RACE, "P1", entry=1, officer="Dana", sheet=sheet(10, 9))
+        rc.enter_tally(case, RACE, "P2", entry=1, officer="Dana", sheet=sheet(10, 9))
+    assert verify_case(as_station).ok

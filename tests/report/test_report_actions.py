@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime
 from pathlib import Path
@@ -26,7 +27,7 @@ def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def case(demo_file: Path, tmp_path: Path) -> Case:
     copy = tmp_path / "case.recount"
     copy.write_bytes(demo_file.read_bytes())
-    c = open_case(copy, actor="Demo County Clerk")
+    c = open_case(copy, actor="Nora Ashby")
     yield c
     c.close()
 
@@ -97,6 +98,22 @@ def test_verify_says_when_the_case_changed_since(case: Case, tmp_path: Path) -> 
     check = report_actions.verify_report(case, out)
     assert not check.ok
     assert "changed since" in check.message
+
+
+def test_verify_does_not_call_the_case_changed_for_a_pdf_of_an_earlier_format(
+        case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recount_desk.core import report_model
+
+    out = tmp_path / "report.pdf"
+    with monkeypatch.context() as m:  # made by an earlier version of the program
+        m.setattr(report_model, "CANONICAL_VERSION", "recount-desk-report/3")
+        m.setattr(report_actions, "CANONICAL_VERSION", "recount-desk-report/3")
+        report_actions.make_report(case, contest(case), out)
+    check = report_actions.verify_report(case, out)
+    assert not check.ok
+    assert "earlier version of Recount Desk" in check.message
+    assert "recount-desk-report/3" in check.message
+    assert "changed since" not in check.message
 
 
 def test_signing_then_signed_original_then_numbered_reprints(case: Case,
@@ -201,7 +218,7 @@ def test_appendix_report_checked_against_an_equal_copy_of_the_case(
     copy = tmp_path / "copy.recount"
     copy.write_bytes(case.path.read_bytes())  # the copy is made before the report
     report_actions.make_report(case, contest(case), out, appendix=True)
-    with open_case(copy, actor="clerk") as other:
+    with open_case(copy, actor="Nora Ashby") as other:
         check = report_actions.verify_report(other, out)
     assert check.ok, check.message
     assert "altered" not in check.message and "copy of this case" in check.message
@@ -234,7 +251,7 @@ def test_cli_report_and_verify(case: Case, tmp_path: Path,
     cid = contest(case)
     case.close()
     out = tmp_path / "cli.pdf"
-    assert cli.main(["--as", "Demo County Clerk", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
+    assert cli.main(["--as", "Nora Ashby", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
     assert "fingerprint" in capsys.readouterr().out
     assert cli.main(["verify", str(path), "--report", str(out)]) == 0
     assert "demo" not in str(out)
@@ -254,7 +271,7 @@ def test_cli_verify_code(case: Case, tmp_path: Path, capsys: pytest.CaptureFixtu
     path, cid = case.path, contest(case)
     case.close()
     out = tmp_path / "cli.pdf"
-    assert cli.main(["--as", "Demo County Clerk", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
+    assert cli.main(["--as", "Nora Ashby", "report", str(path), "--contest", str(cid), "-o", str(out)]) == 0
     said = capsys.readouterr().out
     assert "DRAFT" in said
     code = said.split("fingerprint ")[1].split()[0]
@@ -336,3 +353,22 @@ def test_a_loaded_recount_is_not_reported_as_keyed_twice(case: Case, tmp_path: P
     assert "39 of 39 units were loaded from the re-tabulated statement" in text
     assert "Loaded from the re-tabulated statement (see Source): no tally sheet was keyed" in text
     assert "two entries of every" not in text
+
+
+def test_a_demo_left_by_an_earlier_version_is_built_again(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The user's demo copy is this version's demo: one built with other people (an earlier
+    version's election officer) is made again, not opened with a roster nobody is on."""
+    from recount_desk.actions import demo
+    from recount_desk.core.model import Election
+
+    spec = demo.demo_spec()
+    old = dataclasses.replace(spec, election=dataclasses.replace(
+        spec.election, officer="Demo County Clerk"))
+    monkeypatch.setattr(demo, "demo_spec", lambda: old)
+    with demo.open_demo_case() as case:
+        assert case.roster.election_officer.name == "Demo County Clerk"
+    monkeypatch.setattr(demo, "demo_spec", lambda: spec)
+    with demo.open_demo_case() as case:
+        assert case.roster.election_officer.name == spec.election.officer
+        assert isinstance(case.election, Election)
