@@ -24,6 +24,7 @@ from recount_desk.core import recount as rc
 from recount_desk.core.audit import AuditEntry
 from recount_desk.core.model import ContestKind, Scope
 from recount_desk.core.report_model import (
+    CANONICAL_VERSION,
     AbsenteeSummary,
     AuditRow,
     Ballots,
@@ -475,7 +476,7 @@ def make_report(case: Case, contest_id: int, out_path: Path | str, *, appendix: 
     # the appendix shows the log up to now; without one, copies of the same data are equal
     data: dict[str, Any] = {"contest_id": contest_id, "appendix": appendix,
                             "audit_upto": (last.seq if last else 0) if appendix else 0,
-                            "reprint": 0,
+                            "reprint": 0, "format": CANONICAL_VERSION,
                             "chain_head": chain_head(case.conn, skip_action=GENERATED)}
     if signing is not None:
         earlier = [d for _, d in _generations(case.conn)
@@ -562,6 +563,19 @@ def verify_report(case: Case, pdf_path: Path | str) -> ReportCheck:
         cid = int(data["contest_id"])
         recorded = str(data["fingerprint"])
         base = _current(case, cache, cid)
+        made_by = data.get("format")
+        if base is not None and made_by != CANONICAL_VERSION and fingerprint(base) != recorded:
+            # The fingerprint of an earlier format cannot be computed here: say so, rather
+            # than call the case changed.
+            return ReportCheck(False, pdf_path.name,
+                               f"this is {_copy_name(data)} made in audit entry {entry.seq} "
+                               f"({_when(entry)}) by an earlier version of Recount Desk, "
+                               "whose fingerprint of the recount data "
+                               f"({made_by or 'a format before recount-desk-report/4'}) this "
+                               f"version does not compute ({CANONICAL_VERSION}): the PDF is "
+                               "the one recorded then, but whether the case still gives its "
+                               "data cannot be told; make a new copy to compare.", cid,
+                               recorded)
         if base is None or fingerprint(base) != recorded:
             return ReportCheck(False, pdf_path.name,
                                f"this is {_copy_name(data)} made in audit entry {entry.seq} "

@@ -100,6 +100,22 @@ def test_verify_says_when_the_case_changed_since(case: Case, tmp_path: Path) -> 
     assert "changed since" in check.message
 
 
+def test_verify_does_not_call_the_case_changed_for_a_pdf_of_an_earlier_format(
+        case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recount_desk.core import report_model
+
+    out = tmp_path / "report.pdf"
+    with monkeypatch.context() as m:  # made by an earlier version of the program
+        m.setattr(report_model, "CANONICAL_VERSION", "recount-desk-report/3")
+        m.setattr(report_actions, "CANONICAL_VERSION", "recount-desk-report/3")
+        report_actions.make_report(case, contest(case), out)
+    check = report_actions.verify_report(case, out)
+    assert not check.ok
+    assert "earlier version of Recount Desk" in check.message
+    assert "recount-desk-report/3" in check.message
+    assert "changed since" not in check.message
+
+
 def test_signing_then_signed_original_then_numbered_reprints(case: Case,
                                                              tmp_path: Path) -> None:
     import io

@@ -195,3 +195,36 @@ def test_an_unknown_layout_says_what_to_do_in_each_front_end_s_terms(tmp_path: P
     assert issue.remedy is Remedy.MAP_COLUMNS
     assert "mapping page" in issue_text(issue) and developer_words(issue_text(issue)) == []
     assert "--mapping" in cli._issue_text(issue)
+
+
+def test_a_county_s_portions_and_the_whole_race_dialog_show_no_developer_wording(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    from recount_desk.actions.canvass import import_canvass, read_file
+    from recount_desk.actions.case import create_case
+    from recount_desk.actions.demo_portion import portion_spec
+    from recount_desk.ui.dialogs.whole_race import WholeRaceDialog
+
+    from .conftest import SIGNAL_MS
+
+    spec = portion_spec()  # Grand County 2018: State House 69 and others are portions
+    path = tmp_path / "grand.recount"
+    with create_case(path, spec.election) as case:
+        import_canvass(case, read_file(spec.canvass))
+    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+        window.open_path(path)
+    seen: set[tuple[str, str]] = set()
+    found: list[str] = []
+    page = window.contests_page
+    for i in range(page.model.rowCount()):
+        page.select_row(i)
+        found += wording_found(window, seen)
+    portion = next(r.id for r in window.rows if r.check.portion)
+    window.open_whole_race(portion)
+    dialogs = [d for d in window.findChildren(WholeRaceDialog) if d.isVisible()]
+    assert dialogs
+    for d in dialogs:
+        qtbot.addWidget(d)
+        found += wording_found(d, seen)
+        d.reject()
+    assert len(seen) > 300
+    assert found == []

@@ -6,7 +6,7 @@ import heapq
 from collections.abc import Sequence
 from datetime import date, datetime
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -45,6 +45,7 @@ from ..models import (
     format_deadline,
     verdict_icon,
 )
+from ..theme import fit_row_height
 
 SCOPE_LABELS = [(s, s.label) for s in Scope]
 METHOD_LABELS = [(VotingMethod.PLURALITY, "Plurality (most votes win)"),
@@ -99,32 +100,6 @@ def _select(box: QComboBox, value: object) -> None:
     i = box.findData(str(value))
     if i >= 0:
         box.setCurrentIndex(i)
-
-
-class _RowHeights(QObject):
-    """Keeps a table's rows as high as its text needs (see ``fit_row_height``)."""
-
-    def __init__(self, table: QTableView) -> None:
-        super().__init__(table)
-        self.table = table
-        table.installEventFilter(self)
-        self.fit()
-
-    def fit(self) -> None:
-        t = self.table
-        t.verticalHeader().setDefaultSectionSize(
-            max(t.fontMetrics().height(), t.iconSize().height(), 16) + 8)
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.FontChange:
-            self.fit()
-        return False
-
-
-def fit_row_height(table: QTableView) -> None:
-    """Rows as high as the text needs (the style's default leaves a third more: fewer
-    contests above the fold at 1280×720), again whenever the font changes (200 % text)."""
-    _RowHeights(table)
 
 
 class ContestDetailPane(QWidget):

@@ -56,6 +56,7 @@ from recount_desk.core.report_model import short_code
 
 from ..dates import DateTimeField
 from ..models import TextTableModel
+from ..theme import fit_row_height
 from .common import (
     NOTE_STYLE,
     WARN_STYLE,
@@ -85,6 +86,7 @@ def table(name: str, model: TextTableModel) -> QTableView:
     t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     t.setAlternatingRowColors(True)
     t.horizontalHeader().setStretchLastSection(True)
+    fit_row_height(t)  # rows as high as their text, as on the Contests page
     return t
 
 

@@ -42,6 +42,7 @@ from recount_desk.core.recount import (
 )
 
 from ..models import TextTableModel
+from ..theme import fit_row_height
 from .common import OK_STYLE, WARN_STYLE, NumberField, heading, line_edit, wrap_label
 
 if TYPE_CHECKING:
@@ -217,6 +218,7 @@ class TallyEntryPanel(QWidget):
 
         self.units_model = TextTableModel()
         self.units = QTableView()
+        fit_row_height(self.units)
         self.units.setModel(self.units_model)
         self.units.setAccessibleName("Units and their status")
         self.units.verticalHeader().setVisible(False)
@@ -693,6 +695,7 @@ class MismatchPanel(QWidget):
         self.unit.setMinimumWidth(300)
         self.diff_model = TextTableModel()
         self.diffs = QTableView()
+        fit_row_height(self.diffs)
         self.diffs.setModel(self.diff_model)
         self.diffs.setAccessibleName("Fields that differ, side by side")
         self.diffs.verticalHeader().setVisible(False)
