@@ -15,13 +15,14 @@ import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from recount_desk import store
 from recount_desk.core import recount as rc
 from recount_desk.core.audit import AuditEntry
+from recount_desk.core.calendar import utah_local
 from recount_desk.core.model import ContestKind, Scope
 from recount_desk.core.report_model import (
     CANONICAL_VERSION,
@@ -362,16 +363,6 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _utah() -> tzinfo:
-    try:
-        from zoneinfo import ZoneInfo
-
-        return ZoneInfo("America/Denver")
-    except (ImportError, KeyError, OSError):  # no time-zone data: Mountain Standard Time
-        return timezone(timedelta(hours=-7), "MST")
-
-
-UTAH = _utah()
 
 
 def _plus(line: int | None, add: int) -> int | None:
@@ -381,10 +372,7 @@ def _plus(line: int | None, add: int) -> int | None:
 def _parse_dt(text: str) -> datetime:
     """A stored time as Utah local time: record stamps are UTC and are converted; times the
     officer typed (a request's filing, the board's meeting) are local already."""
-    dt = datetime.fromisoformat(text)
-    if dt.tzinfo is not None:
-        dt = dt.astimezone(UTAH)
-    return dt.replace(tzinfo=None, microsecond=0)
+    return utah_local(datetime.fromisoformat(text))
 
 
 # --- making the report ---------------------------------------------------------------------

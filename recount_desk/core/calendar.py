@@ -27,8 +27,31 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from functools import lru_cache
+
+
+def _utah() -> tzinfo:
+    try:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo("America/Denver")
+    except (ImportError, KeyError, OSError):  # no time-zone data: Mountain Standard Time
+        return timezone(timedelta(hours=-7), "MST")
+
+
+# Utah keeps Mountain Time, with daylight saving time (15 U.S.C. 260a).
+UTAH = _utah()
+
+
+def utah_local(dt: datetime) -> datetime:
+    """A time as the clerk and the report read it: Utah local time, without a zone. Record
+    stamps are stored in UTC (with their zone) and are converted; times the officer typed (a
+    request's filing, the board's meeting) are local already. The workstation's own zone
+    setting plays no part, so the window and the paper show the same time."""
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(UTAH)
+    return dt.replace(tzinfo=None, microsecond=0)
 
 JUNETEENTH_FROM_YEAR = 2022
 EASTER_FROM_YEAR = 2025

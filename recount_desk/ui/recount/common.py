@@ -10,6 +10,8 @@ from PySide6.QtCore import QRegularExpression
 from PySide6.QtGui import QFont, QRegularExpressionValidator
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QWidget
 
+from recount_desk.core.calendar import utah_local
+
 from ..dates import DateTimeField
 
 # A tally field holds digits only (thousands separators are allowed and ignored); empty is a
@@ -121,8 +123,7 @@ def stamp_text(iso: str | None) -> str:
     if not iso:
         return "—"
     try:
-        dt = datetime.fromisoformat(iso)
-        # Stored stamps are UTC; the clerk reads local time.
-        return when_text(dt.astimezone().replace(tzinfo=None) if dt.tzinfo else dt)
+        # Stored stamps are UTC; the clerk reads Utah time, as the report prints it.
+        return when_text(utah_local(datetime.fromisoformat(iso)))
     except ValueError:
         return iso
