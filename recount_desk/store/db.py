@@ -501,13 +501,7 @@ def _file_differences(conn: sqlite3.Connection) -> list[str]:
     # The schema is part of the checked state: a planted trigger (AFTER INSERT … SET votes =
     # votes + 50) changes what is stored without any row the digests see.
     problems += schema_problems(conn, int(conn.execute("PRAGMA user_version").fetchone()[0]))
-    version = int(conn.execute("PRAGMA data_version").fetchone()[0])
-    problems += _log_problems(conn)
-    head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
-    if not problems and head is not None and isinstance(conn, CaseConnection):
-        # the next action's check need not read everything again (check_state)
-        conn.verified = (version, head[0])
-    return problems
+    return problems + _log_problems(conn)
 
 
 def _log_problems(conn: sqlite3.Connection) -> list[str]:
