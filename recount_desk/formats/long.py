@@ -244,7 +244,7 @@ def _read_csv_small(path: Path) -> tuple[list[str], int,
     votes = roles.get("votes")
     keep = set(roles.values())
     coded: dict[str, tuple[np.ndarray, list[str]]] = {}
-    for name, cells in zip(header, zip(*rows[1:]), strict=True):
+    for name, cells in zip(header, zip(*rows[1:], strict=True), strict=True):
         if name not in keep:
             continue
         distinct = list(dict.fromkeys(cells))
