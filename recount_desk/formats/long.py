@@ -8,7 +8,6 @@ is their total. County-level files (no ``precinct``) use the county as the unit.
 from __future__ import annotations
 
 import builtins
-import dataclasses
 import functools
 import re
 from pathlib import Path
@@ -173,8 +172,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                          kind_name=located.source.kind, options=options)
     m = re.match(r"(\d{4})(\d{2})(\d{2})__", located.source.name)  # 20181106__ut__…
     options.on_progress(4, 4)
-    return dataclasses.replace(
-        raw, election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None)
+    # (set, not replaced: a copy would make the frame of rows held as codes)
+    raw.election_date = f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None
+    return raw
 
 
 def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]],

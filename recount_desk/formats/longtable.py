@@ -24,7 +24,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._workbook_checks import excel_error_cells
-from .base import ROW_KINDS, RawCanvass, ReadOptions
+from .base import ROW_KINDS, CodedRawCanvass, CodedRows, RawCanvass, ReadOptions
 from .stages import primary_in_name
 
 if TYPE_CHECKING:
@@ -296,13 +296,11 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
 
     everything = bool(body.all())
 
-    def part(codes: np.ndarray, uniques: list[str]) -> pd.Categorical:
-        # Codes come from factorizing exactly these texts: nothing to validate.
-        return pd.Categorical.from_codes(codes if everything else codes[body],
-                                         categories=pd.Index(uniques, dtype=object),
-                                         validate=False)
+    def part(codes: np.ndarray, uniques: list[str]) -> tuple[np.ndarray, list[str]]:
+        return (codes if everything else codes[body]), uniques
 
-    rows = pd.DataFrame({
+    # Kept as codes: the build stage reads them so; the frame is made only when asked for.
+    coded = CodedRows({
         "precinct": part(prec_c, prec_u),
         "contest": part(office_c, office_u),
         "district": part(dist_c, dist_u),
@@ -310,13 +308,12 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
         "choice": part(cand_c, cand_u),
         "choice_party": part(party_c, party_u),
         "kind": part(kind, list(ROW_KINDS)),
-        "votes": votes if everything else votes[body],
-        "row": np.arange(first_row, first_row + n, dtype=np.int32)[body],
-    })
-    return RawCanvass(
-        name, family, rows, issues, {}, file_totals,
+    }, votes if everything else votes[body],
+        np.arange(first_row, first_row + n, dtype=np.int32)[body])
+    return CodedRawCanvass(
+        name, family, None, issues, {}, file_totals,
         {(o, d, "") for o, d in sup_contests}, is_primary, sheet=sheet, hidden=hidden_cells,
-        counties=tuple(c for c in county_u if c),
+        counties=tuple(c for c in county_u if c), coded=coded,
     )
 
 
