@@ -211,14 +211,14 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             ci, pi = contest_codes[rows_c], precinct_codes[rows_c]
             vv, qi = votes_all[rows_c], choice_codes[rows_c]
         ci, pi = ci.astype(np.int64, copy=False), pi.astype(np.int64, copy=False)
-        pair_codes, pair_u = pd.factorize(ci * n_names + qi, sort=False)
+        pair_codes, pair_u = _factorize(ci * n_names + qi)
         order, repeated = _group_by_pair(pair_codes, pi, len(pair_u), n_prec)
         rows_x = np.zeros(0, np.int64) if every else \
             np.flatnonzero(alive & ~is_cand_kind[kind_codes])
         key_x = ((precinct_codes[rows_x].astype(np.int64) * n_contests
                   + contest_codes[rows_x]) * n_names + choice_codes[rows_x]) * len(kind_u) \
             + kind_codes[rows_x]
-        if attempt or not (repeated or not pd.Index(key_x).is_unique):
+        if attempt or not (repeated or len(np.unique(key_x)) < len(key_x)):
             break
         kind_class = np.where(is_cand_kind, 0, np.arange(len(kind_u)) + 1)[kind_codes]
         rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
@@ -291,9 +291,9 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     # The columns in (contest, choice) order: the store's order, so neither the store nor
     # its digest sorts again.
     pc_sorted = pair_codes[order]
-    starts = np.flatnonzero(np.r_[True, pc_sorted[1:] != pc_sorted[:-1]]) \
+    starts = np.flatnonzero(np.concatenate(([True], pc_sorted[1:] != pc_sorted[:-1]))) \
         if len(order) else np.zeros(0, dtype=np.int64)
-    ends = np.r_[starts[1:], len(order)].astype(np.int64)
+    ends = np.append(starts[1:], len(order)).astype(np.int64)
     # 32-bit columns where the counts fit (they always do: readers refuse counts of a
     # billion): half the bytes for the store to write and hash.
     v_sorted = vv[order]
@@ -323,17 +323,15 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
 
     issues.extend(_spelled_twice(raw, contests, columns))
 
-    # Over/under/blank rows: few, and summed per precinct (a file may split them by mode).
     # Over/under/blank rows: few, and summed per precinct (a file may split them by mode);
     # summed by their codes (exact: float64 holds every sum below 2**53).
     nk = max(len(kind_u), 1)
-    x_codes, x_keys = pd.factorize((precinct_codes[rows_x].astype(np.int64) * n_contests
-                                    + contest_codes[rows_x]) * nk + kind_codes[rows_x],
-                                   sort=False)
+    x_codes, x_keys = _factorize((precinct_codes[rows_x].astype(np.int64) * n_contests
+                                  + contest_codes[rows_x]) * nk + kind_codes[rows_x])
     x_sums = np.bincount(x_codes, weights=votes_all[rows_x],
                          minlength=len(x_keys)).astype(np.int64)
     x_p, x_ck = np.divmod(np.asarray(x_keys, dtype=np.int64), n_contests * nk)
-    ck_codes, ck_keys = pd.factorize(x_ck, sort=False)
+    ck_codes, ck_keys = _factorize(x_ck)
     ext = {(int(k) // nk, kind_names[int(k) % nk]): int(v) for k, v in zip(
         ck_keys.tolist(), np.bincount(ck_codes, weights=x_sums, minlength=len(ck_keys))
         .astype(np.int64).tolist(), strict=True)}
@@ -708,7 +706,7 @@ def _first_occurrences(codes: np.ndarray) -> np.ndarray:
     if len(codes) == 0:
         return np.zeros(0, dtype=np.int64)
     seen = np.maximum.accumulate(codes)
-    return np.flatnonzero(np.r_[True, codes[1:] > seen[:-1]])
+    return np.flatnonzero(np.concatenate(([True], codes[1:] > seen[:-1])))
 
 
 def _duplicates(raw: RawCanvass, df: pd.DataFrame, rowkey: np.ndarray,
