@@ -124,7 +124,15 @@ def _unify_names(raw: RawCanvass, df: pd.DataFrame, issues: list[Issue]) -> pd.D
     never two candidates that are one. A name too long to be a name is an error."""
     import pandas as pd
 
-    distinct = list(pd.unique(df["choice"]))
+    final = _unified(raw, list(pd.unique(df["choice"])), issues)
+    if all(str(u) == v for u, v in final.items()):
+        return df
+    return df.assign(choice=df["choice"].map(lambda u: final.get(u, u)))
+
+
+def _unified(raw: RawCanvass, distinct: list[Any], issues: list[Issue]) -> dict[Any, str]:
+    """How :func:`_unify_names` spells each of the ``distinct`` names (in order of first
+    appearance); its issues added to ``issues``."""
     first: dict[str, str] = {}
     final: dict[object, str] = {}
     for u in distinct:
@@ -134,8 +142,6 @@ def _unify_names(raw: RawCanvass, df: pd.DataFrame, issues: list[Issue]) -> pd.D
         if len(clean) > MAX_NAME:
             issues.append(_long_name(raw, clean))
     changed = {u: v for u, v in final.items() if str(u) != v}
-    if not changed:
-        return df
     merged = [(str(u), v) for u, v in changed.items() if str(u).strip() != v]
     shown = "; ".join(f"{u!r} is read as {v!r}" for u, v in merged[:5])
     if merged:
@@ -144,7 +150,7 @@ def _unify_names(raw: RawCanvass, df: pd.DataFrame, issues: list[Issue]) -> pd.D
                             f"{shown}" + (f" (and {len(merged) - 5} more)" if len(merged) > 5
                                           else "") + ". Check them against the election "
                             "system.", raw.sheet, severity=Severity.WARNING))
-    return df.assign(choice=df["choice"].map(lambda u: final.get(u, u)))
+    return final
 
 
 def build(raw: RawCanvass, *, primary: bool | None = None,
@@ -169,10 +175,11 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     df: Any  # the frame, where it was read
     if fast is not None:
         (n, t_codes, t_u, d_codes, d_u, y_codes, y_u, precinct_codes, precinct_uniques,
-         choice_codes, choice_u, kind_codes, kind_u, votes_all, choice_party) = fast
+         choice_codes, choice_u, kind_codes, kind_u, votes_all, choice_party, renamed) = fast
         df = None
     else:
-        df = raw.rows
+        # (a frame of the codes made here is not kept: the codes stay the rows)
+        df = coded.frame() if coded is not None else raw.rows
         if df.empty:
             issues.append(Issue(raw.file, "No contest results were found in this file.",
                                 raw.sheet, severity=Severity.ERROR))
@@ -223,7 +230,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         kind_class = np.where(is_cand_kind, 0, np.arange(len(kind_u)) + 1)[kind_codes]
         rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
                    + choice_codes) * (len(kind_u) + 1) + kind_class)
-        alive = _duplicates(raw, df if df is not None else raw.rows, rowkey, issues)
+        alive = _duplicates(raw, df if df is not None else _renamed(coded, renamed),
+                            rowkey, issues)
 
     # Choices: (contest, name) pairs, each contest's in order of first appearance.
     first = _first_occurrences(pair_codes)
@@ -447,24 +455,14 @@ def _from_frame(raw: RawCanvass, df: pd.DataFrame, is_primary: bool,
 def _from_codes(raw: RawCanvass, coded: CodedRows, is_primary: bool,
                 issues: list[Issue]) -> tuple[Any, ...] | None:
     """What :func:`_from_frame` gives, from rows held as codes without making their frame
-    (and the choice party of every row, as codes and texts); None where the frame is needed:
-    no rows, choice names to unify, or a primary's over/under rows without a party."""
+    (and the choice party of every row, as codes and texts, and the names unified); None
+    where the frame is needed: no rows, or a primary's over/under rows without a party."""
     import numpy as np
 
     n = len(coded)
     if not n:
         return None
     cols = coded.columns
-    choice_codes, choice_u = _by_first(*cols["choice"])
-    # _unify_names, as it would find: any name to change and the frame is read instead.
-    first: dict[str, str] = {}
-    long_names: list[Issue] = []
-    for u in choice_u:
-        clean = _clean_name(u)
-        if first.setdefault(clean.casefold(), clean) != u:
-            return None
-        if len(clean) > MAX_NAME:
-            long_names.append(_long_name(raw, clean))
     kind_codes, kind_u = _by_first(*cols["kind"])
     cp_codes, cp_texts = cols["choice_party"]
     if is_primary:
@@ -479,13 +477,29 @@ def _from_codes(raw: RawCanvass, coded: CodedRows, is_primary: bool,
         y_codes, y_u = _by_first(cp_codes, cp_texts)
     else:
         y_codes, y_u = _by_first(*cols["party"])
-    issues.extend(long_names)
+    # _unify_names on the codes: the names to spell otherwise merged, in the same order.
+    choice_codes, choice_u = _by_first(*cols["choice"])
+    final = _unified(raw, choice_u, issues)
+    changed = {u: v for u, v in final.items() if u != v}
+    if changed:
+        index: dict[str, int] = {}
+        remap = np.array([index.setdefault(changed.get(t, t), len(index)) for t in choice_u],
+                         dtype=np.intp)
+        choice_codes, choice_u = remap[choice_codes], list(index)
     t_codes, t_u = _by_first(*cols["contest"])
     d_codes, d_u = _by_first(*cols["district"])
     precinct_codes, precinct_uniques = _by_first(*cols["precinct"])
     return (n, t_codes, t_u, d_codes, d_u, y_codes, y_u, precinct_codes, precinct_uniques,
-            choice_codes, choice_u, kind_codes, kind_u, coded.votes.astype(np.int64),
-            (cp_codes, cp_texts))
+            choice_codes, choice_u, kind_codes, kind_u,
+            coded.votes.astype(np.int64, copy=False), (cp_codes, cp_texts), changed)
+
+
+def _renamed(coded: CodedRows | None, renamed: dict[Any, str]) -> pd.DataFrame:
+    """The frame of rows held as codes, its choice names unified as :func:`_unify_names`
+    does (for the messages that name duplicate rows)."""
+    assert coded is not None
+    df = coded.frame()
+    return df.assign(choice=df["choice"].map(lambda u: renamed.get(u, u))) if renamed else df
 
 
 _SMALL_ROWS = 1 << 12  # below this numpy's sort beats pandas' hashing (~50 µs a call)

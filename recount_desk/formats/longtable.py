@@ -309,7 +309,9 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     everything = bool(body.all())
 
     def part(codes: np.ndarray, uniques: list[str]) -> tuple[np.ndarray, list[str]]:
-        return (codes if everything else codes[body]), uniques
+        # In the narrowest integers that hold them, as a categorical column would be.
+        narrow = np.min_scalar_type(-max(len(uniques), 1))
+        return (codes if everything else codes[body]).astype(narrow, copy=False), uniques
 
     # Kept as codes: the build stage reads them so; the frame is made only when asked for.
     coded = CodedRows({
