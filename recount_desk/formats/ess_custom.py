@@ -37,14 +37,6 @@ _VOTE_FOR_WORD = re.compile(r"vote\s+for\s+(one|two|three|four|five|six|seven|ei
                             re.IGNORECASE)
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
           "eight": 8, "nine": 9}
-# Sub-row labels of the older per-precinct blocks (Davis 2016: Polling, By Mail, …, Total).
-_SUB_ROW = re.compile(
-    r"^\s*(total|polling|polls?|by\s+mail(\s+after)?|mail(\s+ballots?)?|absentee|"
-    r"provisional(\s*-\s*paper)?|paper(\s+at\s+polls)?|early(\s+voting)?|election\s+day|"
-    r"in[\s-]+person|in[\s-]+office|vote\s+centers?|emergency|uocava|military)\s*$",
-    re.IGNORECASE)
-
-
 def _seats(text: str) -> int | None:
     s = vocab.seats_in(text)
     if s is not None:
@@ -183,7 +175,7 @@ def _precinct_columns(rows: list[list[str]], body: list[int], rv_col: int
     type_col = None
     for c in left:
         vals = {vocab.clean_name(rows[r][c]).lower() for r in body if rows[r][c]}
-        typed = {v for v in vals if _SUB_ROW.match(v)}
+        typed = {v for v in vals if vocab.VOTE_MODE.match(v)}
         if 2 <= len(vals) <= 10 and text_count[c] > len(body) // 2 and (
                 "total" in vals or len(typed) >= 2) and len(typed) >= len(vals) - 1:
             type_col = c

@@ -260,3 +260,10 @@ def party_code(text: str) -> str:
     t = re.sub(r"\s+PARTY$", "", clean_name(text).upper())
     t = _PARTY_WORDS.get(t, t)
     return "" if t in NO_PARTY else t
+# How the votes were cast (a column, or a sub-row of a precinct), and their total: the vote
+# modes of Electionware's reports and statements.
+VOTE_MODE = re.compile(
+    r"^\s*(total|election\s+day|early(\s+voting)?|by\s+mail(\s+(ballots?|after))?|"
+    r"mail(\s+ballots?)?|absentee|provisional(\s*-\s*paper)?|paper(\s+at\s+polls)?|polls?|"
+    r"polling|in[\s-]+(person|office)|vote\s+centers?|emergency|uocava|military)\s*$",
+    re.IGNORECASE)
