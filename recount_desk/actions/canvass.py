@@ -27,6 +27,7 @@ from recount_desk.core.rules import (
     Verdict,
     edition_for,
     filing_office,
+    read_errors_of,
     request_deadline,
     unread_counts,
 )
@@ -318,11 +319,12 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
         if fix is not None:
             issues.append(Issue(parsed.file, f"{fix.message} Check the file's labels.",
                                 severity=Severity.WARNING))
-    # A count the reader refused could be any contest's: no verdict rests on the rest.
-    errors = sum(1 for i in issues if i.severity is Severity.ERROR)
+    # A count the reader refused could be any contest's, unless the reader knows whose rows
+    # it is in: no verdict rests on the rest of the counts of the contests it can touch.
+    keys = {t.contest.key for t in parsed.totals}
     checks = [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
                             coverage=file_coverage(parsed, f, county), county=county,
-                            read_errors=errors)
+                            read_errors=read_errors_of(issues, t.contest.key, keys))
               for t, f in zip(parsed.totals, findings, strict=True)]
     return CheckResult(
         parsed.file, parsed.family, ed, kind,

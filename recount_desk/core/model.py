@@ -115,7 +115,9 @@ class Remedy(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Issue:
     """Something an importer or a check found: where it is, and what is wrong, in plain words;
-    ``remedy``: what to do about it, worded by the front end showing it."""
+    ``remedy``: what to do about it, worded by the front end showing it; ``contest``: the
+    contest whose rows it is in, where the reader knows it (an error naming none could be
+    any contest's)."""
 
     file: str
     message: str
@@ -124,6 +126,7 @@ class Issue:
     column: str | None = None
     severity: Severity = Severity.WARNING
     remedy: Remedy | None = None
+    contest: ContestKey | None = None
 
     def where(self) -> str:
         parts = [self.file]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
@@ -20,11 +21,14 @@ from .model import (
     ChoiceKind,
     ChoiceTotal,
     Contest,
+    ContestKey,
     ContestKind,
     ContestTotals,
     ElectionKind,
+    Issue,
     PassRule,
     Scope,
+    Severity,
     VotingMethod,
     is_aggregate_write_in,
 )
@@ -564,6 +568,16 @@ def _decide_hidden(totals: ContestTotals, edition: Edition, kind: ElectionKind |
         f"Cannot be decided from this file ({shown.basis})",
         tuple(dict.fromkeys((*extra, *shown.assumptions))),
     )
+
+
+def read_errors_of(issues: Iterable[Issue], key: ContestKey,
+                   keys: Collection[ContestKey]) -> int:
+    """The reading errors that can touch the contest ``key`` (20A-4-401(1)(b), (2)(a): the
+    margin rests on every vote cast in the race): those in its own rows, and every one that
+    names no contest of the file — a count not read whose contest is not known could be
+    any contest's."""
+    return sum(1 for i in issues if i.severity is Severity.ERROR
+               and (i.contest is None or i.contest == key or i.contest not in keys))
 
 
 def unread_counts(shown: MarginDecision, errors: int) -> MarginDecision:

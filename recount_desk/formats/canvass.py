@@ -630,7 +630,8 @@ def _duplicates(raw: RawCanvass, df: pd.DataFrame, rowkey: np.ndarray,
             raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
             f"{precinct!r}{where}: {votes}. Correct the file in the election system's "
             "export, or remove the wrong rows.", raw.sheet, first_row,
-            severity=Severity.ERROR))
+            severity=Severity.ERROR, contest=ContestKey(
+                title, str(df["district"].iloc[r0]), str(df["party"].iloc[r0]))))
     if len(bad) > 20:
         issues.append(Issue(raw.file, f"… and {len(bad) - 20} more disagreeing duplicates.",
                             raw.sheet, severity=Severity.ERROR))

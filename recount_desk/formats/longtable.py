@@ -89,6 +89,9 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     if len(orphan) > 10:
         issues.append(Issue(name, f"… {len(orphan) - 10} more rows name no contest.", sheet,
                             None, ocol, Severity.ERROR))
+    # Rows of a statistic (turnout, ballots cast: an office like "Registered Voters", or the
+    # statistic in the choice column with no office), read for no contest's figures.
+    stat_row = ~keep & ~(office_blank & ~statistic)
     keep &= ~cand_blank
 
     # Totals rows in the precinct column go to file_totals; in a file of several counties the
@@ -127,6 +130,14 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     num = num_u[votes_c]
     suppressed = flags(votes_u, vocab.is_suppressed)[votes_c]
     blank = votes_blank_u[votes_c]
+    stat_bad = np.flatnonzero(stat_row & np.isnan(num) & ~suppressed & ~blank)
+    if len(stat_bad):  # said, not dropped without a word, though no figure rests on them
+        i = int(stat_bad[0])
+        issues.append(Issue(name, f"{len(stat_bad)} statistics row(s) (turnout, ballots cast: "
+                            "no contest's votes) hold a value that is not a number, e.g. "
+                            f"{votes_u[votes_c[i]][:40]!r} for {cand_u[cand_c[i]][:60]!r}; "
+                            "they are not used.", sheet, first_row + i, cols["votes"],
+                            Severity.WARNING))
     xl_error = np.zeros(n, dtype=bool)
     if kind_name == "xlsx" and (keep & blank).any():
         # calamine reads #DIV/0!, #N/A … as empty cells; find them so they are not 0 votes.

@@ -84,3 +84,52 @@ def test_a_race_resting_on_the_state_canvass_keeps_its_verdict_beside_a_county_f
     assert others and all(r.check.decision.verdict.value == "undecidable" for r in others)
     assert hd32.official
     assert hd32.check.decision.verdict.value == "within_margin"
+
+
+def _with_disagreeing_copy(path: Path, office: str, district: str) -> Path:
+    """The demo's canvass with one row of the contest repeated with one vote more: the reader
+    knows whose rows they are."""
+    lines = DEMO.read_text(encoding="utf-8").splitlines()
+    i = next(n for n, line in enumerate(lines) if f",{office},{district}," in line)
+    *head, votes = lines[i].split(",")
+    lines.insert(i + 1, ",".join([*head, str(int(votes) + 1)]))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_an_error_in_one_contests_rows_leaves_the_other_contests_verdicts_standing(
+        tmp_path: Path) -> None:
+    """Disagreeing duplicate rows are in State House 22's rows only: it has no verdict, every
+    other contest keeps its own (HD 32 still within the margin)."""
+    good = {c.totals.contest.key: c.decision.verdict for c in check_parsed(read_file(DEMO)).contests}
+    result = check_parsed(read_file(_with_disagreeing_copy(tmp_path / DEMO.name, "State House",
+                                                           "22")))
+    assert any("Duplicate rows disagree" in str(i) for i in result.issues)
+    got = {c.totals.contest.key: c.decision.verdict for c in result.contests}
+    hd22 = next(k for k in got if k.title == "State House" and k.district == "22")
+    assert got[hd22] is Verdict.UNDECIDABLE
+    assert _hd32(result).decision.verdict is Verdict.WITHIN_MARGIN
+    assert {k: v for k, v in got.items() if k != hd22} == \
+        {k: v for k, v in good.items() if k != hd22}
+
+
+def test_an_error_in_the_close_races_own_rows_leaves_it_without_a_verdict(
+        tmp_path: Path) -> None:
+    result = check_parsed(read_file(_with_disagreeing_copy(tmp_path / DEMO.name, "State House",
+                                                           "32")))
+    assert _hd32(result).decision.verdict is Verdict.UNDECIDABLE
+    assert any(c.decision.verdict is not Verdict.UNDECIDABLE for c in result.contests)
+
+
+def test_which_reading_errors_can_touch_a_contest() -> None:
+    from recount_desk.core.model import ContestKey, Issue, Severity
+    from recount_desk.core.rules import read_errors_of
+
+    a, b, gone = ContestKey("Mayor"), ContestKey("Council"), ContestKey("Not in the file")
+    issues = [Issue("f", "own", contest=a, severity=Severity.ERROR),
+              Issue("f", "anyone's", severity=Severity.ERROR),
+              Issue("f", "a contest the file does not have", contest=gone,
+                    severity=Severity.ERROR),
+              Issue("f", "only a warning", contest=b)]
+    assert read_errors_of(issues, a, {a, b}) == 3
+    assert read_errors_of(issues, b, {a, b}) == 2  # not a's own error, nor the warning

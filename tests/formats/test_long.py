@@ -296,3 +296,20 @@ def test_contests_named_alike_but_different_are_not_called_one(tmp_path: Path) -
     parsed = read_canvass(path)
     assert len(parsed.contests) == 8
     assert not [i for i in parsed.issues if "spelled two ways" in i.message]
+
+
+def test_an_unreadable_value_in_a_statistics_row_is_said_not_dropped_silently(
+        tmp_path: Path) -> None:
+    """Turnout rows (the statistic in the choice column, no office) feed no contest; a value
+    there that is not a number is named with its row, as a warning."""
+    p = tmp_path / "stats.csv"
+    p.write_text("county,precinct,office,district,party,candidate,votes\n"
+                 "Wayne,Fremont,,,,PAPER BALLOTS CAST-TOTAL,150\n"
+                 "Wayne,Fremont,,,,PAPER BALLOTS CAST-BLANK,n/a\n"
+                 "Wayne,Fremont,Mayor,,,Ann,80\n"
+                 "Wayne,Fremont,Mayor,,,Bob,70\n", encoding="utf-8")
+    parsed = read_canvass(p)
+    said = [i for i in parsed.issues if "statistics row" in i.message]
+    assert len(said) == 1 and said[0].row == 3 and said[0].severity.value == "warning"
+    assert "'n/a'" in said[0].message and "PAPER BALLOTS CAST-BLANK" in said[0].message
+    assert not [i for i in parsed.issues if i.severity.value == "error"]

@@ -402,3 +402,32 @@ def test_the_envelope_fields_show_nothing_of_another_contest(
     e = page.envelopes
     assert e.views == []
     assert (e.check_note.text(), e.checked_by.text(), e.decided_by.text()) == ("", "", "")
+
+
+def test_a_narrow_envelopes_panel_is_one_column_and_keeps_what_was_typed(
+        demo: MainWindow, qtbot: QtBot) -> None:
+    """At a large text scale on a small screen the list, the checks and the decision are one
+    scrolled column (nothing to scroll sideways to); widening puts them side by side again,
+    with the same fields and what was typed in them."""
+    page = demo.recount_page
+    demo.tabs.setCurrentWidget(page)
+    page.show_panel("envelopes")
+    e = page.envelopes
+    demo.resize(1600, 900)
+    qtbot.waitUntil(lambda: not e.narrow)
+    assert e.split.isVisible() and not e._column.isVisible()
+    e.env_id.setText("SL-2016-999")
+    e.check_note.setText("typed before the move")
+    demo.resize(853, 453)  # a 1280×720 screen at 150 %, less the task bar
+    qtbot.waitUntil(lambda: e.narrow)
+    assert e._column.isVisible() and not e.split.isVisible()
+    assert e._column.horizontalScrollBar().maximum() == 0
+    column = e._column.widget()
+    assert column.isAncestorOf(e.decide_button) and column.isAncestorOf(e.view)
+    # the decision is under the checks, not beside them
+    assert e._decision.mapTo(column, e._decision.rect().topLeft()).y() > \
+        e._checks.mapTo(column, e._checks.rect().topLeft()).y()
+    demo.resize(1600, 900)
+    qtbot.waitUntil(lambda: not e.narrow)
+    assert e.split.isAncestorOf(e.decide_button)
+    assert (e.env_id.text(), e.check_note.text()) == ("SL-2016-999", "typed before the move")

@@ -6,9 +6,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QButtonGroup,
     QCheckBox,
     QComboBox,
@@ -498,18 +499,14 @@ class EnvelopesPanel(Panel):
         self.add_button.clicked.connect(self.add)
         self.reason.returnPressed.connect(self.add)
         add = QGroupBox("Add an envelope by hand")
-        # Two rows, so that each field keeps a readable width in the narrow left column.
-        al = QGridLayout(add)
-        for i, (text, w) in enumerate((("Envelope:", self.env_id), ("Precinct:", self.precinct),
-                                       ("Reason:", self.reason))):
-            lab = QLabel(text)
-            lab.setBuddy(w)
-            row, col = (0, 2 * i) if i < 2 else (1, 0)
-            al.addWidget(lab, row, col)
-            al.addWidget(w, row, col + 1, 1, 3 if i == 2 else 1)
-        al.setColumnStretch(1, 1)
-        al.setColumnStretch(3, 1)
-        al.addWidget(self.add_button, 2, 1, 1, 3, Qt.AlignmentFlag.AlignLeft)
+        # A field a row, so that each keeps a readable width in the narrow left column.
+        al = form(("Envelope:", self.env_id), ("Precinct:", self.precinct),
+                  ("Reason:", self.reason))
+        button_row = QHBoxLayout()
+        button_row.addWidget(self.add_button)
+        button_row.addStretch(1)
+        al.addRow("", button_row)
+        add.setLayout(al)
 
         # Checks and decision of the selected envelope.
         self.which = heading("Select an envelope")
@@ -595,13 +592,80 @@ class EnvelopesPanel(Panel):
         lv.addWidget(self.view, 1)
         lv.addWidget(add)
         lv.addWidget(self.summary)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(scrolled(detail))
-        split.setSizes([270, 730])
+        self._left, self._detail, self._detail_grid = left, detail, dl
+        self._checks, self._decision = checks, dec
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.addWidget(left)
+        self._detail_scroll = scrolled(detail)
+        self.split.addWidget(self._detail_scroll)
+        self._split_sizes = [270, 730]
+        self.split.setSizes(self._split_sizes)
+        # On a narrow page (a small screen, or a large text scale) the list, the checks and
+        # the decision are put one under the other in one scrolled column, so that nothing
+        # needs scrolling sideways and every field keeps its width.
+        self._column = QScrollArea()
+        self._column.setWidgetResizable(True)
+        self._column.setFrameShape(QFrame.Shape.NoFrame)
+        self._column.hide()
+        self.narrow = False
         box = QHBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(split)
+        box.addWidget(self.split)
+        box.addWidget(self._column)
+
+    #: Below this width (in the window's own units) the panel is one column.
+    NARROW_WIDTH = 760
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        narrow = event.size().width() < self.NARROW_WIDTH
+        if narrow != self.narrow:
+            self._arrange(narrow)
+
+    def _arrange(self, narrow: bool) -> None:
+        """Side by side (the list beside the selected envelope, checks beside decision), or
+        one column; the widgets are the same ones, moved, so nothing typed is lost."""
+        self.narrow = narrow
+        focus = QApplication.focusWidget()
+        grid = self._detail_grid
+        grid.removeWidget(self._decision)
+        if narrow:
+            if self.split.isVisible() and sum(self.split.sizes()) > 0:
+                self._split_sizes = self.split.sizes()
+            self._detail_scroll.takeWidget()
+            column = QWidget()
+            cv = QVBoxLayout(column)
+            cv.setContentsMargins(0, 0, 0, 0)
+            cv.addWidget(self._left)
+            cv.addWidget(self._detail)
+            grid.addWidget(self._decision, 2, 0)
+            grid.setColumnStretch(1, 0)
+            grid.setRowStretch(2, 0)
+            grid.setRowStretch(3, 1)
+            view = self.view  # a short list does not take the column's height
+            view.setMaximumHeight(view.horizontalHeader().height() + 24
+                                  + 7 * view.verticalHeader().defaultSectionSize())
+            self._column.setWidget(column)
+            self.split.hide()
+            self._column.show()
+        else:
+            column = self._column.takeWidget()
+            self.split.insertWidget(0, self._left)
+            self._detail_scroll.setWidget(self._detail)
+            self.split.setSizes(self._split_sizes)
+            grid.addWidget(self._decision, 1, 1)
+            grid.setColumnStretch(1, 1)
+            grid.setRowStretch(3, 0)
+            grid.setRowStretch(2, 1)
+            self.view.setMaximumHeight(16777215)  # Qt's QWIDGETSIZE_MAX
+            if column is not None:
+                column.deleteLater()
+            self._column.hide()
+            self.split.show()
+        self._left.show()
+        self._detail.show()
+        if focus is not None and self.isAncestorOf(focus):
+            focus.setFocus()
 
     # -- showing ---------------------------------------------------------------------------
     def show_state(self, st: rc.RecountState | None) -> None:
