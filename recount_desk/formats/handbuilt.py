@@ -33,11 +33,12 @@ from typing import Any
 
 from recount_desk.core.model import Issue, Severity
 
-from . import vocab
+from . import grid, vocab
 from ._workbook_checks import excel_error_cells
 from .base import NOT_OURS, Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog
 from .stages import RawRow, chosen_sheets, frame, sheets, to_int, workbook_sheet_names
-from .tabular import col_letter, read_csv_rows, read_csv_text, sniff
+from .tabular import col_letter, read_csv_rows, read_csv_text
 
 FAMILY = "handbuilt"
 LABEL = "Hand-built county workbook (Precinct Name, Reg. Voters, Ballots Cast, candidates)"
@@ -52,8 +53,6 @@ _STAT = re.compile(r"^(total\s+)?(reg(\.|istered)?\s*voters?|ballots?\s+cast|tur
                    re.IGNORECASE)
 _PRECINCT = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?\s*:?$",
                        re.IGNORECASE)
-_PARTY_CODE = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|"
-                         r"GOP|NP)\s*\)?$", re.IGNORECASE)
 _PARTY_PREFIX = re.compile(r"^(GOP|REP|Republican|DEM|Democratic|Democrat|LIB|Libertarian|CON|"
                            r"Constitution)\s+(for\s+)?(?=\S)", re.IGNORECASE)
 _PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
@@ -63,13 +62,10 @@ _NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|
                          re.IGNORECASE)
 _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
                            re.IGNORECASE)
-_VOTE_FOR_ONLY = re.compile(r"^\(?\s*vote\s+for\s+(not\s+more\s+than\s+)?\d+\s*\)?$",
-                            re.IGNORECASE)
 _PAGE_SHEET = re.compile(r"^(table|page|sheet|pg\.?)\s*\d+$", re.IGNORECASE)
 # 'YES Judicial Retention', 'NO \nJudicial Retention', 'FOR Cons. Amend A', 'Prop 1 - Against'.
 _STANCE_FIRST = re.compile(r"^(yes|no|for|against)\b[\s:\-–]*(?=\S)(.*)$", re.IGNORECASE)
 _STANCE_LAST = re.compile(r"^(.*?\S)[\s:\-–]+(yes|no|for|against)$", re.IGNORECASE)
-_PAGE_LINE = re.compile(r"\bpage\s+\d+(\s+of\s+\d+)?\b", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Ballot statistics, as a summary of ballots (Summit 2020) or provisional ballots (Cache 2020)
 # labels them; none of them is a contest or a candidate. Some words only say so alongside
@@ -251,10 +247,8 @@ def _sheets(path: Path, kind: str, **how: Any) -> Iterator[tuple[str, list[list[
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read one election (one sheet) of a hand-built county workbook."""
     options = options or ReadOptions()
-    kind = sniff(path)
-    if kind not in ("xlsx", "xls", "ods", "csv"):
-        raise fail(path, "This is not a spreadsheet, so it is not a county results workbook. "
-                   "Export it as XLSX or CSV.")
+    kind = grid.spreadsheet(path, "This is not a spreadsheet, so it is not a county results "
+                            "workbook. Export it as XLSX or CSV.")
     names: list[str] | None = None
     all_names: list[str] = []
     if kind != "csv":
@@ -289,7 +283,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             # 'Table 1', 'Table 2' … of a PDF conversion: pages of one report.
             page = _read_sheet(path, kind, sheet, rows, h, lead)
             if not page.rows.empty:
-                _add_page(result, page)
+                grid.merge(result, page)
                 pages.append(sheet)
                 continue
         readable.append(sheet)
@@ -312,50 +306,19 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     others = [s for s in readable if s != read_from]
     if options.sheet is None and (others or summaries):
         rest = [s for s in all_names if s != read_from and s not in others and s not in pages]
-        msg = ""
-        if others:
-            msg = (f"This workbook holds {len(readable)} result sheets; sheet {result.sheet!r} "
-                   "was read. Choose another sheet to import "
-                   + ", ".join(repr(s) for s in others) + " instead.")
-        if rest:
-            msg += (" " if msg else "") + ("Its other sheets " if len(rest) > 1 else
-                                          "Its other sheet ") + ", ".join(
-                repr(s) + (" (ballot statistics, no contest results)" if s in summaries else "")
-                for s in rest) + (" were not read." if len(rest) > 1 else " was not read.")
-        result.issues.insert(0, Issue(path.name, msg, result.sheet,
-                                      severity=Severity.WARNING if others else Severity.NOTE))
+        grid.other_sheets(result.issues, path.name, result.sheet, others, n=len(readable),
+                          rest=(("Its other sheets " if len(rest) > 1 else "Its other sheet ")
+                                + ", ".join(repr(s) + (" (ballot statistics, no contest "
+                                                       "results)" if s in summaries else "")
+                                            for s in rest)
+                                + (" were not read." if len(rest) > 1 else " was not read."))
+                          if rest else "")
     return result
 
 
 def _title_of(rows: list[list[str]], h: int) -> str:
     """The title rows above a header (not the row just above it, which may hold contests)."""
     return " ".join(_clean(c) for r in rows[:max(h - 1, 0)] for c in r if c.strip()).lower()
-
-
-def _add_page(result: RawCanvass, page: RawCanvass) -> None:
-    """Another page of the same report: its rows, totals and issues join the first's."""
-    import pandas as pd
-
-    result.rows = pd.concat([result.rows, page.rows], ignore_index=True)
-    result.issues.extend(page.issues)
-    result.seats.update(page.seats)
-    result.file_totals.update(page.file_totals)
-    result.suppressed |= page.suppressed
-    for key, per in page.hidden.items():
-        for ch, ps in per.items():
-            result.hidden.setdefault(key, {}).setdefault(ch, []).extend(ps)
-    for k, v in page.where.items():
-        result.where.setdefault(k, v)
-    for p, b in page.ballots.items():
-        result.ballots[p] = result.ballots.get(p, 0) + b
-        result.ballots_rows.setdefault(p, page.ballots_rows.get(p, 0))
-    if page.ballots_total is not None:
-        result.ballots_total = page.ballots_total
-    for k, n in page.fractional.items():
-        result.fractional[k] = result.fractional.get(k, 0) + n
-    result.doubts.extend(page.doubts)
-    if result.primary is None:
-        result.primary = page.primary
 
 
 def _split_contest(title: str) -> tuple[str, str]:
@@ -393,114 +356,31 @@ def _is_section_header(cells: list[str]) -> bool:
     return len(rest) >= 2 and not any(to_int(c) is not None for c in rest)
 
 
-def _party_of(cell: str) -> str | None:
-    """The party code a party-row cell names ('REP', 'Republican', '(R)', 'Dem.'), or None."""
-    m = _PARTY_CODE.match(cell)
-    if m:  # 'NP', 'NON': nonpartisan, no party
-        return {"GOP": "REP", "NP": "", "NON": ""}.get(m.group(1).upper(), m.group(1).upper())
-    w = cell.strip("() .").casefold()
-    return _PARTY_WORDS.get(w)
-
-
-def _distinct(cells: list[str]) -> int:
-    return len({c.casefold() for c in cells if c})
-
-
-def _band_kind(cells: list[str]) -> str:
-    """What one row of a header band holds over the candidate columns: 'empty', 'party'
-    (party codes or names), 'seats' ('Vote for 1' under each contest), or 'text'."""
-    filled = [c for c in cells if c]
-    if not filled:
-        return "empty"
-    if all(_party_of(c) is not None for c in filled):
-        return "party"
-    if all(_VOTE_FOR_ONLY.match(c) for c in filled):
-        return "seats"
-    return "text"
-
-
-def _band(rows: list[list[str]], h: int, width: int) -> tuple[list[int], int]:
-    """The rows of the header band around the header at ``h`` (contest, candidate, party and
-    'Vote for' rows, in any order: up to three above and three below it) and the first row
-    after the band."""
-    def cells(i: int) -> list[str]:
-        return [_clean(c) for c in rows[i]] + [""] * (width - len(rows[i]))
-
-    def no_counts(r: list[str]) -> bool:
-        return not any(to_int(c) is not None for c in r[1:width] if c)
-
-    above = []
-    for i in range(h - 1, max(h - 4, -1), -1):
-        r = cells(i)
-        if not any(r[1:width]) or not no_counts(r) or _PAGE_LINE.search(" ".join(r)):
-            break
-        above.append(i)
-    below = []
-    for i in range(h + 1, min(h + 4, len(rows))):
-        r = cells(i)
-        lead = r[0].lower().rstrip(":")
-        if lead not in _BAND_LEADS or not any(r[1:width]) or not no_counts(r):
-            break
-        below.append(i)
-    band = [*reversed(above), h, *below]
-    return band, (below[-1] if below else h) + 1
-
-
-_BAND_LEADS = {"", "candidate", "candidates", "choice", "choices", "party", "parties",
-               "contest", "contests", "office", "race", "vote for", "name"}
-_PARTY_WORDS = {"r": "REP", "rep": "REP", "republican": "REP", "gop": "REP",
-                "d": "DEM", "dem": "DEM", "democrat": "DEM", "democratic": "DEM",
-                "l": "LIB", "lib": "LIB", "libertarian": "LIB", "c": "CON", "con": "CON",
-                "constitution": "CON", "g": "GRN", "green": "GRN", "u": "UNA", "una": "UNA",
-                "unaffiliated": "UNA", "i": "IND", "ind": "IND", "independent": "IND",
-                "iap": "IAP", "independent american": "IAP", "uup": "UUP",
-                "united utah": "UUP", "np": "", "non": "", "nonpartisan": "",
-                "non-partisan": ""}
-
-
 def _section(rows: list[list[str]], h: int, width: int
              ) -> tuple[int, list[Col], set[tuple[str, ...]], bool, int, dict[int, str]]:
     """For the header at row ``h``: the first data row, the candidate columns, the rows of
     the header block as text, whether the block names no contests, the block's first row
     (the title rows are above it), and the statistics columns among the candidates'
     ({column: label})."""
-    header = [_clean(c) for c in rows[h]]
-    header += [""] * (width - len(header))
-    band, data_start = _band(rows, h, width)
-    grid = {i: ([_clean(c) for c in rows[i]] + [""] * width)[:width] for i in band}
+    band, data_start = grid.band(rows, h, width, clean=_clean)
+    cells = {i: ([_clean(c) for c in rows[i]] + [""] * width)[:width] for i in band}
 
     def is_stat(j: int) -> str | None:
-        return next((grid[i][j] for i in band if _STAT.match(grid[i][j])), None)
+        return next((cells[i][j] for i in band if _STAT.match(cells[i][j])), None)
 
     first = 1
     # Past the statistics, and past empty columns (but not a ballot question's columns,
     # empty in the header with its title above).
-    while first < width and (is_stat(first) or not any(grid[i][first] for i in band)):
+    while first < width and (is_stat(first) or not any(cells[i][first] for i in band)):
         first += 1
         if first > 8:
             break
     # Statistics further right ('Turn out %' between contests): never a candidate.
     stats = {j: label for j in range(first, width) if (label := is_stat(j)) is not None}
-    kinds = {i: _band_kind([grid[i][j] for j in range(first, width) if j not in stats])
-             for i in band}
-    text = [i for i in band if kinds[i] == "text"]
-    # The candidates' row: the row under the header when it holds text (the header is then
-    # the contests' row), else the header; the contests' row is the nearest text row above
-    # the candidates' row, else the nearest below it.
-    below_h = [i for i in text if i > h]
-    name_i = below_h[0] if below_h and h in text else h
-    if name_i != h and h in text and _distinct(grid[h][first:]) > _distinct(grid[name_i][first:]):
-        name_i = h  # the header holds the names, the row under it the contests' titles
-    if name_i not in text and text:
-        name_i = text[-1]
-    others = [i for i in text if i != name_i]
-    up = [i for i in others if i < name_i]
-    contest_i = up[-1] if up else (others[0] if others else None)
+    contest_i, name_i, party_i = grid.band_roles(cells, band, h, first, stats)
     empty_row = [""] * width
-    contest_row = grid[contest_i] if contest_i is not None else empty_row
-    name_row = grid.get(name_i, header)
-    party_i = next((i for i in band if kinds[i] == "party"), None)
-    party_row = grid[party_i] if party_i is not None else empty_row
+    contest_row = cells[contest_i] if contest_i is not None else empty_row
+    name_row, party_row = cells[name_i], cells[party_i] if party_i is not None else empty_row
     block_start = band[0]
     # Rows above the data, as text: a PDF conversion repeats them on every page.
     block = {tuple(_clean(c) for c in r if c.strip()) for r in rows[block_start:data_start]}
@@ -538,7 +418,7 @@ def _section(rows: list[list[str]], h: int, width: int
             continue
         contest, party = _split_contest(contest_title)
         cparty_raw = party_row[j] if j < len(party_row) else ""
-        cparty = (_party_of(cparty_raw) or "") if cparty_raw else ""
+        cparty = (grid.party_of(cparty_raw) or "") if cparty_raw else ""
         choice, prefix = vocab.split_party_prefix(cname)
         m = _NAME_PARTY.search(choice)
         if m and m.start() > 0:
@@ -552,16 +432,16 @@ def _section(rows: list[list[str]], h: int, width: int
 def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int,
                 lead: int = 0) -> RawCanvass:
     name = path.name
-    issues: list[Issue] = []
+    log = IssueLog(name, sheet or None)
+    doubt = IssueLog(name, sheet or None)
     width = max(len(r) for r in rows)
     data_start, cols, block, no_titles, block_start, stats = _section(rows, h, width)
     if not cols:
-        return RawCanvass(name, FAMILY, frame([]), issues, sheet=sheet)
-    doubts: list[Issue] = []
+        return RawCanvass(name, FAMILY, frame([]), [], sheet=sheet)
     if no_titles:
-        doubts.append(Issue(name, "The sheet names no contests above its candidate columns; "
-                            "they are read as one contest 'Results'. Use the column mapping "
-                            "to split them.", sheet, h + 1, severity=Severity.WARNING))
+        doubt.warn("The sheet names no contests above its candidate columns; they are read as "
+                   "one contest 'Results'. Use the column mapping to split them.", sheet=sheet,
+                   row=h + 1)
     # A contest's columns side by side: a title that comes back after another one is no
     # contest title (a party row, most likely, taken for the contests' row).
     runs: list[tuple[str, str]] = []
@@ -571,16 +451,14 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     again = [c for k, (c, p) in enumerate(runs) if (c, p) in runs[:k]]
     if again:
         j0 = next(j for j, c, *_r in cols if c == again[0])
-        doubts.append(Issue(name, f"The row read as the contests' titles names {again[0]!r} "
-                            "again after other contests: a contest's candidates sit side by "
-                            "side, so this row is probably not the contests' titles (a row of "
-                            "parties?). Check the contests read, or use the column mapping.",
-                            sheet or None, h + 1, col_letter(j0 + lead), Severity.WARNING))
+        doubt.warn(f"The row read as the contests' titles names {again[0]!r} again after other "
+                   "contests: a contest's candidates sit side by side, so this row is probably "
+                   "not the contests' titles (a row of parties?). Check the contests read, or "
+                   "use the column mapping.", row=h + 1, column=col_letter(j0 + lead))
     if stats:
-        issues.append(Issue(name, "Statistics columns among the candidates are left out: "
-                            + ", ".join(f"{col_letter(j + lead)} ({t!r})"
-                                        for j, t in list(stats.items())[:6]) + ".",
-                            sheet or None, h + 1, severity=Severity.NOTE))
+        log.note("Statistics columns among the candidates are left out: "
+                 + ", ".join(f"{col_letter(j + lead)} ({t!r})"
+                             for j, t in list(stats.items())[:6]) + ".", row=h + 1)
     # Further headers: each starts a section with its own columns.
     sections: dict[int, tuple[int, list[Col]]] = {}
     for i in range(data_start, len(rows)):
@@ -600,10 +478,9 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
 
     comparison = sorted({c[3] for c in cols if _COMPARISON.match(c[3])})
     if len(comparison) >= 2:
-        doubts.append(Issue(name, "Columns named " + ", ".join(repr(c) for c in comparison)
-                            + " compare counts (a recount sheet?) rather than name candidates; "
-                            "they are read as choices. Check the contests read, or use the "
-                            "column mapping.", sheet or None, h + 1, severity=Severity.WARNING))
+        doubt.warn("Columns named " + ", ".join(repr(c) for c in comparison) + " compare "
+                   "counts (a recount sheet?) rather than name candidates; they are read as "
+                   "choices. Check the contests read, or use the column mapping.", row=h + 1)
     groups = grouped(cols)
     all_groups = set(groups)
     for _start, more in sections.values():
@@ -629,7 +506,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     hidden: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     sup_rows: dict[tuple[str, str, str], int] = {}
     n_sup = 0
-    bad = 0
+    tally = grid.Tally(log)
     skipped: list[int] = []
     section_end = data_start
     for i in range(data_start, len(rows)):
@@ -648,7 +525,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             continue
         texts = tuple(_clean(c) for c in r if c.strip())
         if texts in block or _is_section_header([_clean(c) for c in r]) or \
-                (any(_PAGE_LINE.search(c) for c in texts) and not is_total):
+                (any(grid.PAGE_LINE.search(c) for c in texts) and not is_total):
             continue  # the title and header again on a new page, or a page footer
         if is_total:
             row_tot: dict[tuple[str, str, str], dict[str, int]] = {}
@@ -689,13 +566,10 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                     if _is_number_like(text):
                         key = (contest, "", party, choice)
                         fractional[key] = fractional.get(key, 0) + 1
-                    bad += 1
-                    if bad <= 10:
-                        what = f"Excel error value {err}" if err else repr(text)
-                        issues.append(Issue(name, f"The vote count for {choice!r} in precinct "
-                                            f"{label!r} is {what}, not a whole number; it is "
-                                            "read as 0.", sheet or None, i + 1,
-                                            column_name(j), Severity.ERROR))
+                    what = f"Excel error value {err}" if err else repr(text)
+                    tally.wrong(f"The vote count for {choice!r} in precinct {label!r} is "
+                                f"{what}, not a whole number; it is read as 0.", row=i + 1,
+                                column=column_name(j))
                     v = 0
                 out.append((label, contest, "", party, choice, cparty, k, v))
     if not out and file_totals:
@@ -709,28 +583,21 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                             parties.get((contest, party, choice), ""),
                             kinds.get((contest, party, choice), "candidate"), v))
         file_totals = {}
-        issues.append(Issue(name, "The sheet has a totals row but no precinct rows; its totals "
-                            f"are read as one unit, {COUNTY_UNIT!r}, so a recount cannot be "
-                            "split by precinct.", sheet or None, severity=Severity.WARNING))
-    if bad > 10:
-        issues.append(Issue(name, f"… {bad - 10} more vote counts are not whole numbers.",
-                            sheet or None, severity=Severity.ERROR))
+        log.warn("The sheet has a totals row but no precinct rows; its totals are read as one "
+                 f"unit, {COUNTY_UNIT!r}, so a recount cannot be split by precinct.")
+    tally.close()
     for i in skipped[:5]:
-        issues.append(Issue(name, f"Row {i + 1} ({_clean(rows[i][0])!r}) has text, not counts, "
-                            "under the candidates; it was left out.", sheet or None, i + 1,
-                            column_name(0), Severity.WARNING))
+        log.warn(f"Row {i + 1} ({_clean(rows[i][0])!r}) has text, not counts, under the "
+                 "candidates; it was left out.", row=i + 1, column=column_name(0))
     if len(skipped) > 5:
-        issues.append(Issue(name, f"… {len(skipped) - 5} more rows with text under the "
-                            "candidates were left out.", sheet or None, severity=Severity.WARNING))
+        log.warn(f"… {len(skipped) - 5} more rows with text under the candidates were left out.")
     if n_sup:
-        issues.append(Issue(name, f"{n_sup} precinct result(s) are marked 'Suppressed' for voter "
-                            "privacy; the file's totals row is used for those contests.",
-                            sheet or None, severity=Severity.NOTE))
+        log.note(f"{n_sup} precinct result(s) are marked 'Suppressed' for voter privacy; the "
+                 "file's totals row is used for those contests.")
     counted = {(c, "", p) for _pr, c, _d, p, *_ in out}
     for hidden_key in sorted(suppressed - counted):
-        issues.append(Issue(name, f"{hidden_key[0]!r} is suppressed in every precinct "
-                            f"({sup_rows[hidden_key]}), so it has no precinct counts and is not "
-                            "imported.", sheet or None, severity=Severity.WARNING))
+        log.warn(f"{hidden_key[0]!r} is suppressed in every precinct ({sup_rows[hidden_key]}), "
+                 "so it has no precinct counts and is not imported.")
     seats: dict[tuple[str, str, str], int] = {}
     for contest, party in all_groups:
         n = vocab.seats_in(contest)
@@ -738,23 +605,16 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             seats[(contest, "", party)] = n
     # The title rows, not the contest titles ('City Council Seat 2 Primary' is no primary).
     title_text = " ".join(_clean(c) for r in rows[:block_start] for c in r if c).lower()
-    if not title_text:
-        title_text = sheet.lower()
-    primary: bool | None = None
-    if "primary" in title_text or any(p for _c, p in all_groups):
-        primary = True
-    elif "general" in title_text:
-        primary = False
+    primary = grid.primary_of(title_text or sheet.lower(), any(p for _c, p in all_groups))
     where: dict[tuple[str, str, str, str], tuple[int | None, str | None]] = {}
     for cs, at in [(cols, h), *((more, i) for i, (_s, more) in sections.items())]:
         for j, contest, party, choice, _cp, _k in cs:
             where.setdefault((contest, "", party, ""), (at + 1, column_name(j)))
             where.setdefault((contest, "", party, choice), (at + 1, column_name(j)))
-    issues.extend(doubts)
+    issues = log.issues + doubt.issues
     return RawCanvass(name, FAMILY, frame(out), issues, seats, file_totals, suppressed, primary,
                       election_name=_clean(rows[0][0]) if rows and rows[0] and rows[0][0]
                       else None, sheet=sheet or None, where=where, ballots=ballots,
-                      hidden=hidden,
-                      ballots_rows=ballots_rows,
+                      hidden=hidden, ballots_rows=ballots_rows,
                       ballots_column=column_name(ballots_j) if ballots_j is not None else None,
-                      ballots_total=ballots_total, fractional=fractional, doubts=doubts)
+                      ballots_total=ballots_total, fractional=fractional, doubts=doubt.issues)

@@ -39,12 +39,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from recount_desk.core.model import Issue, Severity
-
-from . import vocab
+from . import grid, vocab
 from .base import NOT_OURS, Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog
 from .stages import RawRow, chosen_sheets, frame, sheets, to_int, workbook_sheet_names
-from .tabular import col_letter, sniff
+from .tabular import col_letter
 
 FAMILY = "sideways"
 LABEL = "County workbook with precincts across and contests stacked down"
@@ -54,7 +53,6 @@ BALLOT_LIST_LABEL = "List of ballot records (not a canvass)"
 
 _SCAN_ROWS = 40          # where the precinct header may be
 _DETECT_ROWS = 250       # rows looked at by detect()
-_MAX_BAD_SHOWN = 10
 
 _HEADER_WORD = re.compile(r"^(precincts?|contests?|candidates?|choices?|offices?|races?|"
                           r"names?|contest\s*/\s*candidate|candidate\s*/\s*precinct)\s*:?$",
@@ -401,10 +399,8 @@ def detect(path: Path, kind: str) -> Detection | None:
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read one sheet of a sideways county workbook (precincts across, contests down)."""
     options = options or ReadOptions()
-    kind = sniff(path)
-    if kind not in ("xlsx", "xls", "ods", "csv"):
-        raise fail(path, "This is not a spreadsheet, so it is not a county results workbook. "
-                   "Export it as XLSX or CSV.")
+    kind = grid.spreadsheet(path, "This is not a spreadsheet, so it is not a county results "
+                            "workbook. Export it as XLSX or CSV.")
     names: list[str] | None = None
     if kind != "csv":
         names = chosen_sheets(path, workbook_sheet_names(path), options.sheet)
@@ -429,12 +425,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                    "below (a title row, then one row per choice), so this workbook cannot be "
                    "read as a sideways canvass. Use the column mapping to say where the "
                    "precincts, contests and choices are.", sheet=options.sheet)
-    others = [s for s in readable if s != read_from]
-    if others and options.sheet is None:
-        result.issues.insert(0, Issue(
-            path.name, f"This workbook holds several result sheets; sheet {result.sheet!r} was "
-            "read. Choose another sheet to import " + ", ".join(repr(s) for s in others)
-            + " instead.", result.sheet, severity=Severity.WARNING))
+    if options.sheet is None:
+        grid.other_sheets(result.issues, path.name, result.sheet,
+                          [s for s in readable if s != read_from])
     return result
 
 
@@ -460,18 +453,16 @@ def _split_choice(label: str) -> tuple[str, str]:
 
 
 def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> RawCanvass:
-    name = path.name
-    sheet_name = sheet or None
-    issues: list[Issue] = []
+    log = IssueLog(path.name, sheet or None)
+    tally = grid.Tally(log)
     unheaded = _classify_unheaded(rows, lay)
 
     for h in lay.headers:
         for j, what in unheaded.get(h.row, {}).items():
             if what == "unknown":
-                issues.append(Issue(
-                    name, f"Column {col_letter(j)} holds counts but has no precinct name in the "
-                    f"header row {h.row + 1}, and it is not the sum of the precincts; it was "
-                    "left out.", sheet_name, h.row + 1, col_letter(j), Severity.WARNING))
+                log.warn(f"Column {col_letter(j)} holds counts but has no precinct name in "
+                         f"the header row {h.row + 1}, and it is not the sum of the precincts; "
+                         "it was left out.", row=h.row + 1, column=col_letter(j))
 
     out: list[RawRow] = []
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
@@ -479,7 +470,6 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
     suppressed: set[tuple[str, str, str]] = set()
     # Contest key -> precincts already read, to tell a continued contest from a second one.
     seen: dict[tuple[str, str, str], set[str]] = {}
-    bad = 0
     n_sup = 0
     for b in lay.blocks:
         h = b.header
@@ -496,10 +486,9 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
             n += 1
             key = (f"{contest} ({n})", "", cparty)
         if n > 1 and key not in seen:
-            issues.append(Issue(
-                name, f"The contest title {contest!r} appears again at row {b.title_row + 1} "
-                f"for the same precincts; it is read as another contest {key[0]!r}.",
-                sheet_name, b.title_row + 1, col_letter(h.label_col), Severity.WARNING))
+            log.warn(f"The contest title {contest!r} appears again at row {b.title_row + 1} "
+                     f"for the same precincts; it is read as another contest {key[0]!r}.",
+                     row=b.title_row + 1, column=col_letter(h.label_col))
         seen.setdefault(key, set()).update(precincts_here)
         n_seats = b.seats or title_seats
         if n_seats:
@@ -534,39 +523,24 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                     suppressed.add(key)
                     n_sup += 1
                     continue
-                v = to_int(text)
-                if v is None:
-                    bad += 1
-                    if bad <= _MAX_BAD_SHOWN:
-                        issues.append(Issue(
-                            name, f"The vote count {text!r} for {choice!r} in precinct "
-                            f"{precinct!r} is not a whole number; it is read as 0.",
-                            sheet_name, i + 1, col_letter(j), Severity.ERROR))
-                    v = 0
+                v = tally.count(text, row=i + 1, column=col_letter(j), message=(
+                    f"The vote count {text!r} for {choice!r} in precinct {precinct!r} is not "
+                    "a whole number; it is read as 0."))
                 out.append((precinct, title, "", party, choice, chparty, k, v))
-    if bad > _MAX_BAD_SHOWN:
-        issues.append(Issue(name, f"… {bad - _MAX_BAD_SHOWN} more vote counts are not whole "
-                            "numbers.", sheet_name, severity=Severity.ERROR))
+    tally.close()
     if n_sup:
-        issues.append(Issue(name, f"{n_sup} precinct count(s) are suppressed for voter privacy; "
-                            "the file's totals are used for those contests.", sheet_name,
-                            severity=Severity.NOTE))
+        log.note(f"{n_sup} precinct count(s) are suppressed for voter privacy; the file's "
+                 "totals are used for those contests.")
     for i in lay.orphan_rows[:5]:
         lc = lay.headers[0].label_col
         label = _clean(rows[i][lc]) if lc < len(rows[i]) else ""
         what = f"{label!r} has counts" if label else "It has counts but no name"
-        issues.append(Issue(name, f"Row {i + 1}: {what} but no contest title above it; it was "
-                            "left out.", sheet_name, i + 1, col_letter(lc), Severity.WARNING))
+        log.warn(f"Row {i + 1}: {what} but no contest title above it; it was left out.",
+                 row=i + 1, column=col_letter(lc))
     if len(lay.orphan_rows) > 5:
-        issues.append(Issue(name, f"… {len(lay.orphan_rows) - 5} more rows with counts outside "
-                            "any contest were left out.", sheet_name, severity=Severity.WARNING))
-
-    low = " ".join(lay.title_rows).lower()
-    primary: bool | None = None
-    if "primary" in low or any(r[3] for r in out):
-        primary = True
-    elif "general" in low:
-        primary = False
-    return RawCanvass(name, FAMILY, frame(out), issues, seats, file_totals, suppressed, primary,
-                      election_name=lay.title_rows[0] if lay.title_rows else None,
-                      sheet=sheet_name)
+        log.warn(f"… {len(lay.orphan_rows) - 5} more rows with counts outside any contest were "
+                 "left out.")
+    primary = grid.primary_of(" ".join(lay.title_rows), any(r[3] for r in out))
+    return RawCanvass(log.file, FAMILY, frame(out), log.issues, seats, file_totals, suppressed,
+                      primary, election_name=lay.title_rows[0] if lay.title_rows else None,
+                      sheet=log.sheet)
