@@ -222,7 +222,9 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
         scope = infer_scope(totals.contest, county=county, election_date=election_date)
     if coverage is None and county:
         coverage = Coverage((county,), False, "county file")
-    totals = dataclasses.replace(totals, contest=with_scope(totals.contest, scope))
+    contest = with_scope(totals.contest, scope)
+    if contest is not totals.contest:
+        totals = dataclasses.replace(totals, contest=contest)
     d = decide_scoped(totals, edition, scope, coverage, county, kind=kind,
                       election_date=election_date)
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
