@@ -230,7 +230,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         kind_class = np.where(is_cand_kind, 0, np.arange(len(kind_u)) + 1)[kind_codes]
         rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
                    + choice_codes) * (len(kind_u) + 1) + kind_class)
-        alive = _duplicates(raw, df if df is not None else _renamed(coded, renamed),
+        alive = _duplicates(raw, df if df is not None else _renamed(coded, renamed,
+                                                                    is_primary),
                             rowkey, issues)
 
     # Choices: (contest, name) pairs, each contest's in order of first appearance.
@@ -494,12 +495,18 @@ def _from_codes(raw: RawCanvass, coded: CodedRows, is_primary: bool,
             coded.votes.astype(np.int64, copy=False), (cp_codes, cp_texts), changed)
 
 
-def _renamed(coded: CodedRows | None, renamed: dict[Any, str]) -> pd.DataFrame:
-    """The frame of rows held as codes, its choice names unified as :func:`_unify_names`
-    does (for the messages that name duplicate rows)."""
+def _renamed(coded: CodedRows | None, renamed: dict[Any, str], is_primary: bool
+             ) -> pd.DataFrame:
+    """The frame of rows held as codes as :func:`_from_frame` leaves it: its choice names
+    unified as :func:`_unify_names` does, and in a primary the party of the race the
+    choice's (for the messages that name duplicate rows)."""
     assert coded is not None
     df = coded.frame()
-    return df.assign(choice=df["choice"].map(lambda u: renamed.get(u, u))) if renamed else df
+    if renamed:
+        df = df.assign(choice=df["choice"].map(lambda u: renamed.get(u, u)))
+    if is_primary:  # (the party column is empty: see _from_codes)
+        df = df.assign(party=df["choice_party"].astype(object))
+    return df
 
 
 _SMALL_ROWS = 1 << 12  # below this numpy's sort beats pandas' hashing (~50 µs a call)
@@ -763,16 +770,20 @@ def _duplicates(raw: RawCanvass, df: pd.DataFrame, rowkey: np.ndarray,
     exact = d.duplicated(["key", "votes"], keep="first")
     agree = d.groupby("key", sort=False)["votes"].nunique()
     bad = agree[agree > 1]
+    d_key, d_at = rowkey[dup], np.flatnonzero(dup)
+    d_votes = d["votes"].to_numpy()
+    file_rows = df["row"].to_numpy() if "row" in df.columns else None
     for k in bad.index[:20]:
-        rows = d.index[d["key"] == k]
+        same = d_key == k
+        rows = d_at[same]
         r0 = int(rows[0])
         title = str(df["contest"].iloc[r0])
         choice = str(df["choice"].iloc[r0])
         precinct = str(df["precinct"].iloc[r0])
-        votes = ", ".join(str(v) for v in d.loc[rows, "votes"])
+        votes = ", ".join(str(v) for v in d_votes[same].tolist())
         where, first_row = "", None
-        if "row" in df.columns:  # the file's row numbers, where the reader kept them
-            numbers = [int(df["row"].iloc[int(r)]) for r in rows]
+        if file_rows is not None:  # the file's row numbers, where the reader kept them
+            numbers = [int(r) for r in file_rows[rows].tolist()]
             where, first_row = " (rows " + ", ".join(map(str, numbers)) + ")", numbers[0]
         issues.append(Issue(
             raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
