@@ -131,7 +131,8 @@ def with_inferred_scopes(parsed: ParsedCanvass, election_date: date,
                          county: str | None) -> ParsedCanvass:
     """The canvass with every contest's scope inferred (core.scope), for storing."""
     findings = scope_findings(parsed, election_date, county)
-    totals = [dataclasses.replace(t, contest=with_scope(t.contest, f))
+    totals = [t if (c := with_scope(t.contest, f)) is t.contest
+              else dataclasses.replace(t, contest=c)
               for t, f in zip(parsed.totals, findings, strict=True)]
     return dataclasses.replace(parsed, totals=totals,
                                contests=[t.contest for t in totals])
