@@ -184,13 +184,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     issues = log.issues
     df = pd.DataFrame(recs, columns=list(_COLS))
     df["row"] = located.facts["rows"]
-    num = pd.to_numeric(df["votes"].str.replace(",", "", regex=False), errors="coerce")
-    bad = num.isna() | (num < 0) | ((num % 1) != 0)
-    for i in bad[bad].index:
-        log.repeated("count", f"The vote count {df.at[i, 'votes']!r} is not a whole number; "
-                     "the row is left out.", Severity.ERROR,
-                     more="rows whose count is not a whole number", row=int(df.at[i, "row"]),
-                     column="votes (field 10)")
+    num, bad = blocks.row_counts(df["votes"], df["row"].tolist(), log=log,
+                                 column="votes (field 10)")
     df = df[~bad].assign(v=num[~bad].astype("int64"))
 
     kinds = {c: _pseudo_kind(c) for c in df["candidate"].unique()}
