@@ -245,7 +245,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     if primary is None and "general" in name.lower():
         primary = False
     options.on_progress(4, 4)
-    return RawCanvass(name, FAMILY, out, issues, {}, file_totals, set(), primary, sheet=sheet)
+    return RawCanvass(name, FAMILY, out, log.close(), {}, file_totals, set(), primary,
+                      sheet=sheet)
 
 
 _NAMED_WRITE_IN = re.compile(r"^\s*write-?\s*in\s*:", re.IGNORECASE)

@@ -346,9 +346,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         raise fail(path, "This Summary Results Report has only a totals section and no "
                    "precinct results.")
     blocks.multicounty(located.log, sorted(out["contest"].unique()))
-    return RawCanvass(name, FAMILY, out, issues, {(c, "", vocab.contest_party(c)): s for c, s in
-                                                  seats.items()}, file_totals,
-                      set(), primary, election_name=election_name, election_date=election_date)
+    seat_map = {(c, "", vocab.contest_party(c)): s for c, s in seats.items()}
+    return RawCanvass(name, FAMILY, out, located.log.close(), seat_map, file_totals, set(),
+                      primary, election_name=election_name, election_date=election_date)
 
 
 def _check_total_votes_cast(name: str, df: pd.DataFrame, void: pd.Series,
