@@ -49,22 +49,15 @@ _COLS = ("county", "pno", "precinct", "race", "race_id", "race_party", "candidat
          "cand_party", "votes")
 
 
-# GEMS pseudo-candidates beyond the shared vocabulary ('Number of Over Votes', 'Times Under
-# Voted'); any other 'Number of …' / 'Times …' is a statistic this reader does not know.
-_PSEUDO = re.compile(r"^\s*(?:number\s+of|times)\s+(over|under|blank)(?:\s*-?\s*vote[sd]?)?\s*$",
-                     re.IGNORECASE)
+# Any other 'Number of …' / 'Times …' row than those of the shared vocabulary ('Times Over
+# Voted', 'Number of Under Votes') is a statistic this reader does not know.
 _PSEUDO_OTHER = re.compile(r"^\s*(?:number\s+of|times)\s", re.IGNORECASE)
 
 
 def _pseudo_kind(candidate: str) -> str | None:
     """The row kind of a GEMS candidate name; '?' for an unknown statistic."""
     kind = vocab.choice_kind(candidate)
-    if kind != "candidate":
-        return kind
-    m = _PSEUDO.match(candidate)
-    if m:
-        return m.group(1).lower()
-    return "?" if _PSEUDO_OTHER.match(candidate) else "candidate"
+    return "?" if kind == "candidate" and _PSEUDO_OTHER.match(candidate) else kind
 
 
 def _more_votes_than_ballots(name: str, votes: pd.DataFrame, counted: pd.DataFrame, rule: str,
