@@ -60,6 +60,20 @@ def contest_precincts(conn: sqlite3.Connection, contest_id: int) -> list[str]:
     return [names[i] for i in sorted(ids)]
 
 
+def contest_canvass(conn: sqlite3.Connection, contest_id: int
+                    ) -> tuple[list[str], dict[str, dict[str, int]]]:
+    """``contest_precincts`` and ``canvass_by_precinct`` of one contest, read once."""
+    names = precinct_names(conn)
+    by_id: dict[int, dict[str, int]] = {}
+    for cname, pids, votes in contest_counts(conn, contest_id):
+        for pid, n in zip(pids, votes, strict=True):
+            got = by_id.get(pid)
+            if got is None:
+                got = by_id[pid] = {}
+            got[cname] = n
+    return [names[i] for i in sorted(by_id)], {names[i]: v for i, v in by_id.items()}
+
+
 def precinct_ids(conn: sqlite3.Connection) -> dict[str, int]:
     return {n: i for i, n in precinct_names(conn).items()}
 
