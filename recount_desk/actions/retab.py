@@ -117,7 +117,10 @@ def read_retab_file(path: Path | str, *, sheet: str | None = None,
     if "row" in df.columns and len(df):
         first_rows = df.groupby(["contest", "district", "precinct"], sort=False,
                                 observed=True)["row"].min()
-        rows = {(str(c), str(d), str(p)): int(r) for (c, d, p), r in first_rows.items()}
+        idx = first_rows.index  # (its levels as lists: iterating the index is slower)
+        keys = zip(*(idx.get_level_values(i).astype(str).tolist() for i in range(3)),
+                   strict=True)
+        rows = dict(zip(keys, first_rows.astype("int64").tolist(), strict=True))
         located = [i for i in parsed.issues
                    if i.row is not None and i.severity is not Severity.NOTE]
         if located:
@@ -142,7 +145,10 @@ def _file_of(path: Path, parsed: ParsedCanvass, sheet: str | None,
         name = parsed.choices[col.contest][col.choice].name
         per = votes.setdefault(col.contest, {})
         for p, v in zip(col.precincts, col.votes, strict=True):
-            per.setdefault(p - 1, {})[name] = int(v)
+            got = per.get(p - 1)
+            if got is None:
+                got = per[p - 1] = {}
+            got[name] = int(v)
     over: dict[tuple[int, int], int] = {}
     under: dict[tuple[int, int], int] = {}
     has_extras: set[int] = set()

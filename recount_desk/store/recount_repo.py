@@ -943,8 +943,8 @@ def set_aside_loaded(tx: Tx, contest_id: int, unit_id: int, at: str, by: str) ->
     holding it."""
     supersede_unit_entries(tx, unit_id)
     current = _current_loaded(tx.conn, contest_id, [unit_id], set())
-    if unit_id in current:
-        tx.execute("INSERT OR IGNORE INTO retab_set_aside(unit_id, load_id, set_aside_at, "
+    if unit_id in current:  # (not set aside from that load yet: else it is not current)
+        tx.execute("INSERT INTO retab_set_aside(unit_id, load_id, set_aside_at, "
                    "set_aside_by) VALUES (?,?,?,?)",
                    (unit_id, current[unit_id][0].load_id, at, by))
 

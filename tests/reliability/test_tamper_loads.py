@@ -260,3 +260,38 @@ def test_the_recount_cannot_be_started_again_once_loaded(tmp_path: Path, mode: E
         retab.load_retab(case, retab.preview_load(case, cid, _csv(tmp_path / "r.csv", FIRST)))
         with pytest.raises(rc.RecountError):
             rc.start_recount(case, cid, method=RecountMethod.HAND_COUNT)
+
+
+def test_loads_and_a_set_aside_keep_the_running_digest_on_both_engines(
+        new_case_at, tmp_path: Path,  # type: ignore[no-untyped-def]
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A load's one row of blobs, and a set-aside, are added to the state digest as the
+    action's rows (the file's triggers, the server's row log), not by reading the case."""
+    from recount_desk.store import db
+
+    monkeypatch.setenv("RECOUNT_DESK_DATA", str(tmp_path / "data"))
+    location = new_case_at("loads.recount")
+    with create_case(location, Election("Bench", date(2024, 11, 5), ElectionKind.GENERAL,
+                                        "Sample County", datetime(2024, 11, 19, 10, 0)),
+                     actor="clerk") as case:
+        canvass_actions.import_canvass(case, canvass_actions.read_file(
+            _csv(tmp_path / "canvass.csv", CANVASS)))
+        cid = repo.contests(case.conn)[0].id
+        rc.start_recount(case, cid, method=RecountMethod.RETABULATION)
+        calls: list[int] = []
+        real = db.row_sums
+
+        def counted(conn: object) -> dict[str, int]:
+            calls.append(1)
+            return real(conn)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(db, "row_sums", counted)
+        for votes, name in ((FIRST, "first.csv"), (SECOND, "second.csv")):
+            retab.load_retab(case, retab.preview_load(case, cid, _csv(tmp_path / name, votes)))
+        retab.hand_count_unit(case, cid, "P3", note="Bag 3 re-sealed; hand count")
+        monkeypatch.undo()
+        assert calls == []
+        assert case.conn.sums is not None  # type: ignore[attr-defined]
+        assert case.conn.sums[1] == db.row_sums(case.conn)  # type: ignore[attr-defined]
+        assert dict(rc.recount_state(case, cid).totals) == {NAMES[0]: 162, NAMES[1]: 183}
+    assert verify_case(location).ok
