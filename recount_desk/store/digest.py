@@ -19,7 +19,9 @@ wide sum, and costs a fraction of a row hash per row (one encoding and one hash 
 table, not one 512-byte SHAKE output per row): the full check of a freshly opened case — the
 precincts and units of a countywide race are some 9,000 rows — is what it speeds up. An
 action that changes such a table (a unit's note) has it digested whole again at its save.
-Its value in the per-table sums is that digest read as a 256-bit number.
+Its value in the per-table sums is that digest read as a 256-bit number. (A re-tabulation
+load's tallies, too, are one row from case format 9 — its figures in integer blobs,
+store/recount_repo.py — so loading a countywide statement adds one term, not 21,000.)
 
 So a save need not read the whole case: the connection keeps the sums of the state it last
 checked or wrote, temporary triggers (in the connection's own ``temp`` schema, never in the
