@@ -208,6 +208,9 @@ class RecountState:
     signing: rr.StoredSigning | None
     reopens: tuple[rr.StoredReopen, ...]
     assumptions: tuple[str, ...]
+    #: The recount as read for this state: the page's other views (variance, sources,
+    #: envelopes) are made from it instead of reading the contest again.
+    loaded: Loaded | None = field(default=None, repr=False, compare=False)
 
     @property
     def locked(self) -> bool:
@@ -857,16 +860,19 @@ def confirm_no_envelopes(case: Case, contest_id: int, *, confirmed: bool = True,
                    "confirmed": d.confirmed, "note": d.note or None})
 
 
-def envelope_list(case: Case, contest_id: int) -> list[EnvelopeView]:
-    """Every envelope with its checks, what they allow, and its decision."""
-    ctx = load_recount(case, contest_id)
+def envelope_list(case: Case, contest_id: int, ctx: Loaded | None = None
+                  ) -> list[EnvelopeView]:
+    """Every envelope with its checks, what they allow, and its decision (``ctx``: the
+    recount as already read)."""
+    ctx = ctx or load_recount(case, contest_id)
     rule = return_rule(case.election.date)
     return [_view(case, e, rule) for e in ctx.envelopes]
 
 
-def envelope_summary_of(case: Case, contest_id: int) -> tuple[EnvelopeSummaryRow, ...]:
-    """Counts by outcome and reason, for the report."""
-    return envelope_summary(e.record for e in load_recount(case, contest_id).envelopes)
+def envelope_summary_of(case: Case, contest_id: int, ctx: Loaded | None = None
+                        ) -> tuple[EnvelopeSummaryRow, ...]:
+    """Counts by outcome and reason, for the report (``ctx``: the recount as already read)."""
+    return envelope_summary(e.record for e in (ctx or load_recount(case, contest_id)).envelopes)
 
 
 # --------------------------------------------------------------------------------------
@@ -1123,9 +1129,10 @@ def unit_list(case: Case, contest_id: int) -> list[UnitRow]:
     return list(recount_state(case, contest_id).units)
 
 
-def variance(case: Case, contest_id: int) -> VarianceTable:
-    """Canvass vs recount per unit and in total, net change per choice, with notes."""
-    ctx = load_recount(case, contest_id)
+def variance(case: Case, contest_id: int, ctx: Loaded | None = None) -> VarianceTable:
+    """Canvass vs recount per unit and in total, net change per choice, with notes (``ctx``:
+    the recount as already read)."""
+    ctx = ctx or load_recount(case, contest_id)
     return variance_table(ctx.layout, ctx.states,
                           rr.canvass_by_precinct(case.conn, contest_id),
                           [e.record for e in ctx.envelopes],
@@ -1172,7 +1179,7 @@ def recount_state(case: Case, contest_id: int, ctx: Loaded | None = None) -> Rec
                             e[2].entry.officer if 2 in e else None, su.variance_note))
     return RecountState(contest_id, ctx.title, ctx.totals, ctx.layout, settings, tuple(rows),
                         ready, cl, totals, preview, decl, rule, b, signing,
-                        tuple(rr.reopen_log(case.conn, contest_id)), tuple(assumptions))
+                        tuple(rr.reopen_log(case.conn, contest_id)), tuple(assumptions), ctx)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ from recount_desk.core.recount import (
     EnvelopeOutcome,
     RecountMethod,
     RecountUnit,
-    TallyEntry,
     UnitStatus,
 )
 from recount_desk.core.retab import (
@@ -347,9 +346,9 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
         now = store.utc_now()
         officer = f"{LOADED_OFFICER}: {f.file}"
         by_name = {su.unit.name: su for su in ctx.stored_units}
-        rr.add_loaded_entries(tx, [(by_name[u].id, TallyEntry(1, officer, sheet))
-                                   for u, sheet in plan.sheets.items()], cids, load_id, now,
-                              case.actor)
+        tallies = rr.add_load_tallies(tx, load_id, [(by_name[u].id, sheet)
+                                                    for u, sheet in plan.sheets.items()],
+                                      cids, officer, now, case.actor)
         for unit in fresh.replaced:
             if unit in plan.sheets:
                 rr.set_source_note(tx, by_name[unit].id, "")
@@ -364,8 +363,9 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
             "left_for_hand": [{"unit": p.unit, "problem": p.text, "row": p.row}
                               for p in plan.problems if not p.refuses],
             "totals": {ch: c.recount_total[ch] for ch in c.choices},
-            # each unit's figures are in its tally entry, which the state digest covers
-            "units": list(plan.sheets),
+            # each unit's figures are in the load's stored tallies (one row, which the
+            # state digest covers); their own digest is recorded here too
+            "units": list(plan.sheets), "tallies_sha256": tallies,
         })
     return LoadResult(load_id, len(plan.sheets), plan.left_for_hand, fresh)
 
@@ -392,7 +392,7 @@ def hand_count_unit(case: Case, contest_id: int, unit: str, *, note: str) -> Non
         if load_id is None:
             raise RecountError(f"{unit} was not loaded from a re-tabulated file; enter or "
                                "re-enter its sheet as usual.")
-        rr.supersede_unit_entries(tx, su.id)
+        rr.set_aside_loaded(tx, contest_id, su.id, store.utc_now(), case.actor)
         rr.set_source_note(tx, su.id, note)
         withdraw_stale_declaration(case, ctx, tx)
         tx.update({"contest_id": contest_id, "contest": ctx.title, "unit": unit,

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from recount_desk.core.model import Issue, Severity
 
-from . import vocab
+from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, count_grid, open_source
-from .stages import melt, multicounty, primary_in_name
+from .stages import primary_in_name
 from .tabular import col_letter, read_sheet_text, sheet_names
 
 FAMILY = "ess_custom"
@@ -37,15 +37,6 @@ _VOTE_FOR_WORD = re.compile(r"vote\s+for\s+(one|two|three|four|five|six|seven|ei
                             re.IGNORECASE)
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
           "eight": 8, "nine": 9}
-_NOT_ON_BALLOT = {"", "-", "--", "—", "–", "n/a", "N/A"}
-# Sub-row labels of the older per-precinct blocks (Davis 2016: Polling, By Mail, …, Total).
-_SUB_ROW = re.compile(
-    r"^\s*(total|polling|polls?|by\s+mail(\s+after)?|mail(\s+ballots?)?|absentee|"
-    r"provisional(\s*-\s*paper)?|paper(\s+at\s+polls)?|early(\s+voting)?|election\s+day|"
-    r"in[\s-]+person|in[\s-]+office|vote\s+centers?|emergency|uocava|military)\s*$",
-    re.IGNORECASE)
-
-
 def _seats(text: str) -> int | None:
     s = vocab.seats_in(text)
     if s is not None:
@@ -119,15 +110,9 @@ def locate(source: Source, options: ReadOptions) -> Located:
     path, name = source.path, source.name
     if source.kind not in ("xlsx", "xls", "ods"):
         raise fail(path, "This is not an Excel Statement of Votes Cast; export it as XLSX.")
-    rows: list[list[str]] = []
-    lay = None
-    sheet = options.sheet
-    for s in [sheet] if sheet is not None else sheet_names(path, source.kind):
-        rows = read_sheet_text(path, s)
-        lay = _find_layout(rows)
-        if lay is not None:
-            sheet = s
-            break
+    sheet, rows = blocks.find_sheet(path, source.kind, options.sheet,
+                                    lambda rows: _find_layout(rows) is not None)
+    lay = _find_layout(rows)
     if lay is None:
         raise fail(path, "No sheet has the Statement of Votes Cast header ('Registered Voters' "
                    "above the precinct rows); export the SOVC custom table report again.",
@@ -190,7 +175,7 @@ def _precinct_columns(rows: list[list[str]], body: list[int], rv_col: int
     type_col = None
     for c in left:
         vals = {vocab.clean_name(rows[r][c]).lower() for r in body if rows[r][c]}
-        typed = {v for v in vals if _SUB_ROW.match(v)}
+        typed = {v for v in vals if vocab.VOTE_MODE.match(v)}
         if 2 <= len(vals) <= 10 and text_count[c] > len(body) // 2 and (
                 "total" in vals or len(typed) >= 2) and len(typed) >= len(vals) - 1:
             type_col = c
@@ -225,10 +210,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     # The contests' choice columns, and their counts in the picked rows.
     seats: dict[tuple[str, str, str], int] = {}
     skipped: list[str] = []
-    multi: list[str] = []
-    cols: list[int] = []
-    meta: list[tuple[str, str, str, str, str, str]] = []
-    void_cols: list[int] = []
+    columns: list[tuple[int, blocks.Choice]] = []
     for ci, (title, run) in enumerate(contests):
         if vocab.is_non_contest_office(title):
             skipped.append(title)
@@ -236,50 +218,30 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         cparty = vocab.contest_party(title)
         if ci in located.facts["seats"]:
             seats[(title, "", cparty)] = located.facts["seats"][ci]
-        if "(multi-county)" in title.lower():
-            multi.append(title)
         for c in run:
             lab = choice_name.get(c)
             ck = vocab.choice_kind_ext(lab) if lab else None
-            if not lab or ck is None:
-                continue
-            if vocab.is_void_write_in(lab):
-                void_cols.append(len(cols))
-            choice, pfx = (vocab.split_party_prefix(lab) if ck == "candidate" and not cparty
-                           else (lab, ""))
-            cols.append(c)
-            meta.append((title, "", cparty, choice, pfx, ck))
+            if lab and ck is not None:
+                choice, pfx = (vocab.split_party_prefix(lab) if ck == "candidate" and not cparty
+                               else (lab, ""))
+                columns.append((c, (title, "", cparty, choice, pfx, ck)))
+    cols = [c for c, _ in columns]
     pick = itemgetter(*cols) if cols else None
-    cells = [[("" if x in _NOT_ON_BALLOT else x) for x in
+    cells = [[("" if x in vocab.NOT_ON_BALLOT else x) for x in
               ((pick(rows[r]),) if len(cols) == 1 else pick(rows[r]))] if pick else []
              for _, r in picked]
     values, present = count_grid(cells, log=log, rows=[r for _, r in picked], columns=cols,
                                  bad_reads_as="it is left out")
-    is_total = np.array([vocab.is_total_precinct(p) or p.lower() == "election total"
-                         for p, _ in picked], dtype=bool)
-    void = np.zeros(len(cols), dtype=bool)
-    void[void_cols] = True
-    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    for k in np.flatnonzero(~void):
-        title, _d, cparty, choice, _p, ck = meta[k]
-        at = present[:, k] & is_total
-        if at.any() and ck in ("candidate", "write_in"):
-            tot = file_totals.setdefault((title, "", cparty), {})
-            tot[choice] = tot.get(choice, 0) + int(values[at, k].sum())
-    void_votes = int(values[~is_total][:, void].sum())
-    if skipped:
-        log.note("Not contests, left out: " + ", ".join(sorted(set(skipped))) + ".")
-    if void_votes:
-        log.note(f"{void_votes:,} invalid write-in vote(s) are not counted for any candidate.")
-    if note := multicounty(multi):
-        log.note(note)
-    if not (present[:, ~void] & is_total[:, None]).any():
+    is_total = np.array([vocab.is_total_precinct(p) for p, _ in picked], dtype=bool)
+    blocks.left_out(log, skipped)
+    df, file_totals = blocks.grid_rows(values, present, [p for p, _ in picked],
+                                       [(k, ch) for k, (_, ch) in enumerate(columns)],
+                                       log=log, is_total=is_total)
+    blocks.multicounty(log, [ch[0] for _, ch in columns])
+    if not present[is_total].any():
         log.warn("The statement has no Totals row, so the precincts cannot be checked "
                  "against the county totals; it may be cut short.")
     options.on_progress(3, 4)
-    keep = np.flatnonzero(~void)
-    df = melt(values, present & ~is_total[:, None], keep, [meta[k] for k in keep],
-              [p for p, _ in picked])
     if type_col is not None and summed:
         df = df.groupby(["precinct", "contest", "district", "party", "choice", "choice_party",
                          "kind"], sort=False, as_index=False, observed=True)["votes"].sum()

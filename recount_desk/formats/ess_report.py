@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 from recount_desk.core.model import Issue, Severity
 
-from . import vocab
+from . import blocks, vocab
 from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
-from .stages import multicounty
+from .stages import raw_frame
 from .tabular import read_sheet_text, sheet_names
 
 if TYPE_CHECKING:
@@ -185,9 +185,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     """The rows classified (counts, kinds, invalid write-ins), groups added up, a bare
     'Write-in' subtotal left out, contests kept apart by Contest ID; the Summary Results
     sheet as the file's totals, checked against the precincts."""
-    import pandas as pd
 
-    path, name, issues = located.source.path, located.source.name, located.log.issues
+    path, name, log = located.source.path, located.source.name, located.log
+    issues = log.issues
     sheet: str = located.sheet or ""
     df: pd.DataFrame = located.facts["frame"]
     names: dict[str, str] = located.facts["names"]
@@ -218,29 +218,15 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                    "'Precinct Results' sheet.", sheet=sheet)
 
     # Two contests with one office name are told apart by their contest ID.
-    ids = rows.groupby("office")["cid"].nunique()
-    twice = set(ids[ids > 1].index)
-    district = rows["cid"].where(rows["office"].isin(twice), "") if twice else \
-        pd.Series("", index=rows.index, dtype=object)
+    district, twice = blocks.kept_apart(rows[["office"]], rows["cid"])
     if twice:
-        issues.append(Issue(name, "Several contests share an office name and are kept apart by "
-                            "their Contest ID: " + ", ".join(sorted(twice)) + ".", sheet,
-                            severity=Severity.NOTE))
+        log.note("Several contests share an office name and are kept apart by their Contest ID: "
+                 + ", ".join(twice) + ".", sheet=sheet)
     cparty = rows["office"].map({o: vocab.contest_party(o) for o in rows["office"].unique()})
-    multi = sorted(o for o in rows["office"].unique() if "(multi-county)" in o.lower())
-    if note := multicounty(multi):
-        issues.append(Issue(name, note, sheet, severity=Severity.NOTE))
-
-    out = pd.DataFrame({
-        "precinct": rows["precinct"].to_numpy(),
-        "contest": rows["office"].to_numpy(),
-        "district": district.to_numpy(),
-        "party": cparty.to_numpy(),
-        "choice": rows["choice"].to_numpy(),
-        "choice_party": rows["party"].to_numpy(),
-        "kind": rows["kind"].to_numpy(),
-        "votes": rows["votes"].to_numpy().astype("int64"),
-    })
+    blocks.multicounty(log, sorted(rows["office"].unique()), sheet=sheet)
+    out = raw_frame({"precinct": rows["precinct"], "contest": rows["office"],
+                     "district": district, "party": cparty, "choice": rows["choice"],
+                     "choice_party": rows["party"], "kind": rows["kind"], "votes": rows["votes"]})
     options.on_progress(3, 4)
 
     # The file's own totals: the Summary Results sheet (or its by-group sheet, summed).
@@ -257,7 +243,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             continue
         for (o, cid, ch), v in cands.groupby(["office", "cid", "choice"], sort=False)["votes"] \
                 .sum().items():
-            key = (o, cid if o in twice else "", vocab.contest_party(o))
+            key = (o, cid if o in set(twice) else "", vocab.contest_party(o))
             file_totals.setdefault(key, {})[ch] = file_totals.get(key, {}).get(ch, 0) + int(v)
         _compare_with_summary(rows, s, name, summary, issues)
         checked = True

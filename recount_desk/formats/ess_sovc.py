@@ -27,16 +27,14 @@ rows), ``-`` for a contest not on a precinct's ballot, and accents garbled by a 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
 
 from recount_desk.core.model import Issue, Remedy, Severity
 
-from . import vocab
+from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, count_grid, open_source
-from .stages import melt, multicounty
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -46,14 +44,12 @@ _STAT_TITLE = re.compile(r"^\s*(registered\s+voters|ballots\s+cast|voter\s+turno
                          re.IGNORECASE)
 _STAT_LABEL = {"VOTERS", "BALLOTS CAST", "TURNOUT"}
 _RUNNING_MATE_TITLE = re.compile(r"president|governor", re.IGNORECASE)
-_NO_PARTY = {"", "NON", "NP", ".", "NONPARTISAN"}
+_NO_PARTY = vocab.NO_PARTY
 # 'BALLOTS CAST - DEM', 'REGISTERED VOTERS - Republican': a primary's per-party statistics.
 _PARTY_STAT = re.compile(
     r"-\s*(republican|democratic|democrat|libertarian|constitution|green|united\s+utah|"
     r"independent\s+american|rep|dem|lib|con|grn|uup|iap)\b", re.IGNORECASE)
 _BALLOTS_TOTAL = re.compile(r"^\s*ballots\s+cast\s*-?\s*total\s*$", re.IGNORECASE)
-_GENERIC_WRITE_IN = re.compile(r"^\s*write-?\s*ins?(\s+votes?)?\s*$", re.IGNORECASE)
-_NOT_ON_BALLOT = {"-", "\u2013", "\u2014"}
 
 
 def _is_header(row: list[str]) -> bool:
@@ -100,14 +96,6 @@ def _unmangle(text: str) -> str:
         return text
 
 
-@dataclass
-class _Segment:
-    title: str
-    cols: list[int] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)   # choice names (cleaned, prefix kept)
-    kinds: list[str | None] = field(default_factory=list)
-
-
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read an SOVC export into raw rows; problems become issues with their row and column."""
     options = options or ReadOptions()
@@ -124,25 +112,16 @@ def locate(source: Source, options: ReadOptions) -> Located:
         if note:
             log.warn(note)
     elif kind in ("xlsx", "xls", "ods"):
-        names = sheet_names(path, kind)
-        if options.sheet is not None:
-            sheet = options.sheet
-            rows = read_sheet_text(path, sheet)
-        else:
-            rows = []
-            for s in names:
-                rows = read_sheet_text(path, s)
-                if rows and _is_header(rows[0]):
-                    sheet = s
-                    break
-            if sheet is None:
-                raise fail(path, "No sheet starts with the SOVC header 'COUNTY NUMBER, PRECINCT "
-                           "CODE, PRECINCT NAME'; export the SOVC again from Electionware.")
-            others = [s for s in names if s != sheet]
-            if others:
-                log.note(f"Only the sheet {sheet!r} was read; the workbook also has "
-                         f"{', '.join(repr(s) for s in others)} (choose another sheet to read "
-                         "that one instead).", sheet=sheet)
+        sheet, rows = blocks.find_sheet(path, kind, options.sheet,
+                                        lambda rows: bool(rows) and _is_header(rows[0]))
+        if sheet is None:
+            raise fail(path, "No sheet starts with the SOVC header 'COUNTY NUMBER, PRECINCT "
+                       "CODE, PRECINCT NAME'; export the SOVC again from Electionware.")
+        others = [s for s in sheet_names(path, kind) if s != sheet]
+        if others and options.sheet is None:
+            log.note(f"Only the sheet {sheet!r} was read; the workbook also has "
+                     f"{', '.join(repr(s) for s in others)} (choose another sheet to read "
+                     "that one instead).", sheet=sheet)
     else:
         raise fail(path, "This file is not an SOVC export (CSV or XLSX).")
     log.sheet = sheet
@@ -227,7 +206,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         if not any(x.strip() for x in r):
             continue
         first = r[0].strip() if r else ""
-        if first.startswith(("_x001A_", "\x1a")) and not any(x.strip() for x in r[1:]):
+        if vocab.EOF_MARK.match(first) and not any(x.strip() for x in r[1:]):
             continue
         code = r[1].strip() if len(r) > 1 else ""
         pname = r[2].strip() if len(r) > 2 else ""
@@ -264,7 +243,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
 
     values, present = count_grid([cells(i) for i in body_idx], log=log, rows=body_idx,
                                  columns=contest_cols,
-                                 not_on_ballot=frozenset(_NOT_ON_BALLOT))
+                                 not_on_ballot=vocab.NOT_ON_BALLOT)
     totals_vals: dict[int, int] = {}
     if total_idx is not None:
         for c, t in zip(contest_cols, cells(total_idx), strict=True):
@@ -279,44 +258,13 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     support = [frozenset(np.nonzero(present[:, k] & (values[:, k] != 0))[0].tolist())
                for k in range(len(contest_cols))]
 
-    # Split the columns into contests.
-    segments: list[_Segment] = []
-    cur: _Segment | None = None
-    seen_extra = False
-    generic_wi = False
-    for c in contest_cols:
-        t, lab = titles[c], labels[c]
-        ck = vocab.choice_kind_ext(lab) if lab else "candidate"
-        plain_wi = ck == "write_in" and bool(_GENERIC_WRITE_IN.match(lab))
-        new = cur is None or t != cur.title
-        if not new and cur is not None and (
-                lab in cur.names
-                or (seen_extra and ck == "candidate")
-                # After OVER/UNDER VOTES the contest's write-in column may still follow
-                # (Washington 2020 puts it last, Pima first); a second generic one may not.
-                or (seen_extra and plain_wi and generic_wi)
-                or (ck in ("over", "under", "blank") and ck in cur.kinds)
-                # A primary's party races may share a title; row 2 tells them apart.
-                or (primary_stats and ck == "candidate" and _party_change(cur, c, parties))):
-            new = True
-        if new:
-            cur = _Segment(t)
-            segments.append(cur)
-            seen_extra = generic_wi = False
-        assert cur is not None
-        cur.cols.append(c)
-        cur.names.append(lab)
-        cur.kinds.append(ck)
-        if ck in ("over", "under", "blank") and vocab.choice_kind(lab) == ck:
-            # A plain OVER VOTES / UNDER VOTES column closes the contest's choices (not
-            # 'UNDERVOTE (CANDIDATE WITHDREW)', which sits among the candidates).
-            seen_extra = True
-        elif plain_wi:
-            # A generic 'Write-in' column closes the candidate list in these exports.
-            seen_extra = generic_wi = True
+    # Split the columns into contests; a primary's party races may share a title, and row 2
+    # tells them apart.
+    segments = blocks.runs(contest_cols, titles, labels, also=lambda cur, c, ck: primary_stats
+                           and ck == "candidate" and _party_change(cur, c, parties))
 
     # Same-titled runs with no other signal: split where the precincts stop overlapping.
-    split: list[_Segment] = []
+    split: list[blocks.Run] = []
     for seg in segments:
         parts = [seg]
         while True:
@@ -341,8 +289,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                 f"{col_letter(sg.cols[-1])}: " + ", ".join(sg.names[cut:]) + "). If this is one "
                 "contest, read the file through the column mapping instead.", sheet, 1,
                 col_letter(sg.cols[cut]), Severity.WARNING))
-            parts[-1:] = [_Segment(sg.title, sg.cols[:cut], sg.names[:cut], sg.kinds[:cut]),
-                          _Segment(sg.title, sg.cols[cut:], sg.names[cut:], sg.kinds[cut:])]
+            parts[-1:] = [blocks.Run(sg.title, sg.cols[:cut], sg.names[:cut], sg.kinds[:cut]),
+                          blocks.Run(sg.title, sg.cols[cut:], sg.names[cut:], sg.kinds[cut:])]
         split.extend(parts)
     segments = split
 
@@ -393,90 +341,66 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     seats: dict[tuple[str, str, str], int] = {}
     ballots = _ballots_cast(rows, body_idx, ballots_cols)
     inferred: list[str] = []
-    any_party = False
-    multi: list[str] = []
-    skipped_stats: list[str] = []
-    invalid_wi = 0
+    skipped: list[str] = []
     prec_names = _precinct_names(rows, body_idx)
-    melt_cols: list[int] = []
-    melt_choices: list[tuple[str, str, str, str, str, str]] = []
+    columns: list[tuple[int, blocks.Choice]] = []
     for seg, cparty in zip(segments, seg_party, strict=True):
         title = seg.title or "(untitled contest)"
         if vocab.is_non_contest_office(title):
-            skipped_stats.append(title)
+            skipped.append(title)
             continue
         if not seg.title:
-            issues.append(Issue(name, f"Columns {col_letter(seg.cols[0])}–"
-                                f"{col_letter(seg.cols[-1])} have no contest title in row 1; "
-                                "they are read as an untitled contest. Check the export.",
-                                sheet, 1, col_letter(seg.cols[0]), Severity.WARNING))
+            log.warn(f"Columns {col_letter(seg.cols[0])}–{col_letter(seg.cols[-1])} have no "
+                     "contest title in row 1; they are read as an untitled contest. Check the "
+                     "export.", row=1, column=col_letter(seg.cols[0]))
         district = ""
         if count[seg.title, cparty] > 1:
             nth[seg.title, cparty] = nth.get((seg.title, cparty), 0) + 1
             district = f"#{nth[seg.title, cparty]}"
-        if cparty:
-            any_party = True
         key = (title, district, cparty)
-        label = f"{title} {district}".strip()
         ks = [pos[c] for c, k in zip(seg.cols, seg.kinds, strict=True) if k is not None]
         cand_ks = [pos[c] for c, k in zip(seg.cols, seg.kinds, strict=True)
                    if k in ("candidate", "write_in")]
-        stated = vocab.seats_in(title)
-        if stated:
+        if stated := vocab.seats_in(title):
             seats[key] = stated
         elif ballots is not None:
             issue, n_seats = _seats_from_ballots(
-                label, values[:, ks].sum(axis=1), values[:, cand_ks].sum(axis=1), ballots,
-                {"over", "under"} <= set(seg.kinds), prec_names)
+                f"{title} {district}".strip(), values[:, ks].sum(axis=1),
+                values[:, cand_ks].sum(axis=1), ballots, {"over", "under"} <= set(seg.kinds),
+                prec_names)
             if n_seats:
                 seats[key] = n_seats
                 inferred.append(issue or "")
             elif issue:
                 issues.append(Issue(name, issue, sheet, 1, col_letter(seg.cols[0]),
                                     Severity.WARNING, Remedy.SET_SEATS))
-        if "(multi-county)" in title.lower() and title not in multi:
-            multi.append(title)
         for c, lab, ck in zip(seg.cols, seg.names, seg.kinds, strict=True):
             if ck is None:
                 continue
-            if vocab.is_void_write_in(lab):
-                invalid_wi += int(values[:, pos[c]].sum())
-                continue
             choice, pfx = vocab.split_party_prefix_any_case(lab) if ck == "candidate" else (lab, "")
             choice = choice or lab or f"(column {col_letter(c)})"
-            chp = pfx
-            if not chp and not cparty and parties[c] not in _NO_PARTY:
-                chp = parties[c]
-            melt_cols.append(pos[c])
-            melt_choices.append((title, district, cparty, choice, chp, ck))
-            if c in totals_vals and ck in ("candidate", "write_in"):
+            chp = pfx or (parties[c] if not cparty and parties[c] not in _NO_PARTY else "")
+            columns.append((pos[c], (title, district, cparty, choice, chp, ck)))
+            if c in totals_vals and ck in ("candidate", "write_in") and \
+                    not vocab.is_void_write_in(lab):
                 tot = file_totals.setdefault(key, {})
                 tot[choice] = tot.get(choice, 0) + totals_vals[c]
     options.on_progress(4, 5)
-    if skipped_stats:
-        issues.append(Issue(name, "Not contests, left out: " + ", ".join(
-            sorted(set(skipped_stats))) + ".", sheet, severity=Severity.NOTE))
+    blocks.left_out(log, skipped)
     if inferred:
-        issues.append(Issue(name, "The file states no vote-for counts, but in these contests "
-                            "the candidate, over and under votes of a precinct add up to exactly "
-                            "a whole multiple of its ballots cast (and nowhere to more), which is "
-                            "the number of seats: " + "; ".join(inferred) + ".", sheet,
-                            severity=Severity.NOTE))
-    if note := multicounty(multi):
-        issues.append(Issue(name, note, sheet, severity=Severity.NOTE))
+        log.note("The file states no vote-for counts, but in these contests the candidate, over "
+                 "and under votes of a precinct add up to exactly a whole multiple of its ballots "
+                 "cast (and nowhere to more), which is the number of seats: "
+                 + "; ".join(inferred) + ".")
+    blocks.multicounty(log, [c[1][0] for c in columns])
     dups = sorted(t for t, n in count.items() if n > 1 and t)
     if dups:
-        issues.append(Issue(name, "Several contests share a title and are kept apart by their "
-                            "columns, numbered #1, #2 …: " + ", ".join(repr(t) for t in dups)
-                            + ". Check which district each one is.", sheet,
-                            severity=Severity.NOTE))
-    if invalid_wi:
-        issues.append(Issue(name, f"{invalid_wi:,} invalid write-in vote(s) are not counted for "
-                            "any candidate.", sheet, severity=Severity.NOTE))
-
-    df = melt(values, present, melt_cols, melt_choices, prec_names)
+        log.note("Several contests share a title and are kept apart by their columns, numbered "
+                 "#1, #2 …: " + ", ".join(repr(t) for t in dups) + ". Check which district "
+                 "each one is.")
+    df, _ = blocks.grid_rows(values, present, prec_names, columns, log=log)
     options.on_progress(5, 5)
-    primary: bool | None = True if (primary_stats or any_party) else None
+    primary: bool | None = True if (primary_stats or any(c[1][2] for c in columns)) else None
     if primary is None and "general" in name.lower():
         primary = False
     return RawCanvass(name, FAMILY, df, log.close(), seats, file_totals, set(), primary,
@@ -529,7 +453,7 @@ def _seats_from_ballots(label: str, all_votes: object, cand_votes: object,
     return None, None
 
 
-def _party_change(seg: _Segment, c: int, parties: list[str]) -> bool:
+def _party_change(seg: blocks.Run, c: int, parties: list[str]) -> bool:
     """Whether column ``c`` carries another party (row 2) than the segment's candidates."""
     own = {parties[x] for x, k in zip(seg.cols, seg.kinds, strict=True)
            if k == "candidate" and x < len(parties)} - _NO_PARTY

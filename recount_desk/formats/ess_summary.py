@@ -23,10 +23,9 @@ from typing import TYPE_CHECKING
 
 from recount_desk.core.model import Issue, Severity
 
-from . import vocab
+from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
-from .stages import multicounty
 from .tabular import read_csv_rows
 
 if TYPE_CHECKING:
@@ -40,10 +39,13 @@ _PCT = re.compile(r"^-?\d+(\.\d+)?\s*%$")
 _FOOTER = re.compile(r"^(report generated with|(precinct\s+)?summary\s*-\s*\d|cumulative\s*-\s*\d|"
                      r"page\s+\d+)", re.IGNORECASE)
 _STATISTICS = re.compile(r"^statistics$", re.IGNORECASE)
-_MODE_WORD = re.compile(r"^(total|election\s+day|early(\s+voting)?|by\s+mail(\s+ballots?)?|mail|"
-                        r"absentee|provisional|polls?|polling|in\s+person|vote\s+centers?|"
-                        r"vot%|vote\s*%|percent|%)$", re.IGNORECASE)
 _PCT_WORD = re.compile(r"^(vot(e|es)?\s*%|%|percent(age)?|pct)$", re.IGNORECASE)
+
+
+def _mode_word(text: str) -> bool:
+    return bool(vocab.VOTE_MODE.match(text) or _PCT_WORD.match(text))
+
+
 _TOTAL_VOTES = re.compile(r"^\s*total\s+votes(\s+cast)?\s*$", re.IGNORECASE)
 # Cells that are not data: the end-of-file mark some exports leave behind.
 _JUNK = re.compile(r"^(\x1a|_x001a_)+$", re.IGNORECASE)
@@ -204,7 +206,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             if i < n:
                 pname = _only_cell(lines[i][1])
                 if pname and not _STATISTICS.match(pname) and not is_vote_for(i + 1) and \
-                        not _MODE_WORD.match(pname) and \
+                        not _mode_word(pname) and \
                         not re.match(r"report generated with", pname, re.IGNORECASE):
                     # (A precinct may well be called 'Page 4': no other footer test here.)
                     pname = vocab.clean_name(pname)
@@ -247,7 +249,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             continue
         words = [label, *texts]
         if not nums and label and (any(t.upper() == "TOTAL" for t in words) or
-                                   all(_MODE_WORD.match(t) for t in words)):
+                                   all(_mode_word(t) for t in words)):
             header = [vocab.clean_name(t).upper() for t in words if not _PCT_WORD.match(t)]
             i += 1
             continue
@@ -327,42 +329,25 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     df = df[df["kind"] != "write_in_total"]
     void = df["choice"].map(vocab.is_void_write_in).astype(bool)
     _check_total_votes_cast(name, df, void, tvc, issues)
-    if void.any():
-        issues.append(Issue(name, f"{int(df.loc[void, 'votes'].sum()):,} invalid write-in "
-                            "vote(s) are not counted for any candidate.", severity=Severity.NOTE))
-        df = df[~void]
+    blocks.void_note(located.log, int(df.loc[void, "votes"].sum()))
+    df = df[~void]
     is_tot = df["precinct"].map(vocab.is_total_precinct).astype(bool)
-    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    for (c, ch), v in df[is_tot & df["kind"].isin(["candidate", "write_in"])] \
-            .groupby(["contest", "choice"], sort=False)["votes"].sum().items():
-        file_totals.setdefault((c, "", vocab.contest_party(c)), {})[ch] = int(v)
-    df = df[~is_tot]
-    if df.empty:
+    cparty = df["contest"].map({c: vocab.contest_party(c) for c in df["contest"].unique()})
+    if primary is None and (cparty[~is_tot] != "").any():
+        primary = True
+    # A 'REP MITT ROMNEY' choice in a general election: the prefix is the candidate's party.
+    split = [vocab.split_party_prefix(c) if k == "candidate" and not primary else (c, "")
+             for c, k in zip(df["choice"], df["kind"], strict=True)]
+    out, file_totals = blocks.raw_rows({
+        "precinct": df["precinct"], "contest": df["contest"], "district": "", "party": cparty,
+        "choice": [c for c, _ in split], "choice_party": [p for _, p in split],
+        "kind": df["kind"], "votes": df["votes"]}, is_tot)
+    if out.empty:
         raise fail(path, "This Summary Results Report has only a totals section and no "
                    "precinct results.")
-    cparty = df["contest"].map({c: vocab.contest_party(c) for c in df["contest"].unique()})
-    if primary is None and (cparty != "").any():
-        primary = True
-    out = pd.DataFrame({
-        "precinct": df["precinct"].to_numpy(), "contest": df["contest"].to_numpy(),
-        "district": "", "party": cparty.to_numpy(), "choice": df["choice"].to_numpy(),
-        "choice_party": "", "kind": df["kind"].to_numpy(),
-        "votes": df["votes"].to_numpy().astype("int64"),
-    })
-    # A 'REP MITT ROMNEY' choice in a general election: the prefix is the candidate's party.
-    if not primary:
-        split = [vocab.split_party_prefix(c) for c in out["choice"]]
-        is_cand = (out["kind"] == "candidate").to_numpy()
-        out["choice"] = [s[0] if k else c for s, k, c in zip(split, is_cand, out["choice"],
-                                                            strict=True)]
-        out["choice_party"] = [s[1] if k else "" for s, k in zip(split, is_cand, strict=True)]
-        file_totals = {k: {vocab.split_party_prefix(ch)[0]: v for ch, v in t.items()}
-                       for k, t in file_totals.items()}
-    seat_map = {(c, "", vocab.contest_party(c)): s for c, s in seats.items()}
-    multi = sorted(c for c in out["contest"].unique() if "(multi-county)" in c.lower())
-    if note := multicounty(multi):
-        issues.append(Issue(name, note, severity=Severity.NOTE))
-    return RawCanvass(name, FAMILY, out.reset_index(drop=True), issues, seat_map, file_totals,
+    blocks.multicounty(located.log, sorted(out["contest"].unique()))
+    return RawCanvass(name, FAMILY, out, issues, {(c, "", vocab.contest_party(c)): s for c, s in
+                                                  seats.items()}, file_totals,
                       set(), primary, election_name=election_name, election_date=election_date)
 
 

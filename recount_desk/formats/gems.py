@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from recount_desk.core.model import Issue, Remedy, Severity
 
-from . import vocab
+from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
 from .tabular import NOT_UTF8_NOTE
@@ -45,10 +45,6 @@ if TYPE_CHECKING:
 FAMILY = "gems"
 LABEL = "GEMS text export (ten fields, no header)"
 
-_NO_PARTY = {"", "NP", "NON", "NONPARTISAN", "NONPARTISAN PARTY"}
-_PARTY_CODES = {"REPUBLICAN": "REP", "DEMOCRATIC": "DEM", "DEMOCRAT": "DEM", "LIBERTARIAN": "LIB",
-                "CONSTITUTION": "CON", "GREEN": "GRN", "UNITED UTAH": "UUP",
-                "INDEPENDENT AMERICAN": "IAP"}
 _COLS = ("county", "pno", "precinct", "race", "race_id", "race_party", "candidate", "cand_id",
          "cand_party", "votes")
 
@@ -207,9 +203,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     df["kind"] = df["candidate"].map({c: (None if k == "?" else k) for c, k in kinds.items()})
     is_stat_race = df["race"].map({r: vocab.is_non_contest_office(r)
                                    for r in df["race"].unique()}).astype(bool)
-    party_up = df["race_party"].str.upper().str.replace(r"\s+PARTY$", "", regex=True)
-    df["race_party"] = party_up.map(lambda x: _PARTY_CODES.get(x, x)).where(
-        ~party_up.isin(_NO_PARTY), "")
+    df["race_party"] = df["race_party"].map(vocab.party_code)
     # Ballots counted, per race or per precinct (Race Statistics): kept apart to check that
     # a race has no more votes than ballots (else it elects more than one).
     counted = df[df["candidate"].str.casefold().isin({"times counted", "times cast"})]
@@ -273,51 +267,29 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
 
     is_total = (df["pno"] == "999999") | df["precinct"].map(
         {p: vocab.is_total_precinct(p) for p in df["precinct"].unique()}).astype(bool)
-    race_party = df["race_party"]
-    cand_up = df["cand_party"].str.upper()
-    cand_party = cand_up.map(lambda x: _PARTY_CODES.get(x, x)).where(~cand_up.isin(_NO_PARTY), "")
     # Two races with one title (and party) are told apart by their race id.
-    ids = df.groupby(["race", "race_party"])["race_id"].nunique()
-    twice_keys = set(ids[ids > 1].index)
-    twice = sorted({r for r, _ in twice_keys})
-    if twice_keys:
-        in_twice = pd.Series([k in twice_keys for k in zip(df["race"], df["race_party"],
-                                                           strict=True)], index=df.index)
-        district = df["race_id"].where(in_twice, "")
-        issues.append(Issue(name, "Several races share a title and are kept apart by their race "
-                            "id: " + ", ".join(twice) + ".", severity=Severity.NOTE))
-    else:
-        district = pd.Series("", index=df.index, dtype=object)
+    district, twice = blocks.kept_apart(df[["race", "race_party"]], df["race_id"])
+    if twice:
+        log.note("Several races share a title and are kept apart by their race id: "
+                 + ", ".join(twice) + ".")
     # Precinct names are the precincts' keys; two numbers under one name stay apart.
     per_name = df.groupby("precinct")["pno"].nunique()
     shared = set(per_name[per_name > 1].index)
     if shared:
         mask = df["precinct"].isin(shared) & (df["pno"] != "999999")
         df.loc[mask, "precinct"] = df.loc[mask, "pno"] + " " + df.loc[mask, "precinct"]
-        issues.append(Issue(name, "Several precinct numbers share a name, so those precincts are "
-                            "named by number and name: " + ", ".join(sorted(shared)[:5]) + ".",
-                            severity=Severity.NOTE))
+        log.note("Several precinct numbers share a name, so those precincts are named by "
+                 "number and name: " + ", ".join(sorted(shared)[:5]) + ".")
     void = df["candidate"].map(vocab.is_void_write_in).astype(bool)
-    if void.any():
-        issues.append(Issue(name, f"{int(df.loc[void & ~is_total, 'v'].sum()):,} invalid write-in "
-                            "vote(s) are not counted for any candidate.", severity=Severity.NOTE))
+    blocks.void_note(log, int(df.loc[void & ~is_total, "v"].sum()))
     body = ~is_total & ~void
-    out = pd.DataFrame({
-        "precinct": df.loc[body, "precinct"].to_numpy(),
-        "contest": df.loc[body, "race"].to_numpy(),
-        "district": district[body].to_numpy(),
-        "party": race_party[body].to_numpy(),
-        "choice": df.loc[body, "candidate"].to_numpy(),
-        "choice_party": cand_party[body].to_numpy(),
-        "kind": df.loc[body, "kind"].to_numpy(),
-        "votes": df.loc[body, "v"].to_numpy().astype("int64"),
-    })
-    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    tot = is_total & ~void & df["kind"].isin(["candidate", "write_in"])
-    for r, d, p, c, v in zip(df.loc[tot, "race"], district[tot], race_party[tot],
-                             df.loc[tot, "candidate"], df.loc[tot, "v"], strict=True):
-        t = file_totals.setdefault((r, d, p), {})
-        t[c] = t.get(c, 0) + int(v)
+    counted_rows = df[~void]
+    out, file_totals = blocks.raw_rows({
+        "precinct": counted_rows["precinct"], "contest": counted_rows["race"],
+        "district": district[~void], "party": counted_rows["race_party"],
+        "choice": counted_rows["candidate"],
+        "choice_party": counted_rows["cand_party"].map(vocab.party_code),
+        "kind": counted_rows["kind"], "votes": counted_rows["v"]}, is_total[~void])
     if not is_total.any():
         issues.append(Issue(name, "The export has no 'Election Total' (999999) rows, so the "
                             "precincts cannot be checked against the file's totals; it may be "
@@ -331,6 +303,6 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         issues += _more_votes_than_ballots(
             name, df[body & df["kind"].isin(["candidate", "write_in"])].assign(
                 district=district[body]), counted, rule, seats)
-    primary = True if (race_party != "").any() else None
+    primary = True if (df["race_party"] != "").any() else None
     options.on_progress(3, 3)
     return RawCanvass(name, FAMILY, out, log.close(), seats, file_totals, set(), primary)

@@ -34,17 +34,22 @@ have) is reported as one clear sentence.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from recount_desk.core.model import Issue, Remedy, Severity
+from recount_desk.core.model import Remedy
 
 from . import vocab
-from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
-from .stages import RawRow, frame, iter_sheets, to_int, workbook_sheet_names
+from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .stages import iter_sheets, to_int, workbook_sheet_names
 from .tabular import read_csv_text, sniff
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FAMILY = "mapping"
 LABEL = "Column mapping (any other layout)"
@@ -218,7 +223,9 @@ def validate(mapping: object) -> list[str]:
 
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
-    """Read a file as the user's mapping says."""
+    """Read a file as the user's mapping says: a long one through the rows stage of every
+    long table (:func:`recount_desk.formats.longtable.rows`), a wide one as a grid of
+    counts (:func:`recount_desk.formats.blocks.grid_rows`)."""
     options = options or ReadOptions()
     mapping: Any = options.mapping
     if mapping is None:
@@ -233,153 +240,134 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
         raise fail(path, f"The mapping puts the header on row {header_row}, but the sheet has "
                    f"only {len(rows)} row(s).", sheet=sheet_name)
     cols = _Columns(path, rows[header_row - 1], sheet_name, header_row)
-    body = rows[header_row:]
+    width = len(cols.header)
+    body = [(r + [""] * width)[:width] for r in rows[header_row:]]
     if not any(any(c.strip() for c in r) for r in body):
         raise fail(path, "The sheet has a header but no rows under it.", sheet=sheet_name,
                    row=header_row)
-    st = _State(path.name, sheet_name, mapping.get("totals_row"))
-    options.on_progress(0, len(body))
-    if mapping["layout"] == "long":
-        _read_long(mapping, cols, body, header_row, st, options)
-    else:
-        _read_wide(mapping, cols, body, header_row, st, options)
-    options.on_progress(len(body), len(body))
-    if not st.rows:
+    totals_row = _clean(str(mapping["totals_row"])).casefold() \
+        if mapping.get("totals_row") else None
+
+    def is_total(precinct: str) -> bool:
+        return vocab.is_total_precinct(precinct) or (
+            totals_row is not None and _clean(precinct).casefold() == totals_row)
+
+    read_layout = _read_long if mapping["layout"] == "long" else _read_wide
+    raw = read_layout(path, mapping, cols, body, is_total, options)
+    if raw.rows.empty:
         raise fail(path, "The mapping found no vote rows in the sheet: check the header row and "
                    "the columns.", sheet=sheet_name)
     primary = mapping.get("primary")
-    return RawCanvass(path.name, FAMILY, frame(st.rows), st.issues, st.seats, st.file_totals,
-                      st.suppressed, primary if isinstance(primary, bool) else None,
-                      sheet=sheet_name)
+    return dataclasses.replace(raw, primary=primary if isinstance(primary, bool) else None)
 
 
-class _State:
-    def __init__(self, name: str, sheet: str | None, totals_row: object) -> None:
-        self.name, self.sheet = name, sheet
-        self.totals_row = _clean(str(totals_row)).casefold() if totals_row else None
-        self.rows: list[RawRow] = []
-        self.issues: list[Issue] = []
-        self.seats: dict[tuple[str, str, str], int] = {}
-        self.file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-        self.suppressed: set[tuple[str, str, str]] = set()
-        self.bad = 0
-
-    def is_total(self, precinct: str) -> bool:
-        return vocab.is_total_precinct(precinct) or (
-            self.totals_row is not None and _clean(precinct).casefold() == self.totals_row)
-
-    def count(self, text: str, row: int, column: str, key: tuple[str, str, str]) -> int | None:
-        """The count, or None for a suppressed cell (the contest is then marked)."""
-        t = text.strip()
-        if vocab.is_suppressed(t):
-            self.suppressed.add(key)
-            return None
-        if not t:
-            return 0
-        v = to_int(t)
-        if v is None:
-            self.bad += 1
-            if self.bad <= 10:
-                self.issues.append(Issue(self.name, f"The vote count {text!r} is not a whole "
-                                         "number; it is read as 0.", self.sheet, row, column,
-                                         Severity.ERROR))
-            elif self.bad == 11:
-                self.issues.append(Issue(self.name, "… more vote counts are not whole numbers.",
-                                         self.sheet, severity=Severity.ERROR))
-            return 0
-        return v
-
-    def add(self, precinct: str, key: tuple[str, str, str], choice: str, cparty: str,
-            kind: str, votes: int) -> None:
-        if self.is_total(precinct):
-            if kind in ("candidate", "write_in"):
-                tot = self.file_totals.setdefault(key, {})
-                tot[choice] = tot.get(choice, 0) + votes
-            return
-        self.rows.append((precinct, key[0], key[1], key[2], choice, cparty, kind, votes))
+_PARTY_SEP = "\x1f"  # a contest's party carried beside its district through the rows stage
 
 
-def _check_cancel(options: ReadOptions, i: int, total: int) -> None:
-    if i % 5000 == 0:
-        if options.cancelled():
-            raise Cancelled()
-        options.on_progress(i, total)
+def _read_long(path: Path, mapping: dict[str, Any], cols: _Columns, body: list[list[str]],
+               is_total: Callable[[str], bool], options: ReadOptions) -> RawCanvass:
+    """The mapped columns as a long table's roles; a totals row the mapping names is read as
+    one. With ``contest_party`` the party is the contest's (a primary's party races)."""
+    import numpy as np
 
+    from . import longtable
+    from .stages import coded, squash
 
-def _read_long(mapping: dict[str, Any], cols: _Columns, body: list[list[str]],
-               header_row: int, st: _State, options: ReadOptions) -> None:
     spec = mapping["columns"]
-    idx = {k: cols.find(spec[k], k) for k in _LONG_REQUIRED}
-    opt = {k: cols.find(spec[k], k) for k in _LONG_OPTIONAL if spec.get(k) not in (None, "")}
-    contest_party = bool(mapping.get("contest_party"))
-    width = len(cols.header)
-    for n, r in enumerate(body):
-        _check_cancel(options, n, len(body))
-        r = r + [""] * (width - len(r))
-        row = header_row + 1 + n
-        precinct, contest = _clean(r[idx["precinct"]]), _clean(r[idx["contest"]])
-        choice = _clean(r[idx["choice"]])
-        if not contest and not choice:
-            continue
-        if vocab.is_non_contest_office(contest) or not choice:
-            continue
-        kind = vocab.choice_kind(choice)
-        if kind is None:
-            continue
-        district = _clean(r[opt["district"]]) if "district" in opt else ""
-        party = _clean(r[opt["party"]]) if "party" in opt else ""
-        cparty = _clean(r[opt["choice_party"]]) if "choice_party" in opt else ""
-        if not contest_party:
-            cparty, party = cparty or party, ""
-        key = (contest, district, party)
-        v = st.count(r[idx["votes"]], row, cols.header[idx["votes"]], key)
-        if v is None:
-            continue
-        st.add(precinct, key, choice, cparty, kind, v)
+    at = {k: cols.find(spec[k], k) for k in (*_LONG_REQUIRED, *_LONG_OPTIONAL)
+          if spec.get(k) not in (None, "")}
+    cell: dict[str, Any] = {k: squash([r[j] for r in body]) for k, j in at.items()}
+    blank = [""] * len(body)
+    # A totals row named as the mapping says: named as the stage knows one.
+    cell["precinct"] = [("Total" if is_total(p) and not vocab.is_total_precinct(p) else p)
+                        for p in cell["precinct"]]
+    party, chparty = cell.get("party", blank), cell.get("choice_party", blank)
+    if mapping.get("contest_party"):
+        cell["district"] = [f"{d}{_PARTY_SEP}{p}" for d, p in
+                            zip(cell.get("district", blank), party, strict=True)]
+        cell["party"] = chparty
+    else:
+        cell["party"] = [c or p for c, p in zip(chparty, party, strict=True)]
+    roles = {"office": "contest", "candidate": "choice", "votes": "votes",
+             "precinct": "precinct", "district": "district", "party": "party"}
+    header = [h or f"column {j + 1}" for j, h in enumerate(cols.header)]
+    names = {r: header[at[k]] if k in at else r for r, k in roles.items() if k in cell}
+
+    def col(role: str) -> tuple[np.ndarray, list[str]]:
+        if roles.get(role, "") in cell:
+            return coded(cell[roles[role]])
+        return np.zeros(len(body), dtype=np.intp), [""]
+
+    raw = longtable.rows(FAMILY, path, col, names, len(body), header=header, issues=[],
+                         sheet=cols.sheet, first_row=cols.header_row + 1,
+                         kind_name=sniff(path), options=options)
+    if not mapping.get("contest_party"):
+        return raw
+
+    def key(k: tuple[str, str, str]) -> tuple[str, str, str]:
+        d, _, p = k[1].partition(_PARTY_SEP)
+        return (k[0], d, p)
+
+    df = raw.rows.copy()
+    split = df["district"].astype(str).str.partition(_PARTY_SEP)
+    df["district"], df["party"] = split[0], split[2]
+    return dataclasses.replace(
+        raw, rows=df, file_totals={key(k): v for k, v in raw.file_totals.items()},
+        suppressed={key(k) for k in raw.suppressed},
+        hidden={key(k): v for k, v in raw.hidden.items()})
 
 
-def _read_wide(mapping: dict[str, Any], cols: _Columns, body: list[list[str]],
-               header_row: int, st: _State, options: ReadOptions) -> None:
+def _read_wide(path: Path, mapping: dict[str, Any], cols: _Columns, body: list[list[str]],
+               is_total: Callable[[str], bool], options: ReadOptions) -> RawCanvass:
+    """One row per precinct (a totals row may carry its label in another column), the
+    blocks' columns as a grid of counts; suppressed cells mark their contest."""
+    import numpy as np
+
+    from . import blocks
+    from .pipeline import IssueLog, count_grid
+
+    log = IssueLog(path.name, cols.sheet)
     pj = cols.find(mapping["precinct_column"], "the precinct")
-    blocks = []
+    seats: dict[tuple[str, str, str], int] = {}
+    columns: list[tuple[int, blocks.Choice]] = []
     for b in mapping["blocks"]:
         key = (_clean(b["contest"]), _clean(b.get("district") or ""),
                _clean(b.get("party") or ""))
         if b.get("seats") is not None:
-            st.seats[key] = int(b["seats"])
-        cs = []
+            seats[key] = int(b["seats"])
         for ref in b["columns"]:
             j = cols.find(ref, f"contest {b['contest']!r}")
-            label = cols.header[j] or f"column {j + 1}"
-            choice, prefix = vocab.split_party_prefix(label)
+            choice, prefix = vocab.split_party_prefix(cols.header[j] or f"column {j + 1}")
             kind = vocab.choice_kind(choice)
-            if kind is None:
-                continue  # a Total Votes column
-            cs.append((j, choice, prefix, kind))
-        blocks.append((key, cs))
-    width = len(cols.header)
-    vote_cols = {j for _key, cs in blocks for j, *_rest in cs}
+            if kind is not None:  # (else a Total Votes column)
+                columns.append((j, (*key, choice, prefix, kind)))
+    js = [j for j, _ in columns]
+    picked: list[tuple[int, str]] = []
     for n, r in enumerate(body):
-        _check_cancel(options, n, len(body))
-        r = r + [""] * (width - len(r))
-        precinct = _clean(r[pj])
-        if not precinct:
-            # A totals row may carry its label in another column ('', '', 'Totals:', 714, …).
-            label = next((_clean(c) for j, c in enumerate(r) if j not in vote_cols and
-                          c.strip() and st.is_total(_clean(c))), "")
-            if not label:
-                continue
-            precinct = label
-        row = header_row + 1 + n
-        total_row = st.is_total(precinct)
-        for key, cs in blocks:
-            for j, choice, cparty, kind in cs:
-                if total_row and not r[j].strip():
-                    continue  # a totals row of statistics only
-                v = st.count(r[j], row, cols.header[j], key)
-                if v is None:
-                    continue
-                st.add(precinct, key, choice, cparty, kind, v)
+        # A totals row may carry its label in another column ('', '', 'Totals:', 714, …).
+        precinct = _clean(r[pj]) or next((_clean(c) for j, c in enumerate(r) if j not in js
+                                          and c.strip() and is_total(_clean(c))), "")
+        if precinct:
+            picked.append((n, precinct))
+    suppressed: set[tuple[str, str, str]] = set()
+    cells = [[body[n][j] for j in js] for n, _ in picked]
+    totals = np.array([is_total(p) for _, p in picked], dtype=bool)
+    # A blank cell is 0 votes (but nothing in a totals row of statistics only).
+    blank = ~totals[:, None] & (np.array([[not c.strip() for c in row] for row in cells],
+                                         dtype=bool).reshape(len(cells), len(js)))
+    for row in cells:
+        for k, c in enumerate(row):
+            if vocab.is_suppressed(c):
+                suppressed.add(columns[k][1][:3])
+                row[k] = ""
+    values, present = count_grid(cells, log=log, rows=[cols.header_row + n for n, _ in picked],
+                                 columns=js)
+    present |= blank
+    df, file_totals = blocks.grid_rows(values, present, [p for _, p in picked],
+                                       list(enumerate(ch for _, ch in columns)), log=log,
+                                       is_total=totals)
+    return RawCanvass(path.name, FAMILY, df, log.close(), seats, file_totals, suppressed,
+                      sheet=cols.sheet)
 
 
 # --- Proposals: a mapping guessed from what the columns hold --------------------------------

@@ -241,3 +241,29 @@ STATISTIC = re.compile(
     r"number\s+of\s+precincts.*|total\s+votes(\s+cast)?|votes\s+cast|percent(age)?|pct\.?)"
     r"\s*:?\s*$", re.IGNORECASE)
 PERCENT = re.compile(r"%|\bpercent", re.IGNORECASE)
+
+
+# --- Shared by the grid and block readers (ES&S SOVC and statement, GEMS, the mapping). ---
+
+# Party cells that name no party.
+NO_PARTY = frozenset({"", "NON", "NP", ".", "NONPARTISAN"})
+# Cells that say a contest is not on a precinct's ballot (no votes, as an empty cell).
+NOT_ON_BALLOT = frozenset({"-", "--", "\u2013", "\u2014", "n/a", "N/A"})
+# The end-of-file mark (Ctrl-Z) some exports leave behind as a cell, or Excel's escape of it.
+EOF_MARK = re.compile(r"^(\x1a|_x001a_)+$", re.IGNORECASE)
+# A contest's one generic write-in line or column ('Write-in', 'WRITE-INS', 'Write-in Votes').
+GENERIC_WRITE_IN = re.compile(r"^\s*write-?\s*ins?(\s+votes?)?\s*$", re.IGNORECASE)
+
+
+def party_code(text: str) -> str:
+    """A party cell as a code: 'Republican Party' -> 'REP', 'NP' -> '', 'UUP' -> 'UUP'."""
+    t = re.sub(r"\s+PARTY$", "", clean_name(text).upper())
+    t = _PARTY_WORDS.get(t, t)
+    return "" if t in NO_PARTY else t
+# How the votes were cast (a column, or a sub-row of a precinct), and their total: the vote
+# modes of Electionware's reports and statements.
+VOTE_MODE = re.compile(
+    r"^\s*(total|election\s+day|early(\s+voting)?|by\s+mail(\s+(ballots?|after))?|"
+    r"mail(\s+ballots?)?|absentee|provisional(\s*-\s*paper)?|paper(\s+at\s+polls)?|polls?|"
+    r"polling|in[\s-]+(person|office)|vote\s+centers?|emergency|uocava|military)\s*$",
+    re.IGNORECASE)

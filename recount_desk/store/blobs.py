@@ -58,3 +58,18 @@ def column_blobs(precincts: Sequence[int], votes: Sequence[int]) -> tuple[int, b
     else:
         vb = int64_bytes(int_values(vb, 4))
     return 8, pb, vb
+
+
+def same_width_blobs(columns: Sequence[Sequence[int]]) -> tuple[int, list[bytes]]:
+    """(width, one blob per column) with every column at the same width: 4 bytes when every
+    value of every column fits, else 8."""
+    try:
+        arrays = [array("i", c) for c in columns]
+    except OverflowError:
+        arrays = [array("q", c) for c in columns]
+    out = []
+    for a in arrays:
+        if sys.byteorder == "big":
+            a.byteswap()
+        out.append(a.tobytes())
+    return (arrays[0].itemsize if arrays else 4), out

@@ -468,7 +468,8 @@ TABLE_WORDS = {
     "declaration": "the declaration", "lot": "the lot drawn", "cost_item": "the costs",
     "board_member": "the board members", "board_convening": "the board's convening",
     "recount_signing": "the signatures", "recount_reopen": "the reopenings",
-    "person": "the roster of people",
+    "person": "the roster of people", "retab_load": "the re-tabulation loads",
+    "retab_tally": "the loaded tallies", "retab_set_aside": "the loaded units set aside",
 }
 
 

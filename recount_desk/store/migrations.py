@@ -477,7 +477,39 @@ CREATE INDEX tally_entry_unit ON tally_entry(unit_id, superseded);
 CREATE INDEX tally_resolution_unit ON tally_resolution(unit_id);
 """
 
+# V9: a re-tabulation load's tallies are stored compactly (issue 15): one row per load, each
+# field a column of integers in a blob (store/blobs.py; -1 where the file gives no figure),
+# the units in the load's order, instead of one tally entry per unit and one row per vote
+# (a countywide load wrote and hashed some 21,000 rows; it now writes one). The row is in
+# the state digest like any other, and the load's audit entry records the SHA-256 of its
+# tallies. A loaded unit set aside for a hand count is one row of retab_set_aside. Loads
+# made before stay as they were stored (tally entries marked with their load).
+V9 = """
+CREATE TABLE retab_tally (
+    load_id INTEGER PRIMARY KEY REFERENCES retab_load(id) ON DELETE CASCADE,
+    officer TEXT NOT NULL,
+    entered_at TEXT NOT NULL,
+    entered_by TEXT NOT NULL,
+    width INTEGER NOT NULL CHECK (width IN (4, 8)),
+    units BLOB NOT NULL,
+    choices BLOB NOT NULL,
+    ballots BLOB NOT NULL,
+    write_ins BLOB NOT NULL,
+    over_votes BLOB NOT NULL,
+    under_votes BLOB NOT NULL,
+    votes BLOB NOT NULL
+);
+
+CREATE TABLE retab_set_aside (
+    unit_id INTEGER NOT NULL REFERENCES recount_unit(id) ON DELETE CASCADE,
+    load_id INTEGER NOT NULL REFERENCES retab_load(id) ON DELETE CASCADE,
+    set_aside_at TEXT NOT NULL,
+    set_aside_by TEXT NOT NULL,
+    PRIMARY KEY (unit_id, load_id)
+);
+"""
+
 MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [V1, V2, v3_canvass_columns,
                                                                  V4, V5, people_roster, V7,
-                                                                 V8]
+                                                                 V8, V9]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -6,12 +6,13 @@ earlier rows marked superseded, so what an officer typed is never overwritten.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
 
 from recount_desk.core.recount import (
     BoardKind,
@@ -35,6 +36,7 @@ from recount_desk.core.recount import (
     UnitKind,
 )
 
+from .blobs import int_values, same_width_blobs
 from .db import Tx
 from .repo import contest_counts, precinct_names
 
@@ -240,12 +242,19 @@ def current_entries(conn: sqlite3.Connection, contest_id: int,
         sheet = TallySheet(ballots, votes.get(eid, {}), wi, over, under)
         out.setdefault(uid, {})[no] = StoredEntry(eid, uid, TallyEntry(no, officer, sheet, note),
                                                   at, by)
+    # the units whose tally is a load's stored tallies (case format 9)
+    for uid, se in loaded_entries(conn, contest_id, unit_ids, set(out)).items():
+        out[uid] = {1: se}
     return out
 
 
 def entry_count(conn: sqlite3.Connection, contest_id: int) -> int:
-    return int(conn.execute("SELECT count(*) FROM tally_entry e JOIN recount_unit u ON "
+    """How many tally entries the contest's recount has had (current or not), a load's
+    stored tallies counting one per unit."""
+    rows = int(conn.execute("SELECT count(*) FROM tally_entry e JOIN recount_unit u ON "
                             "u.id = e.unit_id WHERE u.contest_id=?", (contest_id,)).fetchone()[0])
+    loaded = sum(len(t.units) for t in _load_tallies(conn, contest_id))
+    return rows + loaded
 
 
 @dataclass(frozen=True)
@@ -753,54 +762,177 @@ def loads(conn: sqlite3.Connection, contest_id: int) -> list[StoredLoad]:
         "loaded_by FROM retab_load WHERE contest_id=? ORDER BY id", (contest_id,))]
 
 
-def add_loaded_entry(tx: Tx, unit_id: int, entry: TallyEntry,
-                     choice_id_of: Mapping[str, int], load_id: int, entered_at: str,
-                     entered_by: str) -> int:
-    """A unit's tally from a load: entry 1, marked with its load; any current entry of the
-    unit is superseded (kept in history)."""
-    tx.execute("UPDATE tally_entry SET superseded=1 WHERE unit_id=? AND superseded=0",
-               (unit_id,))
-    eid = add_entry(tx, unit_id, entry, choice_id_of, entered_at, entered_by)
-    tx.execute("UPDATE tally_entry SET load_id=? WHERE id=?", (load_id, eid))
-    return eid
+# A load's tallies (case format 9): one row of retab_tally per load, each field a column of
+# integers (store/blobs.py), one value per unit in the load's order; the votes are one such
+# column per choice, one after the other. A value the sheet does not give is stored as -1
+# (None) or -2 (a choice the sheet leaves out); real counts are never negative.
+_NONE, _ABSENT = -1, -2
+TALLY_TAG = b"recount-desk-load-tallies/1"
 
 
-def add_loaded_entries(tx: Tx, sheets: Sequence[tuple[int, TallyEntry]],
-                       choice_id_of: Mapping[str, int], load_id: int, entered_at: str,
-                       entered_by: str) -> list[int]:
-    """``add_loaded_entry`` for many units at once (a countywide load has thousands): the
-    units' current entries are superseded in one statement, the votes written in one."""
+def _code(value: int | None) -> int:
+    if value is None:
+        return _NONE
+    if value < 0:
+        raise ValueError(f"a loaded count cannot be negative ({value})")
+    return int(value)
+
+
+def _uncode(value: int) -> int | None:
+    return None if value < 0 else value
+
+
+def tally_digest(width: int, blobs: Sequence[bytes]) -> str:
+    """SHA-256 of a load's stored tallies (its blobs in column order, each with its length),
+    as the load's audit entry records it."""
+    h = hashlib.sha256(TALLY_TAG)
+    h.update(struct.pack("<q", width))
+    for b in blobs:
+        h.update(struct.pack("<q", len(b)))
+        h.update(b)
+    return h.hexdigest()
+
+
+def add_load_tallies(tx: Tx, load_id: int, sheets: Sequence[tuple[int, TallySheet]],
+                     choice_id_of: Mapping[str, int], officer: str, entered_at: str,
+                     entered_by: str) -> str:
+    """Record a load's tallies, one sheet per unit (unit id, sheet), as ONE row; any current
+    entry of those units (an earlier load's, stored before case format 9) is superseded,
+    kept in history. Returns the tallies' digest (``tally_digest``)."""
     unit_ids = [u for u, _ in sheets]
     for i in range(0, len(unit_ids), 500):
         part = unit_ids[i:i + 500]
         tx.execute("UPDATE tally_entry SET superseded=1 WHERE superseded=0 AND unit_id IN "
                    f"({','.join('?' * len(part))})", part)
-    # The entries' ids are drawn here, as the engine would draw them (the largest plus
-    # one; the action holds the case's write lock), so both tables go in one statement each.
-    first = int(tx.execute("SELECT coalesce(max(id), 0) FROM tally_entry").fetchone()[0]) + 1
-    ids = list(range(first, first + len(sheets)))
-    entries: list[tuple[Any, ...]] = []
-    votes: list[tuple[int, int, int | None]] = []
-    for eid, (unit_id, entry) in zip(ids, sheets, strict=True):
-        s = entry.sheet
-        entries.append((eid, unit_id, entry.number, entry.officer, s.ballots, s.write_ins,
-                        s.over, s.under, entry.warning_note, entered_at, entered_by, load_id))
-        votes.extend((eid, choice_id_of[n], v) for n, v in s.votes.items())
-    tx.executemany("INSERT INTO tally_entry(id, unit_id, entry_no, officer, ballots, write_ins, "
-                   "over_votes, under_votes, warning_note, entered_at, entered_by, load_id) "
-                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", entries)
-    tx.executemany("INSERT INTO tally_vote(entry_id, choice_id, votes) VALUES (?,?,?)", votes)
-    return ids
+    names = list(choice_id_of)
+    extra = {n for _, s in sheets for n in s.votes} - set(names)
+    if extra:
+        raise ValueError(f"the load names choices the contest does not have: {sorted(extra)}")
+    votes: list[int] = []
+    for n in names:
+        votes.extend(_ABSENT if n not in s.votes else _code(s.votes[n]) for _, s in sheets)
+    columns = [unit_ids, [choice_id_of[n] for n in names],
+               [_code(s.ballots) for _, s in sheets], [_code(s.write_ins) for _, s in sheets],
+               [_code(s.over) for _, s in sheets], [_code(s.under) for _, s in sheets], votes]
+    width, blobs = same_width_blobs(columns)
+    tx.execute("INSERT INTO retab_tally(load_id, officer, entered_at, entered_by, width, units, "
+               "choices, ballots, write_ins, over_votes, under_votes, votes) "
+               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+               (load_id, officer, entered_at, entered_by, width, *blobs))
+    return tally_digest(width, blobs)
+
+
+@dataclass(frozen=True)
+class _LoadTallies:
+    """One load's stored tallies, decoded."""
+
+    load_id: int
+    officer: str
+    entered_at: str
+    entered_by: str
+    units: Sequence[int]
+    choices: Sequence[int]
+    ballots: Sequence[int]
+    write_ins: Sequence[int]
+    over: Sequence[int]
+    under: Sequence[int]
+    votes: Sequence[int]
+
+    def sheet(self, i: int, names: Mapping[int, str]) -> TallySheet:
+        n = len(self.units)
+        votes: dict[str, int | None] = {}
+        for k, cid in enumerate(self.choices):
+            v = self.votes[k * n + i]
+            if v != _ABSENT:
+                votes[names[cid]] = _uncode(v)
+        return TallySheet(_uncode(self.ballots[i]), votes, _uncode(self.write_ins[i]),
+                          _uncode(self.over[i]), _uncode(self.under[i]))
+
+
+def _load_tallies(conn: sqlite3.Connection, contest_id: int) -> list[_LoadTallies]:
+    """The contest's loads' tallies, oldest first."""
+    out = []
+    for (lid, officer, at, by, width, *blobs) in conn.execute(
+            "SELECT t.load_id, t.officer, t.entered_at, t.entered_by, t.width, t.units, "
+            "t.choices, t.ballots, t.write_ins, t.over_votes, t.under_votes, t.votes FROM "
+            "retab_tally t JOIN retab_load l ON l.id = t.load_id WHERE l.contest_id=? "
+            "ORDER BY t.load_id", (contest_id,)).fetchall():
+        cols = [int_values(bytes(b), int(width)) for b in blobs]
+        out.append(_LoadTallies(int(lid), officer, at, by, *cols))
+    return out
+
+
+def _current_loaded(conn: sqlite3.Connection, contest_id: int,
+                    unit_ids: Sequence[int] | None, has_entries: set[int]
+                    ) -> dict[int, tuple[_LoadTallies, int]]:
+    """unit id → (the load whose tally is the unit's, the unit's place in it): the newest
+    load holding the unit, unless the unit was set aside from it or has current tally
+    entries of its own (a hand count after the set-aside, or a load of format 8)."""
+    loads_ = _load_tallies(conn, contest_id)
+    if not loads_:
+        return {}
+    want = None if unit_ids is None else set(unit_ids)
+    newest: dict[int, tuple[_LoadTallies, int]] = {}
+    for t in loads_:
+        for i, u in enumerate(t.units):
+            if want is None or u in want:
+                newest[u] = (t, i)
+    aside = {(int(u), int(lid)) for u, lid in conn.execute(
+        "SELECT s.unit_id, s.load_id FROM retab_set_aside s JOIN retab_load l ON "
+        "l.id = s.load_id WHERE l.contest_id=?", (contest_id,))}
+    return {u: (t, i) for u, (t, i) in newest.items()
+            if u not in has_entries and (u, t.load_id) not in aside}
+
+
+def _units_with_entries(conn: sqlite3.Connection, contest_id: int,
+                        unit_ids: Sequence[int] | None) -> set[int]:
+    only, args = _only("e.unit_id", unit_ids)
+    return {int(u) for (u,) in conn.execute(
+        "SELECT DISTINCT e.unit_id FROM tally_entry e JOIN recount_unit u ON u.id = e.unit_id "
+        f"WHERE u.contest_id=? AND e.superseded=0{only}", (contest_id, *args))}
+
+
+def loaded_entries(conn: sqlite3.Connection, contest_id: int,
+                   unit_ids: Sequence[int] | None = None,
+                   has_entries: set[int] | None = None) -> dict[int, StoredEntry]:
+    """unit id → its current loaded tally (entry 1) from a load's stored tallies. Its id is
+    the load's id, negated (it is no row of tally_entry)."""
+    if has_entries is None:
+        has_entries = _units_with_entries(conn, contest_id, unit_ids)
+    current = _current_loaded(conn, contest_id, unit_ids, has_entries)
+    if not current:
+        return {}
+    names = {int(i): n for i, n in conn.execute("SELECT id, name FROM choice WHERE "
+                                                 "contest_id=?", (contest_id,))}
+    return {u: StoredEntry(-t.load_id, u, TallyEntry(1, t.officer, t.sheet(i, names)),
+                           t.entered_at, t.entered_by)
+            for u, (t, i) in current.items()}
 
 
 def loaded_units(conn: sqlite3.Connection, contest_id: int,
                  unit_ids: Sequence[int] | None = None) -> dict[int, int]:
     """unit id → the load its current entry 1 came from (units whose tally was loaded)."""
     only, args = _only("e.unit_id", unit_ids)
-    return {int(u): int(lid) for u, lid in conn.execute(
+    out = {int(u): int(lid) for u, lid in conn.execute(
         "SELECT e.unit_id, e.load_id FROM tally_entry e JOIN recount_unit u ON u.id = e.unit_id "
         "WHERE u.contest_id=? AND e.superseded=0 AND e.entry_no=1 AND e.load_id IS NOT NULL"
         f"{only}", (contest_id, *args))}
+    has = _units_with_entries(conn, contest_id, unit_ids)
+    for u, (t, _) in _current_loaded(conn, contest_id, unit_ids, has).items():
+        out[u] = t.load_id
+    return out
+
+
+def set_aside_loaded(tx: Tx, contest_id: int, unit_id: int, at: str, by: str) -> None:
+    """Set a loaded unit's tally aside (kept in history): its current entries are superseded
+    (a load stored before case format 9), and it is marked set aside from the newest load
+    holding it."""
+    supersede_unit_entries(tx, unit_id)
+    current = _current_loaded(tx.conn, contest_id, [unit_id], set())
+    if unit_id in current:
+        tx.execute("INSERT OR IGNORE INTO retab_set_aside(unit_id, load_id, set_aside_at, "
+                   "set_aside_by) VALUES (?,?,?,?)",
+                   (unit_id, current[unit_id][0].load_id, at, by))
 
 
 def supersede_unit_entries(tx: Tx, unit_id: int) -> int:

@@ -134,6 +134,25 @@ class _RowHeights(QObject):
         return False
 
 
+#: Rows looked at, beyond those in view, to fit a table's columns to their contents: enough
+#: for the widths, without reading every cell of a 3,000-unit table.
+WIDTH_SAMPLE = 200
+
+
+def fit_columns(table: QTableView) -> None:
+    """Fit the columns to their contents when the table took another shape (other columns,
+    rows added or removed): not again when only values changed, as after each saved sheet,
+    so the columns do not jump and a re-read of 3,000 units does not measure every cell."""
+    model = table.model()
+    cols = model.columnCount()
+    shape = repr((model.rowCount(), [str(model.headerData(c, Qt.Orientation.Horizontal))
+                                     for c in range(cols)]))
+    if table.property("rd_fitted_shape") == shape:
+        return
+    table.resizeColumnsToContents()
+    table.setProperty("rd_fitted_shape", shape)
+
+
 def fit_row_height(table: QTableView) -> None:
     """Rows as high as the text needs (the style's default leaves a third more: fewer
     contests above the fold at 1280×720), again whenever the font changes (200 % text)."""

@@ -88,8 +88,8 @@ def make_v1_file(path: Path) -> None:
     conn.close()
 
 
-def test_schema_version_is_six() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 8
+def test_schema_version_is_nine() -> None:
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 9
 
 
 def test_v1_file_migrates_to_the_current_format_with_a_backup(tmp_path: Path) -> None:

@@ -145,3 +145,31 @@ def test_a_refused_sheet_comes_back_as_typed_though_the_page_moved_on(
     assert tally.officer.text() == FIRST
     assert tally.note.isVisible()
     assert rc.entry_of(window.case, cid, unit, 1) is None
+
+
+@pytest.mark.usefixtures("in_worker")
+def test_the_contest_is_read_again_in_the_worker_not_on_the_gui_thread(
+        grand: tuple[MainWindow, int], qtbot: QtBot,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a save in a worker the page shows the recount the worker read after its write
+    (a few hundred ms at 3,000 units), and the window does not read it again; what it shows
+    is the saved entry."""
+    import threading
+
+    window, cid = grand
+    tally, unit, _values = _typed(window, qtbot)
+    reads: list[bool] = []
+    real = rc.recount_state
+
+    def counted(*a, **k):  # type: ignore[no-untyped-def]
+        reads.append(threading.current_thread() is threading.main_thread())
+        return real(*a, **k)
+
+    monkeypatch.setattr(rc, "recount_state", counted)
+    with qtbot.waitSignal(tally.tally_saved, timeout=SIGNAL_MS):
+        qtbot.keyClick(tally.fields["under"], Qt.Key.Key_Return)
+    assert reads == [False]  # once, in the worker
+    page = _page(window)
+    assert page.state is not None and page.state.contest_id == cid
+    row = next(r for r in page.state.units if r.name == unit)
+    assert row.first_officer == FIRST

@@ -338,10 +338,13 @@ class RecountPage(QWidget):
         self._follow()  # the contest chosen on the Contests page since the last visit
 
     # -- reading ------------------------------------------------------------------------------
-    def reload(self) -> None:
-        """Re-read the contest's recount and show it in the checklist and every panel."""
+    def reload(self, state: rc.RecountState | None = None) -> None:
+        """Re-read the contest's recount and show it in the checklist and every panel
+        (``state``: the contest's recount as a worker just read it after its save)."""
         st: rc.RecountState | None = None
-        if self.case is not None and self.contest_id is not None:
+        if state is not None and state.contest_id == self.contest_id and self.case is not None:
+            st = state
+        elif self.case is not None and self.contest_id is not None:
             try:
                 st = rc.recount_state(self.case, self.contest_id)
             except (rc.RecountError, CaseFileError) as e:

@@ -57,7 +57,7 @@ from recount_desk.core.report_model import short_code
 
 from ..dates import DateTimeField
 from ..models import TextTableModel
-from ..theme import fit_row_height
+from ..theme import WIDTH_SAMPLE, fit_columns, fit_row_height
 from .common import (
     NOTE_STYLE,
     WARN_STYLE,
@@ -88,6 +88,9 @@ def table(name: str, model: TextTableModel) -> QTableView:
     t.setAlternatingRowColors(True)
     t.horizontalHeader().setStretchLastSection(True)
     fit_row_height(t)  # rows as high as their text, as on the Contests page
+    # Columns fitted to the rows in view and 200 more, not to every one of 3,000 units (a
+    # second and more on each re-read); the Contests page does the same.
+    t.verticalHeader().setResizeContentsPrecision(WIDTH_SAMPLE)
     return t
 
 
@@ -296,10 +299,10 @@ class VariancePanel(Panel):
             self.summary.setText("The variance appears once units are reconciled.")
             self.units = []
             return
-        vt = rc.variance(case, cid)
+        vt = rc.variance(case, cid, st.loaded)
         from recount_desk.actions.retab import unit_sources
 
-        sources = unit_sources(case, cid)
+        sources = unit_sources(case, cid, st.loaded)
         header = ["Unit"]
         for c in vt.choices:
             header += [f"{c}\ncanvass", f"{c}\nrecount", f"{c}\nchange"]
@@ -341,7 +344,7 @@ class VariancePanel(Panel):
         rows.append(total)
         numeric = [i for i in range(1, len(header) - 2)]
         self.model.set_table(header, rows, numeric=numeric, bold_last=True, row_brushes=brushes)
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view)
         self.units = [r.unit for r in vt.rows]
         change = ", ".join(f"{c} {vt.change_total[c]:+,}" for c in vt.choices)
         if vt.complete:
@@ -444,7 +447,7 @@ class WitnessesPanel(Panel):
             [[w.name, w.designated_by, w.side.capitalize() if prop else w.side,
               when_text(w.designated_at), when_text(w.attended_from), when_text(w.attended_to)]
              for w in ws])
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view)
 
     def add(self) -> None:
         kw: dict[str, Any] = {}
@@ -680,7 +683,7 @@ class EnvelopesPanel(Panel):
                           f"({st.envelope_rule.basis})")
         self.precinct.clear()
         self.precinct.addItems([p for u in st.units for p in u.precincts])
-        self.views = rc.envelope_list(case, cid)
+        self.views = rc.envelope_list(case, cid, st.loaded)
         self.model.set_table(
             ("Envelope", "Precinct", "Original reason", "Checks", "Decision", "Decided by"),
             [[v.record.envelope_id, v.record.precinct, v.record.original_reason,
@@ -694,7 +697,7 @@ class EnvelopesPanel(Panel):
                                           EnvelopeOutcome.ACCEPTED else "#ececec"))
                          for i, v in enumerate(self.views)
                          if v.record.outcome is not EnvelopeOutcome.PENDING})
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view)
         # The checks the law of the election's date asks for.
         while self.checks_grid.count():
             item = self.checks_grid.takeAt(0)
@@ -724,7 +727,7 @@ class EnvelopesPanel(Panel):
         self.write_in.setVisible(st.layout.write_in_line)
         self.votes_layout.addStretch(1)
         self._seats = st.layout.seats
-        rows = rc.envelope_summary_of(case, cid)
+        rows = rc.envelope_summary_of(case, cid, st.loaded)
         r = st.readiness
         self.summary.setText(
             f"<b>{r.envelopes_decided} of {r.envelopes_total} envelopes reexamined.</b> "
@@ -957,7 +960,7 @@ class CostsPanel(Panel):
               "" if c.item.hours_hundredths is None else f"{c.item.hours_hundredths / 100:g}",
               "" if c.item.rate_cents is None else format_cents(c.item.rate_cents),
               format_cents(c.item.amount_cents)] for c in items], numeric=(2, 3, 4))
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view)
         s = rc.cost_statement_of(case, cid)
         kinds = ", ".join(f"{k.label} {format_cents(v)}" for k, v in s.by_kind.items() if v)
         self.statement.setText(
@@ -1072,7 +1075,7 @@ class BoardPanel(Panel):
         self.model.set_table(("Name", "Title", "Role", "Present"),
                              [[m.name, m.title, ROLE_LABELS[m.role],
                                "Yes" if m.present else "No"] for m in self.members])
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view)
         if b.convening is None:
             self.kind.select(b.default_kind)
             self.convening.setText("Not convened yet.")

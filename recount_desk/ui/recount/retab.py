@@ -32,6 +32,7 @@ from recount_desk.core.recount import RecountMethod
 from recount_desk.core.retab import UnitSource
 
 from ..models import TextTableModel
+from ..theme import fit_columns
 from .common import WARN_STYLE, ValueCombo, line_edit, stamp_text, wrap_label
 from .panels import table
 
@@ -133,7 +134,7 @@ class RetabLoadDialog(QDialog):
         rows.append(total)
         self.model.set_table(header, rows, numeric=list(range(1, len(header) - 1)),
                              bold_last=True, row_brushes=brushes)
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view)
         net = ", ".join(f"{ch} {c.change_total[ch]:+,}" for ch in c.choices)
         self.result.setText(f"<b>Net change per choice:</b> {net}. <b>{c.result_text}</b>"
                             + (f" {c.envelope_note}" if c.envelope_note else ""))
@@ -212,7 +213,7 @@ class RetabGroup(QGroupBox):
         sources: dict[str, retab_actions.SourceInfo] = {}
         if started and case is not None and cid is not None:
             loads = retab_actions.loads(case, cid)
-            sources = retab_actions.unit_sources(case, cid)
+            sources = retab_actions.unit_sources(case, cid, st.loaded)
         loaded_units = [u for u, s in sources.items() if s.source is UnitSource.LOADED]
         self.hand_unit.values = list(loaded_units)
         self.hand_unit.clear()

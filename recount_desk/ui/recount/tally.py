@@ -42,7 +42,7 @@ from recount_desk.core.recount import (
 )
 
 from ..models import TextTableModel
-from ..theme import fit_row_height
+from ..theme import WIDTH_SAMPLE, fit_columns, fit_row_height
 from .common import OK_STYLE, WARN_STYLE, NumberField, heading, line_edit, wrap_label
 
 if TYPE_CHECKING:
@@ -226,6 +226,7 @@ class TallyEntryPanel(QWidget):
         self.units.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.units.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.units.horizontalHeader().setStretchLastSection(True)
+        self.units.verticalHeader().setResizeContentsPrecision(WIDTH_SAMPLE)
         self.units.clicked.connect(lambda i: self.unit.setCurrentIndex(i.row()))
         self.progress = wrap_label("", "Progress")
         right = QWidget()
@@ -309,7 +310,7 @@ class TallyEntryPanel(QWidget):
             if tint:
                 brushes[n] = QBrush(QColor(tint))
         self.units_model.set_table(header, rows, row_brushes=brushes)
-        self.units.resizeColumnsToContents()
+        fit_columns(self.units)
         r = st.readiness
         self.progress.setText(f"<b>{r.units_counted} of {r.units_total} units reconciled</b> "
                               f"· {st.settings.method.label if st.settings else ''} · "
@@ -540,14 +541,22 @@ class TallyEntryPanel(QWidget):
 
         path, actor = case.path, case.person.name if case.person else None
 
-        def job(_progress: object, _cancelled: object) -> tuple[TallyEntry | None,
-                                                                rc.EntryResult]:
+        def job(_progress: object, _cancelled: object) -> tuple[
+                TallyEntry | None, rc.EntryResult, rc.RecountState | None]:
             with case_actions.open_case(path, actor=actor) as own:
-                return req.write(own)
+                before, res = req.write(own)
+                # The page's re-read of the contest after the save (a few hundred ms at
+                # 3,000 units) done here too, so the window only shows it.
+                try:
+                    state = rc.recount_state(own, req.contest_id)
+                except (rc.RecountError, CaseFileError):
+                    state = None  # the window reads it itself, and says what is wrong
+                return before, res, state
 
-        def done(got: tuple[TallyEntry | None, rc.EntryResult]) -> None:
+        def done(got: tuple[TallyEntry | None, rc.EntryResult, rc.RecountState | None]
+                 ) -> None:
             self._set_saving(False)
-            self._saved(req, *got)
+            self._saved(req, got[0], got[1], got[2])
             self.save_finished.emit()
 
         def failed(e: BaseException) -> None:
@@ -613,15 +622,15 @@ class TallyEntryPanel(QWidget):
         if isinstance(e, rc.AlreadyEntered):
             self.page.reload()  # the list shows who entered it
 
-    def _saved(self, req: SaveRequest, before: TallyEntry | None, res: rc.EntryResult
-               ) -> None:
+    def _saved(self, req: SaveRequest, before: TallyEntry | None, res: rc.EntryResult,
+               state: rc.RecountState | None = None) -> None:
         unit, n, officer = req.unit, req.number, req.officer
         after = TallyEntry(n, officer, req.sheet, req.note)
         self.page.window.undo_stack.push(TallyEntryCommand(self, req.contest_id, unit, before,
                                                            after))
         left = f" Not entered yet: {', '.join(res.missing)}." if res.missing else ""
         msg = f"{unit}: entry {n} saved by {officer} — {res.state.status.label}.{left}"
-        self.page.reload()
+        self.page.reload(state)
         self.result.setStyleSheet("")
         self.result.setText(msg)
         self.page.say(msg)

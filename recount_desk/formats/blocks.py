@@ -1,0 +1,169 @@
+"""Stages shared by the families whose contests come as blocks: of columns under a header
+band (the ES&S SOVC export, the Electionware statement, a wide column mapping), of lines
+per precinct (the Summary Results Report) or of rows told apart by an id (report.xlsx,
+GEMS).
+
+- **sheet**: :func:`find_sheet` (the first sheet whose rows a family's test takes);
+- **contests**: :func:`runs` (a header band's columns split into contests),
+  :func:`kept_apart` (contests that share a title, told apart by an id),
+  :func:`left_out`, :func:`multicounty` (the notes on what is not a contest, and on a
+  county's portion of a multicounty race);
+- **rows**: :func:`grid_rows` (a grid's choice columns as raw rows, invalid write-ins not
+  counted, the totals rows as the file's totals), :func:`totals` and :func:`raw_rows`
+  (raw rows of a frame: the file's totals rows taken out as its totals).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import vocab
+from .base import ContestTuple
+from .stages import melt, raw_frame
+from .stages import multicounty as _multicounty_note
+from .tabular import read_sheet_text, sheet_names
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+    from .pipeline import IssueLog
+
+Choice = tuple[str, str, str, str, str, str]  # contest, district, party, choice, its party, kind
+Totals = dict[ContestTuple, dict[str, int]]
+
+
+def find_sheet(path: Path, kind: str, chosen: str | None,
+               accept: Callable[[list[list[str]]], bool]) -> tuple[str | None, list[list[str]]]:
+    """Stage *sheet* of a layout known by its header band: the officer's sheet (as it is),
+    else the first sheet whose rows ``accept`` takes; ``(None, [])`` when none does."""
+    for s in [chosen] if chosen is not None else sheet_names(path, kind):
+        rows = read_sheet_text(path, s)
+        if chosen is not None or accept(rows):
+            return s, rows
+    return None, []
+
+
+def left_out(log: IssueLog, titles: Sequence[str]) -> None:
+    """Stage *contests*: the note on the statistics "contests" left out, if any."""
+    if titles:
+        log.note("Not contests, left out: " + ", ".join(sorted(set(titles))) + ".")
+
+
+def multicounty(log: IssueLog, titles: Sequence[str], **where: Any) -> None:
+    """Stage *contests*: the note on the titles marked '(Multi-County)', in the order given."""
+    if note := _multicounty_note(list(dict.fromkeys(
+            t for t in titles if "(multi-county)" in t.lower()))):
+        log.note(note, **where)
+
+
+def void_note(log: IssueLog, votes: int) -> None:
+    if votes:
+        log.note(f"{votes:,} invalid write-in vote(s) are not counted for any candidate.")
+
+
+def kept_apart(keys: pd.DataFrame, ids: pd.Series) -> tuple[pd.Series, list[str]]:
+    """Stage *contests*: contests that share a title (the columns of ``keys``; the title
+    first) are told apart by their id: the district of each row (its id where its title is
+    shared, else ""), and the shared titles, sorted."""
+    import pandas as pd
+
+    cols = list(keys.columns)
+    n = pd.DataFrame({**{c: keys[c] for c in cols}, "_id": ids}).groupby(cols)["_id"].nunique()
+    twice = set(n[n > 1].index)
+    if not twice:
+        return pd.Series("", index=keys.index, dtype=object), []
+    shared = [k in twice for k in (zip(*(keys[c] for c in cols), strict=True) if len(cols) > 1
+                                   else keys[cols[0]])]
+    return ids.where(pd.Series(shared, index=keys.index), ""), sorted(
+        {k[0] if isinstance(k, tuple) else k for k in twice})
+
+
+def totals(rows: pd.DataFrame) -> Totals:
+    """Stage *rows*: the file's totals from its totals rows (raw rows): each contest's
+    candidates and write-ins, a choice on several rows added up, in order of appearance."""
+    out: Totals = {}
+    cand = rows[rows["kind"].isin(["candidate", "write_in"])]
+    for (c, d, p, ch), v in cand.groupby(["contest", "district", "party", "choice"],
+                                         sort=False, observed=True)["votes"].sum().items():
+        out.setdefault((c, d, p), {})[ch] = int(v)
+    return out
+
+
+def raw_rows(columns: dict[str, Any], is_total: Any) -> tuple[pd.DataFrame, Totals]:
+    """Stage *rows*: the raw rows of ``columns`` (as :func:`raw_frame` takes them) without
+    the file's totals rows (``is_total``), and the totals those rows give."""
+    import numpy as np
+
+    df = raw_frame(columns)
+    is_total = np.asarray(is_total, dtype=bool)
+    return df[~is_total].reset_index(drop=True), totals(df[is_total])
+
+
+def grid_rows(values: np.ndarray, present: np.ndarray, precincts: Sequence[str],
+              columns: Sequence[tuple[int, Choice]], *, log: IssueLog,
+              is_total: np.ndarray | None = None) -> tuple[pd.DataFrame, Totals]:
+    """Stage *rows* of a grid (one row per precinct, one column per choice): the raw rows
+    of the grid's ``columns`` (its column, and the choice it stands for), the file's
+    totals from the rows ``is_total`` marks (never counted as precincts), and invalid
+    write-ins left out, with a note of their votes."""
+    import numpy as np
+
+    body = np.ones(len(precincts), dtype=bool) if is_total is None else ~is_total
+    void = [vocab.is_void_write_in(ch[3]) for _, ch in columns]
+    void_note(log, int(sum(int(values[body, k].sum()) for (k, _), v in
+                           zip(columns, void, strict=True) if v)))
+    keep = [(k, ch) for (k, ch), v in zip(columns, void, strict=True) if not v]
+    ks, chs = [k for k, _ in keep], [ch for _, ch in keep]
+    file_totals: Totals = {}
+    if is_total is not None and is_total.any():
+        file_totals = totals(melt(values, present & is_total[:, None], ks, chs, precincts))
+    return melt(values, present & body[:, None], ks, chs, precincts), file_totals
+
+
+@dataclass
+class Run:
+    """One contest of a header band: its title and its columns, each with its choice name
+    (as the header gives it) and kind (None: a column to leave out, such as a total)."""
+
+    title: str
+    cols: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    kinds: list[str | None] = field(default_factory=list)
+
+
+_CLOSERS = ("over", "under", "blank")
+
+
+def runs(cols: Sequence[int], titles: Sequence[str], names: Sequence[str], *,
+         also: Callable[[Run, int, str | None], bool] | None = None) -> list[Run]:
+    """Stage *contests* of a header band: the choice columns ``cols`` (with the title and
+    the choice name over each) split into contests. A contest ends where the title
+    changes, where a choice name comes back, or where a candidate follows the columns that
+    close a contest's choices (plain over, under or blank votes; a generic write-in
+    column, which may itself follow them once); ``also(run, column, kind)``: a family's own
+    sign that a new contest starts."""
+    out: list[Run] = []
+    cur: Run | None = None
+    closed = generic = False
+    for c in cols:
+        t, lab = titles[c], names[c]
+        ck = vocab.choice_kind_ext(lab) if lab else "candidate"
+        plain_wi = ck == "write_in" and bool(vocab.GENERIC_WRITE_IN.match(lab))
+        if cur is None or t != cur.title or lab in cur.names or \
+                (closed and (ck == "candidate" or (plain_wi and generic))) or \
+                (ck in _CLOSERS and ck in cur.kinds) or (also is not None and also(cur, c, ck)):
+            cur = Run(t)
+            out.append(cur)
+            closed = generic = False
+        cur.cols.append(c)
+        cur.names.append(lab)
+        cur.kinds.append(ck)
+        if ck in _CLOSERS and vocab.choice_kind(lab) == ck:
+            closed = True  # (not 'UNDERVOTE (CANDIDATE WITHDREW)', among the candidates)
+        elif plain_wi:
+            closed = generic = True
+    return out
