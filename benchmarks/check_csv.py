@@ -15,10 +15,11 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from interleave import pairwise
-
 ROOT = Path(__file__).resolve().parents[1]
+# This checkout's code, not whichever one the environment has installed.
+sys.path[:0] = [str(ROOT), str(Path(__file__).parent)]
+from interleave import pairwise  # noqa: E402
+
 DEFAULT = ROOT / "tests" / "data" / "openelections" / "20181106__ut__general__salt_lake__precinct.csv"
 CORPUS = ROOT.parent.parent / "shared" / "corpus"
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from recount_desk.core.model import Issue, Remedy, Severity
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 # kind: "candidate" | "write_in" | "over" | "under" | "blank". A reader may add a "row"
@@ -104,6 +105,64 @@ class RawCanvass:
     # What the reader itself doubts about its reading (a guess it had to make); these are
     # also among ``issues``, and the plausibility gate counts them against the reading.
     doubts: list[Issue] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CodedRows:
+    """Raw rows held as codes: for each of :data:`RAW_COLUMNS` but ``votes``, an integer
+    code per row into that column's distinct texts (``columns[name] = (codes, texts)``,
+    the texts distinct, every code valid); the votes, and the file's row of each row. The
+    same rows as :meth:`frame` makes of them; a long table keeps them so, and the build
+    stage reads the codes without making the frame (whose categorical columns cost a
+    millisecond to make, more than reading a county's file)."""
+
+    columns: dict[str, tuple[np.ndarray, list[str]]]
+    votes: np.ndarray
+    row: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.votes)
+
+    def frame(self) -> pd.DataFrame:
+        """The rows as :class:`RawCanvass` holds them: categorical text columns."""
+        import pandas as pd
+
+        def part(name: str) -> pd.Categorical:
+            codes, texts = self.columns[name]
+            # The codes index exactly these distinct texts: nothing to validate.
+            return pd.Categorical.from_codes(codes, categories=pd.Index(texts, dtype=object),
+                                             validate=False)
+
+        return pd.DataFrame({**{c: part(c) for c in RAW_COLUMNS if c != "votes"},
+                             "votes": self.votes, "row": self.row})
+
+
+@dataclass
+class CodedRawCanvass(RawCanvass):
+    """A :class:`RawCanvass` whose rows are :class:`CodedRows` (give ``rows`` None): the
+    frame is made from them the first time ``rows`` is asked for. A frame given for
+    ``rows`` (``dataclasses.replace(raw, rows=...)``) is the rows from then on, and
+    :meth:`codes` is None."""
+
+    coded: CodedRows | None = None
+
+    @property  # type: ignore[misc]  # (a field of RawCanvass, made lazily here)
+    def rows(self) -> pd.DataFrame:
+        given = self.__dict__.get("_given")
+        if given is not None:
+            return given
+        made = self.__dict__.get("_made")
+        if made is None and self.coded is not None:
+            made = self.__dict__["_made"] = self.coded.frame()
+        return made
+
+    @rows.setter
+    def rows(self, value: pd.DataFrame | None) -> None:
+        self.__dict__["_given"] = value
+
+    def codes(self) -> CodedRows | None:
+        """The rows as codes, unless a frame was given for them."""
+        return self.coded if self.__dict__.get("_given") is None else None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from recount_desk.core.model import (
     Choice,
@@ -39,7 +39,7 @@ from recount_desk.core.model import (
 )
 from recount_desk.core.rules import proposition_scope, seats_in_title
 
-from .base import Detection, RawCanvass
+from .base import CodedRawCanvass, CodedRows, Detection, RawCanvass
 
 if TYPE_CHECKING:
     import numpy as np
@@ -124,7 +124,15 @@ def _unify_names(raw: RawCanvass, df: pd.DataFrame, issues: list[Issue]) -> pd.D
     never two candidates that are one. A name too long to be a name is an error."""
     import pandas as pd
 
-    distinct = list(pd.unique(df["choice"]))
+    final = _unified(raw, list(pd.unique(df["choice"])), issues)
+    if all(str(u) == v for u, v in final.items()):
+        return df
+    return df.assign(choice=df["choice"].map(lambda u: final.get(u, u)))
+
+
+def _unified(raw: RawCanvass, distinct: list[Any], issues: list[Issue]) -> dict[Any, str]:
+    """How :func:`_unify_names` spells each of the ``distinct`` names (in order of first
+    appearance); its issues added to ``issues``."""
     first: dict[str, str] = {}
     final: dict[object, str] = {}
     for u in distinct:
@@ -132,13 +140,8 @@ def _unify_names(raw: RawCanvass, df: pd.DataFrame, issues: list[Issue]) -> pd.D
         clean = _clean_name(text)
         final[u] = first.setdefault(clean.casefold(), clean)
         if len(clean) > MAX_NAME:
-            issues.append(Issue(raw.file, f"A choice name of {len(clean):,} characters "
-                                f"({clean[:60]!r}…) is not a candidate's name: check the "
-                                "file's columns (or shorten the name in the file).",
-                                raw.sheet, severity=Severity.ERROR))
+            issues.append(_long_name(raw, clean))
     changed = {u: v for u, v in final.items() if str(u) != v}
-    if not changed:
-        return df
     merged = [(str(u), v) for u, v in changed.items() if str(u).strip() != v]
     shown = "; ".join(f"{u!r} is read as {v!r}" for u, v in merged[:5])
     if merged:
@@ -147,7 +150,7 @@ def _unify_names(raw: RawCanvass, df: pd.DataFrame, issues: list[Issue]) -> pd.D
                             f"{shown}" + (f" (and {len(merged) - 5} more)" if len(merged) > 5
                                           else "") + ". Check them against the election "
                             "system.", raw.sheet, severity=Severity.WARNING))
-    return df.assign(choice=df["choice"].map(lambda u: final.get(u, u)))
+    return final
 
 
 def build(raw: RawCanvass, *, primary: bool | None = None,
@@ -162,53 +165,39 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
 
     is_primary = bool(raw.primary) if primary is None else primary
     issues = list(raw.issues)
-    df = raw.rows
-    if df.empty:
-        issues.append(Issue(raw.file, "No contest results were found in this file.",
-                            raw.sheet, severity=Severity.ERROR))
-        return ParsedCanvass(raw.file, raw.family, sha256, [], [], [], [], [], [], issues,
-                             is_primary, raw.election_name, raw.election_date)
-
-    df = df.reset_index(drop=True)
-    df = _unify_names(raw, df, issues)
-    party = df["party"]
-    if is_primary:
-        # In a primary the race belongs to the party (DESIGN.md §2).
-        party = party.astype(object)
-        party = party.where(party != "", df["choice_party"].astype(object))
-        df = df.assign(party=party)
-        # Over/under rows carry no party: give them the contest's only party, if it has one.
-        blank_party = (df["party"] == "") & df["kind"].isin(["over", "under", "blank"])
-        if blank_party.any():
-            parties = (df[df["party"] != ""].groupby(["contest", "district"])["party"]
-                       .agg(lambda s: s.iloc[0] if s.nunique() == 1 else ""))
-            fill = [parties.get((c, d), "") for c, d in
-                    zip(df.loc[blank_party, "contest"], df.loc[blank_party, "district"],
-                        strict=True)]
-            df.loc[blank_party, "party"] = fill
-
-    # Everything below works on integer codes (one per distinct text), never on the text of
-    # each row: a statewide canvass has a million rows but only a few thousand names.
     import numpy as np
 
-    n = len(df)
-    t_codes, t_u = pd.factorize(df["contest"], sort=False, use_na_sentinel=False)
-    d_codes, d_u = pd.factorize(df["district"], sort=False, use_na_sentinel=False)
-    y_codes, y_u = pd.factorize(df["party"], sort=False, use_na_sentinel=False)
+    # Rows held as codes (a long table) are read as such; the frame is made only where the
+    # rows need more than their codes (names to unify, a primary's over/under rows without
+    # a party, duplicates to name).
+    coded = raw.codes() if isinstance(raw, CodedRawCanvass) else None
+    fast = _from_codes(raw, coded, is_primary, issues) if coded is not None else None
+    df: Any  # the frame, where it was read
+    if fast is not None:
+        (n, t_codes, t_u, d_codes, d_u, y_codes, y_u, precinct_codes, precinct_uniques,
+         choice_codes, choice_u, kind_codes, kind_u, votes_all, choice_party, renamed) = fast
+        df = None
+    else:
+        # (a frame of the codes made here is not kept: the codes stay the rows)
+        df = coded.frame() if coded is not None else raw.rows
+        if df.empty:
+            issues.append(Issue(raw.file, "No contest results were found in this file.",
+                                raw.sheet, severity=Severity.ERROR))
+            return ParsedCanvass(raw.file, raw.family, sha256, [], [], [], [], [], [], issues,
+                                 is_primary, raw.election_name, raw.election_date)
+        (df, n, t_codes, t_u, d_codes, d_u, y_codes, y_u, precinct_codes, precinct_uniques,
+         choice_codes, choice_u, kind_codes, kind_u, votes_all) = _from_frame(
+            raw, df, is_primary, issues)
+        choice_party = None
     nd, ny = len(d_u), len(y_u)
     if nd * ny == 1:  # one district and one party throughout: the title is the contest
         contest_codes, combo_u = t_codes, np.arange(len(t_u))
     else:
         combo = (t_codes.astype(np.int64) * nd + d_codes) * ny + y_codes
-        contest_codes, combo_u = pd.factorize(combo, sort=False)
+        contest_codes, combo_u = _factorize(combo)
     titles, districts, parties = ([str(x) for x in u] for u in (t_u, d_u, y_u))
     contest_keys = [(titles[k // (nd * ny)], districts[(k // ny) % nd], parties[k % ny])
                     for k in combo_u.tolist()]
-    precinct_codes, precinct_uniques = pd.factorize(df["precinct"], sort=False,
-                                                    use_na_sentinel=False)
-    choice_codes, choice_u = pd.factorize(df["choice"], sort=False, use_na_sentinel=False)
-    kind_codes, kind_u = pd.factorize(df["kind"], sort=False)
-    votes_all = df["votes"].to_numpy(dtype=np.int64)
     n_contests, n_prec, n_names = len(combo_u), len(precinct_uniques), len(choice_u)
 
     kind_names = [str(k) for k in kind_u]
@@ -229,25 +218,30 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             ci, pi = contest_codes[rows_c], precinct_codes[rows_c]
             vv, qi = votes_all[rows_c], choice_codes[rows_c]
         ci, pi = ci.astype(np.int64, copy=False), pi.astype(np.int64, copy=False)
-        pair_codes, pair_u = pd.factorize(ci * n_names + qi, sort=False)
+        pair_codes, pair_u = _factorize(ci * n_names + qi)
         order, repeated = _group_by_pair(pair_codes, pi, len(pair_u), n_prec)
         rows_x = np.zeros(0, np.int64) if every else \
             np.flatnonzero(alive & ~is_cand_kind[kind_codes])
         key_x = ((precinct_codes[rows_x].astype(np.int64) * n_contests
                   + contest_codes[rows_x]) * n_names + choice_codes[rows_x]) * len(kind_u) \
             + kind_codes[rows_x]
-        if attempt or not (repeated or not pd.Index(key_x).is_unique):
+        if attempt or not (repeated or len(np.unique(key_x)) < len(key_x)):
             break
         kind_class = np.where(is_cand_kind, 0, np.arange(len(kind_u)) + 1)[kind_codes]
         rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
                    + choice_codes) * (len(kind_u) + 1) + kind_class)
-        alive = _duplicates(raw, df, rowkey, issues)
+        alive = _duplicates(raw, df if df is not None else _renamed(coded, renamed),
+                            rowkey, issues)
 
     # Choices: (contest, name) pairs, each contest's in order of first appearance.
     first = _first_occurrences(pair_codes)
     if not every:
         first = rows_c[first]
-    first_party = [str(x) for x in _pick(df["choice_party"], first)]
+    if choice_party is not None:
+        cp_codes, cp_texts = choice_party
+        first_party = [cp_texts[k] for k in cp_codes[first].tolist()]
+    else:
+        first_party = [str(x) for x in _pick(df["choice_party"], first)]
     first_kind = [kind_names[k] for k in kind_codes[first].tolist()]
     pair_contest = (pair_u // n_names).astype(np.int64)
     pair_pos = np.empty(len(pair_u), dtype=np.int64)
@@ -305,9 +299,9 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     # The columns in (contest, choice) order: the store's order, so neither the store nor
     # its digest sorts again.
     pc_sorted = pair_codes[order]
-    starts = np.flatnonzero(np.r_[True, pc_sorted[1:] != pc_sorted[:-1]]) \
+    starts = np.flatnonzero(np.concatenate(([True], pc_sorted[1:] != pc_sorted[:-1]))) \
         if len(order) else np.zeros(0, dtype=np.int64)
-    ends = np.r_[starts[1:], len(order)].astype(np.int64)
+    ends = np.append(starts[1:], len(order)).astype(np.int64)
     # 32-bit columns where the counts fit (they always do: readers refuse counts of a
     # billion): half the bytes for the store to write and hash.
     v_sorted = vv[order]
@@ -337,17 +331,15 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
 
     issues.extend(_spelled_twice(raw, contests, columns))
 
-    # Over/under/blank rows: few, and summed per precinct (a file may split them by mode).
     # Over/under/blank rows: few, and summed per precinct (a file may split them by mode);
     # summed by their codes (exact: float64 holds every sum below 2**53).
     nk = max(len(kind_u), 1)
-    x_codes, x_keys = pd.factorize((precinct_codes[rows_x].astype(np.int64) * n_contests
-                                    + contest_codes[rows_x]) * nk + kind_codes[rows_x],
-                                   sort=False)
+    x_codes, x_keys = _factorize((precinct_codes[rows_x].astype(np.int64) * n_contests
+                                  + contest_codes[rows_x]) * nk + kind_codes[rows_x])
     x_sums = np.bincount(x_codes, weights=votes_all[rows_x],
                          minlength=len(x_keys)).astype(np.int64)
     x_p, x_ck = np.divmod(np.asarray(x_keys, dtype=np.int64), n_contests * nk)
-    ck_codes, ck_keys = pd.factorize(x_ck, sort=False)
+    ck_codes, ck_keys = _factorize(x_ck)
     ext = {(int(k) // nk, kind_names[int(k) % nk]): int(v) for k, v in zip(
         ck_keys.tolist(), np.bincount(ck_codes, weights=x_sums, minlength=len(ck_keys))
         .astype(np.int64).tolist(), strict=True)}
@@ -417,6 +409,136 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
         raw.election_date, counties=raw.counties,
     )
+
+
+def _from_frame(raw: RawCanvass, df: pd.DataFrame, is_primary: bool,
+                issues: list[Issue]) -> tuple[Any, ...]:
+    """The rows' columns as codes, from the frame: (frame as read, rows, then codes and
+    distinct values of contest, district, party, precinct, choice and kind, and the
+    votes). In a primary the party of the race is the choice's."""
+    import numpy as np
+    import pandas as pd
+
+    df = df.reset_index(drop=True)
+    df = _unify_names(raw, df, issues)
+    party = df["party"]
+    if is_primary:
+        # In a primary the race belongs to the party (DESIGN.md §2).
+        party = party.astype(object)
+        party = party.where(party != "", df["choice_party"].astype(object))
+        df = df.assign(party=party)
+        # Over/under rows carry no party: give them the contest's only party, if it has one.
+        blank_party = (df["party"] == "") & df["kind"].isin(["over", "under", "blank"])
+        if blank_party.any():
+            parties = (df[df["party"] != ""].groupby(["contest", "district"])["party"]
+                       .agg(lambda s: s.iloc[0] if s.nunique() == 1 else ""))
+            fill = [parties.get((c, d), "") for c, d in
+                    zip(df.loc[blank_party, "contest"], df.loc[blank_party, "district"],
+                        strict=True)]
+            df.loc[blank_party, "party"] = fill
+
+    # Everything below works on integer codes (one per distinct text), never on the text of
+    # each row: a statewide canvass has a million rows but only a few thousand names.
+    n = len(df)
+    t_codes, t_u = pd.factorize(df["contest"], sort=False, use_na_sentinel=False)
+    d_codes, d_u = pd.factorize(df["district"], sort=False, use_na_sentinel=False)
+    y_codes, y_u = pd.factorize(df["party"], sort=False, use_na_sentinel=False)
+    precinct_codes, precinct_uniques = pd.factorize(df["precinct"], sort=False,
+                                                    use_na_sentinel=False)
+    choice_codes, choice_u = pd.factorize(df["choice"], sort=False, use_na_sentinel=False)
+    kind_codes, kind_u = pd.factorize(df["kind"], sort=False)
+    votes_all = df["votes"].to_numpy(dtype=np.int64)
+    return (df, n, t_codes, t_u, d_codes, d_u, y_codes, y_u, precinct_codes,
+            precinct_uniques, choice_codes, choice_u, kind_codes, kind_u, votes_all)
+
+
+def _from_codes(raw: RawCanvass, coded: CodedRows, is_primary: bool,
+                issues: list[Issue]) -> tuple[Any, ...] | None:
+    """What :func:`_from_frame` gives, from rows held as codes without making their frame
+    (and the choice party of every row, as codes and texts, and the names unified); None
+    where the frame is needed: no rows, or a primary's over/under rows without a party."""
+    import numpy as np
+
+    n = len(coded)
+    if not n:
+        return None
+    cols = coded.columns
+    kind_codes, kind_u = _by_first(*cols["kind"])
+    cp_codes, cp_texts = cols["choice_party"]
+    if is_primary:
+        # The race's party is the choice's (the party column of a long table is empty).
+        p_codes, p_texts = cols["party"]
+        if any(p_texts[k] for k in _used(p_codes, len(p_texts))):
+            return None
+        blank = np.array([t == "" for t in cp_texts], dtype=bool)[cp_codes] & np.isin(
+            kind_codes, [i for i, k in enumerate(kind_u) if k in ("over", "under", "blank")])
+        if blank.any():
+            return None
+        y_codes, y_u = _by_first(cp_codes, cp_texts)
+    else:
+        y_codes, y_u = _by_first(*cols["party"])
+    # _unify_names on the codes: the names to spell otherwise merged, in the same order.
+    choice_codes, choice_u = _by_first(*cols["choice"])
+    final = _unified(raw, choice_u, issues)
+    changed = {u: v for u, v in final.items() if u != v}
+    if changed:
+        index: dict[str, int] = {}
+        remap = np.array([index.setdefault(changed.get(t, t), len(index)) for t in choice_u],
+                         dtype=np.intp)
+        choice_codes, choice_u = remap[choice_codes], list(index)
+    t_codes, t_u = _by_first(*cols["contest"])
+    d_codes, d_u = _by_first(*cols["district"])
+    precinct_codes, precinct_uniques = _by_first(*cols["precinct"])
+    return (n, t_codes, t_u, d_codes, d_u, y_codes, y_u, precinct_codes, precinct_uniques,
+            choice_codes, choice_u, kind_codes, kind_u,
+            coded.votes.astype(np.int64, copy=False), (cp_codes, cp_texts), changed)
+
+
+def _renamed(coded: CodedRows | None, renamed: dict[Any, str]) -> pd.DataFrame:
+    """The frame of rows held as codes, its choice names unified as :func:`_unify_names`
+    does (for the messages that name duplicate rows)."""
+    assert coded is not None
+    df = coded.frame()
+    return df.assign(choice=df["choice"].map(lambda u: renamed.get(u, u))) if renamed else df
+
+
+_SMALL_ROWS = 1 << 12  # below this numpy's sort beats pandas' hashing (~50 µs a call)
+
+
+def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``pandas.factorize(values, sort=False)`` of integers: codes in order of first
+    appearance and the distinct values in that order."""
+    import numpy as np
+    import pandas as pd
+
+    if len(values) > _SMALL_ROWS:
+        codes, uniques = pd.factorize(values, sort=False)
+        return codes, uniques
+    used, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(used), dtype=np.intp)
+    rank[order] = np.arange(len(used))
+    return rank[inverse.reshape(-1)], used[order]
+
+
+def _by_first(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:
+    """``pandas.factorize`` of a categorical column given as its codes into distinct
+    ``texts``: codes in order of first appearance, and the texts that occur, in that
+    order."""
+    new, used = _factorize(codes)
+    return new, [texts[k] for k in used.tolist()]
+
+
+def _used(codes: np.ndarray, n: int) -> list[int]:
+    import numpy as np
+
+    return np.flatnonzero(np.bincount(codes, minlength=n)).tolist()
+
+
+def _long_name(raw: RawCanvass, clean: str) -> Issue:
+    return Issue(raw.file, f"A choice name of {len(clean):,} characters ({clean[:60]!r}…) "
+                 "is not a candidate's name: check the file's columns (or shorten the name "
+                 "in the file).", raw.sheet, severity=Severity.ERROR)
 
 
 def _pick(column: pd.Series, rows: np.ndarray) -> list[object]:
@@ -598,7 +720,7 @@ def _first_occurrences(codes: np.ndarray) -> np.ndarray:
     if len(codes) == 0:
         return np.zeros(0, dtype=np.int64)
     seen = np.maximum.accumulate(codes)
-    return np.flatnonzero(np.r_[True, codes[1:] > seen[:-1]])
+    return np.flatnonzero(np.concatenate(([True], codes[1:] > seen[:-1])))
 
 
 def _duplicates(raw: RawCanvass, df: pd.DataFrame, rowkey: np.ndarray,

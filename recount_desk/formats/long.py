@@ -7,7 +7,8 @@ is their total. County-level files (no ``precinct``) use the county as the unit.
 
 from __future__ import annotations
 
-import dataclasses
+import builtins
+import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,8 +38,15 @@ _ALIASES = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def _norm(col: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", col.strip().lower()).strip("_")
+
+
+@functools.lru_cache(maxsize=4096)
+def _base_norm(col: str) -> str:
+    """The name without pandas' ".1" of a repeated column, normalised."""
+    return _norm(re.sub(r"\.[0-9]+$", "", col))
 
 
 def _columns(cols: list[str]) -> dict[str, str]:
@@ -115,10 +123,10 @@ def locate(source: Source, options: ReadOptions) -> Located:
     # Two columns of one role ("votes" twice; pandas names the second "votes.1"): which to
     # count cannot be guessed, and ignoring one would drop its votes without a word.
     for key in ("votes", "candidate", "office", "precinct"):
-        same = [c for c in header
-                if _columns([re.sub(r"\.[0-9]+$", "", str(c))]).get(key) is not None
-                and _norm(re.sub(r"\.[0-9]+$", "", str(c))) == _norm(
-                    re.sub(r"\.[0-9]+$", "", cols.get(key, "\0")))]
+        if key not in cols:
+            continue
+        # (the found column's name is one of the key's aliases as it stands)
+        same = [c for c in header if _base_norm(str(c)) == _norm(cols[key])]
         if len(same) > 1:
             raise fail(path, f"The header has {len(same)} {key!r} columns "
                        f"({', '.join(repr(c) for c in same)}); keep one (or rename the "
@@ -164,8 +172,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                          kind_name=located.source.kind, options=options)
     m = re.match(r"(\d{4})(\d{2})(\d{2})__", located.source.name)  # 20181106__ut__…
     options.on_progress(4, 4)
-    return dataclasses.replace(
-        raw, election_date=f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None)
+    # (set, not replaced: a copy would make the frame of rows held as codes)
+    raw.election_date = f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None
+    return raw
 
 
 def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]],
@@ -175,15 +184,84 @@ def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, l
     convert); one with a blank, a '*' or a '1,234' keeps the file's text, so its problems
     can be reported cell by cell; only a column the parser reads as other numbers
     (fractions) is read again as text."""
+    if path.stat().st_size <= _SMALL_CSV:
+        got = _read_csv_small(path)
+        if got is not None:
+            return got
     head = head_rows(path, "csv", nrows=1)
     names = head[0] if head else []
     if not names or "" in names or len(set(names)) < len(names):
         # pandas' own names for blank or repeated ones ("Unnamed: 3", "votes.1")
         names = [str(c) for c in read_csv_text(path, nrows=0, dtype=object)[0].columns]
-    votes = _columns(names).get("votes")
+    roles = _columns(names)
+    votes = roles.get("votes")
+    keep = set(roles.values())  # the columns read; the others are parsed, not coded
     if votes is not None:
         try:
-            return read_csv_coded(path, dtype={c: object for c in names if c != votes})
+            return read_csv_coded(path, dtype={c: object for c in names if c != votes},
+                                  keep=keep)
         except NotText:
             pass
-    return read_csv_coded(path, dtype={c: object for c in names})
+    return read_csv_coded(path, dtype={c: object for c in names}, keep=keep)
+
+
+# Below this size pandas' fixed cost per parse and per column (a millisecond and more for a
+# county's 10 kB file, several times the parse itself) outweighs its speed per cell: the
+# file is read with the csv module instead, the same cells as :func:`read_csv_coded` gives.
+_SMALL_CSV = 1 << 18
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def _read_csv_small(path: Path) -> tuple[list[str], int,
+                                         dict[str, tuple[np.ndarray, list[str]]],
+                                         str | None] | None:
+    """A small UTF-8 CSV as :func:`_read_csv` gives it, read once with the csv module: each
+    column the reading uses (office, candidate, votes, precinct …) as codes into its
+    distinct stripped texts in order of first appearance; a votes
+    column of whole numbers as their digits (``str(int(cell))``, as pandas parses it).
+    None where this cannot be sure to read it as pandas would (another encoding, a header
+    with blank or repeated names, a row of another length, a blank line, a votes cell
+    with spaces or too large), and then pandas reads it."""
+    import csv
+    import io
+
+    import numpy as np
+
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except (UnicodeDecodeError, csv.Error):
+        return None
+    if len(rows) < 2:
+        return None
+    header = rows[0]
+    width = len(header)
+    if not width or "" in header or len(set(header)) < width or \
+            any(len(r) != width for r in rows):
+        return None
+    roles = _columns(header)
+    votes = roles.get("votes")
+    keep = set(roles.values())
+    coded: dict[str, tuple[np.ndarray, list[str]]] = {}
+    for name, cells in zip(header, zip(*rows[1:], strict=True), strict=True):
+        if name not in keep:
+            continue
+        distinct = list(dict.fromkeys(cells))
+        index = {c: i for i, c in enumerate(distinct)}
+        if name == votes and any(c != c.strip() for c in distinct):
+            return None  # (how pandas reads " 07" is its own affair)
+        if name == votes and all(_WHOLE.fullmatch(c) for c in distinct):
+            numbers = [int(c) for c in distinct]
+            if not all(-(1 << 63) <= v < (1 << 63) for v in numbers):
+                return None  # pandas would read it as unsigned or as text
+            texts = [str(v) for v in numbers]
+        else:
+            texts = [c.strip() for c in distinct]
+        merged: dict[str, int] = {}
+        lookup = [merged.setdefault(t, len(merged)) for t in texts]
+        if len(merged) < len(texts):  # "A " and "A": one text
+            index = {c: lookup[i] for c, i in index.items()}
+        coded[name] = (np.fromiter(builtins.map(index.__getitem__, cells), dtype=np.int32,
+                                            count=len(cells)), list(merged))
+    return header, len(rows) - 1, coded, None

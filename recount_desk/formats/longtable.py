@@ -24,7 +24,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from ._workbook_checks import excel_error_cells
-from .base import ROW_KINDS, RawCanvass, ReadOptions
+from .base import ROW_KINDS, CodedRawCanvass, CodedRows, RawCanvass, ReadOptions
 from .stages import primary_in_name
 
 if TYPE_CHECKING:
@@ -122,11 +122,12 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     options.on_progress(2, 4)
 
     # Votes: integers; '*' is suppressed; blank is a warning; anything else is an error.
-    num_u = np.array(pd.to_numeric(pd.Series(votes_u, dtype=object), errors="coerce"),
-                     dtype=np.float64)
-    for k in np.flatnonzero(np.isnan(num_u)):
+    num_u = _numbers(votes_u)
+    for k in np.flatnonzero(np.isnan(num_u)).tolist():
         # "1,234": a thousands separator.
-        num_u[k] = pd.to_numeric(votes_u[k].replace(",", ""), errors="coerce")
+        plain = votes_u[k].replace(",", "")
+        if plain != votes_u[k]:
+            num_u[k] = _numbers([plain])[0]
     num = num_u[votes_c]
     suppressed = flags(votes_u, vocab.is_suppressed)[votes_c]
     blank = votes_blank_u[votes_c]
@@ -307,13 +308,13 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
 
     everything = bool(body.all())
 
-    def part(codes: np.ndarray, uniques: list[str]) -> pd.Categorical:
-        # Codes come from factorizing exactly these texts: nothing to validate.
-        return pd.Categorical.from_codes(codes if everything else codes[body],
-                                         categories=pd.Index(uniques, dtype=object),
-                                         validate=False)
+    def part(codes: np.ndarray, uniques: list[str]) -> tuple[np.ndarray, list[str]]:
+        # In the narrowest integers that hold them, as a categorical column would be.
+        narrow = np.min_scalar_type(-max(len(uniques), 1))
+        return (codes if everything else codes[body]).astype(narrow, copy=False), uniques
 
-    rows = pd.DataFrame({
+    # Kept as codes: the build stage reads them so; the frame is made only when asked for.
+    coded = CodedRows({
         "precinct": part(prec_c, prec_u),
         "contest": part(office_c, office_u),
         "district": part(dist_c, dist_u),
@@ -321,14 +322,36 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
         "choice": part(cand_c, cand_u),
         "choice_party": part(party_c, party_u),
         "kind": part(kind, list(ROW_KINDS)),
-        "votes": votes if everything else votes[body],
-        "row": np.arange(first_row, first_row + n, dtype=np.int32)[body],
-    })
-    return RawCanvass(
-        name, family, rows, issues, {}, file_totals,
+    }, votes if everything else votes[body],
+        np.arange(first_row, first_row + n, dtype=np.int32)[body])
+    return CodedRawCanvass(
+        name, family, None, issues, {}, file_totals,
         {(o, d, "") for o, d in sup_contests}, is_primary, sheet=sheet, hidden=hidden_cells,
-        counties=tuple(c for c in county_u if c),
+        counties=tuple(c for c in county_u if c), coded=coded,
     )
+
+
+_DIGITS = re.compile(r"[0-9]{1,15}")  # a whole number a float64 holds exactly
+
+
+def _numbers(texts: list[str]) -> np.ndarray:
+    """``pandas.to_numeric(texts, errors="coerce")`` as float64: digits are converted here
+    (a county's file has a few hundred distinct counts, and pandas costs ~100 µs a call);
+    pandas converts only what else there is."""
+    import numpy as np
+    import pandas as pd
+
+    out = np.full(len(texts), np.nan)
+    rest = []
+    for k, t in enumerate(texts):
+        if _DIGITS.fullmatch(t):
+            out[k] = int(t)
+        elif t:  # (an empty text is no number)
+            rest.append(k)
+    if rest:
+        out[rest] = np.array(pd.to_numeric(pd.Series([texts[k] for k in rest], dtype=object),
+                                           errors="coerce"), dtype=np.float64)
+    return out
 
 
 def _fold(text: str) -> str:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
 from .tabular import col_letter, sniff
 
 if TYPE_CHECKING:
@@ -207,6 +207,11 @@ def validate(raw: RawCanvass) -> RawCanvass:
     contest disagree, it is an error naming the row: the file contradicts itself. (A totals
     row that is not the sum of the precincts for any choice is refused by the plausibility
     gate, whichever family read it.)"""
+    coded = raw.codes() if isinstance(raw, CodedRawCanvass) else None
+    if coded is not None:  # the precincts that occur, from the codes (no frame made)
+        codes, texts = coded.columns["precinct"]
+        if not any(_total_name(texts[k]) for k in _present(codes, len(texts))):
+            return raw
     df = raw.rows
     if df.empty:
         return raw
@@ -277,6 +282,13 @@ def validate(raw: RawCanvass) -> RawCanvass:
         ballots_rows={p: r for p, r in raw.ballots_rows.items() if p in ballots},
         hidden={k: {ch: [p for p in ps if not _total_name(p)] for ch, ps in v.items()}
                 for k, v in raw.hidden.items()})
+
+
+def _present(codes: np.ndarray, n: int) -> list[int]:
+    """The codes (of ``n``) that occur."""
+    import numpy as np
+
+    return np.flatnonzero(np.bincount(codes, minlength=n)).tolist()
 
 
 _HASH_BESIDE = 1 << 20

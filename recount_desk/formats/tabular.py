@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -142,7 +142,8 @@ def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = Non
     raise fail(path, "The file's text cannot be decoded.")
 
 
-def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 << 18
+def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 << 18,
+                   keep: Collection[str] | None = None
                    ) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]],
                               str | None]:
     """A CSV read a chunk of rows at a time, each column kept as codes into its distinct
@@ -150,7 +151,9 @@ def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 <
     appearance: (header, rows, {column: (int32 codes, texts)}, encoding note). Only the
     codes of the whole file are held, never its millions of cells as Python strings — the
     memory of a categorical column, at the speed of one parse. ``dtype``: as for
-    ``read_csv`` (a column left out is inferred: whole numbers stay numbers)."""
+    ``read_csv`` (a column left out is inferred: whole numbers stay numbers). ``keep``: the
+    columns to code (the others are parsed, so that a malformed row is still refused, but
+    not coded); every column when None."""
     import numpy as np
     import pandas as pd
 
@@ -169,6 +172,8 @@ def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 <
                         seen = {c: {} for c in header}
                         parts = {c: [] for c in header}
                     for c, name in zip(chunk.columns, header, strict=True):
+                        if keep is not None and name not in keep:
+                            continue
                         arr = chunk[c].to_numpy()
                         if arr.dtype.kind in "iu":
                             codes, nums = pd.factorize(arr)
@@ -188,7 +193,7 @@ def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 <
                 seen = {c: {} for c in header}
                 parts = {c: [] for c in header}
             coded = {c: (np.concatenate(parts[c]) if parts[c] else np.zeros(0, np.int32),
-                         list(seen[c])) for c in header}
+                         list(seen[c])) for c in header if keep is None or c in keep}
             return header, n, coded, (None if enc == "utf-8-sig" else NOT_UTF8_NOTE)
         except UnicodeDecodeError:
             continue
