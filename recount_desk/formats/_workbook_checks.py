@@ -89,12 +89,15 @@ _REF = re.compile(r"([A-Z]{1,3})([0-9]{1,7})$")
 
 def _split_ref(ref: str) -> tuple[int, int] | None:
     m = _REF.match(ref)
-    if m is None:
-        return None
-    c = 0
-    for ch in m.group(1):
-        c = c * 26 + ord(ch) - 64
-    return int(m.group(2)), c
+    return None if m is None else (int(m.group(2)), col_number(m.group(1)))
+
+
+def col_number(letters: str | bytes) -> int:
+    """The 1-based number of a column's letters: 'A' (or b'A') -> 1, 'AA' -> 27."""
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + (ch if isinstance(ch, int) else ord(ch)) - 64
+    return n
 
 
 # calamine builds a sheet as one rectangle from A1 to its farthest cell (about 32 bytes a
@@ -103,13 +106,6 @@ def _split_ref(ref: str) -> tuple[int, int] | None:
 MAX_CELLS = 30_000_000
 _COLS = re.compile(rb'\br="([A-Z]{1,3})[0-9]')
 _ROWS = re.compile(rb'<(?:[\w.-]+:)?row\b[^>]*?\br="([0-9]+)"')
-
-
-def _col_index(letters: bytes) -> int:
-    c = 0
-    for ch in letters:
-        c = c * 26 + ch - 64
-    return c
 
 
 def sheet_extent(path: Path, sheet: str | None) -> tuple[int, int] | None:
@@ -123,7 +119,7 @@ def sheet_extent(path: Path, sheet: str | None) -> tuple[int, int] | None:
             data = z.read(name)
     except (OSError, KeyError, zipfile.BadZipFile, ValueError, SyntaxError):
         return None
-    cols = max((_col_index(c) for c in set(_COLS.findall(data))), default=0)
+    cols = max((col_number(c) for c in set(_COLS.findall(data))), default=0)
     rows = max((int(r) for r in _ROWS.findall(data)), default=0)
     # A cell may name a row beyond its <row> element's: look for any longer row number.
     longer = re.compile(rb'\br="[A-Z]{1,3}([0-9]{%d,})"' % (len(str(rows)) + 1))
@@ -131,7 +127,7 @@ def sheet_extent(path: Path, sheet: str | None) -> tuple[int, int] | None:
     dim = re.search(rb'<(?:[\w.-]+:)?dimension\b[^>]*?\bref="[A-Z]*[0-9]*:?([A-Z]+)([0-9]+)"',
                     data[:4096])
     if dim:  # calamine may size its buffer from the declared dimension
-        cols, rows = max(cols, _col_index(dim.group(1))), max(rows, int(dim.group(2)))
+        cols, rows = max(cols, col_number(dim.group(1))), max(rows, int(dim.group(2)))
     return rows, cols
 
 

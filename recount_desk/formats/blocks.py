@@ -167,3 +167,30 @@ def runs(cols: Sequence[int], titles: Sequence[str], names: Sequence[str], *,
         elif plain_wi:
             closed = generic = True
     return out
+
+
+def row_counts(texts: pd.Series, rows: Sequence[int], *, log: IssueLog | None, column: str,
+               check: pd.Series | None = None, empty_is_zero: bool = False
+               ) -> tuple[pd.Series, pd.Series]:
+    """Stage *rows* of a table read row by row (report.xlsx, GEMS): each row's count
+    ("1,075" is 1075, an empty cell 0 where ``empty_is_zero``) and whether it is bad: not
+    a whole non-negative number, an error naming its row (``rows``) and ``column`` where
+    ``log`` is given; the row is left out. Only rows ``check`` marks are checked."""
+    import pandas as pd
+
+    from recount_desk.core.model import Severity
+
+    t = texts.astype(str).str.strip().str.replace(",", "", regex=False)
+    num = pd.to_numeric(t, errors="coerce")
+    bad = num.isna() | (num < 0) | ((num % 1) != 0)
+    if empty_is_zero:
+        bad &= t != ""
+    if check is not None:
+        bad &= check
+    for i in bad.to_numpy().nonzero()[0] if log is not None else []:
+        assert log is not None
+        log.repeated("count", f"The vote count {texts.iloc[i]!r} is not a whole number; the "
+                     "row is left out.", Severity.ERROR,
+                     more="rows whose count is not a whole number", row=int(rows[i]),
+                     column=column)
+    return num, bad

@@ -20,13 +20,11 @@ import re
 from operator import itemgetter
 from pathlib import Path
 
-from recount_desk.core.model import Issue, Severity
-
 from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, count_grid, open_source
-from .stages import primary_in_name
-from .tabular import col_letter, read_sheet_text, sheet_names
+from .stages import head_rows, pick_sheet, primary_in_name
+from .tabular import col_letter
 
 FAMILY = "ess_custom"
 LABEL = "Electionware Statement of Votes Cast (custom table XLSX)"
@@ -61,19 +59,12 @@ def detect(path: Path, kind: str) -> Detection | None:
     if kind not in ("xlsx", "xls", "ods"):
         return None
     try:
-        names = sheet_names(path, kind)
+        # The statement is usually the first sheet; a few workbooks put a cover sheet first.
+        sheet = pick_sheet(path, kind, None, lambda rows: _detect_rows(rows) is not None,
+                           look=3, nrows=14)
+        return _detect_rows(head_rows(path, kind, sheet, nrows=14))
     except NOT_OURS:  # a file of another family, or damaged
         return None
-    # The statement is usually the first sheet; a few workbooks put a cover sheet first.
-    for s in names[:3]:
-        try:
-            rows = read_sheet_text(path, s, nrows=14)
-        except NOT_OURS:  # a file of another family, or damaged
-            return None
-        found = _detect_rows(rows)
-        if found is not None:
-            return found
-    return None
 
 
 def _detect_rows(rows: list[list[str]]) -> Detection | None:
@@ -190,7 +181,6 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
 
     path, name, sheet, log = located.source.path, located.source.name, located.sheet, located.log
     rows, data0 = located.rows, located.header_rows
-    issues = log.issues
     rv_row, rv_col = located.facts["rv"]
     contests: list[tuple[str, list[int]]] = located.facts["contests"]
     choice_name: dict[int, str] = located.facts["choices"]
@@ -249,7 +239,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     if primary is None and (df["party"] != "").any():
         primary = True
     options.on_progress(4, 4)
-    return RawCanvass(name, FAMILY, df, issues, seats, file_totals, set(), primary,
+    return RawCanvass(name, FAMILY, df, log.close(), seats, file_totals, set(), primary,
                       election_name=located.facts["election_name"],
                       election_date=located.facts["election_date"], sheet=sheet)
 
@@ -257,8 +247,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
 def _pick_rows(located: Located, body: list[int], type_col: int | None, prec_col: int
                ) -> tuple[list[tuple[str, int]], list[str]]:
     """(precinct, row) of each row to read, and the precincts whose sub-rows are added up."""
-    rows, name, sheet, issues = located.rows, located.source.name, located.sheet, \
-        located.log.issues
+    rows, log = located.rows, located.log
     choice_name: dict[int, str] = located.facts["choices"]
     picked: list[tuple[str, int]] = []
     cur = ""
@@ -280,8 +269,8 @@ def _pick_rows(located: Located, body: list[int], type_col: int | None, prec_col
             if tot:
                 with_total += 1
                 picked.append((p, tot[-1]))
-                if not _check_sub_rows(name, sheet, rows, p, [r for r in rs if r not in tot],
-                                       tot[-1], choice_name, issues if bad_subs < 10 else []):
+                if not _check_sub_rows(rows, p, [r for r in rs if r not in tot], tot[-1],
+                                       choice_name, log if bad_subs < 10 else None):
                     bad_subs += 1
             else:
                 summed.append(p)
@@ -290,21 +279,17 @@ def _pick_rows(located: Located, body: list[int], type_col: int | None, prec_col
                                      for c in choice_name))
         kinds = ", ".join(sorted({rows[r][type_col] for r in body if rows[r][type_col]}))
         if with_total:
-            issues.append(Issue(name, f"Each precinct has several sub-rows ({kinds}); only its "
-                                "'Total' sub-row is read, so no vote is counted twice.", sheet,
-                                severity=Severity.NOTE))
+            log.note(f"Each precinct has several sub-rows ({kinds}); only its 'Total' sub-row "
+                     "is read, so no vote is counted twice.")
         if bad_subs > 10:
-            issues.append(Issue(name, f"… {bad_subs} precincts in all have sub-rows that do not "
-                                "add up to their 'Total' sub-row.", sheet,
-                                severity=Severity.WARNING))
+            log.warn(f"… {bad_subs} precincts in all have sub-rows that do not add up to "
+                     "their 'Total' sub-row.")
         if summed and with_total:
-            issues.append(Issue(name, f"{len(summed)} precinct(s) have no 'Total' sub-row "
-                                f"(e.g. {summed[0]!r}); their sub-rows are added up.", sheet,
-                                severity=Severity.WARNING))
+            log.warn(f"{len(summed)} precinct(s) have no 'Total' sub-row (e.g. {summed[0]!r}); "
+                     "their sub-rows are added up.")
         elif summed:
-            issues.append(Issue(name, f"Each precinct has several sub-rows ({kinds}) and no "
-                                "'Total' sub-row; each precinct's sub-rows are added up.",
-                                sheet, severity=Severity.NOTE))
+            log.note(f"Each precinct has several sub-rows ({kinds}) and no 'Total' sub-row; "
+                     "each precinct's sub-rows are added up.")
     if type_col is None:
         # Two rows with one precinct name are two precincts (a split whose name was cut).
         seen: dict[str, int] = {}
@@ -316,16 +301,14 @@ def _pick_rows(located: Located, body: list[int], type_col: int | None, prec_col
                 picked[k] = (f"{p} ({n})", r)
                 renamed.append((p, r))
         for p, r in renamed[:10]:
-            issues.append(Issue(name, f"The precinct name {p!r} appears on more than one row; "
-                                f"this row is read as a precinct of its own, {p + ' (2)'!r} or "
-                                "later number. Check the precinct names in the export.", sheet,
-                                r + 1, col_letter(prec_col), Severity.WARNING))
+            log.warn(f"The precinct name {p!r} appears on more than one row; this row is read "
+                     f"as a precinct of its own, {p + ' (2)'!r} or later number. Check the "
+                     "precinct names in the export.", row=r + 1, column=col_letter(prec_col))
     return picked, summed
 
 
-def _check_sub_rows(name: str, sheet: str | None, rows: list[list[str]], precinct: str,
-                    parts: list[int], total: int, choice_name: dict[int, str],
-                    issues: list[Issue]) -> bool:
+def _check_sub_rows(rows: list[list[str]], precinct: str, parts: list[int], total: int,
+                    choice_name: dict[int, str], log: IssueLog | None) -> bool:
     """A precinct's sub-rows must add up to its 'Total' sub-row; the first cell that does not
     is a warning (the Total row is what is counted). False when they do not."""
     if not parts:
@@ -337,9 +320,9 @@ def _check_sub_rows(name: str, sheet: str | None, rows: list[list[str]], precinc
             continue
         s = sum(v for v in got if v is not None)
         if s != want:
-            issues.append(Issue(name, f"In precinct {precinct!r}, the sub-rows for {lab!r} add "
-                                f"up to {s:,} but its 'Total' sub-row says {want:,}; the Total "
-                                "row is counted.", sheet, total + 1, col_letter(c),
-                                Severity.WARNING))
+            if log is not None:
+                log.warn(f"In precinct {precinct!r}, the sub-rows for {lab!r} add up to {s:,} "
+                         f"but its 'Total' sub-row says {want:,}; the Total row is counted.",
+                         row=total + 1, column=col_letter(c))
             return False
     return True

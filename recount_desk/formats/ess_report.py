@@ -96,30 +96,18 @@ def _col(df: pd.DataFrame, name: str) -> pd.Series:
     return pd.Series([""] * len(df), index=df.index, dtype=object)
 
 
-def _classify(df: pd.DataFrame, path: Path, sheet: str, issues: list[Issue],
-              count_errors: bool) -> pd.DataFrame:
+def _classify(df: pd.DataFrame, sheet: str, log: IssueLog | None) -> pd.DataFrame:
     """office, contest id, choice, party, kind, votes (+ precinct, _row), non-counted rows out."""
     import pandas as pd
 
-    name = path.name
     office = _col(df, "office name")
     choice = _col(df, "ballot name")
     cid = _col(df, "contest id")
     party = _col(df, "party")
     precinct = _col(df, "precinct")
-    tot = df["total"].astype(str).str.strip().str.replace(",", "", regex=False)
-    num = pd.to_numeric(tot, errors="coerce")
-    blank_row = (office == "") & (choice == "") & (tot == "")
-    bad = ~blank_row & (num.isna() | (num < 0) | ((num % 1) != 0)) & (tot != "")
-    if count_errors and bad.any():
-        idx = bad[bad].index
-        for i in idx[:10]:
-            issues.append(Issue(name, f"The vote count {df.at[i, 'total']!r} is not a whole "
-                                "number; the row is left out.", sheet, int(df.at[i, "_row"]),
-                                "Total", Severity.ERROR))
-        if len(idx) > 10:
-            issues.append(Issue(name, f"… and {len(idx) - 10} more rows whose count is not a "
-                                "whole number.", sheet, None, "Total", Severity.ERROR))
+    blank_row = (office == "") & (choice == "") & (df["total"].astype(str).str.strip() == "")
+    num, bad = blocks.row_counts(df["total"], df["_row"].tolist(), log=log, column="Total",
+                                 check=~blank_row, empty_is_zero=True)
     kinds = {c: vocab.choice_kind(c) for c in choice.unique()}
     void = {c for c in kinds if vocab.is_void_write_in(c)}
     kind = choice.map(kinds)
@@ -127,10 +115,10 @@ def _classify(df: pd.DataFrame, path: Path, sheet: str, issues: list[Issue],
     kind = kind.where(~choice.isin(void), "void")
     keep = ~blank_row & ~bad & kind.notna() & (office != "")
     keep &= ~office.map({o: vocab.is_non_contest_office(o) for o in office.unique()}).astype(bool)
-    if count_errors and void:
+    if log is not None and void:
         n = int(num[choice.isin(void) & ~bad].fillna(0).sum())
-        issues.append(Issue(name, f"{n:,} invalid write-in vote(s) (e.g. {sorted(void)[0]!r}) "
-                            "are not counted for any candidate.", sheet, severity=Severity.NOTE))
+        log.note(f"{n:,} invalid write-in vote(s) (e.g. {sorted(void)[0]!r}) are not counted "
+                 "for any candidate.", sheet=sheet)
     return pd.DataFrame({
         "precinct": precinct[keep], "office": office[keep], "cid": cid[keep],
         "choice": choice[keep], "party": party[keep], "kind": kind[keep],
@@ -173,6 +161,7 @@ def locate(source: Source, options: ReadOptions) -> Located:
     else:
         raise fail(path, "This workbook has no 'Precinct Results' or 'Summary Results' sheet; "
                    "export the Electionware results report (report.xlsx) again.")
+    log.sheet = sheet
     options.on_progress(1, 4)
     df = _frame(path, sheet)
     if df.empty:
@@ -192,7 +181,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     df: pd.DataFrame = located.facts["frame"]
     names: dict[str, str] = located.facts["names"]
     summed_groups: bool = located.facts["summed"]
-    rows = _classify(df, path, sheet, issues, count_errors=True)
+    rows = _classify(df, sheet, log)
     options.on_progress(2, 4)
     if "precinct" not in df.columns:
         rows["precinct"] = "County"
@@ -235,7 +224,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     summaries = [names[k] for k in (_SUMMARY, _SUMMARY_GROUP) if k in names]
     checked = False
     for summary in summaries if "precinct" in df.columns else []:
-        s = _classify(_frame(path, summary), path, summary, issues, count_errors=False)
+        s = _classify(_frame(path, summary), summary, None)
         s = _drop_write_in_subtotal(s.assign(precinct="County"), name, summary, [])
         s = s[s["kind"] != "void"]
         cands = s[s["kind"].isin(["candidate", "write_in"])]
@@ -256,7 +245,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     if primary is None and "general" in name.lower():
         primary = False
     options.on_progress(4, 4)
-    return RawCanvass(name, FAMILY, out, issues, {}, file_totals, set(), primary, sheet=sheet)
+    return RawCanvass(name, FAMILY, out, log.close(), {}, file_totals, set(), primary,
+                      sheet=sheet)
 
 
 _NAMED_WRITE_IN = re.compile(r"^\s*write-?\s*in\s*:", re.IGNORECASE)

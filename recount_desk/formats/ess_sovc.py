@@ -164,7 +164,6 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     titles: list[str] = located.facts["titles"]
     labels: list[str] = located.facts["labels"]
     parties: list[str] = located.facts["parties"]
-    issues = log.issues
 
     # Statistics columns, and whether the file is a primary (ballots by party).
     contest_cols: list[int] = []
@@ -191,11 +190,10 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             filled.append(c)
         contest_cols.append(c)
     if filled:
-        issues.append(Issue(name, f"{len(filled)} choice column(s) have no contest title in row 1"
-                            f" (first: column {col_letter(filled[0])}, '{labels[filled[0]]}'); "
-                            "each is read as part of the contest titled to its left, as a merged "
-                            "title cell would be.", sheet, 1, col_letter(filled[0]),
-                            Severity.NOTE))
+        log.note(f"{len(filled)} choice column(s) have no contest title in row 1 (first: "
+                 f"column {col_letter(filled[0])}, '{labels[filled[0]]}'); each is read as part "
+                 "of the contest titled to its left, as a merged title cell would be.", row=1,
+                 column=col_letter(filled[0]))
     ballots_cols = ballots_cols[:1] or party_ballots_cols
 
     # Body rows: precincts, the totals row, and junk (blank lines, Pima's _x001A_).
@@ -213,22 +211,20 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         if code.upper() == "ZZZ" or vocab.is_total_precinct(pname) or \
                 pname.upper() == "COUNTY TOTALS":
             if total_idx is not None:
-                issues.append(Issue(name, "A second totals row was found; only the first is "
-                                    "used as the file's totals.", sheet, i + 1,
-                                    severity=Severity.WARNING))
+                log.warn("A second totals row was found; only the first is used as the "
+                         "file's totals.", row=i + 1)
                 continue
             total_idx = i
             continue
         if total_idx is not None:
-            issues.append(Issue(name, f"Row after the COUNTY TOTALS row ({pname or code!r}) is "
-                                "read as a precinct.", sheet, i + 1, severity=Severity.WARNING))
+            log.warn(f"Row after the COUNTY TOTALS row ({pname or code!r}) is read as a "
+                     "precinct.", row=i + 1)
         body_idx.append(i)
     if not body_idx:
         raise fail(path, "The SOVC export has headers but no precinct rows.", sheet=sheet)
     if total_idx is None:
-        issues.append(Issue(name, "The file has no 'ZZZ, COUNTY TOTALS' row, so its precincts "
-                            "cannot be checked against the county totals; it may be cut short.",
-                            sheet, severity=Severity.WARNING))
+        log.warn("The file has no 'ZZZ, COUNTY TOTALS' row, so its precincts cannot be "
+                 "checked against the county totals; it may be cut short.")
 
     pick = itemgetter(*contest_cols) if contest_cols else (lambda r: ())
     last = max(contest_cols, default=-1)
@@ -281,14 +277,13 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                 break
             # Nothing in the file marks this boundary: say so loudly, one race read as two
             # would get the wrong verdict.
-            issues.append(Issue(
-                name, f"{sg.title!r}: the file does not mark where one contest ends and the next "
-                f"begins; the columns were split where the precincts with votes stop "
-                f"overlapping ({col_letter(sg.cols[0])}–{col_letter(sg.cols[cut - 1])}: "
-                + ", ".join(sg.names[:cut]) + f" | {col_letter(sg.cols[cut])}–"
-                f"{col_letter(sg.cols[-1])}: " + ", ".join(sg.names[cut:]) + "). If this is one "
-                "contest, read the file through the column mapping instead.", sheet, 1,
-                col_letter(sg.cols[cut]), Severity.WARNING))
+            log.warn(f"{sg.title!r}: the file does not mark where one contest ends and the "
+                     "next begins; the columns were split where the precincts with votes stop "
+                     f"overlapping ({col_letter(sg.cols[0])}–{col_letter(sg.cols[cut - 1])}: "
+                     + ", ".join(sg.names[:cut]) + f" | {col_letter(sg.cols[cut])}–"
+                     f"{col_letter(sg.cols[-1])}: " + ", ".join(sg.names[cut:]) + "). If this "
+                     "is one contest, read the file through the column mapping instead.", row=1,
+                     column=col_letter(sg.cols[cut]))
             parts[-1:] = [blocks.Run(sg.title, sg.cols[:cut], sg.names[:cut], sg.kinds[:cut]),
                           blocks.Run(sg.title, sg.cols[cut:], sg.names[cut:], sg.kinds[cut:])]
         split.extend(parts)
@@ -316,10 +311,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         if not mates:
             continue
         joined = [f"{seg.names[j]!r} to {seg.names[j - 1]!r}" for j in mates]
-        issues.append(Issue(
-            name, f"{seg.title}: {len(mates)} running mate(s) have a column of their own with no "
-            "votes; each is joined to the candidate before it: " + "; ".join(joined) + ".",
-            sheet, 3, col_letter(seg.cols[mates[0]]), Severity.NOTE))
+        log.note(f"{seg.title}: {len(mates)} running mate(s) have a column of their own with no "
+                 "votes; each is joined to the candidate before it: " + "; ".join(joined) + ".",
+                 row=3, column=col_letter(seg.cols[mates[0]]))
         for j in reversed(mates):
             seg.names[j - 1] = f"{seg.names[j - 1]}, {seg.names[j]}"
             for lst in (seg.cols, seg.names, seg.kinds):
@@ -372,8 +366,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                 seats[key] = n_seats
                 inferred.append(issue or "")
             elif issue:
-                issues.append(Issue(name, issue, sheet, 1, col_letter(seg.cols[0]),
-                                    Severity.WARNING, Remedy.SET_SEATS))
+                log.issues.append(Issue(name, issue, sheet, 1, col_letter(seg.cols[0]),
+                                        Severity.WARNING, Remedy.SET_SEATS))
         for c, lab, ck in zip(seg.cols, seg.names, seg.kinds, strict=True):
             if ck is None:
                 continue

@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recount_desk.core.model import Issue, Severity
+from recount_desk.core.model import Severity
 
 from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
@@ -146,7 +146,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     Cumulative section as the file's totals and party prefixes."""
     import pandas as pd
 
-    path, name, issues = located.source.path, located.source.name, located.log.issues
+    path, name, log = located.source.path, located.source.name, located.log
     lines: list[tuple[int, list[str], tuple[str, list[int], list[str], bool]]] = \
         located.facts["lines"]
     election_name: str | None = None
@@ -163,7 +163,6 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     recs: list[tuple[str, str, str, str, int, int]] = []
     tvc: dict[tuple[str, str], tuple[int, int]] = {}   # (precinct, contest) -> (votes, row)
     seats: dict[str, int] = {}
-    stray = 0
     mode_bad: list[tuple[int, str, int, int]] = []
     n = len(lines)
     i = 0
@@ -258,20 +257,17 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             continue
         if contest is None:
             if nums:
-                stray += 1
-                if stray <= 5:
-                    issues.append(Issue(name, f"The line {label!r} has counts but belongs to no "
-                                        "contest; it is left out.", None, rowno,
-                                        severity=Severity.WARNING))
+                log.repeated("stray", f"The line {label!r} has counts but belongs to no "
+                             "contest; it is left out.", Severity.WARNING, cap=5, row=rowno,
+                             more="lines with counts that belong to no contest")
             i += 1
             continue
         if skip_contest:
             i += 1
             continue
         if not nums:
-            issues.append(Issue(name, f"In {contest!r} ({precinct or county}), the line "
-                                f"{label!r} has no vote count; it is left out.", None, rowno,
-                                severity=Severity.ERROR))
+            log.error(f"In {contest!r} ({precinct or county}), the line {label!r} has no vote "
+                      "count; it is left out.", row=rowno)
             i += 1
             continue
         if "TOTAL" in header and len(nums) == len(header):
@@ -282,10 +278,10 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         elif len(nums) == 1 or not header or header[0] == "TOTAL":
             v = nums[0]
         else:
-            issues.append(Issue(name, f"In {contest!r} ({precinct or county}), the line "
-                                f"{label!r} has {len(nums)} numbers under the {len(header)} "
-                                f"columns {', '.join(header)}, so its TOTAL cannot be told; it "
-                                "is left out.", None, rowno, severity=Severity.ERROR))
+            log.error(f"In {contest!r} ({precinct or county}), the line {label!r} has "
+                      f"{len(nums)} numbers under the {len(header)} columns "
+                      f"{', '.join(header)}, so its TOTAL cannot be told; it is left out.",
+                      row=rowno)
             i += 1
             continue
         clean = vocab.clean_name(label)
@@ -301,12 +297,11 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
 
     if mode_bad:
         r0, lab0, tot0, parts0 = mode_bad[0]
-        issues.append(Issue(name, f"{len(mode_bad)} line(s) whose vote-mode columns do not add "
-                            f"up to their TOTAL (first: {lab0!r}, TOTAL {tot0:,}, the modes add "
-                            f"up to {parts0:,}); the TOTAL column is used.", None, r0,
-                            severity=Severity.WARNING))
+        log.warn(f"{len(mode_bad)} line(s) whose vote-mode columns do not add up to their "
+                 f"TOTAL (first: {lab0!r}, TOTAL {tot0:,}, the modes add up to {parts0:,}); the "
+                 "TOTAL column is used.", row=r0)
     if not recs:
-        first_error = next((x for x in issues if x.severity is Severity.ERROR), None)
+        first_error = next((x for x in log.issues if x.severity is Severity.ERROR), None)
         if first_error is not None:
             raise fail(path, "No count could be read from this Summary Results Report; the "
                        f"first problem: {first_error.message}", row=first_error.row)
@@ -317,9 +312,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         unit = county or "County"
         df["precinct"] = unit
         tvc = {(unit, c): v for (_p, c), v in tvc.items()}
-        issues.append(Issue(name, "This report has no precinct breakdown (a county summary); "
-                            f"the whole county is read as one unit ({unit!r}). Export the "
-                            "precinct-level report for a recount.", severity=Severity.WARNING))
+        log.warn("This report has no precinct breakdown (a county summary); the whole county "
+                 f"is read as one unit ({unit!r}). Export the precinct-level report for a "
+                 "recount.")
     # 'Write-In Totals' are the write-ins only where the block has no named write-in rows.
     block = list(zip(df["precinct"], df["contest"], strict=True))
     named = {b for b, k in zip(block, df["kind"], strict=True) if k == "write_in"}
@@ -328,8 +323,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     df.loc[wt & ~pd.Series(has_named, index=df.index).to_numpy(), "kind"] = "write_in"
     df = df[df["kind"] != "write_in_total"]
     void = df["choice"].map(vocab.is_void_write_in).astype(bool)
-    _check_total_votes_cast(name, df, void, tvc, issues)
-    blocks.void_note(located.log, int(df.loc[void, "votes"].sum()))
+    _check_total_votes_cast(df, void, tvc, log)
+    blocks.void_note(log, int(df.loc[void, "votes"].sum()))
     df = df[~void]
     is_tot = df["precinct"].map(vocab.is_total_precinct).astype(bool)
     cparty = df["contest"].map({c: vocab.contest_party(c) for c in df["contest"].unique()})
@@ -345,15 +340,14 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     if out.empty:
         raise fail(path, "This Summary Results Report has only a totals section and no "
                    "precinct results.")
-    blocks.multicounty(located.log, sorted(out["contest"].unique()))
-    return RawCanvass(name, FAMILY, out, issues, {(c, "", vocab.contest_party(c)): s for c, s in
-                                                  seats.items()}, file_totals,
-                      set(), primary, election_name=election_name, election_date=election_date)
+    blocks.multicounty(log, sorted(out["contest"].unique()))
+    seat_map = {(c, "", vocab.contest_party(c)): s for c, s in seats.items()}
+    return RawCanvass(name, FAMILY, out, log.close(), seat_map, file_totals, set(),
+                      primary, election_name=election_name, election_date=election_date)
 
 
-def _check_total_votes_cast(name: str, df: pd.DataFrame, void: pd.Series,
-                            tvc: dict[tuple[str, str], tuple[int, int]],
-                            issues: list[Issue]) -> None:
+def _check_total_votes_cast(df: pd.DataFrame, void: pd.Series,
+                            tvc: dict[tuple[str, str], tuple[int, int]], log: IssueLog) -> None:
     """Each block's choices (with or without invalid write-ins) must add up to its 'Total Votes
     Cast' line; a block that does not is a warning naming the line."""
     if not tvc:
@@ -361,16 +355,10 @@ def _check_total_votes_cast(name: str, df: pd.DataFrame, void: pd.Series,
     counted = df["kind"].isin(["candidate", "write_in"])
     with_void = df[counted].groupby(["precinct", "contest"], sort=False)["votes"].sum()
     without = df[counted & ~void].groupby(["precinct", "contest"], sort=False)["votes"].sum()
-    bad: list[tuple[str, str, int, int, int]] = []
     for (p, c), (v, r) in tvc.items():
-        a = int(with_void.get((p, c), 0))
-        b = int(without.get((p, c), 0))
-        if v not in (a, b):
-            bad.append((p, c, b, v, r))
-    for p, c, got, want, r in bad[:5]:
-        issues.append(Issue(name, f"In {c!r} ({p}), the choices add up to {got:,} but the "
-                            f"'Total Votes Cast' line says {want:,}; a line may be missing or "
-                            "garbled.", None, r, severity=Severity.WARNING))
-    if len(bad) > 5:
-        issues.append(Issue(name, f"… and {len(bad) - 5} more contests whose choices do not add "
-                            "up to their 'Total Votes Cast'.", severity=Severity.WARNING))
+        got = int(without.get((p, c), 0))
+        if v not in (int(with_void.get((p, c), 0)), got):
+            log.repeated("total votes cast", f"In {c!r} ({p}), the choices add up to {got:,} "
+                         f"but the 'Total Votes Cast' line says {v:,}; a line may be missing or "
+                         "garbled.", Severity.WARNING, cap=5, row=r, more="contests whose "
+                         "choices do not add up to their 'Total Votes Cast'")

@@ -49,22 +49,15 @@ _COLS = ("county", "pno", "precinct", "race", "race_id", "race_party", "candidat
          "cand_party", "votes")
 
 
-# GEMS pseudo-candidates beyond the shared vocabulary ('Number of Over Votes', 'Times Under
-# Voted'); any other 'Number of …' / 'Times …' is a statistic this reader does not know.
-_PSEUDO = re.compile(r"^\s*(?:number\s+of|times)\s+(over|under|blank)(?:\s*-?\s*vote[sd]?)?\s*$",
-                     re.IGNORECASE)
+# Any other 'Number of …' / 'Times …' row than those of the shared vocabulary ('Times Over
+# Voted', 'Number of Under Votes') is a statistic this reader does not know.
 _PSEUDO_OTHER = re.compile(r"^\s*(?:number\s+of|times)\s", re.IGNORECASE)
 
 
 def _pseudo_kind(candidate: str) -> str | None:
     """The row kind of a GEMS candidate name; '?' for an unknown statistic."""
     kind = vocab.choice_kind(candidate)
-    if kind != "candidate":
-        return kind
-    m = _PSEUDO.match(candidate)
-    if m:
-        return m.group(1).lower()
-    return "?" if _PSEUDO_OTHER.match(candidate) else "candidate"
+    return "?" if kind == "candidate" and _PSEUDO_OTHER.match(candidate) else kind
 
 
 def _more_votes_than_ballots(name: str, votes: pd.DataFrame, counted: pd.DataFrame, rule: str,
@@ -184,13 +177,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     issues = log.issues
     df = pd.DataFrame(recs, columns=list(_COLS))
     df["row"] = located.facts["rows"]
-    num = pd.to_numeric(df["votes"].str.replace(",", "", regex=False), errors="coerce")
-    bad = num.isna() | (num < 0) | ((num % 1) != 0)
-    for i in bad[bad].index:
-        log.repeated("count", f"The vote count {df.at[i, 'votes']!r} is not a whole number; "
-                     "the row is left out.", Severity.ERROR,
-                     more="rows whose count is not a whole number", row=int(df.at[i, "row"]),
-                     column="votes (field 10)")
+    num, bad = blocks.row_counts(df["votes"], df["row"].tolist(), log=log,
+                                 column="votes (field 10)")
     df = df[~bad].assign(v=num[~bad].astype("int64"))
 
     kinds = {c: _pseudo_kind(c) for c in df["candidate"].unique()}

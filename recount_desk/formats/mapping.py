@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from recount_desk.core.model import Remedy
 
 from . import vocab
+from ._workbook_checks import col_number
 from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .stages import iter_sheets, to_int, workbook_sheet_names
 from .tabular import read_csv_text, sniff
@@ -107,12 +108,7 @@ def preview(path: Path | str, sheet: str | int | None = None, header_row: int | 
 
 
 def _letters(ref: str) -> int | None:
-    if not re.fullmatch(r"[A-Za-z]{1,3}", ref):
-        return None
-    n = 0
-    for ch in ref.upper():
-        n = n * 26 + ord(ch) - 64
-    return n - 1
+    return col_number(ref) - 1 if re.fullmatch(r"[A-Za-z]{1,3}", ref) else None
 
 
 def column_position(header: list[str], ref: object) -> int | None:
@@ -377,9 +373,6 @@ _ROLE_WORDS = {"precinct": ("precinct", "ward", "voting district", "unit"),
                "choice": ("candidate", "choice", "ballot name", "name"),
                "votes": ("votes", "count", "total"),
                "district": ("district",), "party": ("party",)}
-_PARTY_VALUES = frozenset({"REP", "DEM", "LIB", "CON", "UUP", "IAP", "GRN", "NP", "NON", "UNA",
-                           "R", "D", "L", "REPUBLICAN", "DEMOCRAT", "DEMOCRATIC",
-                           "LIBERTARIAN", "CONSTITUTION", "GREEN", "NONPARTISAN"})
 _PROPOSE_ROWS = 200  # body rows looked at
 
 
@@ -474,8 +467,8 @@ def propose(path: Path | str, sheet: str | int | None = None,
         take("votes", votes[0] if votes else None)
         party = next((j for j in free if named("party", j)), None)
         if party is None:
-            party = next((j for j in free if all(v.upper() in _PARTY_VALUES for v in values(j))),
-                         None)
+            party = next((j for j in free
+                          if all(v.upper() in vocab.PARTY_CELLS for v in values(j))), None)
         take("party", party)
         for role in ("precinct", "contest", "choice", "district"):
             j = next((j for j in free if named(role, j)), None)

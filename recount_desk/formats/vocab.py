@@ -25,12 +25,14 @@ _TOTAL_PRECINCT = re.compile(
     re.IGNORECASE,
 )
 
-_OVER = re.compile(r"^\s*(over\s*-?\s*votes?|overvotes?|times\s+over\s+voted|over\s+vote\s+count)"
-                   r"\s*$", re.IGNORECASE)
-_UNDER = re.compile(r"^\s*(under\s*-?\s*votes?|undervotes?|number\s+of\s+under\s+votes|"
-                    r"under\s+vote\s+count)\s*$", re.IGNORECASE)
-_BLANK = re.compile(r"^\s*(blank(\s+votes?)?|blanks|times\s+blank\s+voted|ballots\s+cast\s*-?\s*"
-                    r"blank)\s*$", re.IGNORECASE)
+# 'Times Over Voted', 'Number of Under Votes', 'Times Blank Voted' (GEMS' pseudo-candidates).
+_TIMES = r"(number\s+of|times)\s+{}(\s*-?\s*vote[sd]?)?"
+_OVER = re.compile(r"^\s*(over\s*-?\s*votes?|overvotes?|" + _TIMES.format("over")
+                   + r"|over\s+vote\s+count)\s*$", re.IGNORECASE)
+_UNDER = re.compile(r"^\s*(under\s*-?\s*votes?|undervotes?|" + _TIMES.format("under")
+                    + r"|under\s+vote\s+count)\s*$", re.IGNORECASE)
+_BLANK = re.compile(r"^\s*(blank(\s+votes?)?|blanks|" + _TIMES.format("blank")
+                    + r"|ballots\s+cast\s*-?\s*blank)\s*$", re.IGNORECASE)
 # Rows that sum other rows: counting them would double the votes.
 _SUM_ROW = re.compile(
     r"^\s*(write-?\s*ins?\s+totals?|write-?\s*in\s+votes\s+total|total\s+votes(\s+cast)?|"
@@ -247,6 +249,9 @@ PERCENT = re.compile(r"%|\bpercent", re.IGNORECASE)
 
 # Party cells that name no party.
 NO_PARTY = frozenset({"", "NON", "NP", ".", "NONPARTISAN"})
+# What a party column holds: codes, party names, no-party marks ('R', 'UNA' in county files).
+PARTY_CELLS = frozenset({*_PARTY_CODES, *_PARTY_WORDS, *NO_PARTY, "UNA", "R", "D", "L"}
+                        - {"", "."})
 # Cells that say a contest is not on a precinct's ballot (no votes, as an empty cell).
 NOT_ON_BALLOT = frozenset({"-", "--", "\u2013", "\u2014", "n/a", "N/A"})
 # The end-of-file mark (Ctrl-Z) some exports leave behind as a cell, or Excel's escape of it.
