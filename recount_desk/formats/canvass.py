@@ -558,6 +558,10 @@ def _by_first(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str
     """``pandas.factorize`` of a categorical column given as its codes into distinct
     ``texts``: codes in order of first appearance, and the texts that occur, in that
     order."""
+    import numpy as np
+
+    if len(texts) == 1:  # (a column the file lacks: one empty text)
+        return np.zeros(len(codes), dtype=np.intp), list(texts[:len(codes) > 0])
     new, used = _factorize(codes)
     return new, [texts[k] for k in used.tolist()]
 
@@ -704,8 +708,10 @@ def _spelled_twice(raw: RawCanvass, contests: list[Contest], columns: list[VoteC
     if not pairs:
         return []
     precincts: dict[int, set[int]] = defaultdict(set)
+    alike = {k for pair in pairs for k in pair}  # (only these contests' precincts matter)
     for col in columns:
-        precincts[col.contest].update(col.precincts)
+        if col.contest in alike:
+            precincts[col.contest].update(col.precincts)
     out = []
     for a, b in sorted(pairs):
         if precincts[a] & precincts[b]:
