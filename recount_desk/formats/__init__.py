@@ -18,8 +18,8 @@ an id, a row's count checked once; the ES&S families, GEMS and the wide mapping)
 
 How many lines a family takes (``wc -l``, and lines of code without docstrings, comments
 and blank lines), 2026-12-02: ``long`` 189 (140 of code: detection, column names, reading
-its CSV as codes and its sheet); ``dominion`` 256 (202: also its undervote/overvote columns
-and the seat arithmetic); the ES&S, GEMS and mapping modules, on :mod:`.blocks`, 296–545
+its CSV as codes and its sheet); ``dominion`` 252 (199: also its undervote/overvote columns
+and the seat arithmetic); the ES&S, GEMS and mapping modules, on :mod:`.blocks`, 294–534
 (README, "How a reader is built", has each). A new family of
 a layout the stages cover (a long table, a grid under a header band) takes about what
 ``long`` took: some 150 lines, 100 of them code. The older layouts are what their own
