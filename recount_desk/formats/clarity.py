@@ -21,15 +21,25 @@ from __future__ import annotations
 import html
 import re
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from recount_desk.core.model import Issue, Severity
 
-from . import vocab
+from . import grid, vocab
 from .base import NOT_OURS, RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .tabular import MAX_UNZIPPED, col_letter, read_sheet_text, sheet_names, sniff
+from .pipeline import IssueLog
+from .tabular import (
+    MAX_UNZIPPED,
+    SS_NS,
+    SheetTooLarge,
+    col_letter,
+    iter_spreadsheetml,
+    read_sheet_text,
+    sheet_names,
+    sniff,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,8 +47,6 @@ if TYPE_CHECKING:
 FAMILY = "clarity"
 LABEL = "Clarity ENR detail.xls / detail.xml (Salt Lake County results site)"
 
-SS_NS = "urn:schemas-microsoft-com:office:spreadsheet"
-_SS = "{" + SS_NS + "}"
 _TOC = "table of contents"
 _TOC_SHEET = "Table of Contents"
 _SEATS = re.compile(r"\s*\(\s*(\d+)\s*\)\s*$")
@@ -152,82 +160,6 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                "Download detail.xls (or detail.xml) from the results site again.")
 
 
-def iter_spreadsheetml(source: IO[bytes], cancelled: Callable[[], bool] | None = None
-                       ) -> Iterator[tuple[str, list[list[str]]]]:
-    """Stream a SpreadsheetML 2003 workbook: yield (sheet name, rows of text cells), one sheet
-    at a time. ``ss:Index`` and ``ss:MergeAcross`` are honoured (a merged value sits in its
-    first column, the columns it covers are ""). DTDs and entities are refused.
-
-    Only the end of each row does work (its cells are walked by the C elements, not one
-    parser event each), and the parser's events are taken a chunk at a time: this is what
-    keeps the read near the C parser's own speed."""
-    from ._xml import end_elements
-
-    rows: list[list[str]] = []
-    name = ""
-    a_index, a_merge, a_name = _SS + "Index", _SS + "MergeAcross", _SS + "Name"
-    t_cell, t_row, t_ws, t_data = _SS + "Cell", _SS + "Row", _SS + "Worksheet", _SS + "Data"
-    for batch in end_elements(source):
-        for el in batch:
-            tag = el.tag
-            if tag == t_row:
-                idx = el.get(a_index)
-                if idx is not None:
-                    n_row = _ss_number(idx, "row ss:Index", name, _MAX_ROWS)
-                    while len(rows) < n_row - 1:
-                        rows.append([])
-                cells: list[str] = []
-                for cell in el:
-                    if cell.tag != t_cell:
-                        continue
-                    idx = cell.get(a_index)
-                    if idx is not None:
-                        col = _ss_number(idx, "cell ss:Index", name, _MAX_COLS) - 1
-                        if col > len(cells):
-                            cells.extend([""] * (col - len(cells)))
-                    data = cell.find(t_data)
-                    if data is None:
-                        text = ""
-                    elif len(data):  # rich text: <Font>, <B> … inside the value
-                        text = "".join(data.itertext()).strip()
-                    else:
-                        text = (data.text or "").strip()
-                    cells.append(text)
-                    merge = cell.get(a_merge)
-                    if merge:
-                        n = _ss_number(merge, "ss:MergeAcross", name, _MAX_COLS)
-                        if len(cells) + n > _MAX_COLS:
-                            raise SheetTooLarge(f"sheet {name!r}: a cell merged across {n:,} "
-                                                "columns reaches past the last column a sheet "
-                                                "can have")
-                        cells.extend([""] * n)
-                rows.append(cells)
-                el.clear()
-            elif tag == t_ws:
-                yield el.get(a_name, ""), rows
-                rows = []
-                el.clear()
-                if cancelled is not None and cancelled():
-                    raise Cancelled()
-
-
-# Excel's own limits: a row or column number beyond them is a damaged or hostile file (a
-# row index of 2e9 would make two billion empty rows).
-_MAX_ROWS, _MAX_COLS = 1_048_576, 16_384
-
-
-class SheetTooLarge(ValueError):
-    """A SpreadsheetML index or merge beyond what a sheet can hold; the message says where."""
-
-
-def _ss_number(text: str, what: str, sheet: str, limit: int) -> int:
-    t = text.strip()
-    if not t.isdigit() or not 0 <= int(t) <= limit:
-        raise SheetTooLarge(f"sheet {sheet!r}: the {what} {t[:20]!r} is not a whole number "
-                            f"from 0 to {limit:,}")
-    return int(t)
-
-
 def _read_spreadsheetml(path: Path, source: IO[bytes], options: ReadOptions,
                         member: str | None) -> RawCanvass:
     import xml.etree.ElementTree as ET
@@ -307,7 +239,8 @@ class _Workbook:
         self.name = path.name
         self.options = options
         self.rows: list[Row] = []
-        self.issues: list[Issue] = []
+        self.log = IssueLog(self.name)
+        self.tally = grid.Tally(self.log)
         self.seats: dict[tuple[str, str, str], int] = {}
         self.file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
         self.toc_total = 0
@@ -318,7 +251,6 @@ class _Workbook:
         self.read_pages: set[str] = set()
         self.titles: dict[tuple[str, str], str] = {}  # (title, party) -> first sheet
         self.any_party = False
-        self.bad_cells = 0
 
     def sheet(self, sheet: str, rows: list[list[str]]) -> None:
         self.done += 1
@@ -345,27 +277,24 @@ class _Workbook:
         if t is None or t < 1:
             what = raw_title or toc_title or (next((c for c in rows[0] if c), "") if rows
                                               else "")
-            self.issues.append(Issue(
-                self.name, f"This sheet{' (' + what + ')' if what else ''} has no row of vote "
-                "types ending in 'Total Votes' under a row of candidate names, so it is not a "
-                "Clarity contest page; it was skipped.", sheet, 1, severity=Severity.WARNING))
+            self.log.warn(f"This sheet{' (' + what + ')' if what else ''} has no row of vote "
+                          "types ending in 'Total Votes' under a row of candidate names, so it "
+                          "is not a Clarity contest page; it was skipped.", sheet=sheet, row=1)
             return
         self.read_pages.add(sheet.strip())
         title, seats, party = _split_title(raw_title or toc_title)
         if not title:
-            self.issues.append(Issue(self.name, "This contest sheet has no title above its "
-                                     "candidate names; it was skipped.", sheet, 1,
-                                     severity=Severity.WARNING))
+            self.log.warn("This contest sheet has no title above its candidate names; it was "
+                          "skipped.", sheet=sheet, row=1)
             return
         if toc_title:
             t_title, t_seats, t_party = _split_title(toc_title)
             if seats is None:
                 seats = t_seats
             elif t_seats is not None and t_seats != seats:
-                self.issues.append(Issue(
-                    self.name, f"{title}: the Table of Contents says ( {t_seats}) but the "
-                    f"contest sheet says ( {seats}); the contest sheet is used. Check the "
-                    "number of seats.", sheet, 1, severity=Severity.WARNING))
+                self.log.warn(f"{title}: the Table of Contents says ( {t_seats}) but the "
+                              f"contest sheet says ( {seats}); the contest sheet is used. Check "
+                              "the number of seats.", sheet=sheet, row=1)
             party = party or (t_party if t_title == title else "")
         if vocab.is_non_contest_office(title):
             return
@@ -373,11 +302,9 @@ class _Workbook:
         seen = self.titles.get((title, party))
         if seen is not None:
             district = f"page {sheet.strip()}"
-            self.issues.append(Issue(
-                self.name, f"The contest title {title!r} appears on two pages ({seen} and "
-                f"{sheet.strip()}); they are kept apart as two contests, the second marked "
-                f"{district!r}. Check which race each is.", sheet, 1,
-                severity=Severity.WARNING))
+            self.log.warn(f"The contest title {title!r} appears on two pages ({seen} and "
+                          f"{sheet.strip()}); they are kept apart as two contests, the second "
+                          f"marked {district!r}. Check which race each is.", sheet=sheet, row=1)
         else:
             self.titles[(title, party)] = sheet.strip()
         names, types = rows[t - 1], rows[t]
@@ -399,14 +326,12 @@ class _Workbook:
             elif low == "total" and not current:
                 total_col = j
         if nameless:
-            self.issues.append(Issue(
-                self.name, f"{title}: {len(nameless)} 'Total Votes' column(s) have no candidate "
-                "name above them; they were not counted. Check the file.", sheet, t + 1,
-                col_letter(nameless[0]), Severity.ERROR))
+            self.log.error(f"{title}: {len(nameless)} 'Total Votes' column(s) have no candidate "
+                           "name above them; they were not counted. Check the file.",
+                           sheet=sheet, row=t + 1, column=col_letter(nameless[0]))
         if not cols:
-            self.issues.append(Issue(self.name, f"The contest {title!r} has no 'Total Votes' "
-                                     "columns under its candidates; it was skipped.", sheet,
-                                     t + 1, severity=Severity.WARNING))
+            self.log.warn(f"The contest {title!r} has no 'Total Votes' columns under its "
+                          "candidates; it was skipped.", sheet=sheet, row=t + 1)
             return
         key = (title, district, party)
         if party:
@@ -427,11 +352,8 @@ class _Workbook:
                 v = _num(text)
                 if v is None or v < 0:
                     if text.strip():
-                        self.bad_cells += 1
-                        if self.bad_cells <= 10:
-                            self.issues.append(Issue(
-                                self.name, f"The vote count {text!r} is not a whole number; it "
-                                "is read as 0.", sheet, i, cname, Severity.ERROR))
+                        self.tally.wrong(f"The vote count {text!r} is not a whole number; it "
+                                         "is read as 0.", sheet=sheet, row=i, column=cname)
                     v = 0
                 row_sum += v
                 if k is None:
@@ -446,48 +368,38 @@ class _Workbook:
                 if tv is not None and tv != row_sum:
                     off_total.append((precinct, i))
         if off_total:
-            self.issues.append(Issue(
-                self.name, f"{title}: in {len(off_total)} row(s) the candidates' 'Total Votes' "
-                f"do not add up to the 'Total' column (first {off_total[0][0]!r}); the columns "
-                "may be shifted. Check the file.", sheet, off_total[0][1],
-                col_letter(total_col or 0), Severity.WARNING))
+            self.log.warn(f"{title}: in {len(off_total)} row(s) the candidates' 'Total Votes' do "
+                          f"not add up to the 'Total' column (first {off_total[0][0]!r}); the "
+                          "columns may be shifted. Check the file.", sheet=sheet,
+                          row=off_total[0][1], column=col_letter(total_col or 0))
 
     def finish(self) -> RawCanvass:
         if not self.saw_toc and not self.contests:
             raise fail(self.path, "This workbook is not a Clarity results export (no 'Table of "
                        "Contents' sheet and no contest sheets). Download detail.xls from the "
                        "results site, or use the column mapping.")
-        if self.bad_cells > 10:
-            self.issues.append(Issue(self.name, f"… {self.bad_cells - 10} more vote counts are "
-                                     "not whole numbers.", severity=Severity.ERROR))
+        self.tally.close()
         missing = [(page, title, row) for page, (title, row) in self.toc.items()
                    if page != "1" and page not in self.read_pages
                    and title.strip().lower() != "registered voters"]
         if missing:
             listed = ", ".join(f"{t.strip()!r} (page {p})" for p, t, _ in missing[:5])
             more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-            self.issues.append(Issue(
-                self.name, f"The Table of Contents lists {len(missing)} contest(s) that have no "
-                f"contest sheet in this workbook: {listed}{more}. They are not imported; "
-                "download the complete detail.xls if you need them.", _TOC_SHEET,
-                missing[0][2], severity=Severity.WARNING))
+            self.log.warn(f"The Table of Contents lists {len(missing)} contest(s) that have no "
+                          f"contest sheet in this workbook: {listed}{more}. They are not "
+                          "imported; download the complete detail.xls if you need them.",
+                          sheet=_TOC_SHEET, row=missing[0][2])
         if self.seats:
-            self.issues.append(Issue(
-                self.name, "Seats are read from the '( n)' after each contest title (Table of "
-                "Contents and contest sheets); Clarity does not label it, so it is presumed to "
-                "be the vote-for count. Check multi-seat races.", _TOC_SHEET,
-                severity=Severity.NOTE))
-        low = self.name.lower()
-        primary: bool | None = None
-        if self.any_party or "primary" in low:
-            primary = True
-        elif "general" in low:
-            primary = False
-        return RawCanvass(self.name, FAMILY, _frame(self.rows), self.issues, self.seats,
-                          self.file_totals, set(), primary)
+            self.log.note("Seats are read from the '( n)' after each contest title (Table of "
+                          "Contents and contest sheets); Clarity does not label it, so it is "
+                          "presumed to be the vote-for count. Check multi-seat races.",
+                          sheet=_TOC_SHEET)
+        return RawCanvass(self.name, FAMILY, _frame(self.rows), self.log.issues, self.seats,
+                          self.file_totals, set(), grid.primary_of(self.name, self.any_party))
 
 
 def _frame(rows: list[Row]) -> pd.DataFrame:
+    # (Plain text columns: quicker here than stages.frame's categoricals, 2026-12-02.)
     import pandas as pd
 
     df = pd.DataFrame(rows, columns=list(RAW_COLUMNS))

@@ -13,23 +13,33 @@ In the order of the pipeline's stages:
   candidates, which the parties), :func:`party_of` (a party row's cell as a party code),
   :data:`PAGE_LINE` (a printed page's "Page n of m");
 - **grid**: :class:`Tally` (a reading's counts, every bad cell named up to a cap and the
-  rest counted);
+  rest counted), :func:`number_like`;
 - **contests**: :func:`primary_of` (a primary where a contest has a party or the title
   says so);
-- **rows**: :func:`merge` (the reading of one more page or sheet joined to the others').
+- **rows**: :func:`count` (a grid's cells to raw rows: empty cells, ``Suppressed`` cells
+  hiding a contest's counts in a row or one cell, bad cells, fractions; precinct by
+  precinct or choice by choice), :func:`merge` (the reading of one more page or sheet
+  joined to the others').
+
+Who uses what (2026-12-02): ``count``, ``other_sheets``, ``spreadsheet`` the hand-built and
+sideways workbooks; ``Tally`` and ``primary_of`` those and the Salt Lake SOVC and Clarity;
+the header band (``band``, ``band_roles``, ``party_of``) the hand-built workbooks, for any
+grid under a band of several rows.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from recount_desk.core.model import Issue, Severity
 
-from .base import RawCanvass, fail
+from . import vocab
+from .base import ContestTuple, RawCanvass, fail
 from .pipeline import IssueLog
-from .stages import primary_in_name, to_int
+from .stages import RawRow, primary_in_name, to_int
 from .tabular import sniff
 
 SPREADSHEETS = ("xlsx", "xls", "ods", "csv")
@@ -201,6 +211,116 @@ def _distinct(cells: Sequence[str]) -> int:
 
 
 # --- Rows -------------------------------------------------------------------------------
+
+# A choice column: contest, district, party, choice, the choice's party, kind ("" for a
+# column that is counted, its bad cells named, but read into no raw row).
+Choice = tuple[str, str, str, str, str, str]
+
+
+@dataclass
+class Counted:
+    """The raw rows of a grid's cells and what was hidden in them."""
+
+    rows: list[RawRow] = field(default_factory=list)
+    sums: list[int] = field(default_factory=list)   # per body row, the counts read
+    suppressed: set[ContestTuple] = field(default_factory=set)
+    hidden: dict[ContestTuple, dict[str, list[str]]] = field(default_factory=dict)
+    suppressed_cells: int = 0                         # contest cells, one per row
+    suppressed_rows: dict[ContestTuple, int] = field(default_factory=dict)
+    fractional: dict[tuple[str, str, str, str], int] = field(default_factory=dict)
+
+    def add(self, more: Counted) -> None:
+        """The counts of the rows under another header after these."""
+        self.rows += more.rows
+        self.sums += more.sums
+        self.suppressed |= more.suppressed
+        for key, per in more.hidden.items():
+            for ch, ps in per.items():
+                self.hidden.setdefault(key, {}).setdefault(ch, []).extend(ps)
+        self.suppressed_cells += more.suppressed_cells
+        for key, n in more.suppressed_rows.items():
+            self.suppressed_rows[key] = self.suppressed_rows.get(key, 0) + n
+        for f, n in more.fractional.items():
+            self.fractional[f] = self.fractional.get(f, 0) + n
+
+
+def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: Sequence[str],
+          where: Callable[[int, int], tuple[int, str]], tally: Tally, *,
+          blank_is_zero: bool = False, suppress: str = "", hide: bool = False,
+          by_column: bool = False, message: Callable[[str, str, str], str] | None = None,
+          error: Callable[[int, int], str | None] | None = None) -> Counted:
+    """Stage *rows* of a grid: the raw rows of ``cells`` (one list per precinct, one cell
+    per choice; ``where(i, k)``: the file's row and the column of precinct ``i``'s cell of
+    choice ``k``, as messages name them), precinct by precinct (``by_column``: choice by
+    choice). An empty cell is no row (the contest was
+    not on that precinct's ballot) unless ``blank_is_zero``; a cell that is no whole
+    number is 0 and an error (``message(what, choice, precinct)``, else "The vote count
+    '…' is not a whole number"; ``error`` gives an Excel error value the cell held, for
+    an empty cell too), and a fraction or percentage is kept in ``fractional``. A cell
+    marked suppressed (:func:`vocab.is_suppressed`) is no row and marks its contest
+    suppressed: ``suppress`` "cell" for that cell alone, "contest" for every cell of the
+    contest in that row (``hide``: each is a hidden cell of the contest)."""
+    got = Counted()
+    groups: dict[ContestTuple, list[int]] = {}
+    for k, ch in enumerate(choices):
+        groups.setdefault((ch[0], ch[1], ch[2]), []).append(k)
+    order: Iterable[tuple[int, ContestTuple, list[int]]]
+    if by_column:
+        order = ((i, (ch[0], ch[1], ch[2]), [k]) for k, ch in enumerate(choices)
+                 for i in range(len(cells)))
+    else:
+        order = ((i, key, ks) for i in range(len(cells)) for key, ks in groups.items())
+    sums = got.sums = [0] * len(cells)
+    out = got.rows
+    marked = vocab.is_suppressed
+    ints: dict[str, int | None] = {}  # a grid repeats a few hundred counts
+    for i, key, ks in order:
+        r, p = cells[i], precincts[i]
+        if suppress == "contest" and any(marked(r[k]) for k in ks):
+            got.suppressed.add(key)
+            if hide:  # every count of this precinct's contest is hidden
+                for k in ks:
+                    got.hidden.setdefault(key, {}).setdefault(choices[k][3], []).append(p)
+            got.suppressed_rows[key] = got.suppressed_rows.get(key, 0) + 1
+            got.suppressed_cells += 1
+            continue
+        for k in ks:
+            text = r[k]
+            err = error(i, k) if error is not None else None
+            if not text and err is None and not blank_is_zero:
+                continue  # not on this precinct's ballot
+            if suppress == "cell" and marked(text):
+                got.suppressed.add(key)
+                got.suppressed_cells += 1
+                continue
+            v = ints.get(text, -1)
+            if v == -1:
+                v = ints[text] = to_int(text)
+            if v is None:
+                v = 0
+                if number_like(text):
+                    f = (*key, choices[k][3])
+                    got.fractional[f] = got.fractional.get(f, 0) + 1
+                if text.strip() or err:
+                    what = f"Excel error value {err}" if err else repr(text)
+                    tally.wrong(message(what, choices[k][3], p) if message is not None else
+                                f"The vote count {what} is not a whole number; it is read as 0.",
+                                row=where(i, k)[0], column=where(i, k)[1])
+            sums[i] += v
+            ch = choices[k]
+            if ch[5]:
+                out.append((p, ch[0], ch[1], ch[2], ch[3], ch[4], ch[5], v))
+    return got
+
+
+def number_like(text: str) -> bool:
+    """Whether a cell holds a number of any kind ('0.87', '87%', '1,075.5')."""
+    t = text.replace(",", "").replace("%", "").strip()
+    try:
+        float(t)
+    except ValueError:
+        return False
+    return True
 
 def merge(result: RawCanvass, more: RawCanvass) -> None:
     """Stage *rows*: the reading of another page or sheet joined to ``result`` (its rows,

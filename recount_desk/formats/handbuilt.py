@@ -37,7 +37,7 @@ from . import grid, vocab
 from ._workbook_checks import excel_error_cells
 from .base import NOT_OURS, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
-from .stages import RawRow, chosen_sheets, frame, sheets, to_int, workbook_sheet_names
+from .stages import chosen_sheets, frame, sheets, to_int, workbook_sheet_names
 from .tabular import col_letter, read_csv_rows, read_csv_text
 
 FAMILY = "handbuilt"
@@ -163,7 +163,7 @@ def _ballot_summary(rows: list[list[str]]) -> str | None:
             t = _clean(c)
             if not t:
                 continue
-            if to_int(t) is not None or _is_number_like(t):
+            if to_int(t) is not None or grid.number_like(t):
                 numbers += 1
                 continue
             if _BALLOT_STAT.match(t):
@@ -177,15 +177,6 @@ def _ballot_summary(rows: list[list[str]]) -> str | None:
     if not strong or len(distinct) < 3 or numbers < 3:
         return None
     return ", ".join(distinct[:4])
-
-
-def _is_number_like(text: str) -> bool:
-    t = text.replace(",", "").replace("%", "").strip()
-    try:
-        float(t)
-    except ValueError:
-        return False
-    return True
 
 
 def _summary_failure(path: Path, sheet: str | None, what: str, others: list[str]
@@ -499,20 +490,28 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     ballots: dict[str, int] = {}
     ballots_rows: dict[str, int] = {}
     ballots_total: int | None = None
-    fractional: dict[tuple[str, str, str, str], int] = {}
-    out: list[RawRow] = []
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    suppressed: set[tuple[str, str, str]] = set()
-    hidden: dict[tuple[str, str, str], dict[str, list[str]]] = {}
-    sup_rows: dict[tuple[str, str, str], int] = {}
-    n_sup = 0
     tally = grid.Tally(log)
+    got = grid.Counted()
     skipped: list[int] = []
     section_end = data_start
+    body: list[tuple[int, str, list[str]]] = []
+
+    def count() -> None:  # the precinct rows under one header
+        if body:
+            got.add(grid.count(
+                [c for *_, c in body], [(c, "", p, ch, cp, k) for _j, c, p, ch, cp, k in cols],
+                [b[1] for b in body], lambda i, k: (body[i][0], column_name(cols[k][0])), tally,
+                suppress="contest", hide=True, message=lambda what, ch, p: (
+                    f"The vote count for {ch!r} in precinct {p!r} is {what}, not a whole "
+                    "number; it is read as 0."),
+                error=lambda i, k: errors.get((body[i][0], cols[k][0] + lead + 1))))
+            body.clear()
+
     for i in range(data_start, len(rows)):
         if i in sections:
+            count()
             section_end, cols = sections[i]
-            groups = grouped(cols)
             ballots_j = None  # a section further down has its own columns
         if i < section_end:
             continue  # the rows of a header further down
@@ -546,32 +545,9 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         if ballots_j is not None and (b := to_int(r[ballots_j])) is not None:
             ballots[label] = ballots.get(label, 0) + b
             ballots_rows.setdefault(label, i + 1)
-        for (contest, party), idxs in groups.items():
-            cells = [r[cols[x][0]] for x in idxs]
-            if any(vocab.is_suppressed(c) for c in cells):
-                suppressed.add((contest, "", party))
-                for x in idxs:  # every count of this precinct's contest is hidden
-                    hidden.setdefault((contest, "", party), {}).setdefault(
-                        cols[x][3], []).append(label)
-                sup_rows[(contest, "", party)] = sup_rows.get((contest, "", party), 0) + 1
-                n_sup += 1
-                continue
-            for x, text in zip(idxs, cells, strict=True):
-                j, _c, _p, choice, cparty, k = cols[x]
-                err = errors.get((i + 1, j + lead + 1))
-                if not text and err is None:
-                    continue  # not on this precinct's ballot
-                v = to_int(text)
-                if v is None:
-                    if _is_number_like(text):
-                        key = (contest, "", party, choice)
-                        fractional[key] = fractional.get(key, 0) + 1
-                    what = f"Excel error value {err}" if err else repr(text)
-                    tally.wrong(f"The vote count for {choice!r} in precinct {label!r} is "
-                                f"{what}, not a whole number; it is read as 0.", row=i + 1,
-                                column=column_name(j))
-                    v = 0
-                out.append((label, contest, "", party, choice, cparty, k, v))
+        body.append((i + 1, label, [r[j] for j, *_ in cols]))
+    count()
+    out = got.rows
     if not out and file_totals:
         # Only a totals row (a recount sheet may give the county figures alone): read it as
         # one county-wide unit, and say so.
@@ -591,12 +567,13 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                  "candidates; it was left out.", row=i + 1, column=column_name(0))
     if len(skipped) > 5:
         log.warn(f"… {len(skipped) - 5} more rows with text under the candidates were left out.")
-    if n_sup:
-        log.note(f"{n_sup} precinct result(s) are marked 'Suppressed' for voter privacy; the "
-                 "file's totals row is used for those contests.")
+    if got.suppressed_cells:
+        log.note(f"{got.suppressed_cells} precinct result(s) are marked 'Suppressed' for voter "
+                 "privacy; the file's totals row is used for those contests.")
     counted = {(c, "", p) for _pr, c, _d, p, *_ in out}
-    for hidden_key in sorted(suppressed - counted):
-        log.warn(f"{hidden_key[0]!r} is suppressed in every precinct ({sup_rows[hidden_key]}), "
+    for hidden_key in sorted(got.suppressed - counted):
+        log.warn(f"{hidden_key[0]!r} is suppressed in every precinct "
+                 f"({got.suppressed_rows[hidden_key]}), "
                  "so it has no precinct counts and is not imported.")
     seats: dict[tuple[str, str, str], int] = {}
     for contest, party in all_groups:
@@ -612,9 +589,10 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             where.setdefault((contest, "", party, ""), (at + 1, column_name(j)))
             where.setdefault((contest, "", party, choice), (at + 1, column_name(j)))
     issues = log.issues + doubt.issues
-    return RawCanvass(name, FAMILY, frame(out), issues, seats, file_totals, suppressed, primary,
+    return RawCanvass(name, FAMILY, frame(out), issues, seats, file_totals, got.suppressed,
+                      primary,
                       election_name=_clean(rows[0][0]) if rows and rows[0] and rows[0][0]
                       else None, sheet=sheet or None, where=where, ballots=ballots,
-                      hidden=hidden, ballots_rows=ballots_rows,
+                      hidden=got.hidden, ballots_rows=ballots_rows,
                       ballots_column=column_name(ballots_j) if ballots_j is not None else None,
-                      ballots_total=ballots_total, fractional=fractional, doubts=doubt.issues)
+                      ballots_total=ballots_total, fractional=got.fractional, doubts=doubt.issues)

@@ -42,7 +42,7 @@ from pathlib import Path
 from . import grid, vocab
 from .base import NOT_OURS, Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
-from .stages import RawRow, chosen_sheets, frame, sheets, to_int, workbook_sheet_names
+from .stages import chosen_sheets, frame, sheets, to_int, workbook_sheet_names
 from .tabular import col_letter
 
 FAMILY = "sideways"
@@ -464,13 +464,11 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                          f"the header row {h.row + 1}, and it is not the sum of the precincts; "
                          "it was left out.", row=h.row + 1, column=col_letter(j))
 
-    out: list[RawRow] = []
+    got = grid.Counted()
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
     seats: dict[tuple[str, str, str], int] = {}
-    suppressed: set[tuple[str, str, str]] = set()
     # Contest key -> precincts already read, to tell a continued contest from a second one.
     seen: dict[tuple[str, str, str], set[str]] = {}
-    n_sup = 0
     for b in lay.blocks:
         h = b.header
         kinds = unheaded.get(h.row, {})
@@ -494,6 +492,8 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
         if n_seats:
             seats[key] = n_seats
         title, _district, party = key
+        choices: list[grid.Choice] = []
+        lines: list[int] = []
         for i in b.choices:
             r = rows[i]
             label = _clean(r[h.label_col])
@@ -515,22 +515,24 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                 if v is not None:
                     tot = file_totals.setdefault(key, {})
                     tot[choice] = tot.get(choice, 0) + v
-            for j, precinct in h.precincts.items():
-                text = r[j].strip() if j < len(r) else ""
-                if not text:
-                    continue  # the contest was not on this precinct's ballot
-                if vocab.is_suppressed(text):
-                    suppressed.add(key)
-                    n_sup += 1
-                    continue
-                v = tally.count(text, row=i + 1, column=col_letter(j), message=(
-                    f"The vote count {text!r} for {choice!r} in precinct {precinct!r} is not "
-                    "a whole number; it is read as 0."))
-                out.append((precinct, title, "", party, choice, chparty, k, v))
+            choices.append((title, "", party, choice, chparty, k))
+            lines.append(i)
+        cols = list(h.precincts)
+
+        def where(p: int, c: int, lines: list[int] = lines, cols: list[int] = cols
+                  ) -> tuple[int, str]:
+            return lines[c] + 1, col_letter(cols[p])
+
+        got.add(grid.count(
+            [[rows[i][j].strip() if j < len(rows[i]) else "" for i in lines] for j in cols],
+            choices, list(h.precincts.values()), where, tally, suppress="cell",
+            by_column=True, message=lambda what, ch, p: (
+                f"The vote count {what} for {ch!r} in precinct {p!r} is not a whole number; it "
+                "is read as 0.")))
     tally.close()
-    if n_sup:
-        log.note(f"{n_sup} precinct count(s) are suppressed for voter privacy; the file's "
-                 "totals are used for those contests.")
+    if got.suppressed_cells:
+        log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "
+                 "the file's totals are used for those contests.")
     for i in lay.orphan_rows[:5]:
         lc = lay.headers[0].label_col
         label = _clean(rows[i][lc]) if lc < len(rows[i]) else ""
@@ -540,7 +542,8 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
     if len(lay.orphan_rows) > 5:
         log.warn(f"… {len(lay.orphan_rows) - 5} more rows with counts outside any contest were "
                  "left out.")
-    primary = grid.primary_of(" ".join(lay.title_rows), any(r[3] for r in out))
-    return RawCanvass(log.file, FAMILY, frame(out), log.issues, seats, file_totals, suppressed,
+    primary = grid.primary_of(" ".join(lay.title_rows), any(r[3] for r in got.rows))
+    return RawCanvass(log.file, FAMILY, frame(got.rows), log.issues, seats, file_totals,
+                      got.suppressed,
                       primary, election_name=lay.title_rows[0] if lay.title_rows else None,
                       sheet=log.sheet)

@@ -19,12 +19,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from recount_desk.core.model import Issue, Severity
-
-from . import vocab
+from . import grid, vocab
 from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog
 from .stages import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
-from .tabular import sniff
 
 FAMILY = "slco_sovc"
 LABEL = "Salt Lake County Statement of Votes Cast (SOVC workbook, 2016–2024)"
@@ -154,10 +152,8 @@ def _shift(rows: list[list[str]], off: int) -> list[list[str]]:
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read every contest sheet of a Salt Lake County SOVC workbook."""
     options = options or ReadOptions()
-    kind = sniff(path)
-    if kind not in ("xlsx", "xls", "ods"):
-        raise fail(path, "This is not an Excel workbook, so it is not a Salt Lake County SOVC. "
-                   "Export the Statement of Votes Cast as XLSX.")
+    grid.spreadsheet(path, "This is not an Excel workbook, so it is not a Salt Lake County "
+                     "SOVC. Export the Statement of Votes Cast as XLSX.", grid.WORKBOOKS)
     names = chosen_sheets(path, workbook_sheet_names(path), options.sheet, listed=12)
     st = _State(path.name)
     for sheet, rows in iter_sheets(path, names, options=options):
@@ -181,7 +177,8 @@ class _State:
     def __init__(self, name: str) -> None:
         self.name = name
         self.rows: list[RawRow] = []
-        self.issues: list[Issue] = []
+        self.log = IssueLog(name)
+        self.tally = grid.Tally(self.log)
         self.seats: dict[tuple[str, str, str], int] = {}
         self.file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
         self.suppressed: set[tuple[str, str, str]] = set()
@@ -190,7 +187,6 @@ class _State:
         self.election_name: str | None = None
         self.election_date: str | None = None
         self.unresolved = 0
-        self.bad = 0
 
     # -- helpers ---------------------------------------------------------------------------
     def _title(self, raw: str) -> tuple[str, str, int | None]:
@@ -209,16 +205,7 @@ class _State:
         return title, party, seats
 
     def _count(self, text: str, sheet: str, row: int, column: str) -> int:
-        v = to_int(text)
-        if v is None:
-            if text.strip():
-                self.bad += 1
-                if self.bad <= 10:
-                    self.issues.append(Issue(self.name, f"The vote count {text!r} is not a "
-                                             "whole number; it is read as 0.", sheet, row,
-                                             column, Severity.ERROR))
-            return 0
-        return v
+        return self.tally.count(text, sheet=sheet, row=row, column=column)
 
     def meta(self, rows: list[list[str]]) -> None:
         """The election's name and date from the lines above a table ('2018 Primary
@@ -279,9 +266,8 @@ class _State:
                 name, cparty = cname[:m.start()].strip(), m.group(1).upper()
             cols.append((j, name, cparty, k))
         if not cols:
-            self.issues.append(Issue(self.name, f"The contest {title!r} has no candidate "
-                                     "columns after the statistics columns; it was skipped.",
-                                     sheet, h + 1, severity=Severity.WARNING))
+            self.log.warn(f"The contest {title!r} has no candidate columns after the statistics "
+                          "columns; it was skipped.", sheet=sheet, row=h + 1)
             return
         self.contests += 1
         # Per precinct (in order of appearance): its 'Total' rows and the sum of its
@@ -344,31 +330,26 @@ class _State:
                 for (_, name, cparty, k), v in zip(cols, values, strict=True):
                     self.rows.append((precinct, title, "", party, name, cparty, k, v))
         for typ, (n, first) in unknown.items():
-            self.issues.append(Issue(self.name, f"{title}: {n} row(s) have the unknown Type "
-                                     f"{typ!r}; only 'Total' rows are counted, so check that "
-                                     "these are not votes left out.", sheet, first, "Type",
-                                     Severity.WARNING))
+            self.log.warn(f"{title}: {n} row(s) have the unknown Type {typ!r}; only 'Total' rows "
+                          "are counted, so check that these are not votes left out.",
+                          sheet=sheet, row=first, column="Type")
         if untyped:
-            self.issues.append(Issue(self.name, f"{title}: {len(untyped)} row(s) with counts "
-                                     "have no Type; they were not counted.", sheet, untyped[0],
-                                     "Type", Severity.WARNING))
+            self.log.warn(f"{title}: {len(untyped)} row(s) with counts have no Type; they were "
+                          "not counted.", sheet=sheet, row=untyped[0], column="Type")
         if no_total:
-            self.issues.append(Issue(
-                self.name, f"{title}: {len(no_total)} precinct(s) have no 'Total' row (first "
-                f"{no_total[0]!r}); their counting-group rows were added up instead.", sheet,
-                first_row[no_total[0]], "Type", Severity.WARNING))
+            self.log.warn(f"{title}: {len(no_total)} precinct(s) have no 'Total' row (first "
+                          f"{no_total[0]!r}); their counting-group rows were added up instead.",
+                          sheet=sheet, row=first_row[no_total[0]], column="Type")
         if mismatch:
-            self.issues.append(Issue(
-                self.name, f"{title}: in {len(mismatch)} precinct(s) the 'Total' row is not "
-                f"the sum of the counting-group rows above it (first {mismatch[0][0]!r}); the "
-                "'Total' row is counted. Check the file against the printed SOVC.", sheet,
-                mismatch[0][1], "Type", Severity.WARNING))
+            self.log.warn(f"{title}: in {len(mismatch)} precinct(s) the 'Total' row is not the "
+                          f"sum of the counting-group rows above it (first {mismatch[0][0]!r}); "
+                          "the 'Total' row is counted. Check the file against the printed "
+                          "SOVC.", sheet=sheet, row=mismatch[0][1], column="Type")
         if sup:
             self.suppressed.add(key)
-            self.issues.append(Issue(
-                self.name, f"{title}: {sup} precinct(s) are suppressed ('****'); their votes "
-                "are only in the Election Total, which is used for the contest total.", sheet,
-                severity=Severity.NOTE))
+            self.log.note(f"{title}: {sup} precinct(s) are suppressed ('****'); their votes are "
+                          "only in the Election Total, which is used for the contest total.",
+                          sheet=sheet)
 
     # -- 2024 printed ------------------------------------------------------------------------
     def sheet_2024(self, sheet: str, rows: list[list[str]], h: int) -> None:
@@ -381,8 +362,7 @@ class _State:
             if raw_title and _VOTE_FOR.search(raw_title):
                 break
         if not raw_title:
-            self.issues.append(Issue(self.name, "A contest page has no title; it was skipped.",
-                                     sheet, h + 1, severity=Severity.WARNING))
+            self.log.warn("A contest page has no title; it was skipped.", sheet=sheet, row=h + 1)
             return
         # The legend after the title ("**** - Insufficient Turnout …") is not part of it.
         raw_title = raw_title.split("****")[0]
@@ -454,25 +434,16 @@ class _State:
             self.file_totals[key] = use
         if sup:
             self.suppressed.add(key)
-            self.issues.append(Issue(
-                self.name, f"{title}: {sup} precinct(s) are suppressed ('****', insufficient "
-                "turnout to protect voter privacy); their votes are only in the county total "
-                "row, which is used for the contest total.", sheet, severity=Severity.NOTE))
+            self.log.note(f"{title}: {sup} precinct(s) are suppressed ('****', insufficient "
+                          "turnout to protect voter privacy); their votes are only in the county "
+                          "total row, which is used for the contest total.", sheet=sheet)
 
     def finish(self) -> RawCanvass:
-        if self.bad > 10:
-            self.issues.append(Issue(self.name, f"… {self.bad - 10} more vote counts are not "
-                                     "whole numbers.", severity=Severity.ERROR))
+        self.tally.close()
         if self.unresolved:
-            self.issues.append(Issue(self.name, f"{self.unresolved:,} unresolved write-in "
-                                     "vote(s) are not counted for any candidate.",
-                                     severity=Severity.NOTE))
-        low = f"{self.name} {self.election_name or ''}".lower()
-        primary: bool | None = None
-        if self.any_party or "primary" in low:
-            primary = True
-        elif "general" in low:
-            primary = False
-        return RawCanvass(self.name, FAMILY, frame(self.rows), self.issues, self.seats,
+            self.log.note(f"{self.unresolved:,} unresolved write-in vote(s) are not counted for "
+                          "any candidate.")
+        primary = grid.primary_of(f"{self.name} {self.election_name or ''}", self.any_party)
+        return RawCanvass(self.name, FAMILY, frame(self.rows), self.log.issues, self.seats,
                           self.file_totals, self.suppressed, primary,
                           election_name=self.election_name, election_date=self.election_date)

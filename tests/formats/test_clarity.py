@@ -10,7 +10,7 @@ import pytest
 
 from recount_desk.core.model import Severity
 from recount_desk.formats import ImportFailed, detect, read_canvass
-from recount_desk.formats.clarity import iter_spreadsheetml
+from recount_desk.formats.tabular import iter_spreadsheetml
 
 DATA = Path(__file__).parents[1] / "data" / "formats" / "clarity"
 
