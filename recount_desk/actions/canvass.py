@@ -351,7 +351,8 @@ def file_kind(parsed: ParsedCanvass, election_date: date | None = None) -> KindI
     if election_date is None and parsed.election_date:
         election_date = date.fromisoformat(parsed.election_date)
     return infer_kind(
-        names=(parsed.election_name, Path(parsed.file).stem), election_date=election_date,
+        names=(parsed.election_name, parsed.sheet, Path(parsed.file).stem),
+        election_date=election_date,
         primary=parsed.primary,
         titles=[c.key.title for c in parsed.contests if c.kind is ContestKind.RACE])
 

@@ -77,6 +77,8 @@ class ParsedCanvass:
     # Why the plausibility gate doubts this reading, in sentences (its issues are also
     # among ``issues``); a doubtful reading is not offered as done.
     doubts: list[str] = field(default_factory=list)
+    # The workbook's sheet that was read (None for a CSV, or a reading of several sheets).
+    sheet: str | None = None
 
     @property
     def doubtful(self) -> bool:
@@ -184,7 +186,8 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
             issues.append(Issue(raw.file, "No contest results were found in this file.",
                                 raw.sheet, severity=Severity.ERROR))
             return ParsedCanvass(raw.file, raw.family, sha256, [], [], [], [], [], [], issues,
-                                 is_primary, raw.election_name, raw.election_date)
+                                 is_primary, raw.election_name, raw.election_date,
+                                 sheet=raw.sheet)
         (df, n, t_codes, t_u, d_codes, d_u, y_codes, y_u, precinct_codes, precinct_uniques,
          choice_codes, choice_u, kind_codes, kind_u, votes_all) = _from_frame(
             raw, df, is_primary, issues)
@@ -408,7 +411,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     return ParsedCanvass(
         raw.file, raw.family, sha256, [str(p) for p in precinct_uniques], contests, choices,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
-        raw.election_date, counties=raw.counties,
+        raw.election_date, counties=raw.counties, sheet=raw.sheet,
     )
 
 
