@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from recount_desk.core.model import Issue, Severity
 
@@ -40,7 +41,11 @@ from . import vocab
 from .base import ContestTuple, RawCanvass, fail
 from .pipeline import IssueLog
 from .stages import RawRow, primary_in_name, to_int
+from .stages import frame as raw_rows
 from .tabular import sniff
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SPREADSHEETS = ("xlsx", "xls", "ods", "csv")
 WORKBOOKS = ("xlsx", "xls", "ods")
@@ -138,6 +143,21 @@ def party_of(cell: str) -> str | None:
     if m:
         return {"GOP": "REP", "NP": "", "NON": ""}.get(m.group(1).upper(), m.group(1).upper())
     return _PARTY_WORDS.get(cell.strip("() .").casefold())
+
+
+_NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA)"
+                         r"\s*\)\s*$", re.IGNORECASE)
+
+
+def choice_party(name: str) -> tuple[str, str]:
+    """Stage *header band*: a choice's name and the party it names, before it ('REP MIKE
+    LEE') or after it ('Chris Stewart (REP)'; '(GOP)' is REP), or "" where it names none."""
+    name, party = vocab.split_party_prefix(name)
+    m = _NAME_PARTY.search(name)
+    if m and m.start() > 0:
+        name = name[:m.start()]
+        party = party or {"GOP": "REP"}.get(m.group(1).upper(), m.group(1).upper())
+    return " ".join(name.split()), party
 
 
 def band_kind(cells: Sequence[str]) -> str:
@@ -348,3 +368,29 @@ def merge(result: RawCanvass, more: RawCanvass) -> None:
     result.doubts.extend(more.doubts)
     if result.primary is None:
         result.primary = more.primary
+
+
+class Book:
+    """Stage *rows* of a workbook of one contest per sheet (the Salt Lake SOVC, Clarity):
+    what the sheets read add up to (raw rows, issues, seats, totals, suppressed contests,
+    whether a contest has a party), made one reading by :meth:`raw`."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.rows: list[RawRow] = []
+        self.log = IssueLog(name)
+        self.tally = Tally(self.log)
+        self.seats: dict[ContestTuple, int] = {}
+        self.file_totals: dict[ContestTuple, dict[str, int]] = {}
+        self.suppressed: set[ContestTuple] = set()
+        self.contests = 0
+        self.any_party = False
+
+    def raw(self, family: str, said: str, frame: pd.DataFrame | None = None, **more: Any
+            ) -> RawCanvass:
+        """The reading: its raw rows (``frame``, else :func:`stages.frame` of them), a
+        primary where a contest has a party or ``said`` (the file's or the election's
+        name) says primary."""
+        return RawCanvass(self.name, family, frame if frame is not None else
+                          raw_rows(self.rows), self.log.issues, self.seats, self.file_totals,
+                          self.suppressed, primary_of(said, self.any_party), **more)

@@ -58,8 +58,6 @@ _PARTY_PREFIX = re.compile(r"^(GOP|REP|Republican|DEM|Democratic|Democrat|LIB|Li
 _PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
                 "democratic": "DEM", "democrat": "DEM", "lib": "LIB", "libertarian": "LIB",
                 "con": "CON", "constitution": "CON"}
-_NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP)\s*\)$",
-                         re.IGNORECASE)
 _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
                            re.IGNORECASE)
 _PAGE_SHEET = re.compile(r"^(table|page|sheet|pg\.?)\s*\d+$", re.IGNORECASE)
@@ -410,11 +408,7 @@ def _section(rows: list[list[str]], h: int, width: int
         contest, party = _split_contest(contest_title)
         cparty_raw = party_row[j] if j < len(party_row) else ""
         cparty = (grid.party_of(cparty_raw) or "") if cparty_raw else ""
-        choice, prefix = vocab.split_party_prefix(cname)
-        m = _NAME_PARTY.search(choice)
-        if m and m.start() > 0:
-            choice = choice[:m.start()].strip()
-            prefix = prefix or {"GOP": "REP"}.get(m.group(1).upper(), m.group(1).upper())
+        choice, prefix = grid.choice_party(cname)
         cols.append((j, contest, party, choice, cparty or prefix, k))
     no_titles = not (current or any(contest_row[first:width]))
     return data_start, cols, block, no_titles, block_start, stats
