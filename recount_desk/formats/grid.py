@@ -6,7 +6,8 @@ In the order of the pipeline's stages:
 
 - **open**: :func:`spreadsheet` (the file must be a spreadsheet of the kinds a family
   reads, else the family's sentence);
-- **sheet**: :func:`other_sheets` (which sheets were read and which were not, said once);
+- **sheet**: :func:`sheets_to_read`, :func:`other_sheets` (which sheets were read and which
+  were not, said once);
 - **header band**: :func:`band` (the rows of a band of several rows around a header:
   contest, candidate, party and "Vote for" rows in any order), :func:`band_kind` (what one
   row of it holds), :func:`band_roles` (which row names the contests, which the
@@ -40,9 +41,9 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from .base import ContestTuple, RawCanvass, fail
 from .pipeline import IssueLog
-from .stages import RawRow, primary_in_name, to_int
+from .stages import RawRow, chosen_sheets, primary_in_name, to_int
 from .stages import frame as raw_rows
-from .tabular import sniff
+from .tabular import sheet_names, sniff
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,6 +58,17 @@ def spreadsheet(path: Path, refusal: str, kinds: Sequence[str] = SPREADSHEETS) -
     if kind not in kinds:
         raise fail(path, refusal)
     return kind
+
+
+def sheets_to_read(path: Path, kind: str, chosen: str | None, *, listed: int | None = None
+                   ) -> tuple[list[str], list[str] | None]:
+    """Stage *sheet*: a workbook's sheets and those to read (only ``chosen`` where the
+    officer chose one; refused, naming the first ``listed`` sheets, where it has none of
+    that name); ``([], None)`` for a CSV."""
+    if kind == "csv":
+        return [], None
+    names = sheet_names(path)
+    return names, chosen_sheets(path, names, chosen, listed=listed)
 
 
 def other_sheets(issues: list[Issue], file: str, read: str | None, others: Sequence[str], *,

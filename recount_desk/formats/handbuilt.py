@@ -37,7 +37,7 @@ from . import grid, vocab
 from ._workbook_checks import excel_error_cells
 from .base import NOT_OURS, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
-from .stages import chosen_sheets, frame, sheets, to_int, workbook_sheet_names
+from .stages import frame, sheets, to_int
 from .tabular import col_letter, read_csv_rows, read_csv_text
 
 FAMILY = "handbuilt"
@@ -194,10 +194,8 @@ def detect(path: Path, kind: str) -> Detection | None:
     try:
         summaries = 0
         seen = 0
-        for sheet, rows in _sheets(path, kind, nrows=200, limit=_DETECT_SHEETS):
-            rows, _lead = _strip_leading_columns(rows)
-            rows = _join_split_headers(rows)
-            h = _find_header(rows)
+        for sheet, raw in _sheets(path, kind, nrows=200, limit=_DETECT_SHEETS):
+            rows, _lead, h = _prepare(raw)
             if h is None:
                 if any(any(c.strip() for c in r) for r in rows):
                     seen += 1
@@ -229,6 +227,14 @@ def _csv_rows(path: Path, nrows: int | None) -> list[list[str]]:
     return rows
 
 
+def _prepare(rows: list[list[str]]) -> tuple[list[list[str]], int, int | None]:
+    """A sheet's rows without its empty leading columns (and how many), a split header
+    joined, and the header's row (None where there is none)."""
+    rows, lead = _strip_leading_columns(rows)
+    rows = _join_split_headers(rows)
+    return rows, lead, _find_header(rows)
+
+
 def _sheets(path: Path, kind: str, **how: Any) -> Iterator[tuple[str, list[list[str]]]]:
     return sheets(path, kind, csv_rows=_csv_rows, **how)
 
@@ -238,21 +244,15 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     options = options or ReadOptions()
     kind = grid.spreadsheet(path, "This is not a spreadsheet, so it is not a county results "
                             "workbook. Export it as XLSX or CSV.")
-    names: list[str] | None = None
-    all_names: list[str] = []
-    if kind != "csv":
-        all_names = workbook_sheet_names(path)
-        names = chosen_sheets(path, all_names, options.sheet)
+    all_names, names = grid.sheets_to_read(path, kind, options.sheet)
     readable: list[str] = []
     summaries: dict[str, str] = {}
     empty: list[str] = []
     result: RawCanvass | None = None
     read_from = first_title = ""
     pages: list[str] = []
-    for sheet, rows in _sheets(path, kind, names=names, options=options):
-        rows, lead = _strip_leading_columns(rows)
-        rows = _join_split_headers(rows)
-        h = _find_header(rows)
+    for sheet, raw in _sheets(path, kind, names=names, options=options):
+        rows, lead, h = _prepare(raw)
         if h is None:
             if not any(any(c.strip() for c in r) for r in rows):
                 empty.append(sheet)

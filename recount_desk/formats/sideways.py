@@ -42,7 +42,7 @@ from pathlib import Path
 from . import grid, vocab
 from .base import NOT_OURS, Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
-from .stages import chosen_sheets, frame, sheets, to_int, workbook_sheet_names
+from .stages import frame, sheets, to_int
 from .tabular import col_letter
 
 FAMILY = "sideways"
@@ -399,9 +399,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     options = options or ReadOptions()
     kind = grid.spreadsheet(path, "This is not a spreadsheet, so it is not a county results "
                             "workbook. Export it as XLSX or CSV.")
-    names: list[str] | None = None
-    if kind != "csv":
-        names = chosen_sheets(path, workbook_sheet_names(path), options.sheet)
+    _all, names = grid.sheets_to_read(path, kind, options.sheet)
     result: RawCanvass | None = None
     read_from = ""
     readable: list[str] = []

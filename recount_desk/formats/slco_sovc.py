@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import grid, vocab
 from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
-from .stages import chosen_sheets, iter_sheets, to_int, workbook_sheet_names
+from .stages import iter_sheets, to_int, workbook_sheet_names
 
 FAMILY = "slco_sovc"
 LABEL = "Salt Lake County Statement of Votes Cast (SOVC workbook, 2016–2024)"
@@ -151,9 +151,10 @@ def _shift(rows: list[list[str]], off: int) -> list[list[str]]:
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read every contest sheet of a Salt Lake County SOVC workbook."""
     options = options or ReadOptions()
-    grid.spreadsheet(path, "This is not an Excel workbook, so it is not a Salt Lake County "
-                     "SOVC. Export the Statement of Votes Cast as XLSX.", grid.WORKBOOKS)
-    names = chosen_sheets(path, workbook_sheet_names(path), options.sheet, listed=12)
+    kind = grid.spreadsheet(path, "This is not an Excel workbook, so it is not a Salt Lake "
+                            "County SOVC. Export the Statement of Votes Cast as XLSX.",
+                            grid.WORKBOOKS)
+    _all, names = grid.sheets_to_read(path, kind, options.sheet, listed=12)
     st = _State(path.name)
     for sheet, rows in iter_sheets(path, names, options=options):
         found = _find_header_2018(rows)
