@@ -117,7 +117,10 @@ def read_retab_file(path: Path | str, *, sheet: str | None = None,
     if "row" in df.columns and len(df):
         first_rows = df.groupby(["contest", "district", "precinct"], sort=False,
                                 observed=True)["row"].min()
-        rows = {(str(c), str(d), str(p)): int(r) for (c, d, p), r in first_rows.items()}
+        idx = first_rows.index  # (its levels as lists: iterating the index is slower)
+        keys = zip(*(idx.get_level_values(i).astype(str).tolist() for i in range(3)),
+                   strict=True)
+        rows = dict(zip(keys, first_rows.astype("int64").tolist(), strict=True))
         located = [i for i in parsed.issues
                    if i.row is not None and i.severity is not Severity.NOTE]
         if located:
@@ -142,7 +145,10 @@ def _file_of(path: Path, parsed: ParsedCanvass, sheet: str | None,
         name = parsed.choices[col.contest][col.choice].name
         per = votes.setdefault(col.contest, {})
         for p, v in zip(col.precincts, col.votes, strict=True):
-            per.setdefault(p - 1, {})[name] = int(v)
+            got = per.get(p - 1)
+            if got is None:
+                got = per[p - 1] = {}
+            got[name] = int(v)
     over: dict[tuple[int, int], int] = {}
     under: dict[tuple[int, int], int] = {}
     has_extras: set[int] = set()
@@ -263,22 +269,27 @@ def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
         raise RetabRefused(f"{f.file} holds no contest results.")
     matches = propose_contest(ctx.totals.contest.key, ctx.layout.choices, f.contests)
     chosen = f.contest(file_contest) if file_contest is not None else matches[0].contest
-    loaded = rr.loaded_units(case.conn, contest_id)
-    hand = [su.unit.name for su, st in zip(ctx.stored_units, ctx.states, strict=True)
-            if su.id not in loaded and st.status is not UnitStatus.NOT_STARTED]
-    replaced = tuple(su.unit.name for su in ctx.stored_units if su.id in loaded)
+    records = ctx.model.units
+    # Hand-entered: a unit not loaded that has an entry (a unit without any is not started,
+    # core.recount.unit_state); only those units' states are needed.
+    hand = [n for n, r in records.items()
+            if not r.loaded and (r.first is not None or r.second is not None)]
+    replaced = tuple(n for n, r in records.items() if r.loaded)
     units = _units(ctx.stored_units)
-    plan = plan_load(ctx.layout, units, rr.contest_precincts(case.conn, contest_id), chosen,
+    canvass_precincts, by_precinct = rr.contest_canvass(case.conn, contest_id)
+    plan = plan_load(ctx.layout, units, canvass_precincts, chosen,
                      f.precincts.get(chosen.index, ()), skip_units=hand)
-    kept = {st.unit.name: st.final for st in ctx.states
-            if st.unit.name in hand and st.status.counts and st.final is not None}
+    kept = {}
+    for n in hand:
+        st = ctx.model.state(records[n])
+        if st.status.counts and st.final is not None:
+            kept[n] = st.final
     env: dict[str, int] = dict.fromkeys(ctx.layout.choices, 0)
     for e in ctx.envelopes:
         if e.record.outcome is EnvelopeOutcome.ACCEPTED and e.record.votes is not None:
             for c in ctx.layout.choices:
                 env[c] += e.record.votes.votes.get(c, 0)
-    comparison = compare_load(ctx.totals, ctx.layout, units,
-                              rr.canvass_by_precinct(case.conn, contest_id), plan.sheets,
+    comparison = compare_load(ctx.totals, ctx.layout, units, by_precinct, plan.sheets,
                               kept, env)
     last = store.last_entry(case.conn)
     return RetabPreview(contest_id, ctx.title, f, matches, chosen, plan, comparison,

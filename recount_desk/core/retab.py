@@ -261,13 +261,14 @@ def _precinct_keys(name: str) -> set[str]:
 
 def precinct_matcher(precincts: Sequence[str]) -> dict[str, str]:
     """Folded name or code → the canvass precinct; a key two precincts share is dropped."""
-    seen: dict[str, set[str]] = {}
+    first: dict[str, str] = {}
+    shared: set[str] = set()
     for p in precincts:
         for k in _precinct_keys(p):
-            seen.setdefault(k, set()).add(p)
-    exact = {norm_words(p): p for p in precincts}
-    out = {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
-    out.update(exact)  # a precinct's full name always wins over another's code
+            if first.setdefault(k, p) != p:
+                shared.add(k)
+    out = {k: p for k, p in first.items() if k not in shared}
+    out.update({norm_words(p): p for p in precincts})  # a full name wins over another's code
     return out
 
 
@@ -383,6 +384,8 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit], canvass_precinc
     sheets: dict[str, TallySheet] = {}
     rows: dict[str, tuple[int, ...]] = {}
     skip = set(skip_units)
+    mapped = list(choice_map.items())
+    has_write_ins = any(v == WRITE_IN for v in choice_map.values())
     for u in units:
         if u.name in skip:
             continue
@@ -396,7 +399,7 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit], canvass_precinc
             continue
         blank: list[str] = []
         votes = dict.fromkeys(layout.choices, 0)
-        write_ins: int | None = 0 if any(v == WRITE_IN for v in choice_map.values()) else None
+        write_ins: int | None = 0 if has_write_ins else None
         over: int | None = 0
         under: int | None = 0
         unit_rows: list[int] = []
@@ -406,8 +409,9 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit], canvass_precinc
             if fp.row is not None:
                 unit_rows.append(fp.row)
                 first_row = fp.row if first_row is None else first_row
-            for fc, target in choice_map.items():
-                v = fp.votes.get(fc)
+            fvotes = fp.votes
+            for fc, target in mapped:
+                v = fvotes.get(fc)
                 if v is None:
                     if target != WRITE_IN:
                         blank.append(f"{p}: {fc}")

@@ -10,18 +10,20 @@ detection and its layout's specifics: :mod:`.stages` (sheet: the head of a file 
 for every detector, the sheet to read; header band; grid: a file's cells as text, counts
 tested once per distinct cell with every bad cell named, :func:`.pipeline.count_grid`;
 contests: stated seats, the multicounty note; rows: :func:`.stages.melt` from a grid, raw
-rows as categoricals) and :mod:`.longtable` (the rows stage of every long table: kinds,
-counts, totals rows, write-in totals, hidden cells, per distinct text).
+rows as categoricals), :mod:`.longtable` (the rows stage of every long table: kinds,
+counts, totals rows, write-in totals, hidden cells, per distinct text; the long mapping
+too) and :mod:`.blocks` (the layouts of blocks: a header band split into contests, a
+grid's choice columns as raw rows with the totals rows set apart, contests told apart by
+an id, a row's count checked once; the ES&S families, GEMS and the wide mapping).
 
 How many lines a family takes (``wc -l``, and lines of code without docstrings, comments
 and blank lines), 2026-12-02: ``long`` 189 (140 of code: detection, column names, reading
-its CSV as codes and its sheet); ``dominion`` 256 (202: also its undervote/overvote columns
-and the seat arithmetic); the grid families on ``count_grid``/``melt`` (``ess_custom``,
-``ess_sovc``) 380–550, most of it their header bands. A new family of a layout the stages
-cover (a long table, a grid under a header band) takes about what ``long`` took: some 150
-lines, 100 of them code. The older layouts (hand-built and sideways workbooks, Clarity,
-Salt Lake SOVC, GEMS, the mapping) are still 340–760 lines each: their header bands and
-blocks are what they are made of, and their grids are not yet on ``melt``.
+its CSV as codes and its sheet); ``dominion`` 252 (199: also its undervote/overvote columns
+and the seat arithmetic); the ES&S, GEMS and mapping modules, on :mod:`.blocks`, 294–534
+(README, "How a reader is built", has each). A new family of
+a layout the stages cover (a long table, a grid under a header band) takes about what
+``long`` took: some 150 lines, 100 of them code. The older layouts are what their own
+header bands, blocks and checks make them.
 """
 
 from __future__ import annotations

@@ -23,9 +23,8 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from . import vocab
+from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
 from .stages import (
@@ -42,9 +41,6 @@ from .stages import (
     stated_seats,
     whole,
 )
-
-if TYPE_CHECKING:
-    pass
 
 FAMILY = "dominion"
 LABEL = "Dominion Statement / Summary of Votes"
@@ -157,11 +153,11 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     keep &= precinct != ""
     is_total = keep & by_value(precinct, vocab.is_total_precinct, bool)
     cand = np.isin(kind, ["candidate", "write_in"])
-    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-    t = pd.DataFrame({"c": contest[is_total & cand], "ch": choice[is_total & cand],
-                      "v": votes[is_total & cand]})
-    for (c, ch), v in t.groupby(["c", "ch"], sort=False)["v"].sum().items():
-        file_totals.setdefault((c, "", ""), {})[ch] = int(v)
+    tot = is_total & cand
+    file_totals = blocks.totals(raw_frame({"precinct": precinct[tot], "contest": contest[tot],
+                                           "district": "", "party": "", "choice": choice[tot],
+                                           "choice_party": "", "kind": kind[tot],
+                                           "votes": votes[tot]}))
     keep &= ~is_total
     if options.cancelled():
         raise Cancelled()

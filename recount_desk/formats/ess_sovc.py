@@ -35,6 +35,7 @@ from recount_desk.core.model import Issue, Remedy, Severity
 from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, count_grid, open_source
+from .stages import head_rows
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -61,7 +62,7 @@ def _is_header(row: list[str]) -> bool:
 def detect(path: Path, kind: str) -> Detection | None:
     try:
         if kind == "csv":
-            rows, _ = read_csv_rows(path, 3)
+            rows = head_rows(path, kind, nrows=3)
         elif kind in ("xlsx", "xls", "ods"):
             # The export is usually the only sheet; a copy may put a short cover or notes
             # sheet first (only such a sheet is passed over, so big workbooks stay cheap).

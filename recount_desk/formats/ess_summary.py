@@ -26,6 +26,7 @@ from recount_desk.core.model import Severity
 from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
+from .stages import head_rows
 from .tabular import read_csv_rows
 
 if TYPE_CHECKING:
@@ -51,18 +52,14 @@ _TOTAL_VOTES = re.compile(r"^\s*total\s+votes(\s+cast)?\s*$", re.IGNORECASE)
 _JUNK = re.compile(r"^(\x1a|_x001a_)+$", re.IGNORECASE)
 def _first_text(rows: list[list[str]]) -> str:
     """The first non-empty cell of the first non-empty row."""
-    for r in rows:
-        for c in r:
-            if c:
-                return c
-    return ""
+    return next((c.strip() for r in rows for c in r if c.strip()), "")
 
 
 def detect(path: Path, kind: str) -> Detection | None:
     if kind != "csv":
         return None
     try:
-        rows, _ = read_csv_rows(path, 60)
+        rows = head_rows(path, kind, nrows=60)
     except NOT_OURS:  # a file of another family, or damaged
         return None
     if not _first_text(rows).lower().startswith("summary results report"):

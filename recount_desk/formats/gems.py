@@ -37,6 +37,7 @@ from recount_desk.core.model import Issue, Remedy, Severity
 from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
+from .stages import head_rows
 from .tabular import NOT_UTF8_NOTE
 
 if TYPE_CHECKING:
@@ -87,9 +88,9 @@ def _more_votes_than_ballots(name: str, votes: pd.DataFrame, counted: pd.DataFra
     return out
 
 
-def _text(path: Path, limit: int | None = None) -> tuple[str, str | None]:
+def _text(path: Path) -> tuple[str, str | None]:
     with open(path, "rb") as f:
-        data = f.read() if limit is None else f.read(limit)
+        data = f.read()
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError:
@@ -107,11 +108,8 @@ def detect(path: Path, kind: str) -> Detection | None:
     if kind != "csv":
         return None
     try:
-        text, _ = _text(path, 8192)
-        lines = text.splitlines()[:20]
-        if len(lines) > 1 and not text.endswith("\n"):
-            lines = lines[:-1]
-        rows = [r for r in csv.reader(lines) if r and any(c.strip().strip("\x1a") for c in r)]
+        rows = [r for r in head_rows(path, kind, nrows=20)
+                if any(c.strip().strip("\x1a") for c in r)]
     except NOT_OURS:  # a file of another family, or damaged
         return None
     if not rows:

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from recount_desk.core.model import Remedy
 
-from . import vocab
+from . import blocks, vocab
 from ._workbook_checks import col_number
 from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .stages import iter_sheets, to_int, workbook_sheet_names
@@ -319,7 +319,6 @@ def _read_wide(path: Path, mapping: dict[str, Any], cols: _Columns, body: list[l
     blocks' columns as a grid of counts; suppressed cells mark their contest."""
     import numpy as np
 
-    from . import blocks
     from .pipeline import IssueLog, count_grid
 
     log = IssueLog(path.name, cols.sheet)
@@ -495,28 +494,18 @@ def propose(path: Path | str, sheet: str | int | None = None,
         precinct = max(texts, key=lambda j: (len(set(values(j))), -j))
     out["precinct_column"] = precinct + 1 if precinct is not None else None
     above = [_clean(c) for c in rows[h - 1]] + [""] * width if h > 0 else [""] * width
-    blocks: list[dict[str, Any]] = []
-    last = -2
-    seen: set[str] = set()
-    title = ""
-    closed = False  # an over/under column ends a contest's choices
-    for j in counts:
-        if j in stats or j == precinct or (precinct is not None and j < precinct) or \
-                vocab.STATISTIC.match(above[j]) or vocab.PERCENT.search(above[j]):
-            last = -2
-            continue
-        kind = vocab.choice_kind(header[j]) if header[j] else "candidate"
-        head = header[j].casefold()
-        if j != last + 1 or (above[j] and above[j] != title) or (head and head in seen) or \
-                (closed and kind in ("candidate", "write_in")):
-            title = above[j] or (title if j == last + 1 else "")
-            blocks.append({"contest": title, "seats": 1, "columns": []})
-            seen, closed = set(), False
-        blocks[-1]["columns"].append(j + 1)
-        seen.add(head)
-        closed = closed or kind in ("over", "under", "blank")
-        last = j
-    out["blocks"] = blocks
+    choices = [j for j in counts if not (
+        j in stats or j == precinct or (precinct is not None and j < precinct)
+        or vocab.STATISTIC.match(above[j]) or vocab.PERCENT.search(above[j]))]
+    # The contests as a header band's (blocks.runs), the title over a contest's first column
+    # standing for the columns beside it; a gap between columns ends a contest.
+    titles = [""] * width
+    for j in choices:
+        titles[j] = above[j] or (titles[j - 1] if j - 1 in choices else "")
+    names = [h.casefold() or f"\0{j}" for j, h in enumerate(header)]  # (a blank repeats none)
+    found = blocks.runs(choices, titles, names, also=lambda r, c, _: c != r.cols[-1] + 1)
+    out["blocks"] = [{"contest": r.title, "seats": 1, "columns": [c + 1 for c in r.cols]}
+                     for r in found]
     return out
 
 

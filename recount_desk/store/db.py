@@ -397,13 +397,32 @@ def _digested_tables(conn: sqlite3.Connection) -> list[str]:
 
 
 def row_sums(conn: sqlite3.Connection) -> dict[str, int]:
-    """Every covered table's sum of row hashes, from all its rows (store/digest.py)."""
+    """Every covered table's sum of row hashes, from all its rows (store/digest.py); a
+    table digested whole (case format 9) has its whole-table digest there instead."""
     out = {}
+    whole = rows_digest.whole_tables(case_format(conn))
     for t in _digested_tables(conn):
+        if t in whole:
+            out[t] = _whole_value(conn, t)
+            continue
         rows = pg.all_rows(conn, t) if pg.is_pg(conn) else conn.execute(  # type: ignore[arg-type]
             f'SELECT * FROM "{t}"')
         out[t] = rows_digest.table_sum(t, rows)
     return out
+
+
+def _ordered_rows(conn: sqlite3.Connection, t: str) -> list[Any]:
+    """A table's rows in the order of their values, column by column (on a server: the
+    same rows in the same order, text byte by byte, NULL first)."""
+    if pg.is_pg(conn):
+        return list(pg.table_rows(conn, t))  # type: ignore[arg-type]
+    cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
+    order = ", ".join(f'"{c}"' for c in cols)
+    return conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}').fetchall()
+
+
+def _whole_value(conn: sqlite3.Connection, t: str) -> int:
+    return rows_digest.whole_value(t, _ordered_rows(conn, t))
 
 
 def _from_sums(sums: dict[str, int]) -> tuple[str, dict[str, str]]:
@@ -434,12 +453,7 @@ def state_parts(conn: sqlite3.Connection, *, per_row: bool = False
             continue
         h.update(f"\x1e{t}\x1d".encode())
         part = hashlib.sha256()
-        if server:  # the same rows in the same order (text byte by byte, NULL first)
-            rows = pg.table_rows(conn, t)  # type: ignore[arg-type]
-        else:
-            cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
-            order = ", ".join(f'"{c}"' for c in cols)
-            rows = conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}').fetchall()
+        rows = _ordered_rows(conn, t)
         if per_row:
             for row in rows:
                 data = canonical_json(list(row)).encode("utf-8") + b"\n"
@@ -664,6 +678,7 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
         return
     key = (int(conn.execute("PRAGMA schema_version").fetchone()[0]),
            tuple(_digested_tables(conn)))
+    conn.row_changes.whole = rows_digest.whole_tables(case_format(conn))
     if conn.triggers_for != key:
         conn.triggers_for = None
         rows_digest.install_triggers(conn, key[1])
@@ -685,10 +700,12 @@ def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
     if head != prev.hash or key is None or tuple(before) != key[1] or \
             int(conn.execute("PRAGMA schema_version").fetchone()[0]) != key[0]:
         return None
-    delta = conn.row_changes.delta
-    if set(delta) - set(before):
+    delta, touched = conn.row_changes.delta, conn.row_changes.touched
+    if set(delta) - set(before) or touched - set(before) or \
+            set(delta) & conn.row_changes.whole:
         return None
-    return {t: (v + delta.get(t, 0)) % rows_digest.MODULUS for t, v in before.items()}
+    return {t: _whole_value(conn, t) if t in touched else
+            (v + delta.get(t, 0)) % rows_digest.MODULUS for t, v in before.items()}
 
 
 def _running_sums_pg(conn: pg.PgCaseConnection, prev: AuditEntry | None
@@ -709,6 +726,8 @@ def _running_sums_pg(conn: pg.PgCaseConnection, prev: AuditEntry | None
         return None
     mine = prev.seq + 1
     caught_up = head == prev.hash
+    whole = rows_digest.whole_tables(case_format(cast(sqlite3.Connection, conn)))
+    touched: set[str] = set()
     for seq, own, table, sign, row in logged:
         if seq > mine or table not in sums or (seq == mine) != own:
             return None
@@ -716,6 +735,11 @@ def _running_sums_pg(conn: pg.PgCaseConnection, prev: AuditEntry | None
             if _from_sums(_reduced(sums))[0] != json.loads(prev.payload).get("state"):
                 return None
             caught_up = True
+        if table in whole:
+            if seq != mine:  # another station changed it: its state then is not known here
+                return None
+            touched.add(table)  # digested whole below, as this action leaves it
+            continue
         try:
             h = rows_digest.row_hash(table, row)
         except TypeError:
@@ -723,6 +747,8 @@ def _running_sums_pg(conn: pg.PgCaseConnection, prev: AuditEntry | None
         sums[table] += h if sign > 0 else -h
     if not caught_up and _from_sums(_reduced(sums))[0] != json.loads(prev.payload).get("state"):
         return None
+    for t in touched:
+        sums[t] = _whole_value(cast(sqlite3.Connection, conn), t)
     return _reduced(sums)
 
 

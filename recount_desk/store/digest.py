@@ -1,4 +1,4 @@
-"""The state digest of case format 8: per table, the sum of its rows' hashes, kept row by row.
+"""The state digest of case formats 8-9: per table, the sum of its rows' hashes, kept row by row.
 
 Each row (every column, as stored) is hashed to a 4,096-bit number (SHAKE-256 of the table's
 name and the row's canonical JSON); a table's value is the sum of its rows' numbers modulo
@@ -8,6 +8,20 @@ finding two sets of rows with the same sum (the generalized birthday attack on a
 n bits costs about 2^(2·sqrt(n)), here 2^128), as the whole-table SHA-256 of case format 3
 did. The audit entry keeps, per table, the SHA-256 of that sum, and the state digest is the
 SHA-256 of those per-table digests.
+
+From case format 9 the tables whose size is the canvass's and not the recount's — the
+precincts, the import's findings, the recount's units and their precincts: written by the
+canvass import and the start of a recount, thousands of rows that no recount action adds
+to — are each digested whole instead (``WHOLE_TABLES``): the SHA-256 of the table's name and
+of all its rows as one canonical JSON list, in the order of their values (column by column,
+as case format 3 did for every table). That is collision-resistant as SHA-256 is, needs no
+wide sum, and costs a fraction of a row hash per row (one encoding and one hash for the
+table, not one 512-byte SHAKE output per row): the full check of a freshly opened case — the
+precincts and units of a countywide race are some 9,000 rows — is what it speeds up. An
+action that changes such a table (a unit's note) has it digested whole again at its save.
+Its value in the per-table sums is that digest read as a 256-bit number. (A re-tabulation
+load's tallies, too, are one row from case format 9 — its figures in integer blobs,
+store/recount_repo.py — so loading a countywide statement adds one term, not 21,000.)
 
 So a save need not read the whole case: the connection keeps the sums of the state it last
 checked or wrote, temporary triggers (in the connection's own ``temp`` schema, never in the
@@ -101,16 +115,41 @@ def combine(parts: Mapping[str, str]) -> str:
     return h.hexdigest()
 
 
+# Digested whole from case format 9 on (see the module's docstring).
+WHOLE_TABLES = frozenset({"precinct", "import_issue", "recount_unit", "unit_precinct"})
+WHOLE_FORMAT = 9
+_WHOLE_TAG = b"recount-desk-whole-table/1"
+
+
+def whole_tables(case_format: int) -> frozenset[str]:
+    """The tables a case of this format digests whole."""
+    return WHOLE_TABLES if case_format >= WHOLE_FORMAT else frozenset()
+
+
+def whole_value(table: str, rows: Sequence[Sequence[Any]]) -> int:
+    """A table digested whole: SHA-256 of its name and of its rows (in the order of their
+    values) as one canonical JSON list, read as a number (its place among the sums)."""
+    data = _WHOLE_TAG + b"\x1e" + table.encode() + b"\x1f" + \
+        _encode_row(list(rows)).encode("utf-8")
+    return int.from_bytes(hashlib.sha256(data).digest(), "little")
+
+
 class RowChanges:
-    """Collects, during one transaction, what each table's sum gains and loses.
+    """Collects, during one transaction, what each table's sum gains and loses, and which
+    of the tables digested whole were changed (``touched``).
 
     Registered on a SQLite connection as the function the temporary triggers call with
     (table, +1 or -1, the row's values)."""
 
     def __init__(self) -> None:
         self.delta: dict[str, int] = {}
+        self.touched: set[str] = set()
+        self.whole: frozenset[str] = frozenset()
 
     def __call__(self, table: str, sign: int, *row: Any) -> None:
+        if table in self.whole:  # digested whole again at the save
+            self.touched.add(table)
+            return
         # (reduced modulo 2^4096 by whoever reads the delta: one addition per row here)
         prefix = _PREFIXES.get(table)
         if prefix is None:
@@ -121,6 +160,7 @@ class RowChanges:
 
     def clear(self) -> None:
         self.delta = {}
+        self.touched = set()
 
 
 def install_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
@@ -130,6 +170,22 @@ def install_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
     checked object by object), and are made again after a migration changes a table. Foreign
     key actions and REPLACE fire them too (``recursive_triggers`` is on)."""
     conn.execute("PRAGMA recursive_triggers=ON")
+    # In one transaction of their own: each schema change alone costs a commit of the temp
+    # schema (a hundred of them made the first save after opening a case 10-20 ms slower).
+    own = not conn.in_transaction
+    if own:
+        conn.execute("BEGIN")
+    try:
+        _make_triggers(conn, tables)
+    except BaseException:
+        if own:
+            conn.execute("ROLLBACK")
+        raise
+    if own:
+        conn.execute("COMMIT")
+
+
+def _make_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
     for (name,) in conn.execute("SELECT name FROM temp.sqlite_master WHERE type='trigger' "
                                 "AND name LIKE 'rd_row_%'").fetchall():
         conn.execute(f'DROP TRIGGER temp."{name}"')

@@ -60,6 +60,20 @@ def contest_precincts(conn: sqlite3.Connection, contest_id: int) -> list[str]:
     return [names[i] for i in sorted(ids)]
 
 
+def contest_canvass(conn: sqlite3.Connection, contest_id: int
+                    ) -> tuple[list[str], dict[str, dict[str, int]]]:
+    """``contest_precincts`` and ``canvass_by_precinct`` of one contest, read once."""
+    names = precinct_names(conn)
+    by_id: dict[int, dict[str, int]] = {}
+    for cname, pids, votes in contest_counts(conn, contest_id):
+        for pid, n in zip(pids, votes, strict=True):
+            got = by_id.get(pid)
+            if got is None:
+                got = by_id[pid] = {}
+            got[cname] = n
+    return [names[i] for i in sorted(by_id)], {names[i]: v for i, v in by_id.items()}
+
+
 def precinct_ids(conn: sqlite3.Connection) -> dict[str, int]:
     return {n: i for i, n in precinct_names(conn).items()}
 
@@ -770,14 +784,6 @@ _NONE, _ABSENT = -1, -2
 TALLY_TAG = b"recount-desk-load-tallies/1"
 
 
-def _code(value: int | None) -> int:
-    if value is None:
-        return _NONE
-    if value < 0:
-        raise ValueError(f"a loaded count cannot be negative ({value})")
-    return int(value)
-
-
 def _uncode(value: int) -> int | None:
     return None if value < 0 else value
 
@@ -808,12 +814,19 @@ def add_load_tallies(tx: Tx, load_id: int, sheets: Sequence[tuple[int, TallyShee
     extra = {n for _, s in sheets for n in s.votes} - set(names)
     if extra:
         raise ValueError(f"the load names choices the contest does not have: {sorted(extra)}")
+    given = [v for _, s in sheets for v in (s.ballots, s.write_ins, s.over, s.under,
+                                            *s.votes.values()) if v is not None]
+    if given and min(given) < 0:
+        raise ValueError(f"a loaded count cannot be negative ({min(given)})")
+    # (counts are never negative: -1 and -2 say "not given" and "no such choice")
     votes: list[int] = []
     for n in names:
-        votes.extend(_ABSENT if n not in s.votes else _code(s.votes[n]) for _, s in sheets)
+        for _, s in sheets:
+            v = s.votes.get(n, _ABSENT)
+            votes.append(_NONE if v is None else v)
     columns = [unit_ids, [choice_id_of[n] for n in names],
-               [_code(s.ballots) for _, s in sheets], [_code(s.write_ins) for _, s in sheets],
-               [_code(s.over) for _, s in sheets], [_code(s.under) for _, s in sheets], votes]
+               *([_NONE if v is None else v for v in (getattr(s, f) for _, s in sheets)]
+                 for f in ("ballots", "write_ins", "over", "under")), votes]
     width, blobs = same_width_blobs(columns)
     tx.execute("INSERT INTO retab_tally(load_id, officer, entered_at, entered_by, width, units, "
                "choices, ballots, write_ins, over_votes, under_votes, votes) "
@@ -929,8 +942,8 @@ def set_aside_loaded(tx: Tx, contest_id: int, unit_id: int, at: str, by: str) ->
     holding it."""
     supersede_unit_entries(tx, unit_id)
     current = _current_loaded(tx.conn, contest_id, [unit_id], set())
-    if unit_id in current:
-        tx.execute("INSERT OR IGNORE INTO retab_set_aside(unit_id, load_id, set_aside_at, "
+    if unit_id in current:  # (not set aside from that load yet: else it is not current)
+        tx.execute("INSERT INTO retab_set_aside(unit_id, load_id, set_aside_at, "
                    "set_aside_by) VALUES (?,?,?,?)",
                    (unit_id, current[unit_id][0].load_id, at, by))
 

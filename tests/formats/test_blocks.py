@@ -89,3 +89,34 @@ def test_a_long_mapping_of_a_primary_keeps_each_partys_race_and_its_named_totals
     assert got == {("Governor", "REP"): {"Ann": 9, "Bob": 9}, ("Governor", "DEM"): {"Cy": 7}}
     assert "Sum" not in parsed.precincts
     assert any("suppressed" in i.message for i in parsed.issues)
+
+
+def test_a_rows_count_is_checked_once_and_each_bad_one_named_then_counted():
+    from recount_desk.core.model import Severity
+    from recount_desk.formats.blocks import row_counts
+
+    texts = pd.Series(["1,075", "", "x", "2.5", "-1", "7"] + ["y"] * 12)
+    log = IssueLog("export.txt")
+    num, bad = row_counts(texts, list(range(2, 2 + len(texts))), log=log, column="votes")
+    assert num[0] == 1075 and num[5] == 7
+    assert bad.tolist()[:6] == [False, True, True, True, True, False]  # an empty count is bad
+    issues = log.close()
+    assert [(i.row, i.column) for i in issues[:2]] == [(3, "votes"), (4, "votes")]
+    assert issues[10].message == "… and 6 more rows whose count is not a whole number."
+    assert all(i.severity is Severity.ERROR for i in issues)
+    _, bad = row_counts(texts, list(range(len(texts))), log=None, column="Total",
+                        empty_is_zero=True, check=pd.Series([True] * 3 + [False] * 15))
+    assert bad.tolist()[:4] == [False, False, True, False]
+
+
+def test_one_vocabulary_for_parties_vote_modes_and_gems_pseudo_candidates():
+    from recount_desk.formats import vocab
+
+    assert [vocab.party_code(p) for p in ("Republican Party", "NP", "Nonpartisan Party",
+                                          " uup ", ".")] == ["REP", "", "", "UUP", ""]
+    assert all(vocab.VOTE_MODE.match(m) for m in ("By Mail", "Provisional-Paper", "In-Office",
+                                                   "Election Day", "Total", "UOCAVA"))
+    assert not vocab.VOTE_MODE.match("Precinct 4")
+    assert [vocab.choice_kind(c) for c in ("Times Over Voted", "Number of Under Votes",
+                                           "Times Blank Voted", "Times Counted")] == \
+        ["over", "under", "blank", None]

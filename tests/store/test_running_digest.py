@@ -161,3 +161,50 @@ def test_a_case_verified_at_open_is_not_read_in_full_again_by_its_first_action(
     finally:
         again.close()
     assert verify_case(path).ok
+
+
+def test_a_table_digested_whole_does_not_depend_on_row_order_and_changes_with_any_value(
+        ) -> None:
+    rows = sorted([(1, "a", None), (2, "b", 3), (3, "c", 4)], key=repr)
+    assert rows_digest.whole_value("t", rows) == rows_digest.whole_value("t", list(rows))
+    assert rows_digest.whole_value("t", rows) != rows_digest.whole_value("t", rows[:2])
+    assert rows_digest.whole_value("t", rows) != rows_digest.whole_value(
+        "t", [*rows[:2], (3, "c", 5)])
+    assert rows_digest.whole_value("t", rows) != rows_digest.whole_value("u", rows)
+    # a row split in two, or two rows joined, is another list: another digest
+    assert rows_digest.whole_value("t", [(1, 2), (3, 4)]) != \
+        rows_digest.whole_value("t", [(1, 2, 3, 4)])
+    assert rows_digest.whole_tables(8) == frozenset()
+    assert {"precinct", "recount_unit", "unit_precinct"} <= rows_digest.whole_tables(9)
+
+
+@pytest.mark.parametrize(("sql", "words"), [
+    ("UPDATE precinct SET name = name || ' ' WHERE id = 1", "the precincts differ"),
+    ("DELETE FROM unit_precinct WHERE precinct_id = (SELECT min(precinct_id) FROM "
+     "unit_precinct)", "the units' precincts differ"),
+    ("UPDATE recount_unit SET variance_note = 'explained' WHERE position = 0",
+     "the recount units differ"),
+], ids=["precinct", "unit-precinct", "unit"])
+def test_an_outside_change_to_a_table_digested_whole_is_named(
+        tmp_path: Path, sql: str, words: str) -> None:
+    path = tmp_path / "t.recount"
+    case = make_case(path)
+    rc.start_recount(case, RACE, method=rc.RecountMethod.HAND_COUNT)
+    rc.set_variance_note(case, RACE, "P1", "the tape was re-read")  # digested whole again
+    assert case.conn.sums is not None and case.conn.sums[1] == _full(case)  # type: ignore[attr-defined]
+    case.close()
+    assert verify_case(path).ok
+    import sqlite3
+
+    other = sqlite3.connect(str(path), isolation_level=None)
+    other.execute("PRAGMA foreign_keys=OFF")
+    other.executescript(sql)
+    other.close()
+    result = verify_case(path)
+    assert not result.ok and any(words in p for p in result.problems), result.problems
+    again = open_case(path, actor="tester")
+    try:
+        with pytest.raises(store.CaseChangedOutside, match=words):
+            rc.enter_tally(again, RACE, "P1", entry=1, officer="Dana", sheet=S(10, 9, 1))
+    finally:
+        again.close()
