@@ -131,7 +131,8 @@ def with_inferred_scopes(parsed: ParsedCanvass, election_date: date,
                          county: str | None) -> ParsedCanvass:
     """The canvass with every contest's scope inferred (core.scope), for storing."""
     findings = scope_findings(parsed, election_date, county)
-    totals = [dataclasses.replace(t, contest=with_scope(t.contest, f))
+    totals = [t if (c := with_scope(t.contest, f)) is t.contest
+              else dataclasses.replace(t, contest=c)
               for t, f in zip(parsed.totals, findings, strict=True)]
     return dataclasses.replace(parsed, totals=totals,
                                contests=[t.contest for t in totals])
@@ -222,7 +223,9 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
         scope = infer_scope(totals.contest, county=county, election_date=election_date)
     if coverage is None and county:
         coverage = Coverage((county,), False, "county file")
-    totals = dataclasses.replace(totals, contest=with_scope(totals.contest, scope))
+    contest = with_scope(totals.contest, scope)
+    if contest is not totals.contest:
+        totals = dataclasses.replace(totals, contest=contest)
     d = decide_scoped(totals, edition, scope, coverage, county, kind=kind,
                       election_date=election_date)
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
@@ -254,15 +257,22 @@ def file_county(parsed: ParsedCanvass, jurisdiction: str | None = None) -> str |
 
 
 def file_coverage(parsed: ParsedCanvass, finding: ScopeFinding,
-                  county: str | None) -> Coverage | None:
+                  county: str | None, present: tuple[str, ...] | None = None
+                  ) -> Coverage | None:
     """Which part of a contest a file's figures are (the whole race when the file holds
-    every county the race covers)."""
-    present = tuple(sorted({n for c in parsed.counties if (n := county_name(c))}))
+    every county the race covers). ``present``: :func:`file_counties`, when known."""
+    if present is None:
+        present = file_counties(parsed)
     if len(present) > 1:
         need = COUNTIES if finding.scope is Scope.STATEWIDE else finding.counties
         whole = need is not None and set(need) <= set(present)
         return Coverage(present, whole, "state file")
     return Coverage((county,), False, "county file") if county else None
+
+
+def file_counties(parsed: ParsedCanvass) -> tuple[str, ...]:
+    """The counties the file's rows name, as the district table names them, in order."""
+    return tuple(sorted({n for c in parsed.counties if (n := county_name(c))}))
 
 
 def scope_findings(parsed: ParsedCanvass, election_date: date, county: str | None,
@@ -322,8 +332,10 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     # A count the reader refused could be any contest's, unless the reader knows whose rows
     # it is in: no verdict rests on the rest of the counts of the contests it can touch.
     keys = {t.contest.key for t in parsed.totals}
+    present = file_counties(parsed)
     checks = [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
-                            coverage=file_coverage(parsed, f, county), county=county,
+                            coverage=file_coverage(parsed, f, county, present),
+                            county=county,
                             read_errors=read_errors_of(issues, t.contest.key, keys))
               for t, f in zip(parsed.totals, findings, strict=True)]
     return CheckResult(
@@ -339,7 +351,8 @@ def file_kind(parsed: ParsedCanvass, election_date: date | None = None) -> KindI
     if election_date is None and parsed.election_date:
         election_date = date.fromisoformat(parsed.election_date)
     return infer_kind(
-        names=(parsed.election_name, Path(parsed.file).stem), election_date=election_date,
+        names=(parsed.election_name, parsed.sheet, Path(parsed.file).stem),
+        election_date=election_date,
         primary=parsed.primary,
         titles=[c.key.title for c in parsed.contests if c.kind is ContestKind.RACE])
 

@@ -86,6 +86,19 @@ def preview_table(path: Path | str, sheet: str | None = None, header_row: int | 
     return TablePreview(path.name, list(names), sheet, header_row, header, body)
 
 
+def workbook_sheets(path: Path | str) -> list[str]:
+    """The sheets of a workbook (XLSX, XLS, ODS) in its order, to choose the one to read;
+    [] for a CSV or any other file (a reading of it says what is wrong)."""
+    from recount_desk.formats.tabular import sheet_names, sniff
+
+    p = Path(path)
+    try:
+        kind = sniff(p)
+        return sheet_names(p, kind) if kind in ("xlsx", "xls", "ods") else []
+    except ImportFailed:
+        return []
+
+
 def mapping_problems(mapping: dict[str, Any]) -> list[str]:
     """What is wrong with the shape of a mapping, as sentences (empty when it is sound)."""
     from recount_desk.formats import mapping as family

@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from .districts import (
     DistrictOffice,
@@ -99,7 +100,14 @@ def infer_scope(contest: Contest, *, county: str | None, election_date: date) ->
     table does not know, or a judge's retention that is not a justice court's, is taken as
     spanning counties, with the assumption said.
     """
-    title = _fold(contest.key.title)
+    return _inferred(contest.key, contest.kind, county, election_date)
+
+
+@lru_cache(maxsize=4096)  # asked for every contest of a file, at its reading and its check
+def _inferred(key: ContestKey, kind: ContestKind, county: str | None,
+              election_date: date) -> ScopeFinding:
+    """:func:`infer_scope` of a contest with this key and kind (all it depends on)."""
+    title = _fold(key.title)
     if _MULTICOUNTY_MARK.search(title):
         return ScopeFinding(Scope.MULTICOUNTY, "The file marks it “Multi-County”.",
                             "20A-4-401(1)(d)(ii)(D)")
@@ -113,7 +121,7 @@ def infer_scope(contest: Contest, *, county: str | None, election_date: date) ->
     if props is not None and props.match(title):
         return ScopeFinding(Scope.STATEWIDE, f"A statewide ballot question of "
                             f"{election_date.year}.", "20A-4-401(2)(c)(iv)")
-    found = district_office(contest.key.title, contest.key.district)
+    found = district_office(key.title, key.district)
     if found is not None:
         return _district_scope(found[0], found[1], county, election_date)
     if _JUSTICE_COURT.search(title):
@@ -122,7 +130,7 @@ def infer_scope(contest: Contest, *, county: str | None, election_date: date) ->
     if _SUPREME.search(title):
         return ScopeFinding(Scope.STATEWIDE, "A Supreme Court or Court of Appeals retention "
                             "is voted on statewide.", "20A-4-401(2)(c)(iv)")
-    if _JUDICIAL.search(title) or _bare_name_retention(contest):
+    if _JUDICIAL.search(title) or _bare_name_retention(key.title, kind):
         return ScopeFinding(
             Scope.MULTICOUNTY, "A judge's retention: district and juvenile court judges are "
             "retained by their judicial district, and every Utah judicial district covers "
@@ -139,11 +147,10 @@ def infer_scope(contest: Contest, *, county: str | None, election_date: date) ->
                         "20A-4-401(1)(d)(ii)(C)")
 
 
-def _bare_name_retention(contest: Contest) -> bool:
+def _bare_name_retention(title: str, kind: ContestKind) -> bool:
     """A yes/no contest titled only with a person's name: a judge's retention election."""
-    if contest.kind is not ContestKind.PROPOSITION:
+    if kind is not ContestKind.PROPOSITION:
         return False
-    title = contest.key.title
     words = re.sub(r"\([^)]*\)", " ", title).split()
     return (2 <= len(words) <= 5 and not _PROPOSITION_WORDS.search(title.lower())
             and all(w[0].isalpha() for w in words))
@@ -290,6 +297,8 @@ def portion_decision(decision: MarginDecision, finding: ScopeFinding,
 
 def scope_override(overrides: Mapping[str, Scope], key: ContestKey) -> Scope | None:
     """The officer's scope for a contest, matched on its label or its title (any case)."""
+    if not overrides:
+        return None
     wanted = {_fold(k): v for k, v in overrides.items()}
     for text in (key.label(), f"{key.title} {key.district}".strip(), key.title):
         if _fold(text) in wanted:

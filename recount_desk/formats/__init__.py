@@ -102,11 +102,14 @@ if TYPE_CHECKING:  # every family module fulfils the protocol (mypy checks these
         long, mapping, sideways, slco_sovc)
 
 
-def detect(path: Path, *, best_only: bool = False) -> list[Detection]:
+def detect(path: Path, *, best_only: bool = False, kind: str | None = None
+           ) -> list[Detection]:
     """Every family that claims the file, most confident first (``best_only``: enough of
     them to know the best). Raises ImportFailed for files that are not canvass spreadsheets
-    at all (PDF, picture, HTML, damaged…)."""
-    kind = sniff(path)
+    at all (PDF, picture, HTML, damaged…). ``kind``: what ``sniff`` said of the file, when
+    it was asked already."""
+    if kind is None:
+        kind = sniff(path)
     found: list[Detection] = []
     for mod in families():
         if best_only and found and \
@@ -126,14 +129,14 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     Raises ImportFailed with a clear message when the file cannot be read as a canvass at
     all. ``detection``: the claim of ``family`` made earlier, for the gate to lower."""
     path = Path(path)
-    sniff(path)  # refuses at once what is no regular file (a FIFO would hang the read)
+    kind = sniff(path)  # refuses at once what is no regular file (a FIFO would hang the read)
     options = options or ReadOptions()
     if options.mapping is not None and family is None:
         family = "mapping"
     if family is None:
-        found = detect(path, best_only=True)
+        found = detect(path, best_only=True, kind=kind)
         if not found:
-            if sniff(path) in ("xlsx", "xls", "ods"):
+            if kind in ("xlsx", "xls", "ods"):
                 # Readers skip a workbook they cannot open; say it is damaged, not unknown.
                 read_sheet_text(path, 0, nrows=2)
             raise fail(path, "Recount Desk does not recognise this layout: a column mapping "
@@ -146,4 +149,4 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     if family not in mods:
         raise pipeline.unknown_family(path, family)
     return pipeline.run(mods[family], path, options, primary=primary, seats=seats,
-                        detection=detection, sha256=file_sha256)
+                        detection=detection, sha256=file_sha256, kind=kind)

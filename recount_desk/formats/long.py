@@ -208,7 +208,7 @@ def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, l
 # Below this size pandas' fixed cost per parse and per column (a millisecond and more for a
 # county's 10 kB file, several times the parse itself) outweighs its speed per cell: the
 # file is read with the csv module instead, the same cells as :func:`read_csv_coded` gives.
-_SMALL_CSV = 1 << 18
+_SMALL_CSV = 1 << 17
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 

@@ -56,11 +56,15 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     votes_c, votes_u = col("votes")
     prec_c, prec_u = col("precinct")
     county_c, county_u = col("county")
+    # A precinct's own name, by code (in a file of several counties the code is a pair's).
+    own_u, own_of = prec_u, None
     if "precinct" not in cols:
         prec_c, prec_u = county_c, county_u
+        own_u = prec_u
     elif len(county_u) > 1:
         pair_codes, pairs = pd.factorize(county_c.astype(np.int64) * len(prec_u) + prec_c)
         prec_c = pair_codes
+        own_of = pairs % len(prec_u)
         prec_u = [f"{county_u[k // len(prec_u)]} / {prec_u[k % len(prec_u)]}"
                   for k in pairs.tolist()]
     dist_c, dist_u = col("district")
@@ -97,8 +101,12 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     # Totals rows in the precinct column go to file_totals; in a file of several counties the
     # precinct is named "County / precinct", and "Kane / TOTALS" is Kane's totals row.
     multi_county = "precinct" in cols and len(county_u) > 1
-    is_total = flags(prec_u, lambda p: vocab.is_total_precinct(
-        p.split(" / ", 1)[1] if multi_county and " / " in p else p))[prec_c]
+    if own_of is not None and not any(" / " in c for c in county_u):
+        # "County / precinct" is told by its precinct's name, tested once per name.
+        is_total = flags(own_u, vocab.is_total_precinct)[own_of][prec_c]
+    else:
+        is_total = flags(prec_u, lambda p: vocab.is_total_precinct(
+            p.split(" / ", 1)[1] if multi_county and " / " in p else p))[prec_c]
 
     # Choice kinds, classified once per distinct name (-1: a row to leave out).
     kind_of = {k: i for i, k in enumerate(ROW_KINDS)}
@@ -208,7 +216,10 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     # those rows repeat what the precincts add up to they are the contest's totals row;
     # otherwise they stay a "precinct" of that name, and the officer is told.
     titles = {_fold(o) for o in office_u if o}
-    title_prec = flags(prec_u, lambda p: _fold(p) in titles)[prec_c] & keep & ~is_total
+    if own_of is not None and not any("/" in t for t in titles):
+        title_prec = np.zeros(n, dtype=bool)  # ("County / precinct" is no title)
+    else:
+        title_prec = flags(prec_u, lambda p: _fold(p) in titles)[prec_c] & keep & ~is_total
     if title_prec.any():
         key = race * len(cand_u) + cand_c
         rest = keep & ~is_total & ~title_prec
@@ -244,15 +255,16 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
         every_sum = pd.Series(votes[keep]).groupby(key[keep]).sum()
         by_name = pd.Series(votes[named_total]).groupby(
             [prec_c[named_total], key[named_total]]).sum()
-        for pc, as_total in by_name.groupby(level=0):
-            as_total = as_total.droplevel(0)
-            # the sum of the plain precincts, or of every other row (a "County" precinct
-            # beside the real "Total" row)
-            others = every_sum.reindex(as_total.index, fill_value=0) - as_total
-            if bool((as_total == plain_sum.reindex(as_total.index, fill_value=0)).any()) or \
-                    bool((as_total == others).any()):
-                continue
-            is_total &= ~(named_total & (prec_c == pc))
+        keys = by_name.index.get_level_values(1)
+        as_total = by_name.to_numpy()
+        # the sum of the plain precincts, or of every other row (a "County" precinct
+        # beside the real "Total" row), for some choice
+        adds_up = (as_total == plain_sum.reindex(keys, fill_value=0).to_numpy()) | \
+            (as_total == every_sum.reindex(keys, fill_value=0).to_numpy() - as_total)
+        names = by_name.index.get_level_values(0).to_numpy()
+        not_totals = np.setdiff1d(names, names[adds_up])
+        if len(not_totals):
+            is_total &= ~(named_total & np.isin(prec_c, not_totals))
 
     total_rows = keep & is_total
     body = keep & ~is_total

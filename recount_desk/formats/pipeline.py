@@ -54,10 +54,11 @@ class Source:
         return self.path.name
 
 
-def open_source(path: Path | str) -> Source:
-    """Stage 1. Refuses at once what is no regular file or no spreadsheet at all."""
+def open_source(path: Path | str, kind: str | None = None) -> Source:
+    """Stage 1. Refuses at once what is no regular file or no spreadsheet at all.
+    ``kind``: what :func:`~recount_desk.formats.tabular.sniff` said of it already."""
     path = Path(path)
-    return Source(path, sniff(path))
+    return Source(path, kind if kind is not None else sniff(path))
 
 
 @runtime_checkable
@@ -85,11 +86,12 @@ class Located:
     facts: dict[str, Any] = field(default_factory=dict)
 
 
-def read_raw(family: Any, path: Path, options: ReadOptions) -> RawCanvass:
+def read_raw(family: Any, path: Path, options: ReadOptions, kind: str | None = None
+             ) -> RawCanvass:
     """Stages 2–3 of one family: ``locate`` then ``map`` where it is staged, else its
     ``read``. A cancel between stages raises :class:`Cancelled`."""
     if isinstance(family, StagedFamily):
-        located = family.locate(open_source(path), options)
+        located = family.locate(open_source(path, kind), options)
         if options.cancelled():
             raise Cancelled()
         return family.map(located, options)
@@ -296,21 +298,22 @@ _HASH_BESIDE = 1 << 20
 
 def run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
         seats: dict[str, int] | None, detection: Detection | None,
-        sha256: Callable[[Path], str]) -> ParsedCanvass:
-    """Stages 2–6 for one family on one opened file; the SHA-256 of a file of a megabyte or
+        sha256: Callable[[Path], str], kind: str | None = None) -> ParsedCanvass:
+    """Stages 2–6 for one family on one opened file (``kind``: what ``sniff`` said of it,
+    when it was asked already); the SHA-256 of a file of a megabyte or
     more is computed beside the read (hashing releases the interpreter lock)."""
     from . import plausibility
     from .canvass import build
 
     if path.stat().st_size < _HASH_BESIDE:  # hashing it costs less than a thread
-        raw = validate(read_raw(family, path, options))
+        raw = validate(read_raw(family, path, options, kind))
         if options.cancelled():
             raise Cancelled()
         parsed = build(raw, primary=primary, seats=seats, sha256=sha256(path))
     else:
         with ThreadPoolExecutor(max_workers=1) as pool:
             sha = pool.submit(sha256, path)
-            raw = validate(read_raw(family, path, options))
+            raw = validate(read_raw(family, path, options, kind))
             if options.cancelled():
                 raise Cancelled()
             parsed = build(raw, primary=primary, seats=seats, sha256=sha.result())

@@ -23,6 +23,7 @@ The checks (each one an error, or a warning that makes the reading doubtful):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -68,6 +69,7 @@ class Verdict:
         return self.penalty > 0 and confidence - self.penalty < DOUBTFUL_BELOW
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a file repeats the same names
 def _norm(name: str) -> str:
     name, _party = vocab.split_party_prefix(vocab.clean_name(name))
     return re.sub(r"[^\w]+", " ", name.casefold()).strip()

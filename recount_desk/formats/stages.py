@@ -47,13 +47,14 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 _HEAD_BYTES = 1 << 16
-# (file, mtime, size) -> (rows of the file's first 64 KB, whether the file is longer)
-_CSV_HEAD: dict[tuple[str, int, int], tuple[list[list[str]], bool]] = {}
+# (device, inode, mtime, size) -> (rows of the file's first 64 KB, whether it is longer)
+_CSV_HEAD: dict[tuple[int, int, int, int], tuple[list[list[str]], bool]] = {}
 
 
 def _csv_head(path: Path) -> tuple[list[list[str]], bool]:
     st = path.stat()
-    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    # The file itself, however it is named (resolving the path cost more than the look-up).
+    key = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
     got = _CSV_HEAD.get(key)
     if got is None:
         with open(path, "rb") as f:

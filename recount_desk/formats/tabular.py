@@ -395,7 +395,7 @@ def frame_from_rows(rows: list[list[str]], header_row: int) -> pd.DataFrame:
     return pd.DataFrame(body, columns=header, dtype=str)
 
 
-_SMALL = 1 << 14
+_SMALL = 1 << 11
 
 
 def factorize_text(values: np.ndarray) -> tuple[np.ndarray, list[object]]:

@@ -814,19 +814,16 @@ def add_load_tallies(tx: Tx, load_id: int, sheets: Sequence[tuple[int, TallyShee
     extra = {n for _, s in sheets for n in s.votes} - set(names)
     if extra:
         raise ValueError(f"the load names choices the contest does not have: {sorted(extra)}")
-    given = [v for _, s in sheets for v in (s.ballots, s.write_ins, s.over, s.under,
-                                            *s.votes.values()) if v is not None]
-    if given and min(given) < 0:
-        raise ValueError(f"a loaded count cannot be negative ({min(given)})")
+    low = min((v for _, s in sheets for v in (s.ballots, s.write_ins, s.over, s.under,
+                                              *s.votes.values()) if v is not None), default=0)
+    if low < 0:
+        raise ValueError(f"a loaded count cannot be negative ({low})")
     # (counts are never negative: -1 and -2 say "not given" and "no such choice")
-    votes: list[int] = []
-    for n in names:
-        for _, s in sheets:
-            v = s.votes.get(n, _ABSENT)
-            votes.append(_NONE if v is None else v)
+    fields = [list(c) for c in zip(*((s.ballots, s.write_ins, s.over, s.under)
+                                      for _, s in sheets), strict=True)] or [[], [], [], []]
+    votes = [s.votes.get(n, _ABSENT) for n in names for _, s in sheets]
     columns = [unit_ids, [choice_id_of[n] for n in names],
-               *([_NONE if v is None else v for v in (getattr(s, f) for _, s in sheets)]
-                 for f in ("ballots", "write_ins", "over", "under")), votes]
+               *([_NONE if v is None else v for v in c] for c in (*fields, votes))]
     width, blobs = same_width_blobs(columns)
     tx.execute("INSERT INTO retab_tally(load_id, officer, entered_at, entered_by, width, units, "
                "choices, ballots, write_ins, over_votes, under_votes, votes) "

@@ -402,3 +402,39 @@ def test_a_saved_mapping_is_used_for_another_sheet_and_another_file_of_its_layou
     _to_mapping_page(third, qtbot, other)
     assert "Proposed from what the columns hold" in third.mapping_page.origin.text()
     third.reject()
+
+
+def test_a_workbook_of_several_elections_shows_the_sheet_read_and_reads_the_one_chosen(
+        empty_case: MainWindow, qtbot: QtBot) -> None:
+    """Juab's workbook holds the 2022 General, the 2022 Primary and the 2021 General, a
+    sheet each: the wizard says which sheet its reading is of, and the officer can choose
+    another one before anything is imported."""
+    path = Path(__file__).parent.parent / "data" / "formats" / "handbuilt" / \
+        "Juab Precinct Results.xlsx"
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, path)
+    page = wiz.format_page
+    assert page.sheet.isVisibleTo(page)
+    assert [page.sheet.itemText(i) for i in range(page.sheet.count())] == \
+        ["2022 General", "2022 Primary", "2021 General"]
+    assert page.sheet.currentText() == "2022 General"
+    assert "this reading is of the sheet <b>“2022 General”</b>" in page.summary.text()
+    page.sheet.setCurrentText("2022 Primary")
+    with qtbot.waitSignal(wiz.read_finished, timeout=SIGNAL_MS):
+        _next(wiz)
+    qtbot.waitUntil(lambda: wiz.currentId() == PREVIEW_PAGE)
+    assert wiz.parsed is not None and wiz.parsed.sheet == "2022 Primary"
+    assert "5 contests" in wiz.preview_page.summary.text()
+    # The case is a general election's: the sheet's election is pointed out as another kind.
+    assert any("primary" in i.message and "set as a regular general" in i.message
+               for i in wiz.parsed.issues)
+
+
+def test_a_csv_has_no_sheet_to_choose(empty_case: MainWindow, qtbot: QtBot,
+                                      ui_data: Path) -> None:
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, ui_data / "20221108__ut__general__beaver__precinct.csv")
+    assert not wiz.format_page.sheet.isVisibleTo(wiz.format_page)
+    assert "sheets" not in wiz.format_page.summary.text()

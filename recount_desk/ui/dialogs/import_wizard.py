@@ -172,8 +172,19 @@ class FormatPage(QWizardPage):
         self.summary.setAccessibleName("Detected format")
         self.options_box = QVBoxLayout()
         self.buttons: list[QRadioButton] = []
+        # A workbook of several sheets (one election a sheet: "2024 General", "2024
+        # Primary", "2024 Primary Recount"): the sheet read is shown and can be changed.
+        self.sheet = QComboBox()
+        self.sheet.setAccessibleName("Sheet to read")
+        self.sheet_label = QLabel("&Sheet to read:")
+        self.sheet_label.setBuddy(self.sheet)
+        sheet_row = QHBoxLayout()
+        sheet_row.addWidget(self.sheet_label)
+        sheet_row.addWidget(self.sheet, 1)
+        sheet_row.addStretch(1)
         lay = QVBoxLayout(self)
         lay.addWidget(self.summary)
+        lay.addLayout(sheet_row)
         lay.addLayout(self.options_box)
         lay.addStretch(1)
 
@@ -183,6 +194,19 @@ class FormatPage(QWizardPage):
         self.buttons = []
         wiz = self.wizard()
         found = wiz.detections
+        sheets = wiz.sheets
+        read = wiz.parsed.sheet if wiz.parsed is not None else None
+        self.sheet.clear()
+        self.sheet.addItems(sheets)
+        if read in sheets:
+            self.sheet.setCurrentText(read)
+        # (not for a reading of every sheet, as of Clarity's contest pages)
+        several = len(sheets) > 1 and read is not None
+        self.sheet.setVisible(several)
+        self.sheet_label.setVisible(several)
+        which = (f"<br>The workbook has {len(sheets)} sheets; this reading is of the sheet "
+                 f"<b>“{read}”</b>. If the election is on another sheet, choose it here."
+                 if several and read else "")
         if found:
             best = found[0]
             self.summary.setText(
@@ -190,7 +214,7 @@ class FormatPage(QWizardPage):
                 f"(confidence {best.confidence} %: {best.reason}).<br>"
                 "If that is wrong, pick another reading below or map the columns yourself."
                 + (f"<br><b>But this reading does not look right:</b> {wiz.parsed.doubts[0]}"
-                   if wiz.parsed is not None and wiz.parsed.doubtful else ""))
+                   if wiz.parsed is not None and wiz.parsed.doubtful else "") + which)
         else:
             self.summary.setText(
                 f"Recount Desk does not recognise the layout of <b>{wiz.source.name}</b>. "
@@ -215,14 +239,20 @@ class FormatPage(QWizardPage):
     def chosen(self) -> str:
         return next((b.property("family") for b in self.buttons if b.isChecked()), MAP_MYSELF)
 
+    def chosen_sheet(self) -> str | None:
+        """The sheet the officer chose, where the workbook has several."""
+        return self.sheet.currentText() or None if self.sheet.isVisibleTo(self) else None
+
     def validatePage(self) -> bool:
         family = self.chosen()
         wiz = self.wizard()
         if family == MAP_MYSELF:
             return True
-        if wiz.parsed is not None and wiz.family == family and wiz.mapping is None:
+        sheet = self.chosen_sheet()
+        if wiz.parsed is not None and wiz.family == family and wiz.mapping is None and \
+                sheet in (None, wiz.parsed.sheet):
             return True
-        return wiz.read(family=family, mapping=None, page=self)
+        return wiz.read(family=family, mapping=None, page=self, sheet=sheet)
 
     def nextId(self) -> int:
         return MAPPING_PAGE if self.chosen() == MAP_MYSELF else PREVIEW_PAGE
@@ -859,6 +889,7 @@ class ImportWizard(QWizard):
         self.family: str | None = None
         self.mapping: dict[str, Any] | None = None
         self.parsed: ParsedCanvass | None = None
+        self.sheets: list[str] = []  # the workbook's sheets, to choose the one to read
         self.busy = False
         self._advance = False
         self.file_page = FilePage()
@@ -907,21 +938,22 @@ class ImportWizard(QWizard):
         self.busy = True
         primary = self.target.primary
 
-        def job(progress: workers.Progress, cancelled: Any) -> tuple[list[Detection],
-                                                                       ParsedCanvass | None]:
+        def job(progress: workers.Progress, cancelled: Any) -> tuple[
+                list[Detection], ParsedCanvass | None, list[str]]:
+            sheets = wizard_actions.workbook_sheets(path)
             found = canvass_actions.detect_file(path)
             if not found:
-                return found, None
+                return found, None, sheets
             parsed = canvass_actions.read_file(
                 path, family=found[0].family, primary=primary,
                 options=ReadOptions(on_progress=progress, cancelled=cancelled),
                 detection=found[0])
-            return canvass_actions.with_gate(found, parsed), parsed
+            return canvass_actions.with_gate(found, parsed), parsed, sheets
 
-        def done(result: tuple[list[Detection], ParsedCanvass | None]) -> None:
+        def done(result: tuple[list[Detection], ParsedCanvass | None, list[str]]) -> None:
             self.busy = False
             self.source = path
-            self.detections, self.parsed = result
+            self.detections, self.parsed, self.sheets = result
             self._point_out_kind()
             self.family = self.detections[0].family if self.detections else None
             if self.parsed is not None:
@@ -948,7 +980,9 @@ class ImportWizard(QWizard):
         self.read_failed.emit("Cancelled.")
 
     def read(self, *, family: str | None, mapping: dict[str, Any] | None,
-             page: QWizardPage) -> bool:
+             page: QWizardPage, sheet: str | None = None) -> bool:
+        """Read the file again as ``family`` (through ``mapping``), of ``sheet`` if the
+        officer chose one."""
         if self._passed():
             return True
         if self.busy:
@@ -959,7 +993,8 @@ class ImportWizard(QWizard):
         def job(progress: workers.Progress, cancelled: Any) -> ParsedCanvass:
             return canvass_actions.read_file(
                 path, family=family, primary=primary,
-                options=ReadOptions(mapping=mapping, on_progress=progress, cancelled=cancelled))
+                options=ReadOptions(sheet=sheet, mapping=mapping, on_progress=progress,
+                                    cancelled=cancelled))
 
         def done(parsed: ParsedCanvass) -> None:
             self.busy = False
