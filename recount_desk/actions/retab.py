@@ -11,7 +11,7 @@ The rules (which contest, which precinct, what is refused) live in ``core.retab`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +37,7 @@ from recount_desk.core.retab import (
     propose_contest,
 )
 from recount_desk.formats import ImportFailed, ParsedCanvass, ReadOptions
+from recount_desk.formats.base import CodedRawCanvass
 from recount_desk.formats.canvass import build, file_sha256
 from recount_desk.store import recount_repo as rr
 
@@ -111,28 +112,132 @@ def read_retab_file(path: Path | str, *, sheet: str | None = None,
         raise ImportFailed(Issue(first.file, f"{first.message} ({len(parsed.errors)} "
                                  "error(s) in the file; nothing was loaded)", first.sheet,
                                  first.row, first.column, Severity.ERROR))
-    rows: dict[tuple[str, str, str], int] = {}
     warnings: dict[tuple[str, str], list[tuple[int, str]]] = {}
-    df = raw.rows
-    if "row" in df.columns and len(df):
-        first_rows = df.groupby(["contest", "district", "precinct"], sort=False,
-                                observed=True)["row"].min()
-        idx = first_rows.index  # (its levels as lists: iterating the index is slower)
-        keys = zip(*(idx.get_level_values(i).astype(str).tolist() for i in range(3)),
-                   strict=True)
-        rows = dict(zip(keys, first_rows.astype("int64").tolist(), strict=True))
-        located = [i for i in parsed.issues
-                   if i.row is not None and i.severity is not Severity.NOTE]
-        if located:
-            at = df[df["row"].isin([i.row for i in located])]
-            contest_of = {int(r): (str(c), str(d)) for r, c, d in
-                          zip(at["row"], at["contest"], at["district"], strict=True)}
-            for i in located:
-                key = contest_of.get(int(i.row or 0))
-                if key is not None:
-                    warnings.setdefault(key, []).append((int(i.row or 0), i.message))
+    rows = _first_rows(raw)
+    located = [i for i in parsed.issues if i.row is not None and i.severity is not Severity.NOTE]
+    if located:
+        df = raw.rows
+        at = df[df["row"].isin([i.row for i in located])] if "row" in df.columns else df[:0]
+        contest_of = {int(r): (str(c), str(d)) for r, c, d in
+                      zip(at["row"], at["contest"], at["district"], strict=True)}
+        for i in located:
+            key = contest_of.get(int(i.row or 0))
+            if key is not None:
+                warnings.setdefault(key, []).append((int(i.row or 0), i.message))
     suppressed = {(str(c), str(d)) for c, d, _ in raw.suppressed}
     return _file_of(path, parsed, raw.sheet or sheet, rows, suppressed, warnings)
+
+
+def _first_rows(raw: formats.RawCanvass) -> Mapping[tuple[str, str, str], int]:
+    """(contest, district, precinct) as the file spells them → the file's first row of it.
+    Rows held as codes (a long table) are grouped by their codes, one key per distinct
+    triple; a frame (the other families) by pandas."""
+    import numpy as np
+
+    coded = raw.codes() if isinstance(raw, CodedRawCanvass) else None
+    if coded is not None:
+        if not len(coded):
+            return {}
+        (c, ct), (d, dt), (p, pt) = (coded.columns[k] for k in ("contest", "district",
+                                                                  "precinct"))
+        nd, npr = max(1, len(dt)), max(1, len(pt))
+        key = (c.astype(np.int64) * nd + d) * npr + p
+        order = np.lexsort((coded.row, key))  # by key, then row: the first row of each key
+        k = key[order]
+        first = np.ones(len(k), dtype=bool)
+        first[1:] = k[1:] != k[:-1]
+        k, r = k[first], coded.row[order][first].astype(np.int64)
+        return {(ct[a], dt[b], pt[q]): row for a, b, q, row in zip(
+            (k // (nd * npr)).tolist(), (k // npr % nd).tolist(), (k % npr).tolist(),
+            r.tolist(), strict=True)}
+    df = raw.rows
+    if "row" not in df.columns or not len(df):
+        return {}
+    first_rows = df.groupby(["contest", "district", "precinct"], sort=False,
+                            observed=True)["row"].min()
+    idx = first_rows.index  # (its levels as lists: iterating the index is slower)
+    keys = zip(*(idx.get_level_values(i).astype(str).tolist() for i in range(3)), strict=True)
+    return dict(zip(keys, first_rows.astype("int64").tolist(), strict=True))
+
+
+class _Precincts(Mapping[int, tuple[FilePrecinct, ...]]):
+    """file contest index → its precincts as the file gives them, each contest's made the
+    first time it is asked for (a load uses one contest of a file that may hold hundreds)."""
+
+    def __init__(self, parsed: ParsedCanvass, rows: Mapping[tuple[str, str, str], int]
+                 ) -> None:
+        self._parsed = parsed
+        self._rows = rows
+        self._made: dict[int, tuple[FilePrecinct, ...]] = {}
+        by: dict[int, list[int]] = {}
+        for k, col in enumerate(parsed.columns):
+            by.setdefault(col.contest, []).append(k)
+        self._columns = by
+        over: dict[tuple[int, int], int] = {}
+        under: dict[tuple[int, int], int] = {}
+        has_extras: set[int] = set()
+        for p, c, kind, n in parsed.extras:
+            if kind == "over":
+                over[(c, p)] = over.get((c, p), 0) + n
+                has_extras.add(c)
+            elif kind in ("under", "blank"):
+                under[(c, p)] = under.get((c, p), 0) + n
+                has_extras.add(c)
+        self._over, self._under, self._has_extras = over, under, has_extras
+
+    def __len__(self) -> int:
+        return len(self._parsed.contests)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self._parsed.contests)))
+
+    def __getitem__(self, ci: int) -> tuple[FilePrecinct, ...]:
+        got = self._made.get(ci)
+        if got is None:
+            if not isinstance(ci, int) or not 0 <= ci < len(self._parsed.contests):
+                raise KeyError(ci)
+            got = self._made[ci] = self._make(ci)
+        return got
+
+    def _make(self, ci: int) -> tuple[FilePrecinct, ...]:
+        parsed = self._parsed
+        names = parsed.precincts
+        key = parsed.contests[ci].key
+        cols = [parsed.columns[k] for k in self._columns.get(ci, ())]
+        choice_names = [parsed.choices[ci][col.choice].name for col in cols]
+        where = [_ints(col.precincts) for col in cols]
+        per: dict[int, dict[str, int]] = {}
+        if cols and all(w == where[0] for w in where[1:]):
+            # every choice given in the same precincts (the usual case): one dict a precinct
+            for p, *vs in zip(where[0], *(_ints(col.votes) for col in cols), strict=True):
+                per[p - 1] = dict(zip(choice_names, vs, strict=True))
+        else:
+            for name, ps, col in zip(choice_names, where, cols, strict=True):
+                for p, v in zip(ps, _ints(col.votes), strict=True):
+                    got = per.get(p - 1)
+                    if got is None:
+                        got = per[p - 1] = {}
+                    got[name] = v
+        ext = ci in self._has_extras
+        over, under = self._over, self._under
+        extra_ps = {p for (c, p) in (*over, *under) if c == ci} if ext else set()
+        rows, title, district = self._rows, key.title, key.district
+        nothing: dict[str, int] = {}
+        out = []
+        for p in (sorted(set(per) | extra_ps) if extra_ps else sorted(per)):
+            pname = names[p]
+            out.append(FilePrecinct(
+                pname, rows.get((title, district, pname)), per.get(p, nothing),
+                over.get((ci, p), 0) if ext else None, under.get((ci, p), 0) if ext else None))
+        return tuple(out)
+
+
+def _ints(values: Sequence[int]) -> list[int]:
+    """A column of counts (an array or a list) as a list of ints."""
+    kind = getattr(getattr(values, "dtype", None), "kind", "")
+    if kind in ("i", "u"):
+        return values.tolist()  # type: ignore[attr-defined,no-any-return]
+    return [int(v) for v in values]
 
 
 def _file_of(path: Path, parsed: ParsedCanvass, sheet: str | None,
@@ -140,26 +245,6 @@ def _file_of(path: Path, parsed: ParsedCanvass, sheet: str | None,
              suppressed: set[tuple[str, str]],
              warnings: Mapping[tuple[str, str], list[tuple[int, str]]]) -> RetabFile:
     contests: list[FileContest] = []
-    votes: dict[int, dict[int, dict[str, int]]] = {}
-    for col in parsed.columns:
-        name = parsed.choices[col.contest][col.choice].name
-        per = votes.setdefault(col.contest, {})
-        for p, v in zip(col.precincts, col.votes, strict=True):
-            got = per.get(p - 1)
-            if got is None:
-                got = per[p - 1] = {}
-            got[name] = int(v)
-    over: dict[tuple[int, int], int] = {}
-    under: dict[tuple[int, int], int] = {}
-    has_extras: set[int] = set()
-    for p, c, kind, n in parsed.extras:
-        if kind == "over":
-            over[(c, p)] = over.get((c, p), 0) + n
-            has_extras.add(c)
-        elif kind in ("under", "blank"):
-            under[(c, p)] = under.get((c, p), 0) + n
-            has_extras.add(c)
-    precincts: dict[int, tuple[FilePrecinct, ...]] = {}
     for ci, contest in enumerate(parsed.contests):
         ch = parsed.choices[ci]
         contests.append(FileContest(
@@ -167,19 +252,8 @@ def _file_of(path: Path, parsed: ParsedCanvass, sheet: str | None,
             tuple(c.name for c in ch if c.kind is ChoiceKind.WRITE_IN),
             (contest.key.title, contest.key.district) in suppressed,
             tuple(warnings.get((contest.key.title, contest.key.district), ()))))
-        per = votes.get(ci, {})
-        extra_ps = {p for (c, p) in (*over, *under) if c == ci}
-        out = []
-        for p in sorted(set(per) | extra_ps):
-            pname = parsed.precincts[p]
-            ext = ci in has_extras
-            out.append(FilePrecinct(
-                pname, rows.get((contest.key.title, contest.key.district, pname)),
-                per.get(p, {}), over.get((ci, p), 0) if ext else None,
-                under.get((ci, p), 0) if ext else None))
-        precincts[ci] = tuple(out)
     return RetabFile(path, parsed.file, parsed.sha256, parsed.family, sheet, tuple(contests),
-                     precincts, tuple(parsed.issues))
+                     _Precincts(parsed, rows), tuple(parsed.issues))
 
 
 # --------------------------------------------------------------------------------------

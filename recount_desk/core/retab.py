@@ -362,11 +362,21 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit], canvass_precinc
     count. ``skip_units`` (already hand-entered) are not replaced by the load.
     """
     choice_map, problems = map_choices(layout, file_contest)
-    matcher = precinct_matcher(canvass_precincts)
+    # A file's precinct is the canvass precinct of its folded full name, as
+    # ``match_precinct`` finds it (a full name wins over another's code); the matcher of
+    # codes is made only for a name that is not a full name (one fold per name).
+    full: dict[str, str] = {}
+    for p in canvass_precincts:
+        full[norm_words(p)] = p
+    by_code: dict[str, str] | None = None
     unit_of = {p: u.name for u in units for p in u.precincts}
     found: dict[str, FilePrecinct] = {}
     for fp in file_precincts:
-        hit = match_precinct(fp.name, matcher)
+        hit = full.get(norm_words(fp.name))
+        if hit is None:
+            if by_code is None:
+                by_code = precinct_matcher(canvass_precincts)
+            hit = match_precinct(fp.name, by_code)
         if hit is None or hit not in unit_of:
             problems.append(LoadProblem(
                 ProblemKind.UNKNOWN_PRECINCT,
@@ -386,9 +396,31 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit], canvass_precinc
     skip = set(skip_units)
     mapped = list(choice_map.items())
     has_write_ins = any(v == WRITE_IN for v in choice_map.values())
+    # A unit of one precinct whose every candidate is given (most units): its figures as
+    # they are, the candidates in the sheet's order.
+    plain = {t: fc for fc, t in mapped if t != WRITE_IN}
+    whole = set(plain) == set(layout.choices)
+    plain_names = [plain[c] for c in layout.choices] if whole else []
+    wi_names = [fc for fc, t in mapped if t == WRITE_IN]
+    with_wi = layout.write_in_line
     for u in units:
         if u.name in skip:
             continue
+        if whole and len(u.precincts) == 1 and (one := found.get(u.precincts[0])) is not None:
+            fvotes = one.votes
+            vals = [fvotes.get(fc) for fc in plain_names]
+            if None not in vals:
+                wi: int | None = None
+                if has_write_ins:
+                    wi = 0
+                    for fc in wi_names:
+                        v = fvotes.get(fc)
+                        if v is not None:
+                            wi += v
+                sheets[u.name] = TallySheet(None, dict(zip(layout.choices, vals, strict=True)),
+                                            wi if with_wi else 0, one.over, one.under)
+                rows[u.name] = () if one.row is None else (one.row,)
+                continue
         absent = [p for p in u.precincts if p not in found]
         if absent:
             problems.append(LoadProblem(

@@ -13,6 +13,7 @@ import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from recount_desk.core.recount import (
     BoardKind,
@@ -811,17 +812,19 @@ def add_load_tallies(tx: Tx, load_id: int, sheets: Sequence[tuple[int, TallyShee
         tx.execute("UPDATE tally_entry SET superseded=1 WHERE superseded=0 AND unit_id IN "
                    f"({','.join('?' * len(part))})", part)
     names = list(choice_id_of)
-    extra = {n for _, s in sheets for n in s.votes} - set(names)
+    extra = set().union(*(s.votes for _, s in sheets)) - set(names)
     if extra:
         raise ValueError(f"the load names choices the contest does not have: {sorted(extra)}")
-    low = min((v for _, s in sheets for v in (s.ballots, s.write_ins, s.over, s.under,
-                                              *s.votes.values()) if v is not None), default=0)
+    fields: list[list[Any]] = [[s.ballots for _, s in sheets], [s.write_ins for _, s in sheets],
+              [s.over for _, s in sheets], [s.under for _, s in sheets]]
+    absent = object()  # (a choice the sheet leaves out, until coded)
+    given: list[Any] = [s.votes.get(n, absent) for n in names for _, s in sheets]
+    low = min([v for c in (*fields, given) for v in c if v is not None and v is not absent],
+              default=0)
     if low < 0:
         raise ValueError(f"a loaded count cannot be negative ({low})")
     # (counts are never negative: -1 and -2 say "not given" and "no such choice")
-    fields = [list(c) for c in zip(*((s.ballots, s.write_ins, s.over, s.under)
-                                      for _, s in sheets), strict=True)] or [[], [], [], []]
-    votes = [s.votes.get(n, _ABSENT) for n in names for _, s in sheets]
+    votes = [_ABSENT if v is absent else v for v in given]
     columns = [unit_ids, [choice_id_of[n] for n in names],
                *([_NONE if v is None else v for v in c] for c in (*fields, votes))]
     width, blobs = same_width_blobs(columns)
