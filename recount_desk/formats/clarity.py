@@ -334,10 +334,17 @@ class _Workbook(grid.Book):
         self.contests += 1
         kinds = [vocab.choice_kind(cname) for _, cname in cols]
         off_total: list[tuple[str, int]] = []
+        countless: list[tuple[str, int]] = []
         for i, r in enumerate(rows[t + 1:], start=t + 2):
             if not r or not r[0].strip():
                 continue
             precinct = " ".join(html.unescape(r[0]).split())
+            if all(not (r[j] if j < len(r) else "").strip()
+                   for j in [c for c, _ in cols] + ([] if total_col is None else [total_col])):
+                # A line of text below the table ("Report generated …"), not a precinct: a
+                # precinct's row gives every candidate's count, if only 0.
+                countless.append((precinct, i))
+                continue
             is_total = vocab.is_total_precinct(precinct)
             row_sum = 0
             for (j, cname), k in zip(cols, kinds, strict=True):
@@ -360,6 +367,10 @@ class _Workbook(grid.Book):
                 tv = _num(r[total_col]) if total_col < len(r) else None
                 if tv is not None and tv != row_sum:
                     off_total.append((precinct, i))
+        if countless:
+            self.log.warn(f"{title}: {len(countless)} row(s) name no counts at all (first "
+                          f"{countless[0][0][:60]!r}); they are not read as precincts.",
+                          sheet=sheet, row=countless[0][1])
         if off_total:
             self.log.warn(f"{title}: in {len(off_total)} row(s) the candidates' 'Total Votes' do "
                           f"not add up to the 'Total' column (first {off_total[0][0]!r}); the "

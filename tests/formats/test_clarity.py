@@ -473,3 +473,24 @@ def test_detail_xls_brackets_that_are_not_a_party_stay_in_the_title(tmp_path):
     t = totals_of(parsed, "CITY COUNCIL (FULL)")
     assert t.contest.seats == 2
     assert parsed.primary is False
+
+
+def test_a_line_of_text_below_a_contest_page_is_no_precinct(tmp_path):
+    """A re-saved Clarity workbook with a 'Report generated …' line below each page's
+    'Total:' row: the same precincts and figures, and the line said, not read as a precinct
+    with no votes."""
+    import openpyxl
+
+    src = openpyxl.load_workbook(DATA / "SaltLake_2020 Precinct2.xlsx")
+    for ws in src.worksheets[2:]:
+        ws.append([])
+        ws.append(["Report generated 11/22/2022 4:15 PM by the county clerk"])
+    path = tmp_path / "SaltLake_2020 Precinct2 footer.xlsx"
+    src.save(path)
+    base, got = read_canvass(DATA / "SaltLake_2020 Precinct2.xlsx"), read_canvass(path)
+    assert got.precincts == base.precincts
+    assert [(t.contest.key, [(c.choice.name, c.votes) for c in t.choices]) for t in got.totals] \
+        == [(t.contest.key, [(c.choice.name, c.votes) for c in t.choices]) for t in base.totals]
+    said = [i for i in got.issues if "name no counts at all" in i.message]
+    assert said and "Report generated" in said[0].message and said[0].row is not None
+    assert not got.errors
