@@ -587,11 +587,14 @@ def unread_counts(shown: MarginDecision, errors: int) -> MarginDecision:
     (2)(a)); a count the reader refused could be any number, so a margin, a threshold or a
     tie reckoned without it is no finding. Verdicts that do not rest on the counts (a
     county's portion, an IRV race, an uncontested race) stand."""
+    why = ("reading the file found errors (listed with their rows), such as counts that "
+           "are not numbers, and a count not read may be this contest's.")
+    if errors > 0 and shown.verdict is Verdict.UNDECIDABLE and why not in shown.explanation:
+        # Undecidable already (hidden counts, say): the unread counts are a reason too.
+        return dataclasses.replace(shown, explanation=f"{shown.explanation} Besides, {why}")
     if errors <= 0 or shown.verdict in (Verdict.PORTION, Verdict.EXCLUDED_IRV,
                                         Verdict.UNCONTESTED, Verdict.UNDECIDABLE):
         return shown
-    why = ("reading the file found errors (listed with their rows), such as counts that "
-           "are not numbers, and a count not read may be this contest's.")
     return MarginDecision(
         shown.contest, shown.edition, shown.outcome, shown.total, Verdict.UNDECIDABLE,
         shown.margin, shown.threshold, shown.closest_loser, shown.lowest_winner, shown.losers,

@@ -29,7 +29,6 @@ from recount_desk.core.model import Issue, Severity
 
 from . import grid, vocab
 from .base import NOT_OURS, RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog
 from .tabular import (
     MAX_UNZIPPED,
     SS_NS,
@@ -231,18 +230,13 @@ def _split_title(title: str) -> tuple[str, int | None, str]:
     return title, seats, party
 
 
-class _Workbook:
+class _Workbook(grid.Book):
     """Collects the contest sheets of a Clarity workbook, whatever the container."""
 
     def __init__(self, path: Path, options: ReadOptions) -> None:
+        super().__init__(path.name)
         self.path = path
-        self.name = path.name
         self.options = options
-        self.rows: list[Row] = []
-        self.log = IssueLog(self.name)
-        self.tally = grid.Tally(self.log)
-        self.seats: dict[tuple[str, str, str], int] = {}
-        self.file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
         self.toc_total = 0
         self.toc: dict[str, tuple[str, int]] = {}  # page (sheet name) -> (title, TOC row)
         self.done = 0
@@ -250,7 +244,6 @@ class _Workbook:
         self.contests = 0
         self.read_pages: set[str] = set()
         self.titles: dict[tuple[str, str], str] = {}  # (title, party) -> first sheet
-        self.any_party = False
 
     def sheet(self, sheet: str, rows: list[list[str]]) -> None:
         self.done += 1
@@ -394,8 +387,7 @@ class _Workbook:
                           "Contents and contest sheets); Clarity does not label it, so it is "
                           "presumed to be the vote-for count. Check multi-seat races.",
                           sheet=_TOC_SHEET)
-        return RawCanvass(self.name, FAMILY, _frame(self.rows), self.log.issues, self.seats,
-                          self.file_totals, set(), grid.primary_of(self.name, self.any_party))
+        return self.raw(FAMILY, self.name, _frame(self.rows))
 
 
 def _frame(rows: list[Row]) -> pd.DataFrame:

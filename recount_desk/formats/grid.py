@@ -6,7 +6,8 @@ In the order of the pipeline's stages:
 
 - **open**: :func:`spreadsheet` (the file must be a spreadsheet of the kinds a family
   reads, else the family's sentence);
-- **sheet**: :func:`other_sheets` (which sheets were read and which were not, said once);
+- **sheet**: :func:`sheets_to_read`, :func:`other_sheets` (which sheets were read and which
+  were not, said once);
 - **header band**: :func:`band` (the rows of a band of several rows around a header:
   contest, candidate, party and "Vote for" rows in any order), :func:`band_kind` (what one
   row of it holds), :func:`band_roles` (which row names the contests, which the
@@ -33,14 +34,19 @@ import re
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import ContestTuple, RawCanvass, fail
 from .pipeline import IssueLog
-from .stages import RawRow, primary_in_name, to_int
-from .tabular import sniff
+from .stages import RawRow, chosen_sheets, primary_in_name, to_int
+from .stages import frame as raw_rows
+from .tabular import sheet_names, sniff
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SPREADSHEETS = ("xlsx", "xls", "ods", "csv")
 WORKBOOKS = ("xlsx", "xls", "ods")
@@ -52,6 +58,17 @@ def spreadsheet(path: Path, refusal: str, kinds: Sequence[str] = SPREADSHEETS) -
     if kind not in kinds:
         raise fail(path, refusal)
     return kind
+
+
+def sheets_to_read(path: Path, kind: str, chosen: str | None, *, listed: int | None = None
+                   ) -> tuple[list[str], list[str] | None]:
+    """Stage *sheet*: a workbook's sheets and those to read (only ``chosen`` where the
+    officer chose one; refused, naming the first ``listed`` sheets, where it has none of
+    that name); ``([], None)`` for a CSV."""
+    if kind == "csv":
+        return [], None
+    names = sheet_names(path)
+    return names, chosen_sheets(path, names, chosen, listed=listed)
 
 
 def other_sheets(issues: list[Issue], file: str, read: str | None, others: Sequence[str], *,
@@ -138,6 +155,21 @@ def party_of(cell: str) -> str | None:
     if m:
         return {"GOP": "REP", "NP": "", "NON": ""}.get(m.group(1).upper(), m.group(1).upper())
     return _PARTY_WORDS.get(cell.strip("() .").casefold())
+
+
+_NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA)"
+                         r"\s*\)\s*$", re.IGNORECASE)
+
+
+def choice_party(name: str) -> tuple[str, str]:
+    """Stage *header band*: a choice's name and the party it names, before it ('REP MIKE
+    LEE') or after it ('Chris Stewart (REP)'; '(GOP)' is REP), or "" where it names none."""
+    name, party = vocab.split_party_prefix(name)
+    m = _NAME_PARTY.search(name)
+    if m and m.start() > 0:
+        name = name[:m.start()]
+        party = party or {"GOP": "REP"}.get(m.group(1).upper(), m.group(1).upper())
+    return " ".join(name.split()), party
 
 
 def band_kind(cells: Sequence[str]) -> str:
@@ -348,3 +380,29 @@ def merge(result: RawCanvass, more: RawCanvass) -> None:
     result.doubts.extend(more.doubts)
     if result.primary is None:
         result.primary = more.primary
+
+
+class Book:
+    """Stage *rows* of a workbook of one contest per sheet (the Salt Lake SOVC, Clarity):
+    what the sheets read add up to (raw rows, issues, seats, totals, suppressed contests,
+    whether a contest has a party), made one reading by :meth:`raw`."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.rows: list[RawRow] = []
+        self.log = IssueLog(name)
+        self.tally = Tally(self.log)
+        self.seats: dict[ContestTuple, int] = {}
+        self.file_totals: dict[ContestTuple, dict[str, int]] = {}
+        self.suppressed: set[ContestTuple] = set()
+        self.contests = 0
+        self.any_party = False
+
+    def raw(self, family: str, said: str, frame: pd.DataFrame | None = None, **more: Any
+            ) -> RawCanvass:
+        """The reading: its raw rows (``frame``, else :func:`stages.frame` of them), a
+        primary where a contest has a party or ``said`` (the file's or the election's
+        name) says primary."""
+        return RawCanvass(self.name, family, frame if frame is not None else
+                          raw_rows(self.rows), self.log.issues, self.seats, self.file_totals,
+                          self.suppressed, primary_of(said, self.any_party), **more)

@@ -37,7 +37,7 @@ from . import grid, vocab
 from ._workbook_checks import excel_error_cells
 from .base import NOT_OURS, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
-from .stages import chosen_sheets, frame, sheets, to_int, workbook_sheet_names
+from .stages import frame, sheets, to_int
 from .tabular import col_letter, read_csv_rows, read_csv_text
 
 FAMILY = "handbuilt"
@@ -58,8 +58,6 @@ _PARTY_PREFIX = re.compile(r"^(GOP|REP|Republican|DEM|Democratic|Democrat|LIB|Li
 _PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
                 "democratic": "DEM", "democrat": "DEM", "lib": "LIB", "libertarian": "LIB",
                 "con": "CON", "constitution": "CON"}
-_NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP)\s*\)$",
-                         re.IGNORECASE)
 _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
                            re.IGNORECASE)
 _PAGE_SHEET = re.compile(r"^(table|page|sheet|pg\.?)\s*\d+$", re.IGNORECASE)
@@ -196,10 +194,8 @@ def detect(path: Path, kind: str) -> Detection | None:
     try:
         summaries = 0
         seen = 0
-        for sheet, rows in _sheets(path, kind, nrows=200, limit=_DETECT_SHEETS):
-            rows, _lead = _strip_leading_columns(rows)
-            rows = _join_split_headers(rows)
-            h = _find_header(rows)
+        for sheet, raw in _sheets(path, kind, nrows=200, limit=_DETECT_SHEETS):
+            rows, _lead, h = _prepare(raw)
             if h is None:
                 if any(any(c.strip() for c in r) for r in rows):
                     seen += 1
@@ -231,6 +227,14 @@ def _csv_rows(path: Path, nrows: int | None) -> list[list[str]]:
     return rows
 
 
+def _prepare(rows: list[list[str]]) -> tuple[list[list[str]], int, int | None]:
+    """A sheet's rows without its empty leading columns (and how many), a split header
+    joined, and the header's row (None where there is none)."""
+    rows, lead = _strip_leading_columns(rows)
+    rows = _join_split_headers(rows)
+    return rows, lead, _find_header(rows)
+
+
 def _sheets(path: Path, kind: str, **how: Any) -> Iterator[tuple[str, list[list[str]]]]:
     return sheets(path, kind, csv_rows=_csv_rows, **how)
 
@@ -240,21 +244,15 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     options = options or ReadOptions()
     kind = grid.spreadsheet(path, "This is not a spreadsheet, so it is not a county results "
                             "workbook. Export it as XLSX or CSV.")
-    names: list[str] | None = None
-    all_names: list[str] = []
-    if kind != "csv":
-        all_names = workbook_sheet_names(path)
-        names = chosen_sheets(path, all_names, options.sheet)
+    all_names, names = grid.sheets_to_read(path, kind, options.sheet)
     readable: list[str] = []
     summaries: dict[str, str] = {}
     empty: list[str] = []
     result: RawCanvass | None = None
     read_from = first_title = ""
     pages: list[str] = []
-    for sheet, rows in _sheets(path, kind, names=names, options=options):
-        rows, lead = _strip_leading_columns(rows)
-        rows = _join_split_headers(rows)
-        h = _find_header(rows)
+    for sheet, raw in _sheets(path, kind, names=names, options=options):
+        rows, lead, h = _prepare(raw)
         if h is None:
             if not any(any(c.strip() for c in r) for r in rows):
                 empty.append(sheet)
@@ -410,11 +408,7 @@ def _section(rows: list[list[str]], h: int, width: int
         contest, party = _split_contest(contest_title)
         cparty_raw = party_row[j] if j < len(party_row) else ""
         cparty = (grid.party_of(cparty_raw) or "") if cparty_raw else ""
-        choice, prefix = vocab.split_party_prefix(cname)
-        m = _NAME_PARTY.search(choice)
-        if m and m.start() > 0:
-            choice = choice[:m.start()].strip()
-            prefix = prefix or {"GOP": "REP"}.get(m.group(1).upper(), m.group(1).upper())
+        choice, prefix = grid.choice_party(cname)
         cols.append((j, contest, party, choice, cparty or prefix, k))
     no_titles = not (current or any(contest_row[first:width]))
     return data_start, cols, block, no_titles, block_start, stats

@@ -42,7 +42,7 @@ from pathlib import Path
 from . import grid, vocab
 from .base import NOT_OURS, Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
-from .stages import chosen_sheets, frame, sheets, to_int, workbook_sheet_names
+from .stages import frame, sheets, to_int
 from .tabular import col_letter
 
 FAMILY = "sideways"
@@ -67,8 +67,6 @@ _MODE_HEAD = re.compile(r"^(election\s+day|early(\s+voting)?|(vote\s+)?by\s+mail
                         r"one\s+stop|total)$", re.IGNORECASE)
 _PARTY_CODE = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|GOP|"
                          r"NP|NPA|WRI)\s*\)?$", re.IGNORECASE)
-_PARTY_SUFFIX = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA)"
-                           r"\s*\)\s*$", re.IGNORECASE)
 _VOTE_FOR_ROW = re.compile(r"^\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?\(?\s*\d+\s*\)?\s*\)?$",
                            re.IGNORECASE)
 _VOTE_FOR_IN_TITLE = re.compile(r"\s*[-–,]?\s*\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?"
@@ -401,9 +399,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     options = options or ReadOptions()
     kind = grid.spreadsheet(path, "This is not a spreadsheet, so it is not a county results "
                             "workbook. Export it as XLSX or CSV.")
-    names: list[str] | None = None
-    if kind != "csv":
-        names = chosen_sheets(path, workbook_sheet_names(path), options.sheet)
+    _all, names = grid.sheets_to_read(path, kind, options.sheet)
     result: RawCanvass | None = None
     read_from = ""
     readable: list[str] = []
@@ -442,14 +438,6 @@ def _split_title(title: str) -> tuple[str, str, int | None]:
         else:
             t = re.sub(r"\s*\(\s*" + party + r"\s*\)\s*$", "", t, flags=re.IGNORECASE).strip()
     return t or title, party, seats
-
-
-def _split_choice(label: str) -> tuple[str, str]:
-    m = _PARTY_SUFFIX.search(label)
-    if m and m.start() > 0:
-        return _clean(label[:m.start()]), m.group(1).upper()
-    name, prefix = vocab.split_party_prefix(label)
-    return _clean(name), prefix
 
 
 def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> RawCanvass:
@@ -502,7 +490,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
             k = vocab.choice_kind(label)
             if k is None:
                 continue  # a sum of other rows ('Total Votes')
-            choice, chparty = _split_choice(label)
+            choice, chparty = grid.choice_party(label)
             if k in ("over", "under", "blank"):
                 chparty = ""
             for pc in party_cols:

@@ -21,8 +21,7 @@ from pathlib import Path
 
 from . import grid, vocab
 from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog
-from .stages import RawRow, chosen_sheets, frame, iter_sheets, to_int, workbook_sheet_names
+from .stages import iter_sheets, to_int, workbook_sheet_names
 
 FAMILY = "slco_sovc"
 LABEL = "Salt Lake County Statement of Votes Cast (SOVC workbook, 2016–2024)"
@@ -152,9 +151,10 @@ def _shift(rows: list[list[str]], off: int) -> list[list[str]]:
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read every contest sheet of a Salt Lake County SOVC workbook."""
     options = options or ReadOptions()
-    grid.spreadsheet(path, "This is not an Excel workbook, so it is not a Salt Lake County "
-                     "SOVC. Export the Statement of Votes Cast as XLSX.", grid.WORKBOOKS)
-    names = chosen_sheets(path, workbook_sheet_names(path), options.sheet, listed=12)
+    kind = grid.spreadsheet(path, "This is not an Excel workbook, so it is not a Salt Lake "
+                            "County SOVC. Export the Statement of Votes Cast as XLSX.",
+                            grid.WORKBOOKS)
+    _all, names = grid.sheets_to_read(path, kind, options.sheet, listed=12)
     st = _State(path.name)
     for sheet, rows in iter_sheets(path, names, options=options):
         found = _find_header_2018(rows)
@@ -173,17 +173,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     return st.finish()
 
 
-class _State:
+class _State(grid.Book):
     def __init__(self, name: str) -> None:
-        self.name = name
-        self.rows: list[RawRow] = []
-        self.log = IssueLog(name)
-        self.tally = grid.Tally(self.log)
-        self.seats: dict[tuple[str, str, str], int] = {}
-        self.file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
-        self.suppressed: set[tuple[str, str, str]] = set()
-        self.contests = 0
-        self.any_party = False
+        super().__init__(name)
         self.election_name: str | None = None
         self.election_date: str | None = None
         self.unresolved = 0
@@ -443,7 +435,5 @@ class _State:
         if self.unresolved:
             self.log.note(f"{self.unresolved:,} unresolved write-in vote(s) are not counted for "
                           "any candidate.")
-        primary = grid.primary_of(f"{self.name} {self.election_name or ''}", self.any_party)
-        return RawCanvass(self.name, FAMILY, frame(self.rows), self.log.issues, self.seats,
-                          self.file_totals, self.suppressed, primary,
-                          election_name=self.election_name, election_date=self.election_date)
+        return self.raw(FAMILY, f"{self.name} {self.election_name or ''}",
+                        election_name=self.election_name, election_date=self.election_date)

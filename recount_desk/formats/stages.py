@@ -14,6 +14,10 @@ In the order of the pipeline's stages:
 - **contests**: :func:`stated_seats` (the seats a file states, refused where it says two
   things), :func:`primary_in_name`;
 - **rows**: :func:`raw_frame` (the raw rows as the pipeline's build stage wants them).
+
+What the grid layouts share beyond these (header bands of several rows, a grid's cells to
+raw rows with suppressed and bad cells, a workbook of one contest per sheet) is in
+:mod:`.grid`.
 """
 
 from __future__ import annotations

@@ -133,3 +133,16 @@ def test_which_reading_errors_can_touch_a_contest() -> None:
               Issue("f", "only a warning", contest=b)]
     assert read_errors_of(issues, a, {a, b}) == 3
     assert read_errors_of(issues, b, {a, b}) == 2  # not a's own error, nor the warning
+
+
+def test_a_contest_undecidable_for_hidden_counts_names_the_unread_count_too(
+        tmp_path: Path) -> None:
+    """A '*' and a '12 votes' in one race: it cannot be decided for both reasons, and says
+    both (the hidden count and the count not read)."""
+    p = tmp_path / "kane.csv"
+    p.write_text("county,precinct,office,district,party,candidate,votes\n"
+                 "Kane,P1,Mayor,,,Ann,12 votes\nKane,P1,Mayor,,,Bob,*\n", encoding="utf-8")
+    d = check_parsed(read_file(p)).contests[0].decision
+    assert d.verdict is Verdict.UNDECIDABLE
+    assert "hidden" in d.explanation
+    assert "reading the file found errors" in d.explanation

@@ -80,3 +80,11 @@ def test_the_other_sheets_note_and_primary_from_a_party_or_the_title():
     assert grid.primary_of("2024 General", party=True) is True
     assert grid.primary_of("2024 general canvass") is False
     assert grid.primary_of("canvass") is None
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("REP MIKE LEE", ("MIKE LEE", "REP")), ("Chris Stewart (REP)", ("Chris Stewart", "REP")),
+    ("Jo Doe (GOP)", ("Jo Doe", "REP")), ("REP Mike Lee (REP)", ("Mike Lee", "REP")),
+    ("Write-in", ("Write-in", "")), ("(REP)", ("(REP)", ""))])
+def test_a_choice_names_its_party_before_or_after_its_name(name, expected):
+    assert grid.choice_party(name) == expected
