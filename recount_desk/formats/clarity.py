@@ -335,12 +335,12 @@ class _Workbook(grid.Book):
         kinds = [vocab.choice_kind(cname) for _, cname in cols]
         off_total: list[tuple[str, int]] = []
         countless: list[tuple[str, int]] = []
+        count_cols = [c for c, _ in cols] + ([] if total_col is None else [total_col])
         for i, r in enumerate(rows[t + 1:], start=t + 2):
             if not r or not r[0].strip():
                 continue
             precinct = " ".join(html.unescape(r[0]).split())
-            if all(not (r[j] if j < len(r) else "").strip()
-                   for j in [c for c, _ in cols] + ([] if total_col is None else [total_col])):
+            if all(not (r[j] if j < len(r) else "").strip() for j in count_cols):
                 # A line of text below the table ("Report generated …"), not a precinct: a
                 # precinct's row gives every candidate's count, if only 0.
                 countless.append((precinct, i))

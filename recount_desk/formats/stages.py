@@ -399,12 +399,6 @@ def frame(rows: list[RawRow]) -> pd.DataFrame:
                       for c, v in zip(RAW_COLUMNS, columns, strict=True)})
 
 
-def require_workbook(path: Path, kind: str, what: str) -> None:
-    if kind not in ("xlsx", "xls", "ods"):
-        raise fail(path, f"This is not an Excel workbook, so it cannot be {what}. Export the "
-                   "canvass as XLSX.")
-
-
 def multicounty(titles: Sequence[str]) -> str | None:
     """Stage *contests*: the note on the contests a file marks '(Multi-County)' (ES&S
     exports), None when there are none."""
