@@ -10,6 +10,7 @@ readers decide what a number is and report what is not.
 from __future__ import annotations
 
 import csv
+import io
 import zipfile
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
@@ -214,18 +215,58 @@ def read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]]
     header rows)."""
     for enc in ("utf-8-sig", "cp1252"):
         try:
-            with open(path, encoding=enc, newline="") as f:
-                rows = []
-                for i, r in enumerate(csv.reader(f)):
-                    if limit is not None and i >= limit:
-                        break
-                    rows.append([c.strip() for c in r])
+            if limit is None:  # the whole file: its lines split where that is the same
+                with open(path, "rb") as fb:
+                    text = fb.read().decode(enc)
+                got = split_csv_text(text)
+                if got is None:
+                    got = list(csv.reader(io.StringIO(text, newline="")))
+                rows = [[c.strip() for c in r] for r in got]
+            else:
+                with open(path, encoding=enc, newline="") as f:
+                    rows = []
+                    for i, r in enumerate(csv.reader(f)):
+                        if i >= limit:
+                            break
+                        rows.append([c.strip() for c in r])
             return rows, (None if enc == "utf-8-sig" else NOT_UTF8_NOTE)
         except UnicodeDecodeError:
             continue
         except csv.Error as e:
             raise fail(path, f"The CSV file is malformed ({e}).") from e
     raise fail(path, "The file's text cannot be decoded.")
+
+
+def split_csv_text(text: str) -> list[list[str]] | None:
+    """The rows ``csv.reader`` gives of a text without NUL, lone carriage returns or blank
+    lines, several times faster: a line without quotes split at its commas, the lines with
+    quotes read by the csv module together, each on its own (so that a quoted field that
+    runs over a line end, which would join two of them, makes this give None). None for
+    any other text (then the csv module reads it whole)."""
+    if "\x00" in text:
+        return None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if "" in lines:
+        return None
+    if '"' not in text:
+        return [line.split(",") for line in lines]
+    quoted = [line + "\n" for line in lines if '"' in line]
+    try:
+        read = list(csv.reader(quoted))
+    except csv.Error:
+        return None
+    # A quoted field left open at a line's end takes in the line end (the last line's) or
+    # the next quoted line (one row fewer): the file's rows are not its lines.
+    if len(read) != len(quoted) or any("\n" in cell for cell in read[-1]):
+        return None
+    parsed = iter(read)
+    return [next(parsed) if '"' in line else line.split(",") for line in lines]
 
 
 def col_letter(i: int) -> str:
