@@ -148,6 +148,8 @@ def locate(source: Source, options: ReadOptions) -> Located:
     # line once (a report repeats its headers and many a count); empty ones left out.
     seen: dict[tuple[str, ...], tuple[str, list[int], list[str], bool]] = {}
     lines = []
+    parsed = []  # (label, numbers, texts) of each line
+    texts_only = []  # whether it holds some text and only text
     for i, r in enumerate(rows):
         key = tuple(r)
         got = seen.get(key)
@@ -155,7 +157,10 @@ def locate(source: Source, options: ReadOptions) -> Located:
             got = seen[key] = _line(r)
         if got[0] or got[1] or got[2] or not got[3]:
             lines.append((i + 1, r, got))
-    return Located(source, rows, log, facts={"lines": lines})
+            parsed.append(got)
+            texts_only.append(bool(got[0] or got[2]) and got[3])
+    return Located(source, rows, log, facts={"lines": lines, "parsed": parsed,
+                                             "texts_only": texts_only})
 
 
 def map(located: Located, options: ReadOptions) -> RawCanvass:
@@ -183,8 +188,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     mode_bad: list[tuple[int, str, int, int]] = []
     n = len(lines)
     i = 0
-    parsed = [got[:3] for _, _, got in lines]
-    texts_only = [bool(got[0] or got[2]) and got[3] for _, _, got in lines]
+    parsed: list[tuple[str, list[int], list[str], bool]] = located.facts["parsed"]
+    texts_only: list[bool] = located.facts["texts_only"]
 
     def is_vote_for(j: int) -> bool:
         if not 0 <= j < n:
@@ -201,7 +206,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             if options.cancelled():
                 raise Cancelled()
         rowno = lines[i][0]
-        label, nums, texts = parsed[i]
+        label, nums, texts, _ = parsed[i]
         page, footer, stats, vote_for, _, clean, total_votes, kind = _label(label)
         if page:
             # Page header: election name, then the date and county line, then the precinct.

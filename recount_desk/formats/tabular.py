@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
@@ -218,10 +219,9 @@ def read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]]
             if limit is None:  # the whole file: its lines split where that is the same
                 with open(path, "rb") as fb:
                     text = fb.read().decode(enc)
-                got = split_csv_text(text)
-                if got is None:
-                    got = list(csv.reader(io.StringIO(text, newline="")))
-                rows = [[c.strip() for c in r] for r in got]
+                got = split_csv_text(text, strip=True)
+                rows = got if got is not None else [
+                    [c.strip() for c in r] for r in csv.reader(io.StringIO(text, newline=""))]
             else:
                 with open(path, encoding=enc, newline="") as f:
                     rows = []
@@ -237,12 +237,18 @@ def read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]]
     raise fail(path, "The file's text cannot be decoded.")
 
 
-def split_csv_text(text: str) -> list[list[str]] | None:
+# White space at a cell's edge (a line end is none): where a text has none, its cells need
+# no stripping.
+_EDGE_SPACE = re.compile(r"(?:^|,)[^\S\n]|[^\S\n](?:,|$)", re.MULTILINE)
+
+
+def split_csv_text(text: str, *, strip: bool = False) -> list[list[str]] | None:
     """The rows ``csv.reader`` gives of a text without NUL, lone carriage returns or blank
     lines, several times faster: a line without quotes split at its commas, the lines with
     quotes read by the csv module together, each on its own (so that a quoted field that
     runs over a line end, which would join two of them, makes this give None). None for
-    any other text (then the csv module reads it whole)."""
+    any other text (then the csv module reads it whole). ``strip``: every cell stripped
+    of white space, as ``cell.strip()``."""
     if "\x00" in text:
         return None
     if "\r" in text:
@@ -255,6 +261,8 @@ def split_csv_text(text: str) -> list[list[str]] | None:
     if "" in lines:
         return None
     if '"' not in text:
+        if strip and _EDGE_SPACE.search(text):
+            return [[c.strip() for c in line.split(",")] for line in lines]
         return [line.split(",") for line in lines]
     quoted = [line + "\n" for line in lines if '"' in line]
     try:
@@ -265,6 +273,12 @@ def split_csv_text(text: str) -> list[list[str]] | None:
     # the next quoted line (one row fewer): the file's rows are not its lines.
     if len(read) != len(quoted) or any("\n" in cell for cell in read[-1]):
         return None
+    if strip:
+        read = [[c.strip() for c in r] for r in read]
+        if _EDGE_SPACE.search("\n".join(line for line in lines if '"' not in line)):
+            parsed = iter(read)
+            return [next(parsed) if '"' in line else [c.strip() for c in line.split(",")]
+                    for line in lines]
     parsed = iter(read)
     return [next(parsed) if '"' in line else line.split(",") for line in lines]
 
