@@ -107,8 +107,23 @@ def county_name(text: str) -> str | None:
 # Governor"): neither changes which office the title names.
 _PARTY_PREFIX = re.compile(
     r"^(rep|dem|lib|con|cst|grn|una|uup|iap|republican|democrat(ic)?|libertarian|"
-    r"constitution|green|united utah|independent american)( party)?( for)? (?=[a-z])")
+    r"constitution|green|united utah|independent american)( party)?( for)? (?=[a-z])(?!dist|d\d)")
 _STATE_PREFIX = re.compile(r"^(state of utah|utah|ut)(?! county) (?=\S)")
+
+
+_PARTY_CODES = {"republican": "REP", "democrat": "DEM", "democratic": "DEM",
+                "libertarian": "LIB", "constitution": "CON", "cst": "CON", "green": "GRN",
+                "united utah": "UUP", "una": "UUP", "independent american": "IAP"}
+
+
+@lru_cache(maxsize=4096)
+def title_party(title: str) -> str:
+    """The party a primary's title begins with ("REP U.S. HOUSE 2" → "REP"), or ""."""
+    t = " ".join(re.sub(r"[.,]", " ", title).lower().split())
+    m = _PARTY_PREFIX.match(t)
+    if m is None:
+        return ""
+    return _PARTY_CODES.get(m.group(1), m.group(1).upper())
 
 
 @lru_cache(maxsize=4096)
