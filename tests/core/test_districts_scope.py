@@ -214,3 +214,16 @@ def test_the_officer_s_setting_that_agrees_with_the_office_names_the_office_firs
     stored = stored_finding(Scope.MULTICOUNTY, office)
     assert "Set by the election officer" not in stored.reason
     assert stored.reason.startswith("Stored as multicounty when the canvass was imported")
+
+
+def test_a_primary_s_two_parties_stay_two_races_when_only_the_title_names_the_party() -> None:
+    from recount_desk.core.whole import CountyPart, combine
+
+    def part(title: str, a: str, b: str) -> CountyPart:
+        return CountyPart(("Davis",), "davis.xlsx", ContestTotals(
+            race(title), (ChoiceTotal(Choice(a), 10), ChoiceTotal(Choice(b), 7))))
+
+    races = combine([part("REP HOUSE 11", "Ann", "Bo"), part("DEM HOUSE 11", "Cy", "Di")],
+                    date(2018, 6, 26))
+    assert len(races) == 2
+    assert sorted(r.key.party for r in races) == ["DEM", "REP"]
