@@ -15,7 +15,7 @@ import re
 import unicodedata
 from array import array
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -233,9 +233,9 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         kind_class = np.where(is_cand_kind, 0, np.arange(len(kind_u)) + 1)[kind_codes]
         rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
                    + choice_codes) * (len(kind_u) + 1) + kind_class)
-        alive = _duplicates(raw, df if df is not None else _renamed(coded, renamed,
-                                                                    is_primary),
-                            rowkey, issues)
+        alive = _duplicates(raw, (lambda: df) if df is not None else
+                            (lambda: _renamed(coded, renamed, is_primary)),
+                            rowkey, votes_all, issues)
 
     # Choices: (contest, name) pairs, each contest's in order of first appearance.
     first = _first_occurrences(pair_codes)
@@ -765,48 +765,49 @@ def _first_occurrences(codes: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.concatenate(([True], codes[1:] > seen[:-1])))
 
 
-def _duplicates(raw: RawCanvass, df: pd.DataFrame, rowkey: np.ndarray,
-                issues: list[Issue]) -> np.ndarray:
+def _duplicates(raw: RawCanvass, frame: Callable[[], pd.DataFrame], rowkey: np.ndarray,
+                votes: np.ndarray, issues: list[Issue]) -> np.ndarray:
     """Rows that repeat a (precinct, contest, choice, kind): identical repeats are counted
-    once with a warning; repeats that disagree are errors. Returns the rows to keep."""
+    once with a warning; repeats that disagree are errors. Returns the rows to keep.
+    ``votes``: each row's; ``frame``: the rows' frame, made only to name disagreeing
+    repeats (found here by sorting the keys, without it)."""
     import numpy as np
-    import pandas as pd
 
-    key = pd.Series(rowkey)
-    dup = key.duplicated(keep=False).to_numpy()
-    d = pd.DataFrame({"key": rowkey[dup], "votes": df["votes"].to_numpy()[dup]},
-                     index=np.flatnonzero(dup))
-    exact = d.duplicated(["key", "votes"], keep="first")
-    agree = d.groupby("key", sort=False)["votes"].nunique()
-    bad = agree[agree > 1]
-    d_key, d_at = rowkey[dup], np.flatnonzero(dup)
-    d_votes = d["votes"].to_numpy()
-    file_rows = df["row"].to_numpy() if "row" in df.columns else None
-    for k in bad.index[:20]:
-        same = d_key == k
-        rows = d_at[same]
-        r0 = int(rows[0])
-        title = str(df["contest"].iloc[r0])
-        choice = str(df["choice"].iloc[r0])
-        precinct = str(df["precinct"].iloc[r0])
-        votes = ", ".join(str(v) for v in d_votes[same].tolist())
-        where, first_row = "", None
-        if file_rows is not None:  # the file's row numbers, where the reader kept them
-            numbers = [int(r) for r in file_rows[rows].tolist()]
-            where, first_row = " (rows " + ", ".join(map(str, numbers)) + ")", numbers[0]
-        issues.append(Issue(
-            raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
-            f"{precinct!r}{where}: {votes}. Correct the file in the election system's "
-            "export, or remove the wrong rows.", raw.sheet, first_row,
-            severity=Severity.ERROR, contest=ContestKey(
-                title, str(df["district"].iloc[r0]), str(df["party"].iloc[r0]))))
-    if len(bad) > 20:
-        issues.append(Issue(raw.file, f"… and {len(bad) - 20} more disagreeing duplicates.",
-                            raw.sheet, severity=Severity.ERROR))
-    alive = np.ones(len(df), dtype=bool)
-    n_exact = int(exact.sum())
-    if n_exact:
-        issues.append(Issue(raw.file, f"{n_exact} exact duplicate row(s) were counted once.",
+    # By key, then votes; equal ones keep the file's order (a stable sort).
+    order = np.lexsort((votes, rowkey))
+    k_s, v_s = rowkey[order], votes[order]
+    same_key = k_s[1:] == k_s[:-1]
+    same_pair = same_key & (v_s[1:] == v_s[:-1])
+    exact = order[1:][same_pair]  # a (key, votes) after its first row
+    bad_keys = np.unique(k_s[1:][same_key & ~same_pair])  # a key with several votes
+    if len(bad_keys):
+        at_bad = np.flatnonzero(np.isin(rowkey, bad_keys))
+        bad = list(dict.fromkeys(rowkey[at_bad].tolist()))  # in order of first appearance
+        df = frame()
+        file_rows = df["row"].to_numpy() if "row" in df.columns else None
+        for k in bad[:20]:
+            rows = at_bad[rowkey[at_bad] == k]
+            r0 = int(rows[0])
+            title = str(df["contest"].iloc[r0])
+            choice = str(df["choice"].iloc[r0])
+            precinct = str(df["precinct"].iloc[r0])
+            shown = ", ".join(str(v) for v in votes[rows].tolist())
+            where, first_row = "", None
+            if file_rows is not None:  # the file's row numbers, where the reader kept them
+                numbers = [int(r) for r in file_rows[rows].tolist()]
+                where, first_row = " (rows " + ", ".join(map(str, numbers)) + ")", numbers[0]
+            issues.append(Issue(
+                raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
+                f"{precinct!r}{where}: {shown}. Correct the file in the election system's "
+                "export, or remove the wrong rows.", raw.sheet, first_row,
+                severity=Severity.ERROR, contest=ContestKey(
+                    title, str(df["district"].iloc[r0]), str(df["party"].iloc[r0]))))
+        if len(bad) > 20:
+            issues.append(Issue(raw.file, f"… and {len(bad) - 20} more disagreeing duplicates.",
+                                raw.sheet, severity=Severity.ERROR))
+    alive = np.ones(len(rowkey), dtype=bool)
+    if len(exact):
+        issues.append(Issue(raw.file, f"{len(exact)} exact duplicate row(s) were counted once.",
                             raw.sheet, severity=Severity.WARNING))
-        alive[d.index[exact.to_numpy()]] = False
+        alive[exact] = False
     return alive

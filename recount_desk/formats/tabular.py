@@ -10,8 +10,10 @@ readers decide what a number is and report what is not.
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import re
+import stat
 import zipfile
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
@@ -41,16 +43,28 @@ def _malformed(path: Path, e: Exception) -> ImportFailed:
                 row=row)
 
 
+# What Path.exists() takes for "no such file" (pathlib's _IGNORED_ERRNOS).
+_NO_FILE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+
+
 def sniff(path: Path) -> str:
     """'csv', 'xlsx', 'xls', 'ods', 'spreadsheetml', 'xml', 'zip', or raises ImportFailed."""
-    if not path.exists():
+    try:  # (one stat for what exists(), is_dir() and is_file() would each ask)
+        mode: int | None = path.stat().st_mode
+    except OSError as e:
+        if e.errno not in _NO_FILE:  # as Path.exists() lets other errors through
+            raise
+        mode = None
+    except ValueError:  # a name the system cannot take (Path.exists() says False)
+        mode = None
+    if mode is None:
         if path.is_symlink():
             raise fail(path, "This is a symbolic link to nothing (or a loop of links), not "
                        "a file.")
         raise fail(path, "The file does not exist.")
-    if path.is_dir():
+    if stat.S_ISDIR(mode):
         raise fail(path, "This is a folder, not a file.")
-    if not path.is_file():  # a FIFO or a device: reading it could wait forever
+    if not stat.S_ISREG(mode):  # a FIFO or a device: reading it could wait forever
         raise fail(path, "This is not a regular file (a pipe or a device); export the "
                    "canvass to a file and import that.")
     try:
