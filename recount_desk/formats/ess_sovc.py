@@ -34,7 +34,7 @@ from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, count_grid, open_source
+from .pipeline import IssueLog, Located, Source, open_source
 from .stages import head_rows
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
@@ -238,9 +238,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         got = pick(r)
         return list(got) if isinstance(got, tuple) else [got]
 
-    values, present = count_grid([cells(i) for i in body_idx], log=log, rows=body_idx,
-                                 columns=contest_cols,
-                                 not_on_ballot=vocab.NOT_ON_BALLOT)
+    values, present = blocks.count_cells([cells(i) for i in body_idx], log=log, rows=body_idx,
+                                         columns=contest_cols, not_on_ballot=vocab.NOT_ON_BALLOT)
     totals_vals: dict[int, int] = {}
     if total_idx is not None:
         for c, t in zip(contest_cols, cells(total_idx), strict=True):
