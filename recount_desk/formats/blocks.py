@@ -5,6 +5,7 @@ GEMS).
 
 - **sheet**: :func:`find_sheet` (the first sheet whose rows a family's test takes);
 - **contests**: :func:`runs` (a header band's columns split into contests),
+  :func:`over_ballots` (the precincts with more votes than ballots),
   :func:`kept_apart` (contests that share a title, told apart by an id),
   :func:`left_out`, :func:`multicounty` (the notes on what is not a contest, and on a
   county's portion of a multicounty race);
@@ -18,7 +19,7 @@ GEMS).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -127,6 +128,21 @@ def grid_rows(values: np.ndarray, present: np.ndarray, precincts: Sequence[str],
     if is_total is not None and is_total.any():
         file_totals = totals(melt(values, present & is_total[:, None], ks, chs, precincts))
     return melt(values, present & body[:, None], ks, chs, precincts), file_totals
+
+
+def over_ballots(pairs: Iterable[tuple[int, int | None]]) -> tuple[int, int | None]:
+    """Stage *contests*: of a contest's precincts (its votes and the ballots cast there, each
+    pair in order), how many have more votes than ballots, and which of them (its place in
+    ``pairs``) has the most votes to a ballot (the first of equals); a precinct with no
+    ballots stated is passed over. One test for every family that reads ballots cast
+    beside the votes (more votes than ballots: more than one seat, or columns misread)."""
+    n, worst, at = 0, (0, 1), None
+    for i, (votes, ballots) in enumerate(pairs):
+        if ballots is not None and 0 < ballots < votes:
+            n += 1
+            if votes * worst[1] > worst[0] * ballots:
+                worst, at = (votes, ballots), i
+    return n, at
 
 
 @dataclass

@@ -422,28 +422,20 @@ def _seats_from_ballots(label: str, all_votes: object, cand_votes: object,
     allv = [int(x) for x in all_votes]  # type: ignore[attr-defined]
     cand = [int(x) for x in cand_votes]  # type: ignore[attr-defined]
     best: tuple[int, int, int] | None = None   # (votes, ballots, row) with the largest ratio
-    worst: tuple[int, int, int] | None = None  # candidate votes over ballots, largest ratio
-    n_over = 0
     for i, b in enumerate(ballots):
-        if not b:
-            continue
-        if best is None or allv[i] * best[1] > best[0] * b:
+        if b and (best is None or allv[i] * best[1] > best[0] * b):
             best = (allv[i], b, i)
-        if cand[i] > b:
-            n_over += 1
-            if worst is None or cand[i] * worst[1] > worst[0] * b:
-                worst = (cand[i], b, i)
     if has_over_under and best is not None and best[0] % best[1] == 0 and best[0] >= 2 * best[1]:
         k = best[0] // best[1]
         return (f"{label}: {k} seats (precinct {prec_names[best[2]]}: {best[0]:,} votes on "
                 f"{best[1]:,} ballots)", k)
-    if worst is not None:
+    n_over, w = blocks.over_ballots(zip(cand, ballots, strict=True))
+    if w is not None:
         return (f"{label}: in {n_over} precinct(s) the candidates have more votes than ballots "
-                f"were cast (e.g. precinct {prec_names[worst[2]]}: {worst[0]:,} votes on "
-                f"{worst[1]:,} "
-                "ballots), so it elects more than one seat or two contests share its columns; "
-                "the file does not say how many seats. Set its seats before trusting its "
-                "verdict.", None)
+                f"were cast (e.g. precinct {prec_names[w]}: {cand[w]:,} votes on "
+                f"{ballots[w]:,} ballots), so it elects more than one seat or two contests "
+                "share its columns; the file does not say how many seats. Set its seats "
+                "before trusting its verdict.", None)
     return None, None
 
 

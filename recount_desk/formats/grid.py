@@ -11,7 +11,7 @@ In the order of the pipeline's stages:
 - **header band**: :func:`band` (the rows of a band of several rows around a header:
   contest, candidate, party and "Vote for" rows in any order), :func:`band_kind` (what one
   row of it holds), :func:`band_roles` (which row names the contests, which the
-  candidates, which the parties), :func:`party_of` (a party row's cell as a party code),
+  candidates, which the parties; a party row's cells through :func:`vocab.party_of`),
   :data:`PAGE_LINE` (a printed page's "Page n of m");
 - **grid**: :class:`Tally` (a reading's counts, every bad cell named up to a cap and the
   rest counted), :func:`number_like`;
@@ -24,7 +24,7 @@ In the order of the pipeline's stages:
 
 Who uses what (2026-12-02): ``count``, ``other_sheets``, ``spreadsheet`` the hand-built and
 sideways workbooks; ``Tally`` and ``primary_of`` those and the Salt Lake SOVC and Clarity;
-the header band (``band``, ``band_roles``, ``party_of``) the hand-built workbooks, for any
+the header band (``band``, ``band_roles``) the hand-built workbooks, for any
 grid under a band of several rows.
 """
 
@@ -131,30 +131,11 @@ def primary_of(text: str, party: bool = False) -> bool | None:
 # --- The header band --------------------------------------------------------------------
 
 PAGE_LINE = re.compile(r"\bpage\s+\d+(\s+of\s+\d+)?\b", re.IGNORECASE)
-_PARTY_CODE = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|"
-                         r"GOP|NP)\s*\)?$", re.IGNORECASE)
-_PARTY_WORDS = {"r": "REP", "rep": "REP", "republican": "REP", "gop": "REP",
-                "d": "DEM", "dem": "DEM", "democrat": "DEM", "democratic": "DEM",
-                "l": "LIB", "lib": "LIB", "libertarian": "LIB", "c": "CON", "con": "CON",
-                "constitution": "CON", "g": "GRN", "green": "GRN", "u": "UNA", "una": "UNA",
-                "unaffiliated": "UNA", "i": "IND", "ind": "IND", "independent": "IND",
-                "iap": "IAP", "independent american": "IAP", "uup": "UUP",
-                "united utah": "UUP", "np": "", "non": "", "nonpartisan": "",
-                "non-partisan": ""}
 _VOTE_FOR_ONLY = re.compile(r"^\(?\s*vote\s+for\s+(not\s+more\s+than\s+)?\d+\s*\)?$",
                             re.IGNORECASE)
 # What the first cell of a band row under the header may say.
 BAND_LEADS = frozenset({"", "candidate", "candidates", "choice", "choices", "party", "parties",
                         "contest", "contests", "office", "race", "vote for", "name"})
-
-
-def party_of(cell: str) -> str | None:
-    """The party code a party row's cell names ('REP', 'Republican', '(R)', 'Dem.'; 'NP' and
-    'Nonpartisan' are no party, ""), or None when it names none."""
-    m = _PARTY_CODE.match(cell)
-    if m:
-        return {"GOP": "REP", "NP": "", "NON": ""}.get(m.group(1).upper(), m.group(1).upper())
-    return _PARTY_WORDS.get(cell.strip("() .").casefold())
 
 
 _NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA)"
@@ -178,7 +159,7 @@ def band_kind(cells: Sequence[str]) -> str:
     filled = [c for c in cells if c]
     if not filled:
         return "empty"
-    if all(party_of(c) is not None for c in filled):
+    if all(vocab.party_of(c) is not None for c in filled):
         return "party"
     if all(_VOTE_FOR_ONLY.match(c) for c in filled):
         return "seats"

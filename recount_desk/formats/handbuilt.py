@@ -55,9 +55,6 @@ _PRECINCT = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?
                        re.IGNORECASE)
 _PARTY_PREFIX = re.compile(r"^(GOP|REP|Republican|DEM|Democratic|Democrat|LIB|Libertarian|CON|"
                            r"Constitution)\s+(for\s+)?(?=\S)", re.IGNORECASE)
-_PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
-                "democratic": "DEM", "democrat": "DEM", "lib": "LIB", "libertarian": "LIB",
-                "con": "CON", "constitution": "CON"}
 _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
                            re.IGNORECASE)
 _PAGE_SHEET = re.compile(r"^(table|page|sheet|pg\.?)\s*\d+$", re.IGNORECASE)
@@ -313,7 +310,7 @@ def _title_of(rows: list[list[str]], h: int) -> str:
 def _split_contest(title: str) -> tuple[str, str]:
     m = _PARTY_PREFIX.match(title)
     if m:
-        return title[m.end():].strip(), _PARTY_NAMES[m.group(1).lower()]
+        return title[m.end():].strip(), vocab.party_of(m.group(1)) or ""
     m = re.search(r"\s*\((REP|DEM|LIB|CON|UNA|IAP)\)\s*$", title)
     if m:
         return title[:m.start()].strip(), m.group(1)
@@ -407,7 +404,7 @@ def _section(rows: list[list[str]], h: int, width: int
             continue
         contest, party = _split_contest(contest_title)
         cparty_raw = party_row[j] if j < len(party_row) else ""
-        cparty = (grid.party_of(cparty_raw) or "") if cparty_raw else ""
+        cparty = (vocab.party_of(cparty_raw) or "") if cparty_raw else ""
         choice, prefix = grid.choice_party(cname)
         cols.append((j, contest, party, choice, cparty or prefix, k))
     no_titles = not (current or any(contest_row[first:width]))
