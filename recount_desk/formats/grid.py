@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from recount_desk.core.model import Issue, Severity
 
@@ -48,8 +48,14 @@ from .tabular import sheet_names, sniff
 if TYPE_CHECKING:
     import pandas as pd
 
+T = TypeVar("T")
 SPREADSHEETS = ("xlsx", "xls", "ods", "csv")
 WORKBOOKS = ("xlsx", "xls", "ods")
+
+
+def clean(text: str) -> str:
+    """A cell's text on one line: runs of white space one space, trimmed."""
+    return " ".join(text.split())
 
 
 def spreadsheet(path: Path, refusal: str, kinds: Sequence[str] = SPREADSHEETS) -> str:
@@ -167,7 +173,7 @@ def band_kind(cells: Sequence[str]) -> str:
 
 
 def band(rows: Sequence[Sequence[str]], h: int, width: int, *,
-         clean: Callable[[str], str] = lambda s: " ".join(s.split()),
+         clean: Callable[[str], str] = clean,
          leads: frozenset[str] = BAND_LEADS) -> tuple[list[int], int]:
     """Stage *header band*: the rows of the band around the header at ``h`` (up to three
     rows of text above it, and up to three below whose first cell is one of ``leads``;
@@ -324,6 +330,16 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
             if ch[5]:
                 out.append((p, ch[0], ch[1], ch[2], ch[3], ch[4], ch[5], v))
     return got
+
+
+def some(log: IssueLog, items: Sequence[T], say: Callable[[T], object], more: str,
+         cap: int = 5) -> None:
+    """Stage *rows*: a problem said of each of the first ``cap`` of ``items`` (``say``),
+    then "… N more <more>." as one warning."""
+    for x in items[:cap]:
+        say(x)
+    if len(items) > cap:
+        log.warn(f"… {len(items) - cap} more {more}.")
 
 
 def number_like(text: str) -> bool:

@@ -7,7 +7,7 @@ In the order of the pipeline's stages:
   family's ``detect``), :func:`pick_sheet` (the sheet the officer chose, else the first
   whose head a family accepts);
 - **header band**: :func:`header_at` (the first row of the head that a family's test
-  accepts);
+  accepts), :func:`blank_lead` (the blank lines above a file's first line of text);
 - **grid**: :func:`grid` (a file's or sheet's cells as a frame of text),
   :func:`by_value` (a test or a cleaning done once per distinct cell, not once per row),
   :func:`whole_cells` (the one test of a count cell, once per distinct cell, that the
@@ -87,6 +87,13 @@ def head_rows(path: Path, kind: str, sheet: str | int | None = None, nrows: int 
         rows, _ = _csv_head(path)
         return rows[:nrows]
     return read_sheet_text(path, sheet if sheet is not None else 0, nrows=nrows)
+
+
+def blank_lead(rows: Sequence[Sequence[str]]) -> int:
+    """Stage *sheet*: how many blank lines come before a file's first line of text (a CSV
+    re-saved with an empty first line), so that a family finds its header below them and
+    still names the file's real rows."""
+    return next((i for i, r in enumerate(rows) if any(str(c).strip() for c in r)), len(rows))
 
 
 def header_at(rows: list[list[str]], test: Callable[[list[str]], bool],
