@@ -34,6 +34,7 @@ from .districts import (
     cycle_for,
     district_office,
     districts_of_county,
+    office_words,
 )
 from .model import Contest, ContestKey, ContestKind, ContestTotals, ElectionKind, Scope
 from .rules import Edition, Finding, MarginDecision, Verdict, decide
@@ -68,18 +69,24 @@ def _fold(text: str) -> str:
     return " ".join(re.sub(r"[.,]", " ", text).lower().split())
 
 
+# Matched on :func:`office_words` (a primary's party and the state's name left off).
 _STATEWIDE_OFFICES = re.compile(
-    r"^(president|(u ?s|united states) senat|governor|lieutenant governor|"
-    r"(state )?attorney general|state auditor|state treasurer|president and vice president)")
+    r"^((u ?s |united states )?president|(u ?s|united states) senat|gove?r?n?or\b|"
+    r"(lt|lieutenant) governor|(state )?attorney general|state auditor|state treasurer)")
 _AMENDMENT = re.compile(r"\bconst\w*\s+amen\w*|^amendment [a-z]\b")
-_SUPREME = re.compile(r"supreme court|court of appeals|^justice\b")
+_SUPREME = re.compile(r"supreme court|court of appeals|appell?ate court|^justice\b")
 _JUSTICE_COURT = re.compile(r"justice court")
-_JUDICIAL = re.compile(r"judicial|\bjudge\b|district court|juvenile court|retention")
+_JUDICIAL = re.compile(r"judicial|\bjudge\b|district court|juvenile (court|district)|"
+                       r"retention")
 _MUNICIPAL = re.compile(r"\b(city|town|municipal|mayor|incorporation)\b")
 _SPECIAL_DISTRICT = re.compile(
     r"\b(fire|improvement|service|water|sewer|cemetery|recreation|mosquito|special|local)"
-    r"( protection)? district\b|\bschool (board|district)\b|\bschool\b")
+    r"( protection)? dist(rict)?\b|\bschool (board|district)\b|\bschool\b")
 _COUNTY = re.compile(r"\bcounty\b|\b(sheriff|assessor|recorder|clerk|surveyor|commission)")
+# What makes an otherwise unknown title a county's own office (after the statewide, the
+# district, the municipal and the local district ones are set apart).
+_COUNTY_OFFICE = re.compile(r"\bcounty\b|\bcnty\b|\b(sheriff|assessor|recorder|clerk|surveyor|"
+                            r"commission|attorney|auditor|treasurer|council)")
 _MULTICOUNTY_MARK = re.compile(r"multi[- ]?county")
 # Statewide ballot propositions and opinion questions, by election year (the lieutenant
 # governor's voter information pamphlets; their titles in the 2018 county files).
@@ -108,10 +115,11 @@ def _inferred(key: ContestKey, kind: ContestKind, county: str | None,
               election_date: date) -> ScopeFinding:
     """:func:`infer_scope` of a contest with this key and kind (all it depends on)."""
     title = _fold(key.title)
+    office = office_words(key.title)
     if _MULTICOUNTY_MARK.search(title):
         return ScopeFinding(Scope.MULTICOUNTY, "The file marks it “Multi-County”.",
                             "20A-4-401(1)(d)(ii)(D)")
-    if _STATEWIDE_OFFICES.match(title):
+    if _STATEWIDE_OFFICES.match(office):
         return ScopeFinding(Scope.STATEWIDE, "A federal or statewide office, voted in every "
                             "county.", "20A-4-401(1)(d)(ii)(D)")
     if _AMENDMENT.search(title):
@@ -143,8 +151,14 @@ def _inferred(key: ContestKey, kind: ContestKind, county: str | None,
     if _MUNICIPAL.search(title) and not _COUNTY.search(title):
         return ScopeFinding(Scope.MUNICIPAL, "A city's or town's contest.",
                             "20A-4-401(1)(d)(ii)(A)")
-    return ScopeFinding(Scope.COUNTY, "A county office or question, voted within the county.",
-                        "20A-4-401(1)(d)(ii)(C)")
+    if _COUNTY_OFFICE.search(title):
+        return ScopeFinding(Scope.COUNTY, "A county office or question, voted within the "
+                            "county.", "20A-4-401(1)(d)(ii)(C)")
+    # A title that names no office or question the program knows: most of a county's own
+    # ballot (a county proposition, a local office). Taken as the county's, and said so.
+    return ScopeFinding(Scope.COUNTY, "The title names no office or question the program "
+                        "knows as voted beyond the county, so it is taken as the county's "
+                        "own.", "20A-4-401(1)(d)(ii)(C)", assumed=True)
 
 
 def _bare_name_retention(title: str, kind: ContestKind) -> bool:
@@ -349,4 +363,8 @@ def decide_scoped(totals: ContestTotals, edition: Edition, finding: ScopeFinding
     d = decide(totals, edition, kind=kind, election_date=election_date)
     if is_portion(finding, coverage):
         return portion_decision(d, finding, coverage, county)
+    if finding.assumed and not finding.overridden and finding.scope is Scope.COUNTY:
+        d = dataclasses.replace(d, explanation=f"{d.explanation} (Assumption: {finding.reason} "
+                                "If it is voted in other counties too, set its scope in the "
+                                "contest settings: it is then decided on the whole race.)")
     return d

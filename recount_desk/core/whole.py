@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from .districts import COUNTIES, district_office
+from .districts import COUNTIES, district_office, title_party
 from .model import Choice, ChoiceKind, ChoiceTotal, ContestKey, ContestTotals, ExtraKind, Scope
 from .scope import Coverage, ScopeFinding, check_label, infer_scope
 
@@ -110,7 +110,10 @@ def race_key(key: ContestKey, counties: tuple[str, ...],
             key, note = fix.key, fix.message
     found = district_office(key.title, key.district)
     if found is not None and found[1] is not None:
-        return ContestKey(found[0].label, str(found[1]), key.party.upper()), note
+        # A primary's party stays in the key when only the title gives it ("REP HOUSE 11"
+        # and "DEM HOUSE 11" are two races).
+        party = key.party.upper() or title_party(key.title)
+        return ContestKey(found[0].label, str(found[1]), party), note
     title = " ".join(re.sub(r"[^\w\s]", " ", key.title.casefold()).split())
     return ContestKey(title, key.district.strip().lstrip("0"), key.party.upper()), note
 
