@@ -10,6 +10,7 @@ suppressed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -616,6 +617,7 @@ def _seat_overrides(raw: RawCanvass, keys: list[tuple[str, str, str]],
     return out
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _words(label: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[0-9]+|[^\W\d_]+", label.casefold()))
 
@@ -626,6 +628,7 @@ _DISTINCT = frozenset({"north", "south", "east", "west", "northern", "southern",
                        "unexpired", "city", "town", "county"})
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _near(a: str, b: str) -> bool:
     """Two long words a letter apart (two for words of eight letters or more): insert,
     delete or replace. Never two words that name parts ('North', 'South')."""
@@ -642,6 +645,16 @@ def _near(a: str, b: str) -> bool:
     return prev[-1] <= limit
 
 
+@functools.lru_cache(maxsize=1 << 14)  # (a file's titles repeat their words)
+def _deletions(word: str) -> tuple[str, ...]:
+    """The word and its variants with up to one letter deleted (two for words of eight
+    letters or more), in a fixed order."""
+    variants = {word}
+    for _ in range(1 if len(word) < 8 else 2):
+        variants |= {v[:j] + v[j + 1:] for v in variants for j in range(len(v))}
+    return tuple(sorted(variants))
+
+
 def _near_pairs(words: list[str]) -> set[tuple[str, str]]:
     """The pairs of distinct ``words`` that :func:`_near` accepts, found through the
     variants of each word with up to one deletion (two for words of eight letters or more):
@@ -652,10 +665,7 @@ def _near_pairs(words: list[str]) -> set[tuple[str, str]]:
     for w in words:
         if len(w) < 4 or not w.isalpha() or w in _DISTINCT:
             continue  # _near refuses these whatever they are compared with
-        variants = {w}
-        for _ in range(1 if len(w) < 8 else 2):
-            variants |= {v[:j] + v[j + 1:] for v in variants for j in range(len(v))}
-        for v in variants:
+        for v in _deletions(w):
             buckets[v].append(w)
     out = set()
     for group in buckets.values():
