@@ -116,6 +116,7 @@ _INVISIBLE: dict[int, str | None] = {0x200B: " ", **dict.fromkeys(map(ord, "\u20
 MAX_NAME = 300  # longer is not a name (a pasted paragraph, a broken export)
 
 
+@functools.lru_cache(maxsize=1 << 14)  # (every choice of every file is cleaned)
 def _clean_name(text: str) -> str:
     """One spelling for one name: Unicode NFC, no invisible characters, single spaces."""
     return " ".join(unicodedata.normalize("NFC", text).translate(_INVISIBLE).split())
@@ -552,6 +553,12 @@ def _by_first(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str
 
     if len(texts) == 1:  # (a column the file lacks: one empty text)
         return np.zeros(len(codes), dtype=np.intp), list(texts[:len(codes) > 0])
+    if len(codes) and int(codes[0]) == 0:
+        # Codes numbered in order of first appearance (as a reader that codes as it reads
+        # gives them), the texts after the last one used left out: they stand as they are.
+        top = np.maximum.accumulate(codes)
+        if not (np.diff(top) > 1).any():
+            return codes.astype(np.intp), list(texts[:int(top[-1]) + 1])
     new, used = _factorize(codes)
     return new, [texts[k] for k in used.tolist()]
 
