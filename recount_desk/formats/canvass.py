@@ -174,7 +174,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     # Rows held as codes (a long table) are read as such; the frame is made only where the
     # rows need more than their codes (names to unify, a primary's over/under rows without
     # a party, duplicates to name).
-    coded = raw.codes() if isinstance(raw, CodedRawCanvass) else None
+    coded = raw.coded_rows() if isinstance(raw, CodedRawCanvass) else None
     fast = _from_codes(raw, coded, is_primary, issues) if coded is not None else None
     df: Any  # the frame, where it was read
     if fast is not None:
