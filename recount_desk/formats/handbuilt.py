@@ -26,6 +26,7 @@ detection is only moderately confident.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -215,10 +216,11 @@ def detect(path: Path, kind: str) -> Detection | None:
 
 def _csv_rows(path: Path, nrows: int | None) -> list[list[str]]:
     """A hand-made CSV's rows, its delimiter sniffed (rows of different lengths, such as a
-    title line of one field, as they are)."""
+    title line of one field, as they are); read as commas where the first line tells no
+    delimiter (a blank line, as a re-save leaves: kept, so that rows keep their numbers)."""
     try:
         df, _ = read_csv_text(path, header=None, nrows=nrows, sep=None)
-    except ImportFailed:
+    except (ImportFailed, csv.Error):
         return read_csv_rows(path, limit=nrows)[0]
     rows: list[list[str]] = df.fillna("").astype(str).to_numpy().tolist()
     return rows
