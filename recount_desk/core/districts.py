@@ -76,8 +76,11 @@ class MapCycle(StrEnum):
                 else "the district maps in use from 2022")
 
 
-def cycle_for(election_date: date) -> MapCycle | None:
-    """The map cycle of an election held on ``election_date`` (None before 2012)."""
+def cycle_for(election_date: date | None) -> MapCycle | None:
+    """The map cycle of an election held on ``election_date`` (None before 2012, or when the
+    date is not known)."""
+    if election_date is None:
+        return None
     if election_date.year >= 2022:
         return MapCycle.MAPS_2022
     if election_date.year >= 2012:
@@ -189,7 +192,8 @@ JUDICIAL_DISTRICTS: dict[int, tuple[str, ...]] = {
 }
 
 
-def counties_of(office: DistrictOffice, number: int, election_date: date) -> tuple[str, ...] | None:
+def counties_of(office: DistrictOffice, number: int,
+                election_date: date | None) -> tuple[str, ...] | None:
     """The counties a district covers at an election, or None when the table does not know."""
     if office is DistrictOffice.JUDICIAL:
         return JUDICIAL_DISTRICTS.get(number)
@@ -200,7 +204,7 @@ def counties_of(office: DistrictOffice, number: int, election_date: date) -> tup
 
 
 def districts_of_county(office: DistrictOffice, county: str,
-                        election_date: date) -> tuple[int, ...]:
+                        election_date: date | None) -> tuple[int, ...]:
     """The districts of an office voted (at least partly) in a county, by the table."""
     name = county_name(county) or county
     if office is DistrictOffice.JUDICIAL:
@@ -460,3 +464,21 @@ _TABLE: dict[tuple[str, str, int], tuple[str, ...]] = {
     ('2022', 'us_house', 4): ('Juab', 'Salt Lake', 'Sanpete', 'Utah'),
 }
 # END GENERATED
+
+
+_YEAR = re.compile(r"(?<!\d)(20[0-9]{2})(?!\d)")
+
+
+def year_named(names: tuple[str | None, ...]) -> tuple[int, str] | None:
+    """The election year a file's names give ("2020 General Election Utah Precinct Level
+    Results", "Utah UT 2020GeneralSOVC"), with the name it came from; None when no name
+    gives one or they give different years. It chooses the district map (the maps change
+    with the year only); the law's text and the deadlines need the date itself."""
+    found: dict[int, str] = {}
+    for name in names:
+        for m in _YEAR.finditer(name or ""):
+            found.setdefault(int(m.group(1)), name or "")
+    if len(found) != 1:
+        return None
+    ((year, name),) = found.items()
+    return year, name

@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from .districts import (
     DistrictOffice,
+    MapCycle,
     counties_of,
     county_name,
     cycle_for,
@@ -99,20 +100,23 @@ _PROPOSITION_WORDS = re.compile(
     r"measure|levy|tax|issue|annex|opinion|\d")
 
 
-def infer_scope(contest: Contest, *, county: str | None, election_date: date) -> ScopeFinding:
+def infer_scope(contest: Contest, *, county: str | None,
+                election_date: date | None) -> ScopeFinding:
     """The scope of a contest read from a county's (or the state's) canvass.
 
     ``county`` is the county whose file it is (None when unknown or several). The choice
     never falls silently on "county" when the contest could span counties: a district the
     table does not know, or a judge's retention that is not a justice court's, is taken as
-    spanning counties, with the assumption said.
+    spanning counties, with the assumption said. ``election_date`` None: the date is not
+    known, so neither district map is taken for granted (a district is a county's only when
+    it lies in that one county under both).
     """
     return _inferred(contest.key, contest.kind, county, election_date)
 
 
 @lru_cache(maxsize=4096)  # asked for every contest of a file, at its reading and its check
 def _inferred(key: ContestKey, kind: ContestKind, county: str | None,
-              election_date: date) -> ScopeFinding:
+              election_date: date | None) -> ScopeFinding:
     """:func:`infer_scope` of a contest with this key and kind (all it depends on)."""
     title = _fold(key.title)
     office = office_words(key.title)
@@ -125,8 +129,8 @@ def _inferred(key: ContestKey, kind: ContestKind, county: str | None,
     if _AMENDMENT.search(title):
         return ScopeFinding(Scope.STATEWIDE, "A constitutional amendment is voted on "
                             "statewide (Utah Const. art. XXIII §1).", "20A-4-401(2)(c)(iv)")
-    props = _STATEWIDE_PROPOSITIONS.get(election_date.year)
-    if props is not None and props.match(title):
+    props = _STATEWIDE_PROPOSITIONS.get(election_date.year) if election_date else None
+    if props is not None and election_date is not None and props.match(title):
         return ScopeFinding(Scope.STATEWIDE, f"A statewide ballot question of "
                             f"{election_date.year}.", "20A-4-401(2)(c)(iv)")
     found = district_office(key.title, key.district)
@@ -170,9 +174,15 @@ def _bare_name_retention(title: str, kind: ContestKind) -> bool:
             and all(w[0].isalpha() for w in words))
 
 
+# One election day under each map cycle, for a district whose election date is not known.
+_CYCLE_DAYS = (date(2018, 11, 6), date(2022, 11, 8))
+
+
 def _district_scope(office: DistrictOffice, number: int | None, county: str | None,
-                    election_date: date) -> ScopeFinding:
+                    election_date: date | None) -> ScopeFinding:
     label = office.label
+    if election_date is None and office is not DistrictOffice.US_HOUSE:
+        return _undated_district_scope(office, number, county)
     if office is DistrictOffice.US_HOUSE:
         counties = counties_of(office, number, election_date) if number else None
         return ScopeFinding(Scope.MULTICOUNTY, f"{label} district {number or '?'} covers "
@@ -181,7 +191,8 @@ def _district_scope(office: DistrictOffice, number: int | None, county: str | No
     cycle = cycle_for(election_date)
     counties = counties_of(office, number, election_date) if number else None
     if counties is None:
-        where = f"{cycle.label}" if cycle else f"elections of {election_date.year}"
+        where = (cycle.label if cycle else
+                 f"elections of {election_date.year}" if election_date else "this election")
         return ScopeFinding(
             Scope.MULTICOUNTY, f"{label} district {number or '(no number)'} is not in the "
             f"program's district table for {where}, so whether it lies within one county "
@@ -203,6 +214,40 @@ def _district_scope(office: DistrictOffice, number: int | None, county: str | No
                         f"{counties[0]} County.", "20A-4-401(1)(d)(ii)(C)", counties)
 
 
+def _undated_district_scope(office: DistrictOffice, number: int | None,
+                            county: str | None) -> ScopeFinding:
+    """A district's scope when the election date is not known: the maps drawn after the
+    2010 and the 2020 census differ, so the district is a county's only when both put it in
+    that one county; otherwise it is treated as spanning counties, and said why."""
+    label = office.label
+    found = [(day, counties_of(office, number, day) if number else None)
+             for day in _CYCLE_DAYS]
+    both = {cs for _, cs in found}
+    name = county_name(county) if county else None
+    if len(both) == 1 and None not in both:
+        (only,) = both
+        if only is not None and len(only) == 1 and name in (None, only[0]):
+            return ScopeFinding(Scope.COUNTY, f"{label} district {number} lies entirely within "
+                                f"{only[0]} County under both the 2012–2021 maps and the maps "
+                                "from 2022 (the election date is not known).",
+                                "20A-4-401(1)(d)(ii)(C)", only)
+    said = "; ".join(
+        f"under {MapCycle.MAPS_2012.label if day.year < 2022 else MapCycle.MAPS_2022.label} "
+        + ("it is not in the program's table" if cs is None else
+           f"it lies in {cs[0]} County" if len(cs) == 1 else
+           f"it covers {len(cs)} counties ({', '.join(cs)})")
+        for day, cs in found)
+    if all(cs is not None and len(cs) > 1 for _, cs in found):
+        return ScopeFinding(Scope.MULTICOUNTY, f"{label} district {number} covers several "
+                            f"counties under either map (the election date is not known): "
+                            f"{said}.", "20A-4-401(1)(d)(ii)(D)")
+    return ScopeFinding(
+        Scope.MULTICOUNTY, f"The election date is not known, so which district map applies "
+        f"cannot be told: {label} district {number or '(no number)'} — {said}. It is treated "
+        "as spanning counties until the election date is given or the officer sets its "
+        "scope.", "20A-4-401(1)(d)(ii)(D)", None, assumed=True)
+
+
 def with_scope(contest: Contest, finding: ScopeFinding) -> Contest:
     """The contest with the finding's scope."""
     if contest.scope is finding.scope:
@@ -219,7 +264,7 @@ class LabelCorrection:
 
 
 def check_label(key: ContestKey, county: str | None,
-                election_date: date) -> LabelCorrection | None:
+                election_date: date | None) -> LabelCorrection | None:
     """Check a county file's office and district label against the district table.
 
     A district number the office does not have, or a district not voted in the county,

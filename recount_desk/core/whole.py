@@ -100,7 +100,7 @@ def _plain(name: str) -> str:
 
 
 def race_key(key: ContestKey, counties: tuple[str, ...],
-             election_date: date) -> tuple[ContestKey, str | None]:
+             election_date: date | None) -> tuple[ContestKey, str | None]:
     """The key a contest is matched on across files, and the note when its label was
     corrected by the district table."""
     note = None
@@ -118,7 +118,7 @@ def race_key(key: ContestKey, counties: tuple[str, ...],
     return ContestKey(title, key.district.strip().lstrip("0"), key.party.upper()), note
 
 
-def combine(parts: Sequence[CountyPart], election_date: date) -> list[WholeRace]:
+def combine(parts: Sequence[CountyPart], election_date: date | None) -> list[WholeRace]:
     """Group the parts into races by :func:`race_key` and add each race up."""
     groups: dict[ContestKey, list[CountyPart]] = {}
     notes: dict[ContestKey, list[str]] = {}
@@ -158,7 +158,7 @@ def _one_per_file(parts: list[CountyPart]) -> list[CountyPart]:
 
 
 def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
-            election_date: date) -> WholeRace:
+            election_date: date | None) -> WholeRace:
     first = parts[0].totals.contest
     county = parts[0].counties[0] if len(parts[0].counties) == 1 else None
     finding = infer_scope(replace(first, key=key), county=county, election_date=election_date)

@@ -227,3 +227,28 @@ def test_a_primary_s_two_parties_stay_two_races_when_only_the_title_names_the_pa
                     date(2018, 6, 26))
     assert len(races) == 2
     assert sorted(r.key.party for r in races) == ["DEM", "REP"]
+
+
+def test_without_the_election_date_no_district_map_is_taken_for_granted() -> None:
+    # Wayne's 2016 statement (corpus: "SOVC - Wayne.txt") says no date: House 73 covered
+    # seven counties under the 2012-2021 maps and lies in Washington County under the 2022
+    # ones. Taking today's map made it Washington's own race, decided on Wayne's figures.
+    found = infer_scope(race("STATE REP D73"), county="Wayne", election_date=None)
+    assert found.scope is Scope.MULTICOUNTY and found.assumed
+    assert "election date is not known" in found.reason
+    assert "Beaver" in found.reason and "Washington" in found.reason
+    both = infer_scope(race("State House", "32"), county="Salt Lake", election_date=None)
+    assert both.scope is Scope.COUNTY and "under both" in both.reason
+    spans = infer_scope(race("State House", "70"), county="Sevier", election_date=None)
+    assert spans.scope is Scope.MULTICOUNTY and not spans.assumed
+    assert check_label(ContestKey("State House", "73"), "Wayne", None) is None
+
+
+def test_the_year_a_file_s_names_give() -> None:
+    from recount_desk.core.districts import year_named
+    assert year_named(("2020 General Election Utah Precinct Level Results",)) == (
+        2020, "2020 General Election Utah Precinct Level Results")
+    assert year_named((None, "Utah UT 2020GeneralSOVC")) == (2020, "Utah UT 2020GeneralSOVC")
+    assert year_named(("SOVC - Wayne",)) is None
+    assert year_named(("2022 General", "2018 results")) is None
+    assert year_named(("precinct 120345",)) is None
