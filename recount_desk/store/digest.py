@@ -189,8 +189,9 @@ def _make_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
     for (name,) in conn.execute("SELECT name FROM temp.sqlite_master WHERE type='trigger' "
                                 "AND name LIKE 'rd_row_%'").fetchall():
         conn.execute(f'DROP TRIGGER temp."{name}"')
+    columns = table_columns(conn)
     for i, t in enumerate(tables):
-        cols = [r[1] for r in conn.execute(f'PRAGMA main.table_info("{t}")')]
+        cols = columns.get(t, [])
         new = ", ".join(f'NEW."{c}"' for c in cols)
         old = ", ".join(f'OLD."{c}"' for c in cols)
         lit = t.replace("'", "''")
@@ -201,3 +202,13 @@ def _make_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
         conn.execute(f'CREATE TEMP TRIGGER "rd_row_u{i}" AFTER UPDATE ON main."{t}" BEGIN '
                      f"SELECT {FUNCTION}('{lit}', -1, {old}); "
                      f"SELECT {FUNCTION}('{lit}', 1, {new}); END")
+
+
+def table_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Every table of the file's schema → its columns in order, in one statement."""
+    out: dict[str, list[str]] = {}
+    for t, c in conn.execute("SELECT m.name, p.name FROM main.sqlite_master m, "
+                             "pragma_table_info(m.name, 'main') p WHERE m.type='table' "
+                             "ORDER BY m.name, p.cid"):
+        out.setdefault(t, []).append(c)
+    return out
