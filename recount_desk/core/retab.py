@@ -285,13 +285,23 @@ def match_precinct(name: str, matcher: Mapping[str, str]) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
 class UnitColumns:
     """The recount's units as columns (a countywide race has thousands): their names in unit
-    order and, beside each, the precincts it covers."""
+    order and, beside each, the precincts it covers (``precincts``); or, when every unit
+    covers exactly one (most recounts), that precinct (``one``: then ``precincts`` is made
+    from it only if asked for)."""
 
-    names: Sequence[str]
-    precincts: Sequence[tuple[str, ...]]
+    __slots__ = ("_one", "_precincts", "names")
+
+    def __init__(self, names: Sequence[str], precincts: Sequence[tuple[str, ...]] | None = None,
+                 *, one: Sequence[str] | None = None) -> None:
+        if (precincts is None) == (one is None):
+            raise ValueError("give each unit's precincts, or each unit's one precinct")
+        if len(names) != len(precincts if precincts is not None else one or ()):
+            raise ValueError("one entry of precincts per unit")
+        self.names = names
+        self._precincts = precincts
+        self._one = one
 
     @classmethod
     def of(cls, units: Iterable[RecountUnit]) -> UnitColumns:
@@ -301,12 +311,19 @@ class UnitColumns:
     def __len__(self) -> int:
         return len(self.names)
 
+    @property
+    def precincts(self) -> Sequence[tuple[str, ...]]:
+        if self._precincts is None:
+            self._precincts = [(p,) for p in self._one or ()]
+        return self._precincts
+
     def unit(self, i: int) -> RecountUnit:
         return RecountUnit(self.names[i], tuple(self.precincts[i]))
 
-    def single(self) -> list[str] | None:
-        """Each unit's one precinct, when every unit covers exactly one (most recounts);
-        else None."""
+    def single(self) -> Sequence[str] | None:
+        """Each unit's one precinct, when every unit covers exactly one; else None."""
+        if self._one is not None:
+            return self._one
         if set(map(len, self.precincts)) != {1}:
             return None
         return [ps[0] for ps in self.precincts]

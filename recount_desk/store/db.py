@@ -101,6 +101,8 @@ class CaseConnection(sqlite3.Connection):
         self.sums: tuple[str, dict[str, int]] | None = None
         self.row_changes = rows_digest.RowChanges()
         self.triggers_for: tuple[int, tuple[str, ...]] | None = None
+        # Every table's columns, as of the schema version beside them (digest.table_columns).
+        self.columns_for: tuple[int, dict[str, list[str]]] | None = None
         self.create_function(rows_digest.FUNCTION, -1, self.row_changes)
 
 
@@ -406,10 +408,10 @@ def row_sums(conn: sqlite3.Connection) -> dict[str, int]:
     # (a file's empty tables, most of them before a recount, found in one statement:
     # their sum is that of no rows)
     filled = None if server else _filled(conn, [t for t in tables if t not in whole])
-    columns = None if server else rows_digest.table_columns(conn)
+    columns = None if server else _table_columns(conn)
     for t in tables:
         if t in whole:
-            out[t] = rows_digest.whole_value(t, _ordered_rows(conn, t, columns))
+            out[t] = _whole_value(conn, t, columns)
             continue
         if filled is not None and t not in filled:
             out[t] = rows_digest.table_sum(t, ())
@@ -418,6 +420,18 @@ def row_sums(conn: sqlite3.Connection) -> dict[str, int]:
             f'SELECT * FROM "{t}"')
         out[t] = rows_digest.table_sum(t, rows)
     return out
+
+
+def _table_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Every table's columns (SQLite), read once per schema version of the connection."""
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    got = getattr(conn, "columns_for", None)
+    if got is not None and got[0] == version:
+        return cast(dict[str, list[str]], got[1])
+    columns = rows_digest.table_columns(conn)
+    if isinstance(conn, CaseConnection):
+        conn.columns_for = (version, columns)
+    return columns
 
 
 def _filled(conn: sqlite3.Connection, tables: Sequence[str]) -> set[str]:
@@ -442,8 +456,15 @@ def _ordered_rows(conn: sqlite3.Connection, t: str,
     return conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}').fetchall()
 
 
-def _whole_value(conn: sqlite3.Connection, t: str) -> int:
-    return rows_digest.whole_value(t, _ordered_rows(conn, t))
+def _whole_value(conn: sqlite3.Connection, t: str,
+                 columns: dict[str, list[str]] | None = None) -> int:
+    if pg.is_pg(conn):
+        return rows_digest.whole_value(t, _ordered_rows(conn, t))
+    cols = columns[t] if columns is not None and t in columns else \
+        [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
+    order = ", ".join(f'"{c}"' for c in cols)
+    cur = conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}')
+    return rows_digest.whole_value_chunks(t, iter(lambda: cur.fetchmany(500), []))
 
 
 def _from_sums(sums: dict[str, int]) -> tuple[str, dict[str, str]]:
@@ -728,7 +749,7 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
     conn.row_changes.whole = rows_digest.whole_tables(case_format(conn))
     if conn.triggers_for != key:
         conn.triggers_for = None
-        rows_digest.install_triggers(conn, key[1])
+        rows_digest.install_triggers(conn, key[1], _table_columns(conn))
         conn.triggers_for = key
         # Sums kept so far stay good: they come from a full computation (a check, or the
         # commit of a new or migrated file) and this connection writes only through

@@ -215,29 +215,43 @@ class UnitTable:
 def unit_table(conn: sqlite3.Connection, contest_id: int,
                names: Mapping[int, str] | None = None) -> UnitTable:
     """``units`` as columns, in two statements and without an object per unit (a countywide
-    race has thousands). ``names``: precinct id → name, when the caller has read them."""
-    units_ = conn.execute("SELECT id, name FROM recount_unit WHERE contest_id=? ORDER BY "
-                          "position, id", (contest_id,)).fetchall()
-    if not units_:
+    race has thousands; their rows are read one by one, not kept). ``names``: precinct
+    id → name, when the caller has read them."""
+    ids: list[int] = []
+    unames: list[str] = []
+    for uid, uname in conn.execute("SELECT id, name FROM recount_unit WHERE contest_id=? "
+                                   "ORDER BY position, id", (contest_id,)):
+        ids.append(uid)
+        unames.append(uname)
+    if not ids:
         return UnitTable([], UnitColumns([], []))
-    members = conn.execute("SELECT unit_id, precinct_id FROM unit_precinct WHERE "
-                           "contest_id=? ORDER BY precinct_id", (contest_id,)).fetchall()
     pname = precinct_names(conn) if names is None else names
-    ids, unames = (list(c) for c in zip(*units_, strict=True))
-    if len(members) == len(ids):
-        by = dict(members)
-        if len(by) == len(ids):  # one precinct a unit (most recounts)
-            try:
-                one = list(map(pname.__getitem__, map(by.__getitem__, ids)))
-            except KeyError:
-                pass
-            else:
-                return UnitTable(ids, UnitColumns(unames, list(zip(one, strict=True))))
-    prec: dict[int, list[str]] = {u: [] for u in ids}
-    for uid, pid in members:
-        got, n = prec.get(uid), pname.get(pid)
-        if got is not None and n is not None:
-            got.append(n)
+    of_unit: dict[int, int] = {}  # unit → its precinct, while each has one
+    prec: dict[int, list[str]] | None = None
+    for uid, pid in conn.execute("SELECT unit_id, precinct_id FROM unit_precinct WHERE "
+                                 "contest_id=? ORDER BY precinct_id", (contest_id,)):
+        if prec is None and uid not in of_unit:
+            of_unit[uid] = pid
+            continue
+        if prec is None:  # a unit of several precincts: each unit's list
+            prec = {u: [] for u in ids}
+            for u, p in of_unit.items():
+                if u in prec and p in pname:
+                    prec[u].append(pname[p])
+        if uid in prec and pid in pname:
+            prec[uid].append(pname[pid])
+    if prec is None and len(of_unit) == len(ids):
+        try:
+            one = list(map(pname.__getitem__, map(of_unit.__getitem__, ids)))
+        except KeyError:
+            pass
+        else:
+            return UnitTable(ids, UnitColumns(unames, one=one))
+    if prec is None:
+        prec = {u: [] for u in ids}
+        for u, p in of_unit.items():
+            if u in prec and p in pname:
+                prec[u].append(pname[p])
     return UnitTable(ids, UnitColumns(unames, [tuple(prec[u]) for u in ids]))
 
 

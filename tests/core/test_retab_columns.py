@@ -286,8 +286,13 @@ def test_the_plan_by_columns_is_the_plan_unit_by_unit(seed: int) -> None:
     c = _case(seed)
     sheets, rows, problems = reference_plan(c["layout"], c["units"], c["precincts"], c["fc"],
                                             c["rows"], c["skip"])
-    for units, table in ((c["units"], c["rows"]),
-                         (UnitColumns.of(c["units"]), FileTable.of(c["rows"]))):
+    shapes: list[tuple[Any, Any]] = [(c["units"], c["rows"]),
+                                     (UnitColumns.of(c["units"]), FileTable.of(c["rows"]))]
+    if all(len(u.precincts) == 1 for u in c["units"]):
+        shapes.append((UnitColumns([u.name for u in c["units"]],
+                                   one=[u.precincts[0] for u in c["units"]]),
+                       FileTable.of(c["rows"])))
+    for units, table in shapes:
         plan = plan_load(c["layout"], units, c["precincts"], c["fc"], table, c["skip"])
         assert _problems(plan.problems) == _problems(problems)
         assert dict(plan.sheets) == sheets
@@ -331,8 +336,7 @@ def test_a_plan_of_thousands_is_made_by_columns() -> None:
                       {c: list(range(3000)) for c in FILE_CANDS}, [None] * 3000,
                       [None] * 3000)
     fc = FileContest(0, ContestKey("STATE REPRESENTATIVE DIST #32"), FILE_CANDS)
-    plan = plan_load(SheetLayout(CANDS), UnitColumns(names, [(p,) for p in names]), names, fc,
-                     table)
+    plan = plan_load(SheetLayout(CANDS), UnitColumns(names, one=names), names, fc, table)
     assert not plan.problems and len(plan.sheets) == 3000
     assert plan.tallies.votes[CANDS[1]][17] == 17
     assert plan.sheets["P00017"] == TallySheet(None, dict.fromkeys(CANDS, 17), None)
