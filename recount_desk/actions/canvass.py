@@ -11,7 +11,7 @@ from pathlib import Path
 
 from recount_desk import formats, store
 from recount_desk.core.calendar import Closed
-from recount_desk.core.districts import COUNTIES, county_name
+from recount_desk.core.districts import COUNTIES, county_name, year_named
 from recount_desk.core.election_kind import KindInference, KindSource, infer_kind
 from recount_desk.core.model import (
     ContestKind,
@@ -275,7 +275,7 @@ def file_counties(parsed: ParsedCanvass) -> tuple[str, ...]:
     return tuple(sorted({n for c in parsed.counties if (n := county_name(c))}))
 
 
-def scope_findings(parsed: ParsedCanvass, election_date: date, county: str | None,
+def scope_findings(parsed: ParsedCanvass, election_date: date | None, county: str | None,
                    scopes: Mapping[str, Scope] | None = None) -> list[ScopeFinding]:
     """Every contest's scope: the officer's where given, else inferred (core.scope)."""
     out = []
@@ -302,10 +302,16 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
         election_date = date.fromisoformat(parsed.election_date)
     known_date = election_date
     issues = list(parsed.issues)
+    # The district maps follow the election's date, or the year the file's names give;
+    # without either no map is assumed (core.scope), and no label is corrected by either.
+    map_date = known_date or map_year(parsed)
     if election_date is None:
         election_date = date.today()
         issues.append(Issue(parsed.file, "The election date is not known (give --date); "
-                            f"the law in force on {election_date.isoformat()} is applied.",
+                            f"the law in force on {election_date.isoformat()} is applied, "
+                            + (f"and the district maps of {map_date.year} are used (the year in "
+                               "the file's name)." if map_date else
+                               "and no district map is assumed."),
                             severity=Severity.NOTE))
     found = file_kind(parsed, known_date)
     if kind is None:
@@ -323,9 +329,9 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
             issues.append(_kind_conflict(parsed.file, kind, found))
     ed = edition or edition_for(election_date)
     county = county or file_county(parsed)
-    findings = scope_findings(parsed, election_date, county, scopes)
+    findings = scope_findings(parsed, map_date, county, scopes)
     for t in parsed.totals:
-        fix = check_label(t.contest.key, county, election_date)
+        fix = check_label(t.contest.key, county, map_date)
         if fix is not None:
             issues.append(Issue(parsed.file, f"{fix.message} Check the file's labels.",
                                 severity=Severity.WARNING))
@@ -344,6 +350,13 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
         issues, parsed.detection, tuple(parsed.doubts), inference, county,
         ed.assumption(election_date),
     )
+
+
+def map_year(parsed: ParsedCanvass) -> date | None:
+    """A day of the election year the file's names give, for the district maps of that year
+    (core.districts.year_named); None when they give none."""
+    found = year_named((parsed.election_name, parsed.sheet, Path(parsed.file).stem))
+    return date(found[0], 1, 1) if found else None
 
 
 def file_kind(parsed: ParsedCanvass, election_date: date | None = None) -> KindInference:

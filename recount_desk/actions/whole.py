@@ -20,7 +20,7 @@ from recount_desk.core.rules import Edition, edition_for
 from recount_desk.core.scope import Coverage, officer_finding, scope_override
 from recount_desk.core.whole import CountyPart, Disagreement, WholeRace, combine, cross_check
 
-from .canvass import ContestCheck, ParsedCanvass, check_contest, file_county, read_file
+from .canvass import ContestCheck, ParsedCanvass, check_contest, file_county, map_year, read_file
 
 
 @dataclass(frozen=True)
@@ -95,11 +95,24 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
             issues.append(Issue(", ".join(p.file for p in parsed), "The files are of different "
                                 f"elections ({', '.join(sorted(dates))}); check only one "
                                 "election's files together.", severity=Severity.ERROR))
-        election_date = date.fromisoformat(min(dates)) if dates else date.today()
+        election_date = date.fromisoformat(min(dates)) if dates else None
+    # Without the date no district map is taken for granted (core.scope); the law applied
+    # is then the day's, and said so.
+    known_date = election_date
+    if election_date is None:
+        election_date = date.today()
+        years = {map_year(p) for p in parsed}
+        known_date = years.pop() if len(years) == 1 else None
+        issues.append(Issue(", ".join(p.file for p in parsed), "The election date is not "
+                            f"known (give --date); the law in force on "
+                            f"{election_date.isoformat()} is applied, and "
+                            + (f"the district maps of {known_date.year} are used (the year the "
+                               "files' names give)." if known_date else "no district map is "
+                               "assumed."), severity=Severity.NOTE))
     if kind is None:
         kind = ElectionKind.PRIMARY if any(p.primary for p in parsed) else ElectionKind.GENERAL
     ed = edition or edition_for(election_date)
-    races = combine(parts, election_date)
+    races = combine(parts, known_date)
     state_races: list[WholeRace] = []
     state_file = None
     state_errors = 0
@@ -108,7 +121,7 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
         state_file = sp.file
         issues.extend(sp.issues)
         state_errors = sum(1 for i in sp.issues if i.severity is Severity.ERROR)
-        state_races = combine(parts_of(sp), election_date)
+        state_races = combine(parts_of(sp), known_date)
     disagreements, official = cross_check(races, state_races)
     out = []
     for r in races:

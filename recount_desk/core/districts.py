@@ -76,8 +76,11 @@ class MapCycle(StrEnum):
                 else "the district maps in use from 2022")
 
 
-def cycle_for(election_date: date) -> MapCycle | None:
-    """The map cycle of an election held on ``election_date`` (None before 2012)."""
+def cycle_for(election_date: date | None) -> MapCycle | None:
+    """The map cycle of an election held on ``election_date`` (None before 2012, or when the
+    date is not known)."""
+    if election_date is None:
+        return None
     if election_date.year >= 2022:
         return MapCycle.MAPS_2022
     if election_date.year >= 2012:
@@ -102,13 +105,54 @@ def county_name(text: str) -> str | None:
     return None
 
 
+# A party's name or mark before a primary's office ("REP U.S. HOUSE 2", "Republican for
+# State Senate 23"), and the state's name before a state office ("UT House Dist 29", "Utah
+# Governor"): neither changes which office the title names.
+_PARTY_PREFIX = re.compile(
+    r"^(rep|dem|lib|con|cst|grn|una|uup|iap|republican|democrat(ic)?|libertarian|"
+    r"constitution|green|united utah|independent american)( party)?( for)? (?=[a-z])(?!dist|d\d)")
+_STATE_PREFIX = re.compile(r"^(state of utah|utah|ut)(?! county) (?=\S)")
+
+
+_PARTY_CODES = {"republican": "REP", "democrat": "DEM", "democratic": "DEM",
+                "libertarian": "LIB", "constitution": "CON", "cst": "CON", "green": "GRN",
+                "united utah": "UUP", "una": "UUP", "independent american": "IAP"}
+
+
+@lru_cache(maxsize=4096)
+def title_party(title: str) -> str:
+    """The party a primary's title begins with ("REP U.S. HOUSE 2" → "REP"), or ""."""
+    t = " ".join(re.sub(r"[.,]", " ", title).lower().split())
+    m = _PARTY_PREFIX.match(t)
+    if m is None:
+        return ""
+    return _PARTY_CODES.get(m.group(1), m.group(1).upper())
+
+
+@lru_cache(maxsize=4096)
+def office_words(title: str) -> str:
+    """A contest title as the words of its office: lower case, without dots and commas, the
+    party of a primary and the state's name before it left off ("REP UT SENATE 17" →
+    "senate 17", "U.S. President" → "u s president")."""
+    t = " ".join(re.sub(r"[.,]", " ", title).lower().split())
+    while True:
+        stripped = _STATE_PREFIX.sub("", _PARTY_PREFIX.sub("", t))
+        if stripped == t:
+            return t
+        t = stripped
+
+
 _OFFICE_PATTERNS = (
-    (re.compile(r"^(united states|u ?s) ?(house|representative|congress)"),
+    (re.compile(r"^((united states|u ?s) ?(house|rep\w*|congress\w*)|congress\w*)"),
      DistrictOffice.US_HOUSE),
-    (re.compile(r"^(utah )?state (house|representative)"), DistrictOffice.STATE_HOUSE),
-    (re.compile(r"^(utah )?state senat"), DistrictOffice.STATE_SENATE),
-    (re.compile(r"^(state school board|state board of education|utah state board of "
-                r"education)"), DistrictOffice.STATE_SCHOOL_BOARD),
+    # Without "U.S.", a representative or a house in a Utah canvass is the state's.
+    (re.compile(r"^(state )?(house|rep\w*)( of representatives)?( dist\w*| d)? ?#? ?\d"),
+     DistrictOffice.STATE_HOUSE),
+    (re.compile(r"^state (house|representative)"), DistrictOffice.STATE_HOUSE),
+    (re.compile(r"^(state )?senat\w*( dist\w*| d)? ?#? ?\d"), DistrictOffice.STATE_SENATE),
+    (re.compile(r"^state senat"), DistrictOffice.STATE_SENATE),
+    (re.compile(r"^(state school board|state board of education|s(tate|t)? ?boe\b)"),
+     DistrictOffice.STATE_SCHOOL_BOARD),
 )
 
 
@@ -117,10 +161,12 @@ def district_office(title: str, district: str = "") -> tuple[DistrictOffice, int
     """The district office a contest title names, with its district number when known.
 
     The number comes from the district column, else from the title's end ("State House
-    District 70", "STATE SCHOOL BOARD DISTRICT #11"). None when the title is not one of
-    these offices.
+    District 70", "STATE SCHOOL BOARD DISTRICT #11", "STATE REP D69"). None when the title
+    is not one of these offices. A primary's party and the state's name before the office
+    are left off first ("REP UT SENATE 17", "UT House Dist 29", "Utah House of
+    Representatives 13"); "House" or "Representative" without "U.S." is the state's.
     """
-    t = " ".join(title.replace(".", " ").lower().split())
+    t = office_words(title)
     for pattern, office in _OFFICE_PATTERNS:
         if pattern.match(t):
             number = _number(district) or _number(t)
@@ -146,7 +192,8 @@ JUDICIAL_DISTRICTS: dict[int, tuple[str, ...]] = {
 }
 
 
-def counties_of(office: DistrictOffice, number: int, election_date: date) -> tuple[str, ...] | None:
+def counties_of(office: DistrictOffice, number: int,
+                election_date: date | None) -> tuple[str, ...] | None:
     """The counties a district covers at an election, or None when the table does not know."""
     if office is DistrictOffice.JUDICIAL:
         return JUDICIAL_DISTRICTS.get(number)
@@ -157,7 +204,7 @@ def counties_of(office: DistrictOffice, number: int, election_date: date) -> tup
 
 
 def districts_of_county(office: DistrictOffice, county: str,
-                        election_date: date) -> tuple[int, ...]:
+                        election_date: date | None) -> tuple[int, ...]:
     """The districts of an office voted (at least partly) in a county, by the table."""
     name = county_name(county) or county
     if office is DistrictOffice.JUDICIAL:
@@ -417,3 +464,21 @@ _TABLE: dict[tuple[str, str, int], tuple[str, ...]] = {
     ('2022', 'us_house', 4): ('Juab', 'Salt Lake', 'Sanpete', 'Utah'),
 }
 # END GENERATED
+
+
+_YEAR = re.compile(r"(?<!\d)(20[0-9]{2})(?!\d)")
+
+
+def year_named(names: tuple[str | None, ...]) -> tuple[int, str] | None:
+    """The election year a file's names give ("2020 General Election Utah Precinct Level
+    Results", "Utah UT 2020GeneralSOVC"), with the name it came from; None when no name
+    gives one or they give different years. It chooses the district map (the maps change
+    with the year only); the law's text and the deadlines need the date itself."""
+    found: dict[int, str] = {}
+    for name in names:
+        for m in _YEAR.finditer(name or ""):
+            found.setdefault(int(m.group(1)), name or "")
+    if len(found) != 1:
+        return None
+    ((year, name),) = found.items()
+    return year, name

@@ -29,11 +29,13 @@ from functools import lru_cache
 
 from .districts import (
     DistrictOffice,
+    MapCycle,
     counties_of,
     county_name,
     cycle_for,
     district_office,
     districts_of_county,
+    office_words,
 )
 from .model import Contest, ContestKey, ContestKind, ContestTotals, ElectionKind, Scope
 from .rules import Edition, Finding, MarginDecision, Verdict, decide
@@ -68,18 +70,24 @@ def _fold(text: str) -> str:
     return " ".join(re.sub(r"[.,]", " ", text).lower().split())
 
 
+# Matched on :func:`office_words` (a primary's party and the state's name left off).
 _STATEWIDE_OFFICES = re.compile(
-    r"^(president|(u ?s|united states) senat|governor|lieutenant governor|"
-    r"(state )?attorney general|state auditor|state treasurer|president and vice president)")
+    r"^((u ?s |united states )?president|(u ?s|united states) senat|gove?r?n?or\b|"
+    r"(lt|lieutenant) governor|(state )?attorney general|state auditor|state treasurer)")
 _AMENDMENT = re.compile(r"\bconst\w*\s+amen\w*|^amendment [a-z]\b")
-_SUPREME = re.compile(r"supreme court|court of appeals|^justice\b")
+_SUPREME = re.compile(r"supreme court|court of appeals|appell?ate court|^justice\b")
 _JUSTICE_COURT = re.compile(r"justice court")
-_JUDICIAL = re.compile(r"judicial|\bjudge\b|district court|juvenile court|retention")
+_JUDICIAL = re.compile(r"judicial|\bjudge\b|district court|juvenile (court|district)|"
+                       r"retention")
 _MUNICIPAL = re.compile(r"\b(city|town|municipal|mayor|incorporation)\b")
 _SPECIAL_DISTRICT = re.compile(
     r"\b(fire|improvement|service|water|sewer|cemetery|recreation|mosquito|special|local)"
-    r"( protection)? district\b|\bschool (board|district)\b|\bschool\b")
+    r"( protection)? dist(rict)?\b|\bschool (board|district)\b|\bschool\b")
 _COUNTY = re.compile(r"\bcounty\b|\b(sheriff|assessor|recorder|clerk|surveyor|commission)")
+# What makes an otherwise unknown title a county's own office (after the statewide, the
+# district, the municipal and the local district ones are set apart).
+_COUNTY_OFFICE = re.compile(r"\bcounty\b|\bcnty\b|\b(sheriff|assessor|recorder|clerk|surveyor|"
+                            r"commission|attorney|auditor|treasurer|council)")
 _MULTICOUNTY_MARK = re.compile(r"multi[- ]?county")
 # Statewide ballot propositions and opinion questions, by election year (the lieutenant
 # governor's voter information pamphlets; their titles in the 2018 county files).
@@ -92,33 +100,37 @@ _PROPOSITION_WORDS = re.compile(
     r"measure|levy|tax|issue|annex|opinion|\d")
 
 
-def infer_scope(contest: Contest, *, county: str | None, election_date: date) -> ScopeFinding:
+def infer_scope(contest: Contest, *, county: str | None,
+                election_date: date | None) -> ScopeFinding:
     """The scope of a contest read from a county's (or the state's) canvass.
 
     ``county`` is the county whose file it is (None when unknown or several). The choice
     never falls silently on "county" when the contest could span counties: a district the
     table does not know, or a judge's retention that is not a justice court's, is taken as
-    spanning counties, with the assumption said.
+    spanning counties, with the assumption said. ``election_date`` None: the date is not
+    known, so neither district map is taken for granted (a district is a county's only when
+    it lies in that one county under both).
     """
     return _inferred(contest.key, contest.kind, county, election_date)
 
 
 @lru_cache(maxsize=4096)  # asked for every contest of a file, at its reading and its check
 def _inferred(key: ContestKey, kind: ContestKind, county: str | None,
-              election_date: date) -> ScopeFinding:
+              election_date: date | None) -> ScopeFinding:
     """:func:`infer_scope` of a contest with this key and kind (all it depends on)."""
     title = _fold(key.title)
+    office = office_words(key.title)
     if _MULTICOUNTY_MARK.search(title):
         return ScopeFinding(Scope.MULTICOUNTY, "The file marks it “Multi-County”.",
                             "20A-4-401(1)(d)(ii)(D)")
-    if _STATEWIDE_OFFICES.match(title):
+    if _STATEWIDE_OFFICES.match(office):
         return ScopeFinding(Scope.STATEWIDE, "A federal or statewide office, voted in every "
                             "county.", "20A-4-401(1)(d)(ii)(D)")
     if _AMENDMENT.search(title):
         return ScopeFinding(Scope.STATEWIDE, "A constitutional amendment is voted on "
                             "statewide (Utah Const. art. XXIII §1).", "20A-4-401(2)(c)(iv)")
-    props = _STATEWIDE_PROPOSITIONS.get(election_date.year)
-    if props is not None and props.match(title):
+    props = _STATEWIDE_PROPOSITIONS.get(election_date.year) if election_date else None
+    if props is not None and election_date is not None and props.match(title):
         return ScopeFinding(Scope.STATEWIDE, f"A statewide ballot question of "
                             f"{election_date.year}.", "20A-4-401(2)(c)(iv)")
     found = district_office(key.title, key.district)
@@ -143,8 +155,14 @@ def _inferred(key: ContestKey, kind: ContestKind, county: str | None,
     if _MUNICIPAL.search(title) and not _COUNTY.search(title):
         return ScopeFinding(Scope.MUNICIPAL, "A city's or town's contest.",
                             "20A-4-401(1)(d)(ii)(A)")
-    return ScopeFinding(Scope.COUNTY, "A county office or question, voted within the county.",
-                        "20A-4-401(1)(d)(ii)(C)")
+    if _COUNTY_OFFICE.search(title):
+        return ScopeFinding(Scope.COUNTY, "A county office or question, voted within the "
+                            "county.", "20A-4-401(1)(d)(ii)(C)")
+    # A title that names no office or question the program knows: most of a county's own
+    # ballot (a county proposition, a local office). Taken as the county's, and said so.
+    return ScopeFinding(Scope.COUNTY, "The title names no office or question the program "
+                        "knows as voted beyond the county, so it is taken as the county's "
+                        "own.", "20A-4-401(1)(d)(ii)(C)", assumed=True)
 
 
 def _bare_name_retention(title: str, kind: ContestKind) -> bool:
@@ -156,9 +174,15 @@ def _bare_name_retention(title: str, kind: ContestKind) -> bool:
             and all(w[0].isalpha() for w in words))
 
 
+# One election day under each map cycle, for a district whose election date is not known.
+_CYCLE_DAYS = (date(2018, 11, 6), date(2022, 11, 8))
+
+
 def _district_scope(office: DistrictOffice, number: int | None, county: str | None,
-                    election_date: date) -> ScopeFinding:
+                    election_date: date | None) -> ScopeFinding:
     label = office.label
+    if election_date is None and office is not DistrictOffice.US_HOUSE:
+        return _undated_district_scope(office, number, county)
     if office is DistrictOffice.US_HOUSE:
         counties = counties_of(office, number, election_date) if number else None
         return ScopeFinding(Scope.MULTICOUNTY, f"{label} district {number or '?'} covers "
@@ -167,7 +191,8 @@ def _district_scope(office: DistrictOffice, number: int | None, county: str | No
     cycle = cycle_for(election_date)
     counties = counties_of(office, number, election_date) if number else None
     if counties is None:
-        where = f"{cycle.label}" if cycle else f"elections of {election_date.year}"
+        where = (cycle.label if cycle else
+                 f"elections of {election_date.year}" if election_date else "this election")
         return ScopeFinding(
             Scope.MULTICOUNTY, f"{label} district {number or '(no number)'} is not in the "
             f"program's district table for {where}, so whether it lies within one county "
@@ -189,6 +214,40 @@ def _district_scope(office: DistrictOffice, number: int | None, county: str | No
                         f"{counties[0]} County.", "20A-4-401(1)(d)(ii)(C)", counties)
 
 
+def _undated_district_scope(office: DistrictOffice, number: int | None,
+                            county: str | None) -> ScopeFinding:
+    """A district's scope when the election date is not known: the maps drawn after the
+    2010 and the 2020 census differ, so the district is a county's only when both put it in
+    that one county; otherwise it is treated as spanning counties, and said why."""
+    label = office.label
+    found = [(day, counties_of(office, number, day) if number else None)
+             for day in _CYCLE_DAYS]
+    both = {cs for _, cs in found}
+    name = county_name(county) if county else None
+    if len(both) == 1 and None not in both:
+        (only,) = both
+        if only is not None and len(only) == 1 and name in (None, only[0]):
+            return ScopeFinding(Scope.COUNTY, f"{label} district {number} lies entirely within "
+                                f"{only[0]} County under both the 2012–2021 maps and the maps "
+                                "from 2022 (the election date is not known).",
+                                "20A-4-401(1)(d)(ii)(C)", only)
+    said = "; ".join(
+        f"under {MapCycle.MAPS_2012.label if day.year < 2022 else MapCycle.MAPS_2022.label} "
+        + ("it is not in the program's table" if cs is None else
+           f"it lies in {cs[0]} County" if len(cs) == 1 else
+           f"it covers {len(cs)} counties ({', '.join(cs)})")
+        for day, cs in found)
+    if all(cs is not None and len(cs) > 1 for _, cs in found):
+        return ScopeFinding(Scope.MULTICOUNTY, f"{label} district {number} covers several "
+                            f"counties under either map (the election date is not known): "
+                            f"{said}.", "20A-4-401(1)(d)(ii)(D)")
+    return ScopeFinding(
+        Scope.MULTICOUNTY, f"The election date is not known, so which district map applies "
+        f"cannot be told: {label} district {number or '(no number)'} — {said}. It is treated "
+        "as spanning counties until the election date is given or the officer sets its "
+        "scope.", "20A-4-401(1)(d)(ii)(D)", None, assumed=True)
+
+
 def with_scope(contest: Contest, finding: ScopeFinding) -> Contest:
     """The contest with the finding's scope."""
     if contest.scope is finding.scope:
@@ -205,7 +264,7 @@ class LabelCorrection:
 
 
 def check_label(key: ContestKey, county: str | None,
-                election_date: date) -> LabelCorrection | None:
+                election_date: date | None) -> LabelCorrection | None:
     """Check a county file's office and district label against the district table.
 
     A district number the office does not have, or a district not voted in the county,
@@ -349,4 +408,8 @@ def decide_scoped(totals: ContestTotals, edition: Edition, finding: ScopeFinding
     d = decide(totals, edition, kind=kind, election_date=election_date)
     if is_portion(finding, coverage):
         return portion_decision(d, finding, coverage, county)
+    if finding.assumed and not finding.overridden and finding.scope is Scope.COUNTY:
+        d = dataclasses.replace(d, explanation=f"{d.explanation} (Assumption: {finding.reason} "
+                                "If it is voted in other counties too, set its scope in the "
+                                "contest settings: it is then decided on the whole race.)")
     return d

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from .districts import COUNTIES, district_office
+from .districts import COUNTIES, district_office, title_party
 from .model import Choice, ChoiceKind, ChoiceTotal, ContestKey, ContestTotals, ExtraKind, Scope
 from .scope import Coverage, ScopeFinding, check_label, infer_scope
 
@@ -100,7 +100,7 @@ def _plain(name: str) -> str:
 
 
 def race_key(key: ContestKey, counties: tuple[str, ...],
-             election_date: date) -> tuple[ContestKey, str | None]:
+             election_date: date | None) -> tuple[ContestKey, str | None]:
     """The key a contest is matched on across files, and the note when its label was
     corrected by the district table."""
     note = None
@@ -110,12 +110,15 @@ def race_key(key: ContestKey, counties: tuple[str, ...],
             key, note = fix.key, fix.message
     found = district_office(key.title, key.district)
     if found is not None and found[1] is not None:
-        return ContestKey(found[0].label, str(found[1]), key.party.upper()), note
+        # A primary's party stays in the key when only the title gives it ("REP HOUSE 11"
+        # and "DEM HOUSE 11" are two races).
+        party = key.party.upper() or title_party(key.title)
+        return ContestKey(found[0].label, str(found[1]), party), note
     title = " ".join(re.sub(r"[^\w\s]", " ", key.title.casefold()).split())
     return ContestKey(title, key.district.strip().lstrip("0"), key.party.upper()), note
 
 
-def combine(parts: Sequence[CountyPart], election_date: date) -> list[WholeRace]:
+def combine(parts: Sequence[CountyPart], election_date: date | None) -> list[WholeRace]:
     """Group the parts into races by :func:`race_key` and add each race up."""
     groups: dict[ContestKey, list[CountyPart]] = {}
     notes: dict[ContestKey, list[str]] = {}
@@ -155,7 +158,7 @@ def _one_per_file(parts: list[CountyPart]) -> list[CountyPart]:
 
 
 def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
-            election_date: date) -> WholeRace:
+            election_date: date | None) -> WholeRace:
     first = parts[0].totals.contest
     county = parts[0].counties[0] if len(parts[0].counties) == 1 else None
     finding = infer_scope(replace(first, key=key), county=county, election_date=election_date)

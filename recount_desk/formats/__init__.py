@@ -8,7 +8,7 @@ listed in :data:`FAMILY_MODULES`. Every reading goes through the stages of
 What families share lives in the stage modules, so that a family module holds its
 detection and its layout's specifics: :mod:`.stages` (sheet: the head of a file read once
 for every detector, the sheet to read; header band; grid: a file's cells as text, counts
-tested once per distinct cell with every bad cell named, :func:`.pipeline.count_grid`;
+tested once per distinct cell with every bad cell named, :func:`.blocks.count_cells`;
 contests: stated seats, the multicounty note; rows: :func:`.stages.melt` from a grid, raw
 rows as categoricals), :mod:`.longtable` (the rows stage of every long table: kinds,
 counts, totals rows, write-in totals, hidden cells, per distinct text; the long mapping

@@ -5,9 +5,12 @@ GEMS).
 
 - **sheet**: :func:`find_sheet` (the first sheet whose rows a family's test takes);
 - **contests**: :func:`runs` (a header band's columns split into contests),
+  :func:`over_ballots` (the precincts with more votes than ballots),
   :func:`kept_apart` (contests that share a title, told apart by an id),
   :func:`left_out`, :func:`multicounty` (the notes on what is not a contest, and on a
   county's portion of a multicounty race);
+- **grid**: :func:`count_cells` (a block of text cells to whole counts, every bad cell
+  named), :func:`row_counts` (the same for a table read row by row);
 - **rows**: :func:`grid_rows` (a grid's choice columns as raw rows, invalid write-ins not
   counted, the totals rows as the file's totals), :func:`totals` and :func:`raw_rows`
   (raw rows of a frame: the file's totals rows taken out as its totals).
@@ -15,16 +18,19 @@ GEMS).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from recount_desk.core.model import Severity
+
 from . import vocab
 from .base import ContestTuple
-from .stages import melt, raw_frame
+from .stages import by_value, melt, raw_frame, whole_cells
 from .stages import multicounty as _multicounty_note
-from .tabular import read_sheet_text, sheet_names
+from .tabular import col_letter, read_sheet_text, sheet_names
 
 if TYPE_CHECKING:
     import numpy as np
@@ -124,6 +130,21 @@ def grid_rows(values: np.ndarray, present: np.ndarray, precincts: Sequence[str],
     return melt(values, present & body[:, None], ks, chs, precincts), file_totals
 
 
+def over_ballots(pairs: Iterable[tuple[int, int | None]]) -> tuple[int, int | None]:
+    """Stage *contests*: of a contest's precincts (its votes and the ballots cast there, each
+    pair in order), how many have more votes than ballots, and which of them (its place in
+    ``pairs``) has the most votes to a ballot (the first of equals); a precinct with no
+    ballots stated is passed over. One test for every family that reads ballots cast
+    beside the votes (more votes than ballots: more than one seat, or columns misread)."""
+    n, worst, at = 0, (0, 1), None
+    for i, (votes, ballots) in enumerate(pairs):
+        if ballots is not None and 0 < ballots < votes:
+            n += 1
+            if votes * worst[1] > worst[0] * ballots:
+                worst, at = (votes, ballots), i
+    return n, at
+
+
 @dataclass
 class Run:
     """One contest of a header band: its title and its columns, each with its choice name
@@ -169,22 +190,46 @@ def runs(cols: Sequence[int], titles: Sequence[str], names: Sequence[str], *,
     return out
 
 
+def count_cells(cells: Sequence[Sequence[str]], *, log: IssueLog, rows: Sequence[int],
+                columns: Sequence[int], not_on_ballot: frozenset[str] = frozenset(),
+                bad_reads_as: str = "it is read as 0") -> tuple[np.ndarray, np.ndarray]:
+    """Stage *grid* of a block of text cells (one list per body row, one cell per column):
+    ``(values, present)`` of the block's shape (:func:`stages.whole_cells`). An empty
+    cell, or one of ``not_on_ballot`` ("-": the contest is not on that precinct's ballot,
+    said in a note), is absent; any other that is no whole count is an error naming its
+    row (``rows``: the file's 0-based row of each body row) and column (``columns``:
+    0-based), and is read as 0 and absent."""
+    import numpy as np
+
+    shape = (len(cells), len(columns))
+    if not cells or not columns:
+        return np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool)
+    flat = np.fromiter(itertools.chain.from_iterable(cells), dtype=object,
+                       count=shape[0] * shape[1])
+    values, known, bad = whole_cells(flat, not_on_ballot)
+    if not_on_ballot and (dashes := int(by_value(flat, not_on_ballot.__contains__, bool).sum())):
+        log.note(f"{dashes:,} cell(s) hold '-' instead of a count; they are read as the "
+                 "contest not being on that precinct's ballot (no votes), as an empty cell "
+                 "would be.")
+    for ri, ci in np.argwhere(bad.reshape(shape)):
+        log.repeated("not whole", f"The vote count {cells[ri][ci]!r} is not a whole number; "
+                     f"{bad_reads_as}.", Severity.ERROR, more="cells that are not whole numbers",
+                     row=rows[ri] + 1, column=col_letter(columns[ci]))
+    return values.reshape(shape), known.reshape(shape)
+
+
 def row_counts(texts: pd.Series, rows: Sequence[int], *, log: IssueLog | None, column: str,
                check: pd.Series | None = None, empty_is_zero: bool = False
                ) -> tuple[pd.Series, pd.Series]:
     """Stage *rows* of a table read row by row (report.xlsx, GEMS): each row's count
     ("1,075" is 1075, an empty cell 0 where ``empty_is_zero``) and whether it is bad: not
-    a whole non-negative number, an error naming its row (``rows``) and ``column`` where
-    ``log`` is given; the row is left out. Only rows ``check`` marks are checked."""
+    a whole non-negative number (:func:`stages.whole_cells`), an error naming its row
+    (``rows``) and ``column`` where ``log`` is given; the row is left out. Only rows
+    ``check`` marks are checked."""
     import pandas as pd
 
-    from recount_desk.core.model import Severity
-
-    t = texts.astype(str).str.strip().str.replace(",", "", regex=False)
-    num = pd.to_numeric(t, errors="coerce")
-    bad = num.isna() | (num < 0) | ((num % 1) != 0)
-    if empty_is_zero:
-        bad &= t != ""
+    values, known, holds = whole_cells(texts.to_numpy(dtype=object))
+    bad = pd.Series(holds if empty_is_zero else ~known, index=texts.index)
     if check is not None:
         bad &= check
     for i in bad.to_numpy().nonzero()[0] if log is not None else []:
@@ -193,4 +238,4 @@ def row_counts(texts: pd.Series, rows: Sequence[int], *, log: IssueLog | None, c
                      "row is left out.", Severity.ERROR,
                      more="rows whose count is not a whole number", row=int(rows[i]),
                      column=column)
-    return num, bad
+    return pd.Series(values, index=texts.index), bad

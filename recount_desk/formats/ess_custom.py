@@ -22,7 +22,7 @@ from pathlib import Path
 
 from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, count_grid, open_source
+from .pipeline import IssueLog, Located, Source, open_source
 from .stages import head_rows, pick_sheet, primary_in_name
 from .tabular import col_letter
 
@@ -220,8 +220,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     cells = [[("" if x in vocab.NOT_ON_BALLOT else x) for x in
               ((pick(rows[r]),) if len(cols) == 1 else pick(rows[r]))] if pick else []
              for _, r in picked]
-    values, present = count_grid(cells, log=log, rows=[r for _, r in picked], columns=cols,
-                                 bad_reads_as="it is left out")
+    values, present = blocks.count_cells(cells, log=log, rows=[r for _, r in picked],
+                                         columns=cols, bad_reads_as="it is left out")
     is_total = np.array([vocab.is_total_precinct(p) for p, _ in picked], dtype=bool)
     blocks.left_out(log, skipped)
     df, file_totals = blocks.grid_rows(values, present, [p for p, _ in picked],

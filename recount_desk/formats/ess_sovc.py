@@ -34,8 +34,8 @@ from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, count_grid, open_source
-from .stages import head_rows
+from .pipeline import IssueLog, Located, Source, open_source
+from .stages import blank_lead, head_rows
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -62,7 +62,8 @@ def _is_header(row: list[str]) -> bool:
 def detect(path: Path, kind: str) -> Detection | None:
     try:
         if kind == "csv":
-            rows = head_rows(path, kind, nrows=3)
+            rows = head_rows(path, kind, nrows=13)
+            rows = rows[blank_lead(rows):][:3]  # (blank lines above the header passed over)
         elif kind in ("xlsx", "xls", "ods"):
             # The export is usually the only sheet; a copy may put a short cover or notes
             # sheet first (only such a sheet is passed over, so big workbooks stay cheap).
@@ -127,18 +128,23 @@ def locate(source: Source, options: ReadOptions) -> Located:
         raise fail(path, "This file is not an SOVC export (CSV or XLSX).")
     log.sheet = sheet
     options.on_progress(1, 5)
-    if len(rows) < 3 or not _is_header(rows[0]):
+    top = blank_lead(rows) if kind == "csv" else 0  # a CSV re-saved with blank lines first
+    if top:
+        log.note(f"The file starts with {top} blank line(s); its header is read from row "
+                 f"{top + 1}.", row=top + 1)
+    if len(rows) < top + 3 or not _is_header(rows[top]):
         raise fail(path, "This is not a complete SOVC export: it needs three header rows "
-                   "(contest, party, choice) and one row per precinct.", sheet=sheet, row=1)
+                   "(contest, party, choice) and one row per precinct.", sheet=sheet,
+                   row=top + 1)
     # Row 2 (parties) may be missing from a hand-made copy: then row 2 holds the choice names
     # ('VOTERS', 'BALLOTS CAST' over the statistics) and row 3 is the first precinct.
     n_hdr = 3
-    if not _has_stat_labels(rows[2]) and _has_stat_labels(rows[1]):
+    if not _has_stat_labels(rows[top + 2]) and _has_stat_labels(rows[top + 1]):
         n_hdr = 2
         log.note("The file has two header rows (contest, choice), not three: the party row "
-                 "is missing, so parties come only from the choice names.", row=2)
-    width = max(len(r) for r in rows[:n_hdr])
-    hdr = [(r + [""] * width)[:width] for r in rows[:n_hdr]]
+                 "is missing, so parties come only from the choice names.", row=top + 2)
+    width = max(len(r) for r in rows[top:top + n_hdr])
+    hdr = [(r + [""] * width)[:width] for r in rows[top:top + n_hdr]]
     if n_hdr == 2:
         hdr.insert(1, [""] * width)
     titles = [vocab.clean_name(c) for c in hdr[0]]
@@ -149,9 +155,10 @@ def locate(source: Source, options: ReadOptions) -> Located:
         labels = [_unmangle(x) for x in labels]
         log.note("Some names were saved with their accents garbled (UTF-8 text read as "
                  "Windows-1252); they are read as " + "; ".join(mended[:4])
-                 + (f" and {len(mended) - 4} more" if len(mended) > 4 else "") + ".", row=3)
-    return Located(source, rows, log, sheet, n_hdr, {
-        "width": width, "titles": titles, "labels": labels,
+                 + (f" and {len(mended) - 4} more" if len(mended) > 4 else "") + ".",
+                 row=top + 3)
+    return Located(source, rows, log, sheet, top + n_hdr, {
+        "width": width, "top": top, "titles": titles, "labels": labels,
         "parties": [vocab.clean_name(c).upper() for c in hdr[1]]})
 
 
@@ -160,7 +167,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     import numpy as np
 
     path, name, sheet, log = located.source.path, located.source.name, located.sheet, located.log
-    rows, n_hdr = located.rows, located.header_rows
+    rows, body0, top = located.rows, located.header_rows, located.facts["top"]
     width: int = located.facts["width"]
     titles: list[str] = located.facts["titles"]
     labels: list[str] = located.facts["labels"]
@@ -193,14 +200,14 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     if filled:
         log.note(f"{len(filled)} choice column(s) have no contest title in row 1 (first: "
                  f"column {col_letter(filled[0])}, '{labels[filled[0]]}'); each is read as part "
-                 "of the contest titled to its left, as a merged title cell would be.", row=1,
+                 "of the contest titled to its left, as a merged title cell would be.", row=top + 1,
                  column=col_letter(filled[0]))
     ballots_cols = ballots_cols[:1] or party_ballots_cols
 
     # Body rows: precincts, the totals row, and junk (blank lines, Pima's _x001A_).
     body_idx: list[int] = []
     total_idx: int | None = None
-    for i in range(n_hdr, len(rows)):
+    for i in range(body0, len(rows)):
         r = rows[i]
         if not any(x.strip() for x in r):
             continue
@@ -238,9 +245,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         got = pick(r)
         return list(got) if isinstance(got, tuple) else [got]
 
-    values, present = count_grid([cells(i) for i in body_idx], log=log, rows=body_idx,
-                                 columns=contest_cols,
-                                 not_on_ballot=vocab.NOT_ON_BALLOT)
+    values, present = blocks.count_cells([cells(i) for i in body_idx], log=log, rows=body_idx,
+                                         columns=contest_cols, not_on_ballot=vocab.NOT_ON_BALLOT)
     totals_vals: dict[int, int] = {}
     if total_idx is not None:
         for c, t in zip(contest_cols, cells(total_idx), strict=True):
@@ -283,8 +289,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                      f"overlapping ({col_letter(sg.cols[0])}–{col_letter(sg.cols[cut - 1])}: "
                      + ", ".join(sg.names[:cut]) + f" | {col_letter(sg.cols[cut])}–"
                      f"{col_letter(sg.cols[-1])}: " + ", ".join(sg.names[cut:]) + "). If this "
-                     "is one contest, read the file through the column mapping instead.", row=1,
-                     column=col_letter(sg.cols[cut]))
+                     "is one contest, read the file through the column mapping instead.",
+                     row=top + 1, column=col_letter(sg.cols[cut]))
             parts[-1:] = [blocks.Run(sg.title, sg.cols[:cut], sg.names[:cut], sg.kinds[:cut]),
                           blocks.Run(sg.title, sg.cols[cut:], sg.names[cut:], sg.kinds[cut:])]
         split.extend(parts)
@@ -314,7 +320,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         joined = [f"{seg.names[j]!r} to {seg.names[j - 1]!r}" for j in mates]
         log.note(f"{seg.title}: {len(mates)} running mate(s) have a column of their own with no "
                  "votes; each is joined to the candidate before it: " + "; ".join(joined) + ".",
-                 row=3, column=col_letter(seg.cols[mates[0]]))
+                 row=top + 3, column=col_letter(seg.cols[mates[0]]))
         for j in reversed(mates):
             seg.names[j - 1] = f"{seg.names[j - 1]}, {seg.names[j]}"
             for lst in (seg.cols, seg.names, seg.kinds):
@@ -347,7 +353,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         if not seg.title:
             log.warn(f"Columns {col_letter(seg.cols[0])}–{col_letter(seg.cols[-1])} have no "
                      "contest title in row 1; they are read as an untitled contest. Check the "
-                     "export.", row=1, column=col_letter(seg.cols[0]))
+                     "export.", row=top + 1, column=col_letter(seg.cols[0]))
         district = ""
         if count[seg.title, cparty] > 1:
             nth[seg.title, cparty] = nth.get((seg.title, cparty), 0) + 1
@@ -367,7 +373,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                 seats[key] = n_seats
                 inferred.append(issue or "")
             elif issue:
-                log.issues.append(Issue(name, issue, sheet, 1, col_letter(seg.cols[0]),
+                log.issues.append(Issue(name, issue, sheet, top + 1, col_letter(seg.cols[0]),
                                         Severity.WARNING, Remedy.SET_SEATS))
         for c, lab, ck in zip(seg.cols, seg.names, seg.kinds, strict=True):
             if ck is None:
@@ -423,28 +429,20 @@ def _seats_from_ballots(label: str, all_votes: object, cand_votes: object,
     allv = [int(x) for x in all_votes]  # type: ignore[attr-defined]
     cand = [int(x) for x in cand_votes]  # type: ignore[attr-defined]
     best: tuple[int, int, int] | None = None   # (votes, ballots, row) with the largest ratio
-    worst: tuple[int, int, int] | None = None  # candidate votes over ballots, largest ratio
-    n_over = 0
     for i, b in enumerate(ballots):
-        if not b:
-            continue
-        if best is None or allv[i] * best[1] > best[0] * b:
+        if b and (best is None or allv[i] * best[1] > best[0] * b):
             best = (allv[i], b, i)
-        if cand[i] > b:
-            n_over += 1
-            if worst is None or cand[i] * worst[1] > worst[0] * b:
-                worst = (cand[i], b, i)
     if has_over_under and best is not None and best[0] % best[1] == 0 and best[0] >= 2 * best[1]:
         k = best[0] // best[1]
         return (f"{label}: {k} seats (precinct {prec_names[best[2]]}: {best[0]:,} votes on "
                 f"{best[1]:,} ballots)", k)
-    if worst is not None:
+    n_over, w = blocks.over_ballots(zip(cand, ballots, strict=True))
+    if w is not None:
         return (f"{label}: in {n_over} precinct(s) the candidates have more votes than ballots "
-                f"were cast (e.g. precinct {prec_names[worst[2]]}: {worst[0]:,} votes on "
-                f"{worst[1]:,} "
-                "ballots), so it elects more than one seat or two contests share its columns; "
-                "the file does not say how many seats. Set its seats before trusting its "
-                "verdict.", None)
+                f"were cast (e.g. precinct {prec_names[w]}: {cand[w]:,} votes on "
+                f"{ballots[w]:,} ballots), so it elects more than one seat or two contests "
+                "share its columns; the file does not say how many seats. Set its seats "
+                "before trusting its verdict.", None)
     return None, None
 
 

@@ -79,8 +79,9 @@ def _more_votes_than_ballots(name: str, votes: pd.DataFrame, counted: pd.DataFra
             over.setdefault((r, d, q), []).append((pname, int(v), b))
     out = []
     for (r, d, _), bad in over.items():
-        pname, v, b = max(bad, key=lambda x: x[1] / x[2])
-        out.append(Issue(name, f"{f'{r} {d}'.strip()}: in {len(bad)} precinct(s) the candidates "
+        n, w = blocks.over_ballots((v, b) for _, v, b in bad)
+        pname, v, b = bad[w or 0]
+        out.append(Issue(name, f"{f'{r} {d}'.strip()}: in {n} precinct(s) the candidates "
                          f"have more votes than ballots were counted (e.g. {pname}: {v:,} votes "
                          f"on {b:,} ballots), so it elects more than one seat; the file does not "
                          "say how many. Set its seats before trusting its verdict.",

@@ -11,7 +11,7 @@ In the order of the pipeline's stages:
 - **header band**: :func:`band` (the rows of a band of several rows around a header:
   contest, candidate, party and "Vote for" rows in any order), :func:`band_kind` (what one
   row of it holds), :func:`band_roles` (which row names the contests, which the
-  candidates, which the parties), :func:`party_of` (a party row's cell as a party code),
+  candidates, which the parties; a party row's cells through :func:`vocab.party_of`),
   :data:`PAGE_LINE` (a printed page's "Page n of m");
 - **grid**: :class:`Tally` (a reading's counts, every bad cell named up to a cap and the
   rest counted), :func:`number_like`;
@@ -24,7 +24,7 @@ In the order of the pipeline's stages:
 
 Who uses what (2026-12-02): ``count``, ``other_sheets``, ``spreadsheet`` the hand-built and
 sideways workbooks; ``Tally`` and ``primary_of`` those and the Salt Lake SOVC and Clarity;
-the header band (``band``, ``band_roles``, ``party_of``) the hand-built workbooks, for any
+the header band (``band``, ``band_roles``) the hand-built workbooks, for any
 grid under a band of several rows.
 """
 
@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from recount_desk.core.model import Issue, Severity
 
@@ -48,8 +48,14 @@ from .tabular import sheet_names, sniff
 if TYPE_CHECKING:
     import pandas as pd
 
+T = TypeVar("T")
 SPREADSHEETS = ("xlsx", "xls", "ods", "csv")
 WORKBOOKS = ("xlsx", "xls", "ods")
+
+
+def clean(text: str) -> str:
+    """A cell's text on one line: runs of white space one space, trimmed."""
+    return " ".join(text.split())
 
 
 def spreadsheet(path: Path, refusal: str, kinds: Sequence[str] = SPREADSHEETS) -> str:
@@ -131,30 +137,11 @@ def primary_of(text: str, party: bool = False) -> bool | None:
 # --- The header band --------------------------------------------------------------------
 
 PAGE_LINE = re.compile(r"\bpage\s+\d+(\s+of\s+\d+)?\b", re.IGNORECASE)
-_PARTY_CODE = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|"
-                         r"GOP|NP)\s*\)?$", re.IGNORECASE)
-_PARTY_WORDS = {"r": "REP", "rep": "REP", "republican": "REP", "gop": "REP",
-                "d": "DEM", "dem": "DEM", "democrat": "DEM", "democratic": "DEM",
-                "l": "LIB", "lib": "LIB", "libertarian": "LIB", "c": "CON", "con": "CON",
-                "constitution": "CON", "g": "GRN", "green": "GRN", "u": "UNA", "una": "UNA",
-                "unaffiliated": "UNA", "i": "IND", "ind": "IND", "independent": "IND",
-                "iap": "IAP", "independent american": "IAP", "uup": "UUP",
-                "united utah": "UUP", "np": "", "non": "", "nonpartisan": "",
-                "non-partisan": ""}
 _VOTE_FOR_ONLY = re.compile(r"^\(?\s*vote\s+for\s+(not\s+more\s+than\s+)?\d+\s*\)?$",
                             re.IGNORECASE)
 # What the first cell of a band row under the header may say.
 BAND_LEADS = frozenset({"", "candidate", "candidates", "choice", "choices", "party", "parties",
                         "contest", "contests", "office", "race", "vote for", "name"})
-
-
-def party_of(cell: str) -> str | None:
-    """The party code a party row's cell names ('REP', 'Republican', '(R)', 'Dem.'; 'NP' and
-    'Nonpartisan' are no party, ""), or None when it names none."""
-    m = _PARTY_CODE.match(cell)
-    if m:
-        return {"GOP": "REP", "NP": "", "NON": ""}.get(m.group(1).upper(), m.group(1).upper())
-    return _PARTY_WORDS.get(cell.strip("() .").casefold())
 
 
 _NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA)"
@@ -178,7 +165,7 @@ def band_kind(cells: Sequence[str]) -> str:
     filled = [c for c in cells if c]
     if not filled:
         return "empty"
-    if all(party_of(c) is not None for c in filled):
+    if all(vocab.party_of(c) is not None for c in filled):
         return "party"
     if all(_VOTE_FOR_ONLY.match(c) for c in filled):
         return "seats"
@@ -186,7 +173,7 @@ def band_kind(cells: Sequence[str]) -> str:
 
 
 def band(rows: Sequence[Sequence[str]], h: int, width: int, *,
-         clean: Callable[[str], str] = lambda s: " ".join(s.split()),
+         clean: Callable[[str], str] = clean,
          leads: frozenset[str] = BAND_LEADS) -> tuple[list[int], int]:
     """Stage *header band*: the rows of the band around the header at ``h`` (up to three
     rows of text above it, and up to three below whose first cell is one of ``leads``;
@@ -343,6 +330,16 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
             if ch[5]:
                 out.append((p, ch[0], ch[1], ch[2], ch[3], ch[4], ch[5], v))
     return got
+
+
+def some(log: IssueLog, items: Sequence[T], say: Callable[[T], object], more: str,
+         cap: int = 5) -> None:
+    """Stage *rows*: a problem said of each of the first ``cap`` of ``items`` (``say``),
+    then "… N more <more>." as one warning."""
+    for x in items[:cap]:
+        say(x)
+    if len(items) > cap:
+        log.warn(f"… {len(items) - cap} more {more}.")
 
 
 def number_like(text: str) -> bool:

@@ -55,9 +55,6 @@ _PRECINCT = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?
                        re.IGNORECASE)
 _PARTY_PREFIX = re.compile(r"^(GOP|REP|Republican|DEM|Democratic|Democrat|LIB|Libertarian|CON|"
                            r"Constitution)\s+(for\s+)?(?=\S)", re.IGNORECASE)
-_PARTY_NAMES = {"gop": "REP", "rep": "REP", "republican": "REP", "dem": "DEM",
-                "democratic": "DEM", "democrat": "DEM", "lib": "LIB", "libertarian": "LIB",
-                "con": "CON", "constitution": "CON"}
 _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
                            re.IGNORECASE)
 _PAGE_SHEET = re.compile(r"^(table|page|sheet|pg\.?)\s*\d+$", re.IGNORECASE)
@@ -313,7 +310,7 @@ def _title_of(rows: list[list[str]], h: int) -> str:
 def _split_contest(title: str) -> tuple[str, str]:
     m = _PARTY_PREFIX.match(title)
     if m:
-        return title[m.end():].strip(), _PARTY_NAMES[m.group(1).lower()]
+        return title[m.end():].strip(), vocab.party_of(m.group(1)) or ""
     m = re.search(r"\s*\((REP|DEM|LIB|CON|UNA|IAP)\)\s*$", title)
     if m:
         return title[:m.start()].strip(), m.group(1)
@@ -407,7 +404,7 @@ def _section(rows: list[list[str]], h: int, width: int
             continue
         contest, party = _split_contest(contest_title)
         cparty_raw = party_row[j] if j < len(party_row) else ""
-        cparty = (grid.party_of(cparty_raw) or "") if cparty_raw else ""
+        cparty = (vocab.party_of(cparty_raw) or "") if cparty_raw else ""
         choice, prefix = grid.choice_party(cname)
         cols.append((j, contest, party, choice, cparty or prefix, k))
     no_titles = not (current or any(contest_row[first:width]))
@@ -455,21 +452,12 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         if more:
             sections[i] = (start, more)
 
-    def grouped(cols: list[Col]) -> dict[tuple[str, str], list[int]]:
-        g: dict[tuple[str, str], list[int]] = {}
-        for idx, (_, contest, party, *_rest) in enumerate(cols):
-            g.setdefault((contest, party), []).append(idx)
-        return g
-
     comparison = sorted({c[3] for c in cols if _COMPARISON.match(c[3])})
     if len(comparison) >= 2:
         doubt.warn("Columns named " + ", ".join(repr(c) for c in comparison) + " compare "
                    "counts (a recount sheet?) rather than name candidates; they are read as "
                    "choices. Check the contests read, or use the column mapping.", row=h + 1)
-    groups = grouped(cols)
-    all_groups = set(groups)
-    for _start, more in sections.values():
-        all_groups |= set(grouped(more))
+    all_groups = {(c[1], c[2]) for cs in [cols, *(m for _s, m in sections.values())] for c in cs}
     # calamine reads an Excel error value as an empty cell: find them, so that '#DIV/0!'
     # under a candidate is an error and not 'not on this ballot'.
     errors = excel_error_cells(path, sheet) if kind == "xlsx" else {}
@@ -556,11 +544,10 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         log.warn("The sheet has a totals row but no precinct rows; its totals are read as one "
                  f"unit, {COUNTY_UNIT!r}, so a recount cannot be split by precinct.")
     tally.close()
-    for i in skipped[:5]:
-        log.warn(f"Row {i + 1} ({_clean(rows[i][0])!r}) has text, not counts, under the "
-                 "candidates; it was left out.", row=i + 1, column=column_name(0))
-    if len(skipped) > 5:
-        log.warn(f"… {len(skipped) - 5} more rows with text under the candidates were left out.")
+    grid.some(log, skipped, lambda i: log.warn(
+        f"Row {i + 1} ({_clean(rows[i][0])!r}) has text, not counts, under the candidates; it "
+        "was left out.", row=i + 1, column=column_name(0)),
+        "rows with text under the candidates were left out")
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct result(s) are marked 'Suppressed' for voter "
                  "privacy; the file's totals row is used for those contests.")
@@ -569,11 +556,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         log.warn(f"{hidden_key[0]!r} is suppressed in every precinct "
                  f"({got.suppressed_rows[hidden_key]}), "
                  "so it has no precinct counts and is not imported.")
-    seats: dict[tuple[str, str, str], int] = {}
-    for contest, party in all_groups:
-        n = vocab.seats_in(contest)
-        if n:
-            seats[(contest, "", party)] = n
+    seats = {(c, "", p): n for c, p in all_groups if (n := vocab.seats_in(c))}
     # The title rows, not the contest titles ('City Council Seat 2 Primary' is no primary).
     title_text = " ".join(_clean(c) for r in rows[:block_start] for c in r if c).lower()
     primary = grid.primary_of(title_text or sheet.lower(), any(p for _c, p in all_groups))

@@ -319,7 +319,7 @@ def _read_wide(path: Path, mapping: dict[str, Any], cols: _Columns, body: list[l
     blocks' columns as a grid of counts; suppressed cells mark their contest."""
     import numpy as np
 
-    from .pipeline import IssueLog, count_grid
+    from .pipeline import IssueLog
 
     log = IssueLog(path.name, cols.sheet)
     pj = cols.find(mapping["precinct_column"], "the precinct")
@@ -355,8 +355,8 @@ def _read_wide(path: Path, mapping: dict[str, Any], cols: _Columns, body: list[l
             if vocab.is_suppressed(c):
                 suppressed.add(columns[k][1][:3])
                 row[k] = ""
-    values, present = count_grid(cells, log=log, rows=[cols.header_row + n for n, _ in picked],
-                                 columns=js)
+    values, present = blocks.count_cells(cells, log=log, columns=js,
+                                         rows=[cols.header_row + n for n, _ in picked])
     present |= blank
     df, file_totals = blocks.grid_rows(values, present, [p for _, p in picked],
                                        list(enumerate(ch for _, ch in columns)), log=log,

@@ -16,14 +16,12 @@
    reading no real canvass looks like is said loudly and not offered as done.
 
 Shared pieces the families use inside their stages live here too: :class:`IssueLog` (one
-log per reading that caps a repeated problem at a few examples and a count), and
-:func:`count_grid` (a block of text cells to whole counts, naming every bad cell).
+log per reading that caps a repeated problem at a few examples and a count).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -34,7 +32,7 @@ from recount_desk.core.model import Issue, Severity
 
 from . import vocab
 from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
-from .tabular import col_letter, sniff
+from .tabular import sniff
 
 if TYPE_CHECKING:
     import numpy as np
@@ -150,48 +148,6 @@ class IssueLog:
                 self.issues[at], message=f"… and {self._seen[kind] - cap} more {what}.")
         self._more.clear()
         return self.issues
-
-
-def count_grid(cells: list[list[str]], *, log: IssueLog, rows: list[int],
-               columns: list[int], not_on_ballot: frozenset[str] = frozenset(),
-               bad_reads_as: str = "it is read as 0"
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """Whole counts of a block of text cells (one list per body row, one cell per column):
-    ``(values, present)``, int64 and bool arrays of the block's shape. "1,075" is 1075; an
-    empty cell, or one of ``not_on_ballot`` ("-": the contest is not on that precinct's
-    ballot), is absent; anything else that is not a whole non-negative number is an error
-    naming its row (``rows``: the file's 0-based row of each body row) and column
-    (``columns``: 0-based), and is read as 0 and absent."""
-    import numpy as np
-    import pandas as pd
-
-    shape = (len(cells), len(columns))
-    if not cells or not columns:
-        return np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool)
-    # Every test is made once per distinct cell: a grid repeats a few thousand counts.
-    flat = np.fromiter(itertools.chain.from_iterable(cells), dtype=object,
-                       count=shape[0] * shape[1])
-    codes, uniques = pd.factorize(flat, use_na_sentinel=False)
-    ser = pd.Series(uniques, dtype=object).str.replace(",", "", regex=False)
-    num = pd.to_numeric(ser, errors="coerce")
-    dashes_u = ser.isin(not_on_ballot).to_numpy() if not_on_ballot else \
-        np.zeros(len(ser), dtype=bool)
-    empty_u = (ser == "").to_numpy() | dashes_u
-    bad_u = ~empty_u & (num.isna() | (num < 0) | ((num % 1) != 0)).to_numpy()
-    if dashes_u.any():
-        log.note(f"{int(dashes_u[codes].sum()):,} cell(s) hold '-' instead of a count; they "
-                 "are read as the contest not being on that precinct's ballot (no votes), as "
-                 "an empty cell would be.")
-    values = num.fillna(0).where(~bad_u, 0).to_numpy()[codes].reshape(shape).astype("int64")
-    present = (~empty_u & ~bad_u)[codes].reshape(shape)
-    bad = bad_u[codes]
-    if bad.any():
-        for ri, ci in np.argwhere(bad.reshape(shape)):
-            log.repeated("not whole", f"The vote count {cells[ri][ci]!r} is not a whole "
-                         f"number; {bad_reads_as}.", Severity.ERROR,
-                         more="cells that are not whole numbers", row=rows[ri] + 1,
-                         column=col_letter(columns[ci]))
-    return values, present
 
 
 def _total_name(precinct: str) -> bool:

@@ -83,8 +83,7 @@ _BALLOT_LIST_OTHER = re.compile(r"^(batch(\s+id)?|tabulator(\s+cvr)?|tabulator\s
                                 re.IGNORECASE)
 
 
-def _clean(text: str) -> str:
-    return " ".join(text.split())
+_clean = grid.clean
 
 
 def _is_stat(label: str) -> bool:
@@ -521,15 +520,14 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "
                  "the file's totals are used for those contests.")
-    for i in lay.orphan_rows[:5]:
-        lc = lay.headers[0].label_col
+    lc = lay.headers[0].label_col
+
+    def orphan(i: int) -> None:
         label = _clean(rows[i][lc]) if lc < len(rows[i]) else ""
         what = f"{label!r} has counts" if label else "It has counts but no name"
         log.warn(f"Row {i + 1}: {what} but no contest title above it; it was left out.",
                  row=i + 1, column=col_letter(lc))
-    if len(lay.orphan_rows) > 5:
-        log.warn(f"… {len(lay.orphan_rows) - 5} more rows with counts outside any contest were "
-                 "left out.")
+    grid.some(log, lay.orphan_rows, orphan, "rows with counts outside any contest were left out")
     primary = grid.primary_of(" ".join(lay.title_rows), any(r[3] for r in got.rows))
     return RawCanvass(log.file, FAMILY, frame(got.rows), log.issues, seats, file_totals,
                       got.suppressed,

@@ -7,10 +7,12 @@ In the order of the pipeline's stages:
   family's ``detect``), :func:`pick_sheet` (the sheet the officer chose, else the first
   whose head a family accepts);
 - **header band**: :func:`header_at` (the first row of the head that a family's test
-  accepts);
+  accepts), :func:`blank_lead` (the blank lines above a file's first line of text);
 - **grid**: :func:`grid` (a file's or sheet's cells as a frame of text),
   :func:`by_value` (a test or a cleaning done once per distinct cell, not once per row),
-  :func:`counts` (a column of cells to whole counts, every bad cell named);
+  :func:`whole_cells` (the one test of a count cell, once per distinct cell, that the
+  families' checks of counts share), :func:`counts` (a block of cells to whole counts,
+  every bad cell named);
 - **contests**: :func:`stated_seats` (the seats a file states, refused where it says two
   things), :func:`primary_in_name`;
 - **rows**: :func:`raw_frame` (the raw rows as the pipeline's build stage wants them).
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -85,6 +87,13 @@ def head_rows(path: Path, kind: str, sheet: str | int | None = None, nrows: int 
         rows, _ = _csv_head(path)
         return rows[:nrows]
     return read_sheet_text(path, sheet if sheet is not None else 0, nrows=nrows)
+
+
+def blank_lead(rows: Sequence[Sequence[str]]) -> int:
+    """Stage *sheet*: how many blank lines come before a file's first line of text (a CSV
+    re-saved with an empty first line), so that a family finds its header below them and
+    still names the file's real rows."""
+    return next((i for i, r in enumerate(rows) if any(str(c).strip() for c in r)), len(rows))
 
 
 def header_at(rows: list[list[str]], test: Callable[[list[str]], bool],
@@ -180,6 +189,24 @@ def whole(text: Any) -> int | None:
     return v if 0 <= v < 2**63 else None
 
 
+def whole_cells(values: Sequence[Any] | np.ndarray, absent: Container[str] = ()
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stage *grid*, the one test of a count cell that every family makes: ``(values,
+    known, bad)`` of each cell (int64, 0 where no count; bool; bool), tested once per
+    distinct cell (:func:`whole`). An empty cell, or one of ``absent`` ("-" for a contest
+    not on a precinct's ballot), is neither known nor bad; a cell that holds anything else
+    and no whole non-negative count is bad."""
+    import numpy as np
+
+    codes, uniques = coded(values)
+    ints = [None if u in absent else whole(u) for u in uniques]
+    vals = np.array([v or 0 for v in ints], dtype=np.int64)[codes]
+    known = np.array([v is not None for v in ints], dtype=bool)[codes]
+    bad = np.array([v is None and u not in absent and bool(str(u).strip())
+                    for v, u in zip(ints, uniques, strict=True)], dtype=bool)[codes]
+    return vals, known, bad
+
+
 def counts(cells: pd.DataFrame, *, log: IssueLog, rows: np.ndarray,
            names: Sequence[str], check: np.ndarray | None = None, cap: int = 10,
            more: str = "counts are not whole numbers") -> tuple[np.ndarray, np.ndarray]:
@@ -195,12 +222,7 @@ def counts(cells: pd.DataFrame, *, log: IssueLog, rows: np.ndarray,
     known = np.zeros(shape, dtype=bool)
     bad = np.zeros(shape, dtype=bool)
     for k, c in enumerate(cells.columns):
-        codes, uniques = coded(cells[c])
-        ints = [whole(u) for u in uniques]
-        vals[:, k] = np.array([v or 0 for v in ints], dtype=np.int64)[codes]
-        known[:, k] = np.array([v is not None for v in ints], dtype=bool)[codes]
-        bad[:, k] = np.array([v is None and bool(str(u).strip())
-                              for v, u in zip(ints, uniques, strict=True)], dtype=bool)[codes]
+        vals[:, k], known[:, k], bad[:, k] = whole_cells(cells[c])
     if check is not None:
         bad &= check[:, None]
     where = np.argwhere(bad)

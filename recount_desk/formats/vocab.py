@@ -131,10 +131,33 @@ def clean_name(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-_PARTY_WORDS = {
-    "REPUBLICAN": "REP", "DEMOCRATIC": "DEM", "DEMOCRAT": "DEM", "LIBERTARIAN": "LIB",
-    "CONSTITUTION": "CON", "UNITED UTAH": "UUP", "INDEPENDENT AMERICAN": "IAP", "GREEN": "GRN",
-}
+# The one table of party words (casefolded) and their codes: party rows' cells (party_of),
+# and the full names that titles and party columns spell out (party_code, contest_party).
+PARTY_WORDS = {"r": "REP", "rep": "REP", "republican": "REP", "gop": "REP",
+               "d": "DEM", "dem": "DEM", "democrat": "DEM", "democratic": "DEM",
+               "l": "LIB", "lib": "LIB", "libertarian": "LIB", "c": "CON", "con": "CON",
+               "constitution": "CON", "g": "GRN", "green": "GRN", "u": "UNA", "una": "UNA",
+               "unaffiliated": "UNA", "i": "IND", "ind": "IND", "independent": "IND",
+               "iap": "IAP", "independent american": "IAP", "uup": "UUP",
+               "united utah": "UUP", "np": "", "non": "", "nonpartisan": "",
+               "non-partisan": ""}
+_PARTY_WORDS = {w.upper(): PARTY_WORDS[w] for w in (
+    "republican", "democratic", "democrat", "libertarian", "constitution", "united utah",
+    "independent american", "green")}
+_PARTY_CELL = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|"
+                         r"GOP|NP)\s*\)?$", re.IGNORECASE)
+
+
+def party_of(cell: str) -> str | None:
+    """The party code a party row's cell names ('REP', 'Republican', '(R)', 'Dem.'; 'NP' and
+    'Nonpartisan' are no party, ""), or None when it names none (unlike :func:`party_code`,
+    which makes a code of any cell)."""
+    m = _PARTY_CELL.match(cell)
+    if m:
+        return {"GOP": "REP", "NP": "", "NON": ""}.get(m.group(1).upper(), m.group(1).upper())
+    return PARTY_WORDS.get(cell.strip("() .").casefold())
+
+
 _PARTY_CODES = ("REP", "DEM", "LIB", "CON", "UUP", "IAP", "GRN")
 _TITLE_PARTY_PAREN = re.compile(r"\((REP|DEM|LIB|CON|UUP|IAP|GRN)\)", re.IGNORECASE)
 _TITLE_PARTY_FOR = re.compile(

@@ -20,8 +20,18 @@ from recount_desk.core.districts import (
     district_office,
     districts_of_county,
 )
-from recount_desk.core.model import Contest, ContestKey, ContestKind, Scope
-from recount_desk.core.scope import check_label, infer_scope
+from recount_desk.core.model import (
+    Choice,
+    ChoiceKind,
+    ChoiceTotal,
+    Contest,
+    ContestKey,
+    ContestKind,
+    ContestTotals,
+    Scope,
+)
+from recount_desk.core.rules import Edition
+from recount_desk.core.scope import check_label, decide_scoped, infer_scope
 
 ROOT = Path(__file__).resolve().parents[2]
 E2018, E2022 = date(2018, 11, 6), date(2022, 11, 8)
@@ -122,6 +132,57 @@ def test_scope_from_the_office_and_the_table(contest: Contest, county: str | Non
     assert infer_scope(contest, county=county, election_date=when).scope is scope
 
 
+# Titles as Utah's county files write them (the corpus's Juab 2022, Box Elder 2018 general
+# and primary, Davis 2016-2020, Garfield 2020, Grand 2016, Weber 2020 workbooks), each once
+# taken for a county's own contest and decided on the county's figures alone.
+@pytest.mark.parametrize(("title", "county", "when", "scope"), [
+    ("UT State Treasurer", "Juab", E2022, Scope.STATEWIDE),
+    ("UT Senate Dist 28", "Juab", E2022, Scope.MULTICOUNTY),
+    ("UT House Dist 29", "Juab", E2022, Scope.MULTICOUNTY),
+    ("U.S. REP CONGRESSIONAL DISTRICT 1", "Box Elder", E2018, Scope.MULTICOUNTY),
+    ("UT SENATE 17", "Box Elder", E2018, Scope.MULTICOUNTY),
+    ("ST BOE DIST 1", "Box Elder", E2018, Scope.MULTICOUNTY),
+    ("REP US SENATE", "Box Elder", E2018, Scope.STATEWIDE),
+    ("DEM US HOUSE DIST 1", "Box Elder", E2018, Scope.MULTICOUNTY),
+    ("Utah Governor", "Davis", date(2016, 6, 28), Scope.STATEWIDE),
+    ("SBOE 4", "Davis", date(2016, 6, 28), Scope.MULTICOUNTY),
+    ("United States President/Vice President", "Davis", date(2020, 11, 3), Scope.STATEWIDE),
+    ("Republican for Governor and Lieutenant Governor", "Davis", date(2020, 6, 30),
+     Scope.STATEWIDE),
+    ("GOVENOR & LT. GOVERNOR", "Garfield", date(2020, 11, 3), Scope.STATEWIDE),
+    ("US President & Vice President", "Garfield", date(2020, 11, 3), Scope.STATEWIDE),
+    ("STATE REP D69", "Grand", date(2016, 11, 8), Scope.MULTICOUNTY),
+    ("APPELATE COURT MICHELE M. CHRISTIANSEN FORSTER", "Weber", date(2020, 11, 3),
+     Scope.STATEWIDE),
+    ("Second Juvenile District JEFFREY J. NOLAND", "Davis", date(2020, 11, 3),
+     Scope.MULTICOUNTY),
+    ("Rep 20", "Davis", date(2016, 6, 28), Scope.COUNTY),  # State House 20: Davis only
+    ("Utah County Commission Seat A", "Utah", E2022, Scope.COUNTY),
+])
+def test_a_county_file_s_titles_for_offices_voted_beyond_the_county(
+        title: str, county: str, when: date, scope: Scope) -> None:
+    found = infer_scope(race(title), county=county, election_date=when)
+    assert found.scope is scope, found
+    assert "names no office" not in found.reason
+
+
+def test_a_title_the_program_cannot_place_is_taken_as_the_county_s_and_said_so() -> None:
+    found = infer_scope(race("GAS TAX QUESTION", kind=P), county="Beaver", election_date=E2022)
+    assert found.scope is Scope.COUNTY and found.assumed
+    totals = ContestTotals(race("GAS TAX QUESTION", kind=P),
+                           (ChoiceTotal(Choice("Yes", "", ChoiceKind.FOR), 201),
+                            ChoiceTotal(Choice("No", "", ChoiceKind.AGAINST), 201)))
+    d = decide_scoped(totals, Edition.Y2024, found, None, "Beaver")
+    assert "Assumption: The title names no office" in d.explanation
+    named = infer_scope(race("Beaver County Sheriff"), county="Beaver", election_date=E2022)
+    assert named.scope is Scope.COUNTY and not named.assumed
+    plain = decide_scoped(ContestTotals(race("Beaver County Sheriff"),
+                                        (ChoiceTotal(Choice("A"), 5),
+                                         ChoiceTotal(Choice("B"), 4))),
+                          Edition.Y2024, named, None, "Beaver")
+    assert "Assumption" not in plain.explanation
+
+
 def test_a_district_not_in_the_table_is_said_to_be_assumed() -> None:
     f = infer_scope(race("State Senate", "8"), county="Salt Lake", election_date=E2022)
     assert f.assumed and "not in the program's district table" in f.reason
@@ -153,3 +214,41 @@ def test_the_officer_s_setting_that_agrees_with_the_office_names_the_office_firs
     stored = stored_finding(Scope.MULTICOUNTY, office)
     assert "Set by the election officer" not in stored.reason
     assert stored.reason.startswith("Stored as multicounty when the canvass was imported")
+
+
+def test_a_primary_s_two_parties_stay_two_races_when_only_the_title_names_the_party() -> None:
+    from recount_desk.core.whole import CountyPart, combine
+
+    def part(title: str, a: str, b: str) -> CountyPart:
+        return CountyPart(("Davis",), "davis.xlsx", ContestTotals(
+            race(title), (ChoiceTotal(Choice(a), 10), ChoiceTotal(Choice(b), 7))))
+
+    races = combine([part("REP HOUSE 11", "Ann", "Bo"), part("DEM HOUSE 11", "Cy", "Di")],
+                    date(2018, 6, 26))
+    assert len(races) == 2
+    assert sorted(r.key.party for r in races) == ["DEM", "REP"]
+
+
+def test_without_the_election_date_no_district_map_is_taken_for_granted() -> None:
+    # Wayne's 2016 statement (corpus: "SOVC - Wayne.txt") says no date: House 73 covered
+    # seven counties under the 2012-2021 maps and lies in Washington County under the 2022
+    # ones. Taking today's map made it Washington's own race, decided on Wayne's figures.
+    found = infer_scope(race("STATE REP D73"), county="Wayne", election_date=None)
+    assert found.scope is Scope.MULTICOUNTY and found.assumed
+    assert "election date is not known" in found.reason
+    assert "Beaver" in found.reason and "Washington" in found.reason
+    both = infer_scope(race("State House", "32"), county="Salt Lake", election_date=None)
+    assert both.scope is Scope.COUNTY and "under both" in both.reason
+    spans = infer_scope(race("State House", "70"), county="Sevier", election_date=None)
+    assert spans.scope is Scope.MULTICOUNTY and not spans.assumed
+    assert check_label(ContestKey("State House", "73"), "Wayne", None) is None
+
+
+def test_the_year_a_file_s_names_give() -> None:
+    from recount_desk.core.districts import year_named
+    assert year_named(("2020 General Election Utah Precinct Level Results",)) == (
+        2020, "2020 General Election Utah Precinct Level Results")
+    assert year_named((None, "Utah UT 2020GeneralSOVC")) == (2020, "Utah UT 2020GeneralSOVC")
+    assert year_named(("SOVC - Wayne",)) is None
+    assert year_named(("2022 General", "2018 results")) is None
+    assert year_named(("precinct 120345",)) is None

@@ -120,3 +120,26 @@ def test_one_vocabulary_for_parties_vote_modes_and_gems_pseudo_candidates():
     assert [vocab.choice_kind(c) for c in ("Times Over Voted", "Number of Under Votes",
                                            "Times Blank Voted", "Times Counted")] == \
         ["over", "under", "blank", None]
+
+
+def test_precincts_with_more_votes_than_ballots_are_counted_and_the_worst_named():
+    from recount_desk.formats.blocks import over_ballots
+
+    # (votes, ballots): 12 on 10, 30 on 10 (the worst), 5 on none stated, 9 on 0, 7 on 7.
+    assert over_ballots([(12, 10), (30, 10), (5, None), (9, 0), (7, 7), (60, 20)]) == (3, 1)
+    assert over_ballots([(3, 10), (1, None)]) == (0, None)
+
+
+def test_a_grids_count_cells_name_each_bad_one_and_read_dashes_as_not_on_the_ballot():
+    from recount_desk.formats.blocks import count_cells
+
+    log = IssueLog("export.csv")
+    values, present = count_cells([["1,075", "-", "x"], ["", "2.5", "7"]], log=log,
+                                  rows=[3, 4], columns=[2, 3, 4], not_on_ballot=frozenset("-"))
+    assert values.tolist() == [[1075, 0, 0], [0, 0, 7]]
+    assert present.tolist() == [[True, False, False], [False, False, True]]
+    issues = log.close()
+    assert issues[0].message.startswith("1 cell(s) hold '-' instead of a count")
+    assert [(i.row, i.column, i.message) for i in issues[1:]] == [
+        (4, "E", "The vote count 'x' is not a whole number; it is read as 0."),
+        (5, "D", "The vote count '2.5' is not a whole number; it is read as 0.")]

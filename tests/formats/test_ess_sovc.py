@@ -461,3 +461,23 @@ def test_export_cut_short_fails_with_a_clear_message(tmp_path: Path, keep: int,
     with pytest.raises(ImportFailed) as e:
         read_canvass(write_csv(rows, tmp_path / "cut.csv"))
     assert words in str(e.value) and "cut.csv" in str(e.value)
+
+
+def test_a_csv_resaved_with_blank_lines_first_reads_the_same_and_names_its_real_rows(
+        tmp_path: Path) -> None:
+    src = _two_ut_house(tmp_path)
+    lines = src.read_text(encoding="utf-8").splitlines()
+    lines[5] = lines[5].replace(",33,22,", ",3x,22,")  # a bad cell, named by its row
+    plain, blank = tmp_path / "plain_sovc.csv", tmp_path / "blank_first_sovc.csv"
+    plain.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
+    blank.write_text("\r\n\r\n" + "\r\n".join(lines) + "\r\n", encoding="utf-8")
+    assert detect(blank)[0].family == "ess_sovc"
+    a, b = read_canvass(plain), read_canvass(blank)
+    assert [(t.contest.key, [(c.choice.name, c.votes) for c in t.choices]) for t in a.totals] \
+        == [(t.contest.key, [(c.choice.name, c.votes) for c in t.choices]) for t in b.totals]
+    rows = {i.message: i.row for i in a.issues}
+    shifted = {i.message: i.row for i in b.issues if "blank line" not in i.message}
+    assert shifted == {m: (r + 2 if r is not None else None) for m, r in rows.items()}
+    assert rows["The vote count '3x' is not a whole number; it is read as 0."] == 6
+    assert any(i.message.startswith("The file starts with 2 blank line(s)") and i.row == 3
+               for i in b.issues)

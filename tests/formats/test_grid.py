@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from recount_desk.core.model import Severity
-from recount_desk.formats import grid
+from recount_desk.formats import grid, vocab
 from recount_desk.formats.pipeline import IssueLog
 
 SEN = [("US Senate", "", "", "Lee", "REP", "candidate"),
@@ -70,7 +70,7 @@ def test_band_roles_find_the_contest_choice_and_party_rows_in_any_order(order):
     assert name_i == 1 + order.index("names")
     assert party_i == 1 + order.index("party")
     assert contest_i == (1 + order.index("contest") if "contest" in order else None)
-    assert [grid.party_of(c) for c in text["party"][1:]] == ["REP", "", "DEM"]
+    assert [vocab.party_of(c) for c in text["party"][1:]] == ["REP", "", "DEM"]
 
 
 def test_the_other_sheets_note_and_primary_from_a_party_or_the_title():
