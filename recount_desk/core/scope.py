@@ -409,7 +409,8 @@ def decide_scoped(totals: ContestTotals, edition: Edition, finding: ScopeFinding
     if is_portion(finding, coverage):
         return portion_decision(d, finding, coverage, county)
     if finding.assumed and not finding.overridden and finding.scope is Scope.COUNTY:
-        d = dataclasses.replace(d, explanation=f"{d.explanation} (Assumption: {finding.reason} "
-                                "If it is voted in other counties too, set its scope in the "
-                                "contest settings: it is then decided on the whole race.)")
+        d = dataclasses.replace(d, assumptions=(
+            f"SCOPE: {finding.reason} If it is voted in other counties too, set its scope in "
+            "the contest settings: it is then decided on the whole race (20A-4-401(1)(b), "
+            "(1)(d)(ii)(D)).", *d.assumptions))
     return d

@@ -39,6 +39,7 @@ from recount_desk.core.model import Remedy
 from . import pipeline
 from .base import Cancelled, Detection, FormatFamily, ImportFailed, RawCanvass, ReadOptions, fail
 from .canvass import ParsedCanvass, file_sha256
+from .stages import one_look
 from .tabular import read_sheet_text, sniff
 
 # Module names under recount_desk.formats, most specific first. A family whose module is not
@@ -111,13 +112,14 @@ def detect(path: Path, *, best_only: bool = False, kind: str | None = None
     if kind is None:
         kind = sniff(path)
     found: list[Detection] = []
-    for mod in families():
-        if best_only and found and \
-                getattr(mod, "MAX_CONFIDENCE", 100) <= max(d.confidence for d in found):
-            continue  # it could not claim more than what has been claimed already
-        d = mod.detect(path, kind)
-        if d is not None:
-            found.append(d)
+    with one_look(path):
+        for mod in families():
+            if best_only and found and \
+                    getattr(mod, "MAX_CONFIDENCE", 100) <= max(d.confidence for d in found):
+                continue  # it could not claim more than what has been claimed already
+            d = mod.detect(path, kind)
+            if d is not None:
+                found.append(d)
     return sorted(found, key=lambda d: -d.confidence)
 
 

@@ -15,7 +15,7 @@ import re
 import unicodedata
 from array import array
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -233,9 +233,9 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         kind_class = np.where(is_cand_kind, 0, np.arange(len(kind_u)) + 1)[kind_codes]
         rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
                    + choice_codes) * (len(kind_u) + 1) + kind_class)
-        alive = _duplicates(raw, df if df is not None else _renamed(coded, renamed,
-                                                                    is_primary),
-                            rowkey, issues)
+        alive = _duplicates(raw, _frame_cells(df) if df is not None else
+                            _coded_cells(coded, renamed, is_primary),
+                            rowkey, votes_all, issues)
 
     # Choices: (contest, name) pairs, each contest's in order of first appearance.
     first = _first_occurrences(pair_codes)
@@ -498,20 +498,6 @@ def _from_codes(raw: RawCanvass, coded: CodedRows, is_primary: bool,
             coded.votes.astype(np.int64, copy=False), (cp_codes, cp_texts), changed)
 
 
-def _renamed(coded: CodedRows | None, renamed: dict[Any, str], is_primary: bool
-             ) -> pd.DataFrame:
-    """The frame of rows held as codes as :func:`_from_frame` leaves it: its choice names
-    unified as :func:`_unify_names` does, and in a primary the party of the race the
-    choice's (for the messages that name duplicate rows)."""
-    assert coded is not None
-    df = coded.frame()
-    if renamed:
-        df = df.assign(choice=df["choice"].map(lambda u: renamed.get(u, u)))
-    if is_primary:  # (the party column is empty: see _from_codes)
-        df = df.assign(party=df["choice_party"].astype(object))
-    return df
-
-
 _SMALL_ROWS = 1 << 12  # below this numpy's sort beats pandas' hashing (~50 µs a call)
 _CHUNK = 1 << 20
 
@@ -765,48 +751,75 @@ def _first_occurrences(codes: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.concatenate(([True], codes[1:] > seen[:-1])))
 
 
-def _duplicates(raw: RawCanvass, df: pd.DataFrame, rowkey: np.ndarray,
-                issues: list[Issue]) -> np.ndarray:
-    """Rows that repeat a (precinct, contest, choice, kind): identical repeats are counted
-    once with a warning; repeats that disagree are errors. Returns the rows to keep."""
-    import numpy as np
-    import pandas as pd
+# A raw row's cell as text (column, row) and the file's row of each raw row (or None).
+Cells = tuple[Callable[[str, int], str], "np.ndarray | None"]
 
-    key = pd.Series(rowkey)
-    dup = key.duplicated(keep=False).to_numpy()
-    d = pd.DataFrame({"key": rowkey[dup], "votes": df["votes"].to_numpy()[dup]},
-                     index=np.flatnonzero(dup))
-    exact = d.duplicated(["key", "votes"], keep="first")
-    agree = d.groupby("key", sort=False)["votes"].nunique()
-    bad = agree[agree > 1]
-    d_key, d_at = rowkey[dup], np.flatnonzero(dup)
-    d_votes = d["votes"].to_numpy()
-    file_rows = df["row"].to_numpy() if "row" in df.columns else None
-    for k in bad.index[:20]:
-        same = d_key == k
-        rows = d_at[same]
-        r0 = int(rows[0])
-        title = str(df["contest"].iloc[r0])
-        choice = str(df["choice"].iloc[r0])
-        precinct = str(df["precinct"].iloc[r0])
-        votes = ", ".join(str(v) for v in d_votes[same].tolist())
-        where, first_row = "", None
-        if file_rows is not None:  # the file's row numbers, where the reader kept them
-            numbers = [int(r) for r in file_rows[rows].tolist()]
-            where, first_row = " (rows " + ", ".join(map(str, numbers)) + ")", numbers[0]
-        issues.append(Issue(
-            raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
-            f"{precinct!r}{where}: {votes}. Correct the file in the election system's "
-            "export, or remove the wrong rows.", raw.sheet, first_row,
-            severity=Severity.ERROR, contest=ContestKey(
-                title, str(df["district"].iloc[r0]), str(df["party"].iloc[r0]))))
-    if len(bad) > 20:
-        issues.append(Issue(raw.file, f"… and {len(bad) - 20} more disagreeing duplicates.",
-                            raw.sheet, severity=Severity.ERROR))
-    alive = np.ones(len(df), dtype=bool)
-    n_exact = int(exact.sum())
-    if n_exact:
-        issues.append(Issue(raw.file, f"{n_exact} exact duplicate row(s) were counted once.",
+
+def _frame_cells(df: pd.DataFrame) -> Cells:
+    """The cells of the rows' frame."""
+    return ((lambda name, i: str(df[name].iloc[i])),
+            df["row"].to_numpy() if "row" in df.columns else None)
+
+
+def _coded_cells(coded: CodedRows | None, renamed: dict[Any, str], is_primary: bool) -> Cells:
+    """The cells of rows held as codes, as their frame would give them with the choices'
+    names unified (``renamed``) and, in a primary, the race's party the choice's (no frame
+    is made: a few rows are named)."""
+    assert coded is not None
+    cols = coded.columns
+
+    def cell(name: str, i: int) -> str:
+        if name == "party" and is_primary:  # (the race's party is the choice's)
+            name = "choice_party"
+        codes, texts = cols[name]
+        text = str(texts[int(codes[i])])
+        return renamed.get(text, text) if name == "choice" else text
+
+    return cell, coded.row
+
+
+def _duplicates(raw: RawCanvass, cells: Cells, rowkey: np.ndarray,
+                votes: np.ndarray, issues: list[Issue]) -> np.ndarray:
+    """Rows that repeat a (precinct, contest, choice, kind): identical repeats are counted
+    once with a warning; repeats that disagree are errors. Returns the rows to keep.
+    ``votes``: each row's; ``cells``: the rows' cells, to name disagreeing repeats (found
+    here by sorting the keys)."""
+    import numpy as np
+
+    # By key, then votes; equal ones keep the file's order (a stable sort).
+    order = np.lexsort((votes, rowkey))
+    k_s, v_s = rowkey[order], votes[order]
+    same_key = k_s[1:] == k_s[:-1]
+    same_pair = same_key & (v_s[1:] == v_s[:-1])
+    exact = order[1:][same_pair]  # a (key, votes) after its first row
+    bad_keys = np.unique(k_s[1:][same_key & ~same_pair])  # a key with several votes
+    if len(bad_keys):
+        at_bad = np.flatnonzero(np.isin(rowkey, bad_keys))
+        bad = list(dict.fromkeys(rowkey[at_bad].tolist()))  # in order of first appearance
+        cell, file_rows = cells
+        for k in bad[:20]:
+            rows = at_bad[rowkey[at_bad] == k]
+            r0 = int(rows[0])
+            title = cell("contest", r0)
+            choice = cell("choice", r0)
+            precinct = cell("precinct", r0)
+            shown = ", ".join(str(v) for v in votes[rows].tolist())
+            where, first_row = "", None
+            if file_rows is not None:  # the file's row numbers, where the reader kept them
+                numbers = [int(r) for r in file_rows[rows].tolist()]
+                where, first_row = " (rows " + ", ".join(map(str, numbers)) + ")", numbers[0]
+            issues.append(Issue(
+                raw.file, f"Duplicate rows disagree for {choice!r} in {title!r}, precinct "
+                f"{precinct!r}{where}: {shown}. Correct the file in the election system's "
+                "export, or remove the wrong rows.", raw.sheet, first_row,
+                severity=Severity.ERROR, contest=ContestKey(
+                    title, cell("district", r0), cell("party", r0))))
+        if len(bad) > 20:
+            issues.append(Issue(raw.file, f"… and {len(bad) - 20} more disagreeing duplicates.",
+                                raw.sheet, severity=Severity.ERROR))
+    alive = np.ones(len(rowkey), dtype=bool)
+    if len(exact):
+        issues.append(Issue(raw.file, f"{len(exact)} exact duplicate row(s) were counted once.",
                             raw.sheet, severity=Severity.WARNING))
-        alive[d.index[exact.to_numpy()]] = False
+        alive[exact] = False
     return alive

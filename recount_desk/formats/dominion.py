@@ -124,7 +124,6 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     """One raw row per choice row; the undervotes and overvotes of a contest in a precinct
     once, from its first choice row (unless the file gives them as choice rows)."""
     import numpy as np
-    import pandas as pd
 
     df, h, log, sheet = located.facts["grid"], located.header_rows - 1, located.log, \
         located.sheet
@@ -157,7 +156,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     file_totals = blocks.totals(raw_frame({"precinct": precinct[tot], "contest": contest[tot],
                                            "district": "", "party": "", "choice": choice[tot],
                                            "choice_party": "", "kind": kind[tot],
-                                           "votes": votes[tot]}))
+                                           "votes": votes[tot]})) if tot.any() else {}
     keep &= ~is_total
     if options.cancelled():
         raise Cancelled()
@@ -175,59 +174,70 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     # Undervotes and overvotes given both as choice rows and in the columns: the rows win.
     explicit = set(zip(contest[extra], kind[extra], strict=True))
     cand &= keep
+    # Each (precinct, contest)'s first choice row.
     first = np.zeros(len(body), dtype=bool)
-    at = np.flatnonzero(cand)
-    first[at] = ~pd.DataFrame({"p": precinct[at], "c": contest[at]}).duplicated().to_numpy()
-    pieces = [pd.DataFrame({"at": np.flatnonzero(keep) * 3, "precinct": precinct[keep],
-                            "contest": contest[keep], "choice": choice[keep],
-                            "choice_party": np.where(cand, chparty, "")[keep],
-                            "kind": kind[keep], "votes": votes[keep]})]
+    seen: set[tuple[str, str]] = set()
+    for i, p, c in zip(np.flatnonzero(cand).tolist(), precinct[cand].tolist(),
+                       contest[cand].tolist(), strict=True):
+        if (p, c) not in seen:
+            seen.add((p, c))
+            first[i] = True
+    # The choice rows, each followed by its contest's undervotes and overvotes rows where
+    # it is the first of the contest in its precinct (positions 3i, 3i + 1, 3i + 2).
+    pieces = [(np.flatnonzero(keep) * 3, precinct[keep], contest[keep], choice[keep],
+               np.where(cand, chparty, "")[keep], kind[keep], votes[keep])]
     for off, name_, k, v in ((1, "Undervotes", "under", under), (2, "Overvotes", "over", over)):
         given = {c for c, kk in explicit if kk == k}
         m = first & ~np.isin(contest, list(given))
-        pieces.append(pd.DataFrame({"at": np.flatnonzero(m) * 3 + off, "precinct": precinct[m],
-                                    "contest": contest[m], "choice": name_,
-                                    "choice_party": "", "kind": k, "votes": v[m]}))
-    out = pd.concat(pieces, ignore_index=True).sort_values("at", kind="stable")
+        n_m = int(m.sum())
+        pieces.append((np.flatnonzero(m) * 3 + off, precinct[m], contest[m],
+                       np.full(n_m, name_, dtype=object), np.full(n_m, "", dtype=object),
+                       np.full(n_m, k, dtype=object), v[m]))
+    order = np.argsort(np.concatenate([pc[0] for pc in pieces]), kind="stable")
+    out = {name_: np.concatenate([pc[j] for pc in pieces])[order] for j, name_ in enumerate(
+        ("at", "precinct", "contest", "choice", "choice_party", "kind", "votes")) if j}
     if lost.any():
         log.warn(f"{int(lost.sum())} row(s) with counts but no precinct, contest or choice "
                  f"name (first: row {rowno[lost.argmax()]}) were left out.",
                  row=int(rowno[lost.argmax()]))
-    if out.empty:
+    if not len(out["votes"]):
         raise fail(located.source.path, "The Statement of Votes has a header but no result "
                    "rows.", sheet=sheet)
     if not summary and {"precinct code", "precinct number"} <= col.keys():
         both = named & (part[0] != "") & (part[1] != "")
-        per_code = pd.Series(part[1][both]).groupby(part[0][both]).nunique()
-        dup = sorted(str(c) for c in per_code[per_code > 1].index)
+        numbers: dict[str, set[str]] = {}
+        for code, number in zip(part[0][both].tolist(), part[1][both].tolist(), strict=True):
+            numbers.setdefault(code, set()).add(number)
+        dup = sorted(str(c) for c, ns in numbers.items() if len(ns) > 1)
         if dup:
             log.warn(f"Precinct code(s) {', '.join(dup[:5])} stand for several precinct "
                      "numbers; their rows are read as one precinct.")
-    sums = pd.DataFrame({"c": contest[cand], "v": votes[cand],
-                         "b": np.where(first, ballots, 0)[cand],
-                         "u": np.where(first, under, 0)[cand],
-                         "o": np.where(first, over, 0)[cand]}).groupby("c", sort=False).sum()
+    # Each contest's votes, and its ballots, undervotes and overvotes (once a precinct).
+    sums: dict[str, list[int]] = {}
+    for c, *vbuo in zip(contest[cand].tolist(), votes[cand].tolist(),
+                        np.where(first, ballots, 0)[cand].tolist(),
+                        np.where(first, under, 0)[cand].tolist(),
+                        np.where(first, over, 0)[cand].tolist(), strict=True):
+        acc = sums.setdefault(c, [0, 0, 0, 0])
+        for j in range(4):
+            acc[j] += vbuo[j]
     seats = _seats(sums, stated, log, "total ballots" in col)
     options.on_progress(3, 3)
     return RawCanvass(located.source.name, FAMILY,
-                      raw_frame({**{c: out[c].to_numpy() for c in out.columns if c != "at"},
-                                 "district": "", "party": ""}),
+                      raw_frame({**out, "district": "", "party": ""}),
                       log.close(), seats, file_totals, set(),
                       primary_in_name(located.source.name), sheet=sheet)
 
 
-def _seats(sums: object, stated: dict[tuple[str, str, str], set[int]], log: IssueLog,
-           have_ballots: bool) -> dict[tuple[str, str, str], int]:
+def _seats(sums: dict[str, list[int]], stated: dict[tuple[str, str, str], set[int]],
+           log: IssueLog, have_ballots: bool) -> dict[tuple[str, str, str], int]:
     """The seats each contest's Vote For column states, else those the ballot arithmetic
-    gives (n · ballots = votes + undervotes + n · overvotes for one whole n)."""
-    import pandas as pd
-
-    assert isinstance(sums, pd.DataFrame)
+    gives (n · ballots = votes + undervotes + n · overvotes for one whole n); ``sums``:
+    each contest's [votes, ballots, undervotes, overvotes]."""
     seats = stated_seats(stated, log, "Vote For")
     inferred: list[str] = []
     uneven: list[str] = []
-    for contest, (v, b, u, o) in zip(sums.index, sums[["v", "b", "u", "o"]].to_numpy().tolist(),
-                                     strict=True):
+    for contest, (v, b, u, o) in sums.items():
         if (contest, "", "") in stated or not have_ballots or b - o <= 0 or v + u <= 0:
             continue
         n, rem = divmod(v + u, b - o)

@@ -19,18 +19,14 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from recount_desk.core.model import Severity
 
 from . import blocks, vocab
 from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
-from .stages import head_rows
+from .stages import head_rows, raw_frame
 from .tabular import read_csv_rows
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 FAMILY = "ess_summary"
 LABEL = "Electionware Summary Results Report (CSV)"
@@ -110,6 +106,23 @@ def _line(cells: list[str]) -> tuple[str, list[int], list[str], bool]:
     return label, nums, texts, words_only
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _label(label: str) -> tuple[bool, bool, bool, bool, int | None, str, bool, str | None]:
+    """What the walk asks of a line's label, asked once per distinct label: (a page header,
+    a footer, the statistics block, a 'Vote For' line, its seats, the label cleaned, a
+    'Total Votes Cast' line, the kind of choice it names)."""
+    low = label.lower()
+    vote_for = low.startswith("vote for")
+    clean = vocab.clean_name(label)
+    kind = vocab.choice_kind(clean)
+    if kind is None and re.search(r"write", label, re.IGNORECASE):
+        kind = "write_in_total"
+    return (low.startswith("summary results report"), bool(_FOOTER.match(label)),
+            bool(_STATISTICS.match(label)), vote_for,
+            vocab.seats_in(label) if vote_for else None, clean,
+            bool(_TOTAL_VOTES.match(clean)), kind)
+
+
 def _only_cell(cells: list[str]) -> str | None:
     """The one non-empty cell of a line (a precinct name, which may be all digits), else None."""
     ne = [c for c in cells if c and not _JUNK.match(c)]
@@ -131,17 +144,29 @@ def locate(source: Source, options: ReadOptions) -> Located:
     if not _first_text(rows).lower().startswith("summary results report"):
         raise fail(source.path, "This is not an Electionware 'Summary Results Report' CSV (the "
                    "first line should start with 'Summary Results Report').", row=1)
-    # Each line taken apart once (the walk looks one or two lines ahead); empty ones left out.
-    lines = [(i + 1, r, got) for i, r in enumerate(rows) for got in [_line(r)]
-             if got[0] or got[1] or got[2] or not got[3]]
-    return Located(source, rows, log, facts={"lines": lines})
+    # Each line taken apart once (the walk looks one or two lines ahead), and each distinct
+    # line once (a report repeats its headers and many a count); empty ones left out.
+    seen: dict[tuple[str, ...], tuple[str, list[int], list[str], bool]] = {}
+    lines = []
+    parsed = []  # (label, numbers, texts) of each line
+    texts_only = []  # whether it holds some text and only text
+    for i, r in enumerate(rows):
+        key = tuple(r)
+        got = seen.get(key)
+        if got is None:
+            got = seen[key] = _line(r)
+        if got[0] or got[1] or got[2] or not got[3]:
+            lines.append((i + 1, r, got))
+            parsed.append(got)
+            texts_only.append(bool(got[0] or got[2]) and got[3])
+    return Located(source, rows, log, facts={"lines": lines, "parsed": parsed,
+                                             "texts_only": texts_only})
 
 
 def map(located: Located, options: ReadOptions) -> RawCanvass:
     """The walk down the lines (page headers, statistics, contest titles and their Vote For
     line, column headers, choice lines), then write-in totals, invalid write-ins, the
     Cumulative section as the file's totals and party prefixes."""
-    import pandas as pd
 
     path, name, log = located.source.path, located.source.name, located.log
     lines: list[tuple[int, list[str], tuple[str, list[int], list[str], bool]]] = \
@@ -163,14 +188,14 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     mode_bad: list[tuple[int, str, int, int]] = []
     n = len(lines)
     i = 0
-    parsed = [got[:3] for _, _, got in lines]
-    texts_only = [bool(got[0] or got[2]) and got[3] for _, _, got in lines]
+    parsed: list[tuple[str, list[int], list[str], bool]] = located.facts["parsed"]
+    texts_only: list[bool] = located.facts["texts_only"]
 
     def is_vote_for(j: int) -> bool:
         if not 0 <= j < n:
             return False
-        lab = parsed[j][0]
-        return lab.lower().startswith("vote for") and vocab.seats_in(lab) is not None
+        facts = _label(parsed[j][0])
+        return facts[3] and facts[4] is not None
 
     def text_only(j: int) -> bool:
         return 0 <= j < n and texts_only[j]
@@ -181,9 +206,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             if options.cancelled():
                 raise Cancelled()
         rowno = lines[i][0]
-        label, nums, texts = parsed[i]
-        low = label.lower()
-        if low.startswith("summary results report"):
+        label, nums, texts, _ = parsed[i]
+        page, footer, stats, vote_for, _, clean, total_votes, kind = _label(label)
+        if page:
             # Page header: election name, then the date and county line, then the precinct.
             if i + 1 < n and election_name is None:
                 election_name = parsed[i + 1][0] or None
@@ -213,14 +238,14 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                     saw_precinct = True
                     i += 1
             continue
-        if _FOOTER.match(label) or (texts and texts[-1].lower().startswith("of ")):
+        if footer or (texts and texts[-1].lower().startswith("of ")):
             i += 1
             continue
-        if _STATISTICS.match(label):
+        if stats:
             in_stats, contest = True, None
             i += 1
             continue
-        if low.startswith("vote for"):
+        if vote_for:
             i += 1
             continue
         title_lines = 0
@@ -281,12 +306,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                       row=rowno)
             i += 1
             continue
-        clean = vocab.clean_name(label)
-        if _TOTAL_VOTES.match(clean):
+        if total_votes:
             tvc[(precinct, contest)] = (v, rowno)
-        kind = vocab.choice_kind(clean)
-        if kind is None and re.search(r"write", label, re.IGNORECASE):
-            kind = "write_in_total"
         if kind is not None:
             recs.append((precinct, contest, clean, kind, v, rowno))
         i += 1
@@ -303,55 +324,76 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             raise fail(path, "No count could be read from this Summary Results Report; the "
                        f"first problem: {first_error.message}", row=first_error.row)
         raise fail(path, "No contest results were found in this Summary Results Report.")
-    df = pd.DataFrame(recs, columns=["precinct", "contest", "choice", "kind", "votes", "row"],
-                      dtype=object).astype({"votes": "int64", "row": "int64"})
+    # (plain lists: a report's few thousand lines cost less so than a frame's operations)
+    precincts = [r[0] for r in recs]
+    contests = [r[1] for r in recs]
+    choices = [r[2] for r in recs]
+    kinds = [r[3] for r in recs]
+    votes = [r[4] for r in recs]
     if not saw_precinct:
         unit = county or "County"
-        df["precinct"] = unit
+        precincts = [unit] * len(recs)
         tvc = {(unit, c): v for (_p, c), v in tvc.items()}
         log.warn("This report has no precinct breakdown (a county summary); the whole county "
                  f"is read as one unit ({unit!r}). Export the precinct-level report for a "
                  "recount.")
     # 'Write-In Totals' are the write-ins only where the block has no named write-in rows.
-    block = list(zip(df["precinct"], df["contest"], strict=True))
-    named = {b for b, k in zip(block, df["kind"], strict=True) if k == "write_in"}
-    wt = (df["kind"] == "write_in_total").to_numpy()
-    has_named = [b in named for b in block]
-    df.loc[wt & ~pd.Series(has_named, index=df.index).to_numpy(), "kind"] = "write_in"
-    df = df[df["kind"] != "write_in_total"]
-    void = df["choice"].map(vocab.is_void_write_in).astype(bool)
-    _check_total_votes_cast(df, void, tvc, log)
-    blocks.void_note(log, int(df.loc[void, "votes"].sum()))
-    df = df[~void]
-    is_tot = df["precinct"].map(vocab.is_total_precinct).astype(bool)
-    cparty = df["contest"].map({c: vocab.contest_party(c) for c in df["contest"].unique()})
-    if primary is None and (cparty[~is_tot] != "").any():
+    named = {(p, c) for p, c, k in zip(precincts, contests, kinds, strict=True)
+             if k == "write_in"}
+    kinds = ["write_in" if k == "write_in_total" and (p, c) not in named else k
+             for p, c, k in zip(precincts, contests, kinds, strict=True)]
+    kept = [i for i, k in enumerate(kinds) if k != "write_in_total"]
+    precincts, contests, choices, kinds = ([col[i] for i in kept] for col in (
+        precincts, contests, choices, kinds))
+    votes = [votes[i] for i in kept]
+    void = [vocab.is_void_write_in(ch) for ch in choices]
+    _check_total_votes_cast(precincts, contests, kinds, votes, void, tvc, log)
+    blocks.void_note(log, sum(v for v, x in zip(votes, void, strict=True) if x))
+    kept = [i for i, x in enumerate(void) if not x]
+    precincts, contests, choices, kinds = ([col[i] for i in kept] for col in (
+        precincts, contests, choices, kinds))
+    votes = [votes[i] for i in kept]
+    is_tot = [vocab.is_total_precinct(p) for p in precincts]
+    party_of = {c: vocab.contest_party(c) for c in dict.fromkeys(contests)}
+    cparty = [party_of[c] for c in contests]
+    if primary is None and any(cp != "" for cp, t in zip(cparty, is_tot, strict=True)
+                               if not t):
         primary = True
     # A 'REP MITT ROMNEY' choice in a general election: the prefix is the candidate's party.
     split = [vocab.split_party_prefix(c) if k == "candidate" and not primary else (c, "")
-             for c, k in zip(df["choice"], df["kind"], strict=True)]
-    out, file_totals = blocks.raw_rows({
-        "precinct": df["precinct"], "contest": df["contest"], "district": "", "party": cparty,
+             for c, k in zip(choices, kinds, strict=True)]
+    columns = {
+        "precinct": precincts, "contest": contests, "district": "", "party": cparty,
         "choice": [c for c, _ in split], "choice_party": [p for _, p in split],
-        "kind": df["kind"], "votes": df["votes"]}, is_tot)
+        "kind": kinds, "votes": votes}
+    if any(is_tot):
+        out, file_totals = blocks.raw_rows(columns, is_tot)
+    else:  # (what raw_rows gives without totals rows, without its look for them)
+        out, file_totals = raw_frame(columns), {}
     if out.empty:
         raise fail(path, "This Summary Results Report has only a totals section and no "
                    "precinct results.")
-    blocks.multicounty(log, sorted(out["contest"].unique()))
+    blocks.multicounty(log, sorted({c for c, t in zip(contests, is_tot, strict=True)
+                                    if not t}))
     seat_map = {(c, "", vocab.contest_party(c)): s for c, s in seats.items()}
     return RawCanvass(name, FAMILY, out, log.close(), seat_map, file_totals, set(),
                       primary, election_name=election_name, election_date=election_date)
 
 
-def _check_total_votes_cast(df: pd.DataFrame, void: pd.Series,
+def _check_total_votes_cast(precincts: list[str], contests: list[str], kinds: list[str],
+                            votes: list[int], void: list[bool],
                             tvc: dict[tuple[str, str], tuple[int, int]], log: IssueLog) -> None:
     """Each block's choices (with or without invalid write-ins) must add up to its 'Total Votes
     Cast' line; a block that does not is a warning naming the line."""
     if not tvc:
         return
-    counted = df["kind"].isin(["candidate", "write_in"])
-    with_void = df[counted].groupby(["precinct", "contest"], sort=False)["votes"].sum()
-    without = df[counted & ~void].groupby(["precinct", "contest"], sort=False)["votes"].sum()
+    with_void: dict[tuple[str, str], int] = {}
+    without: dict[tuple[str, str], int] = {}
+    for p, c, k, v, x in zip(precincts, contests, kinds, votes, void, strict=True):
+        if k in ("candidate", "write_in"):
+            with_void[(p, c)] = with_void.get((p, c), 0) + v
+            if not x:
+                without[(p, c)] = without.get((p, c), 0) + v
     for (p, c), (v, r) in tvc.items():
         got = int(without.get((p, c), 0))
         if v not in (int(with_void.get((p, c), 0)), got):

@@ -18,7 +18,14 @@ from ._workbook_checks import first_visible_sheet
 from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
 from .stages import head_rows, sheet_table
-from .tabular import NotText, cell_text, factorize_text, read_csv_coded, read_csv_text
+from .tabular import (
+    NotText,
+    cell_text,
+    factorize_text,
+    read_csv_coded,
+    read_csv_text,
+    split_csv_text,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -230,7 +237,9 @@ def _read_csv_small(path: Path) -> tuple[list[str], int,
     data = path.read_bytes()
     try:
         text = data.decode("utf-8-sig")
-        rows = list(csv.reader(io.StringIO(text, newline="")))
+        rows = split_csv_text(text)
+        if rows is None:
+            rows = list(csv.reader(io.StringIO(text, newline="")))
     except (UnicodeDecodeError, csv.Error):
         return None
     if len(rows) < 2:
@@ -238,7 +247,7 @@ def _read_csv_small(path: Path) -> tuple[list[str], int,
     header = rows[0]
     width = len(header)
     if not width or "" in header or len(set(header)) < width or \
-            any(len(r) != width for r in rows):
+            len(set(builtins.map(len, rows))) != 1:
         return None
     roles = _columns(header)
     votes = roles.get("votes")
@@ -265,3 +274,4 @@ def _read_csv_small(path: Path) -> tuple[list[str], int,
         coded[name] = (np.fromiter(builtins.map(index.__getitem__, cells), dtype=np.int32,
                                             count=len(cells)), list(merged))
     return header, len(rows) - 1, coded, None
+

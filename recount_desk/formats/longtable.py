@@ -29,7 +29,6 @@ from .stages import primary_in_name
 
 if TYPE_CHECKING:
     import numpy as np
-    import pandas as pd
 
 # UTF-8 read as Windows-1252 ("JosÃ©", "â€™") and the replacement character.
 _GARBLED = vocab.GARBLED
@@ -223,10 +222,10 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     if title_prec.any():
         key = race * len(cand_u) + cand_c
         rest = keep & ~is_total & ~title_prec
-        as_total = pd.Series(votes[title_prec]).groupby(key[title_prec]).sum()
-        counted = pd.Series(votes[rest]).groupby(key[rest]).sum()
+        t_keys, as_total = _sums_by(key[title_prec], votes[title_prec])
+        counted = _sums_at(t_keys, key[rest], votes[rest])
         n_rows, example = int(title_prec.sum()), prec_u[prec_c[title_prec.argmax()]]
-        if as_total.equals(counted.reindex(as_total.index, fill_value=0)):
+        if np.array_equal(as_total, counted):
             is_total |= title_prec
             issues.append(Issue(name, f"{n_rows} row(s) carry a contest title in the "
                                 f"precinct column (e.g. {example!r}); they equal the sum of "
@@ -251,17 +250,15 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     if named_total.any():
         key = race * len(cand_u) + cand_c
         plain = keep & ~is_total
-        plain_sum = pd.Series(votes[plain]).groupby(key[plain]).sum()
-        every_sum = pd.Series(votes[keep]).groupby(key[keep]).sum()
-        by_name = pd.Series(votes[named_total]).groupby(
-            [prec_c[named_total], key[named_total]]).sum()
-        keys = by_name.index.get_level_values(1)
-        as_total = by_name.to_numpy()
+        # Each (totals row's name, contest and choice)'s votes, by one code per pair.
+        n_key = int(key.max()) + 1
+        pairs, as_total = _sums_by(prec_c[named_total].astype(np.int64) * n_key
+                                   + key[named_total], votes[named_total])
+        names, keys = pairs // n_key, pairs % n_key
         # the sum of the plain precincts, or of every other row (a "County" precinct
         # beside the real "Total" row), for some choice
-        adds_up = (as_total == plain_sum.reindex(keys, fill_value=0).to_numpy()) | \
-            (as_total == every_sum.reindex(keys, fill_value=0).to_numpy() - as_total)
-        names = by_name.index.get_level_values(0).to_numpy()
+        adds_up = (as_total == _sums_at(keys, key[plain], votes[plain])) | \
+            (as_total == _sums_at(keys, key[keep], votes[keep]) - as_total)
         not_totals = np.setdiff1d(names, names[adds_up])
         if len(not_totals):
             is_total &= ~(named_total & np.isin(prec_c, not_totals))
@@ -277,29 +274,32 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
         # Summed by one code per (county, office, district, candidate), in that order.
         n_o, n_d, n_c = len(office_u), len(dist_u), len(cand_u)
 
-        def sums(mask: np.ndarray) -> pd.Series:
-            code = ((county_c[mask].astype(np.int64) * n_o + office_c[mask]) * n_d
-                    + dist_c[mask]) * n_c + cand_c[mask]
-            return pd.Series(votes[mask]).groupby(code).sum()
+        def code(mask: np.ndarray) -> np.ndarray:
+            got: np.ndarray = ((county_c[mask].astype(np.int64) * n_o + office_c[mask]) * n_d
+                               + dist_c[mask]) * n_c + cand_c[mask]
+            return got
 
-        stated = sums(total_rows)
-        counted_here = sums(body).reindex(stated.index, fill_value=0)
-        off = stated[stated != counted_here]
-        for code, v in list(off.items())[:5]:
-            at = int(code)
+        codes_t, stated = _sums_by(code(total_rows), votes[total_rows])
+        counted_here = _sums_at(codes_t, code(body), votes[body])
+        for j in np.flatnonzero(stated != counted_here)[:5].tolist():
+            at, v = int(codes_t[j]), int(stated[j])
             ki, oi, di, ci = (at // (n_o * n_d * n_c), at // (n_d * n_c) % n_o,
                               at // n_c % n_d, at % n_c)
             label = office_u[oi] + (f" {dist_u[di]}" if dist_u[di] else "")
             issues.append(Issue(name, f"{county_u[ki]}'s totals row for {label}, "
-                                f"{cand_u[ci]}: {int(v):,}, but its precincts add up to "
-                                f"{int(counted_here[code]):,}. The precincts are "
+                                f"{cand_u[ci]}: {v:,}, but its precincts add up to "
+                                f"{int(counted_here[j]):,}. The precincts are "
                                 "counted; the totals row is not.", sheet,
                                 severity=Severity.WARNING))
     elif total_rows.any():
-        t = pd.DataFrame({"o": office_c[total_rows], "d": dist_c[total_rows],
-                          "c": cand_c[total_rows], "v": votes[total_rows]})
-        for (o, d, c), v in t.groupby(["o", "d", "c"], sort=False)["v"].sum().items():
-            file_totals.setdefault((office_u[o], dist_u[d], ""), {})[cand_u[c]] = int(v)
+        # Summed per (office, district, candidate), in order of first appearance.
+        by_choice: dict[tuple[int, int, int], int] = {}
+        for o, d, c, v in zip(office_c[total_rows].tolist(), dist_c[total_rows].tolist(),
+                              cand_c[total_rows].tolist(), votes[total_rows].tolist(),
+                              strict=True):
+            by_choice[(o, d, c)] = by_choice.get((o, d, c), 0) + v
+        for (o, d, c), v in by_choice.items():
+            file_totals.setdefault((office_u[o], dist_u[d], ""), {})[cand_u[c]] = v
 
     sup_rows = body & suppressed
     sup_contests = {(office_u[o], dist_u[d]) for o, d in
@@ -341,6 +341,31 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
         {(o, d, "") for o, d in sup_contests}, is_primary, sheet=sheet, hidden=hidden_cells,
         counties=tuple(c for c in county_u if c), coded=coded,
     )
+
+
+def _sums_by(codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``codes`` (ascending) and the sum of the ``values`` of each, exact in
+    64-bit integers (``pandas.Series(values).groupby(codes).sum()``)."""
+    import numpy as np
+
+    keys, inverse = np.unique(codes, return_inverse=True)
+    sums = np.zeros(len(keys), dtype=np.int64)
+    np.add.at(sums, inverse.reshape(-1), values.astype(np.int64, copy=False))
+    return keys, sums
+
+
+def _sums_at(keys: np.ndarray, codes: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The sum of the ``values`` whose code is each of the ascending ``keys`` (0 where
+    none is): the group sums reindexed on ``keys``."""
+    import numpy as np
+
+    sums = np.zeros(len(keys), dtype=np.int64)
+    if not len(keys) or not len(codes):
+        return sums
+    at = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
+    hit = keys[at] == codes
+    np.add.at(sums, at[hit], values[hit].astype(np.int64, copy=False))
+    return sums
 
 
 _DIGITS = re.compile(r"[0-9]{1,15}")  # a whole number a float64 holds exactly

@@ -22,8 +22,10 @@ log per reading that caps a repeated problem at a few examples and a count).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -252,12 +254,38 @@ def _present(codes: np.ndarray, n: int) -> list[int]:
 _HASH_BESIDE = 1 << 20
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector held off while a file is read. A reader makes
+    tens of thousands of short-lived lists and tuples (a report's lines, their cells), which
+    reference counting frees and which hold no cycles; left on, the collector counts them
+    and runs its full pass over every object of the process (pandas' modules included)
+    several times per reading — a third of a stacked report's whole reading time. Where
+    the collector is off already (the window runs it on its own thread) it stays off."""
+    was_on = gc.isenabled()
+    if was_on:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
         seats: dict[str, int] | None, detection: Detection | None,
         sha256: Callable[[Path], str], kind: str | None = None) -> ParsedCanvass:
     """Stages 2–6 for one family on one opened file (``kind``: what ``sniff`` said of it,
     when it was asked already); the SHA-256 of a file of a megabyte or
     more is computed beside the read (hashing releases the interpreter lock)."""
+    with collector_paused():
+        return _run(family, path, options, primary=primary, seats=seats,
+                    detection=detection, sha256=sha256, kind=kind)
+
+
+def _run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
+         seats: dict[str, int] | None, detection: Detection | None,
+         sha256: Callable[[Path], str], kind: str | None) -> ParsedCanvass:
     from . import plausibility
     from .canvass import build
 

@@ -31,6 +31,7 @@ import csv
 import functools
 import io
 from collections.abc import Callable, Container, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -51,6 +52,7 @@ from .tabular import (
     read_sheet_raw,
     read_sheet_text,
     sheet_names,
+    split_csv_text,
 )
 
 if TYPE_CHECKING:
@@ -106,10 +108,33 @@ _HEAD_BYTES = 1 << 16
 _CSV_HEAD: dict[tuple[int, int, int, int], tuple[list[list[str]], bool]] = {}
 
 
+# The key of a file while one detection round looks at it (:func:`one_look`).
+_PINNED: dict[Path, tuple[int, int, int, int]] = {}
+
+
+@contextmanager
+def one_look(path: Path) -> Iterator[None]:
+    """While every family's ``detect`` looks at ``path``: its head is found by the file's
+    identity asked once, not once per family (a stat costs as much as a family's look)."""
+    try:
+        st = path.stat()
+    except (OSError, ValueError):
+        yield  # (each look then fails, or not, as it would have)
+        return
+    _PINNED[path] = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    try:
+        yield
+    finally:
+        _PINNED.pop(path, None)
+
+
 def _csv_head(path: Path) -> tuple[list[list[str]], bool]:
-    st = path.stat()
-    # The file itself, however it is named (resolving the path cost more than the look-up).
-    key = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    key = _PINNED.get(path)
+    if key is None:
+        st = path.stat()
+        # The file itself, however it is named (resolving the path cost more than the
+        # look-up).
+        key = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
     got = _CSV_HEAD.get(key)
     if got is None:
         with open(path, "rb") as f:
@@ -123,7 +148,9 @@ def _csv_head(path: Path) -> tuple[list[list[str]], bool]:
                 text = data[:e.start].decode("utf-8-sig")
             else:
                 text = data.decode("cp1252", errors="replace")
-        rows = list(csv.reader(io.StringIO(text, newline="")))
+        got_rows = split_csv_text(text)
+        rows = got_rows if got_rows is not None else list(
+            csv.reader(io.StringIO(text, newline="")))
         if cut and rows:
             rows.pop()  # the last row may be cut short
         _CSV_HEAD.clear()

@@ -10,6 +10,10 @@ readers decide what a number is and report what is not.
 from __future__ import annotations
 
 import csv
+import errno
+import io
+import re
+import stat
 import zipfile
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
@@ -39,16 +43,28 @@ def _malformed(path: Path, e: Exception) -> ImportFailed:
                 row=row)
 
 
+# What Path.exists() takes for "no such file" (pathlib's _IGNORED_ERRNOS).
+_NO_FILE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+
+
 def sniff(path: Path) -> str:
     """'csv', 'xlsx', 'xls', 'ods', 'spreadsheetml', 'xml', 'zip', or raises ImportFailed."""
-    if not path.exists():
+    try:  # (one stat for what exists(), is_dir() and is_file() would each ask)
+        mode: int | None = path.stat().st_mode
+    except OSError as e:
+        if e.errno not in _NO_FILE:  # as Path.exists() lets other errors through
+            raise
+        mode = None
+    except ValueError:  # a name the system cannot take (Path.exists() says False)
+        mode = None
+    if mode is None:
         if path.is_symlink():
             raise fail(path, "This is a symbolic link to nothing (or a loop of links), not "
                        "a file.")
         raise fail(path, "The file does not exist.")
-    if path.is_dir():
+    if stat.S_ISDIR(mode):
         raise fail(path, "This is a folder, not a file.")
-    if not path.is_file():  # a FIFO or a device: reading it could wait forever
+    if not stat.S_ISREG(mode):  # a FIFO or a device: reading it could wait forever
         raise fail(path, "This is not a regular file (a pipe or a device); export the "
                    "canvass to a file and import that.")
     try:
@@ -214,18 +230,71 @@ def read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]]
     header rows)."""
     for enc in ("utf-8-sig", "cp1252"):
         try:
-            with open(path, encoding=enc, newline="") as f:
-                rows = []
-                for i, r in enumerate(csv.reader(f)):
-                    if limit is not None and i >= limit:
-                        break
-                    rows.append([c.strip() for c in r])
+            if limit is None:  # the whole file: its lines split where that is the same
+                with open(path, "rb") as fb:
+                    text = fb.read().decode(enc)
+                got = split_csv_text(text, strip=True)
+                rows = got if got is not None else [
+                    [c.strip() for c in r] for r in csv.reader(io.StringIO(text, newline=""))]
+            else:
+                with open(path, encoding=enc, newline="") as f:
+                    rows = []
+                    for i, r in enumerate(csv.reader(f)):
+                        if i >= limit:
+                            break
+                        rows.append([c.strip() for c in r])
             return rows, (None if enc == "utf-8-sig" else NOT_UTF8_NOTE)
         except UnicodeDecodeError:
             continue
         except csv.Error as e:
             raise fail(path, f"The CSV file is malformed ({e}).") from e
     raise fail(path, "The file's text cannot be decoded.")
+
+
+# White space at a cell's edge (a line end is none): where a text has none, its cells need
+# no stripping.
+_EDGE_SPACE = re.compile(r"(?:^|,)[^\S\n]|[^\S\n](?:,|$)", re.MULTILINE)
+
+
+def split_csv_text(text: str, *, strip: bool = False) -> list[list[str]] | None:
+    """The rows ``csv.reader`` gives of a text without NUL, lone carriage returns or blank
+    lines, several times faster: a line without quotes split at its commas, the lines with
+    quotes read by the csv module together, each on its own (so that a quoted field that
+    runs over a line end, which would join two of them, makes this give None). None for
+    any other text (then the csv module reads it whole). ``strip``: every cell stripped
+    of white space, as ``cell.strip()``."""
+    if "\x00" in text:
+        return None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if "" in lines:
+        return None
+    if '"' not in text:
+        if strip and _EDGE_SPACE.search(text):
+            return [[c.strip() for c in line.split(",")] for line in lines]
+        return [line.split(",") for line in lines]
+    quoted = [line + "\n" for line in lines if '"' in line]
+    try:
+        read = list(csv.reader(quoted))
+    except csv.Error:
+        return None
+    # A quoted field left open at a line's end takes in the line end (the last line's) or
+    # the next quoted line (one row fewer): the file's rows are not its lines.
+    if len(read) != len(quoted) or any("\n" in cell for cell in read[-1]):
+        return None
+    if strip:
+        read = [[c.strip() for c in r] for r in read]
+        if _EDGE_SPACE.search("\n".join(line for line in lines if '"' not in line)):
+            parsed = iter(read)
+            return [next(parsed) if '"' in line else [c.strip() for c in line.split(",")]
+                    for line in lines]
+    parsed = iter(read)
+    return [next(parsed) if '"' in line else line.split(",") for line in lines]
 
 
 def col_letter(i: int) -> str:

@@ -6,8 +6,13 @@ write-in totals are recognised the same way everywhere (DESIGN.md §2).
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import datetime
+
+# The tests below are asked of the same few hundred texts over and over (a report repeats
+# its candidates in every precinct): each is answered once per distinct text.
+_cached = functools.lru_cache(maxsize=1 << 14)
 
 # Offices that are statistics, not contests.
 _NON_CONTEST_OFFICE = re.compile(
@@ -55,6 +60,7 @@ _INVALID_WRITE_IN = re.compile(r"write-?\s*in\s*:?\s*(not\s+certified|invalid|fi
 SUPPRESSED_MARKS = frozenset({"suppressed", "*", "**", "***", "****"})
 
 
+@_cached
 def is_suppressed(cell: str) -> bool:
     """Whether a cell's text marks a count suppressed for voter privacy."""
     return cell.strip().casefold() in SUPPRESSED_MARKS
@@ -70,14 +76,17 @@ MOJIBAKE = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u0152\u0153\u0160\u0161\u017
 GARBLED = re.compile(MOJIBAKE.pattern + "|\u00e2\u20ac|\ufffd")
 
 
+@_cached
 def is_non_contest_office(office: str) -> bool:
     return bool(_NON_CONTEST_OFFICE.match(office))
 
 
+@_cached
 def is_total_precinct(precinct: str) -> bool:
     return bool(_TOTAL_PRECINCT.match(precinct))
 
 
+@_cached
 def choice_kind(name: str) -> str | None:
     """'candidate', 'write_in', 'over', 'under', 'blank', or None for a row to leave out
     (a sum of other rows, or a statistic)."""
@@ -94,6 +103,7 @@ def choice_kind(name: str) -> str | None:
     return "candidate"
 
 
+@_cached
 def is_invalid_write_in(name: str) -> bool:
     return bool(_INVALID_WRITE_IN.search(name))
 
@@ -104,6 +114,7 @@ _PARTY_PREFIX = re.compile(
 )
 
 
+@_cached
 def split_party_prefix(name: str) -> tuple[str, str]:
     """'REP MIKE LEE' -> ('MIKE LEE', 'REP'); names without a prefix come back unchanged."""
     m = _PARTY_PREFIX.match(name)
@@ -115,6 +126,7 @@ def split_party_prefix(name: str) -> tuple[str, str]:
 _VOTE_FOR = re.compile(r"vote\s*for\s*(?:not\s+more\s+than\s+)?\(?\s*(\d+)\s*\)?", re.IGNORECASE)
 
 
+@_cached
 def seats_in(text: str) -> int | None:
     """'Vote For 3', 'VOTE FOR 1', '(Vote for  2)' -> the number; None if absent."""
     m = _VOTE_FOR.search(text)
@@ -126,6 +138,7 @@ def seats_in(text: str) -> int | None:
 _SPACES = re.compile(r"\s+")
 
 
+@_cached
 def clean_name(text: str) -> str:
     """Trim and collapse runs of white space ('ALLY      ISOM' -> 'ALLY ISOM')."""
     return _SPACES.sub(" ", text).strip()
@@ -167,6 +180,7 @@ _TITLE_PARTY_SUFFIX = re.compile(r"(?:\s-\s|\s)(Republican|Democratic)(?:\s+Part
                                  re.IGNORECASE)
 
 
+@_cached
 def contest_party(title: str) -> str:
     """The party a contest belongs to when its title says so (primaries), else "".
 
@@ -210,6 +224,7 @@ def split_party_prefix_any_case(name: str) -> tuple[str, str]:
 _VOID_WRITE_IN = re.compile(r"write-?\s*in\s*:?\s*(non-?\s*valid|not\s+valid)", re.IGNORECASE)
 
 
+@_cached
 def is_void_write_in(name: str) -> bool:
     """Invalid write-ins: those of :func:`is_invalid_write_in` and 'Write-in: NON-VALID …'."""
     return is_invalid_write_in(name) or bool(_VOID_WRITE_IN.search(name))

@@ -173,14 +173,14 @@ def test_a_title_the_program_cannot_place_is_taken_as_the_county_s_and_said_so()
                            (ChoiceTotal(Choice("Yes", "", ChoiceKind.FOR), 201),
                             ChoiceTotal(Choice("No", "", ChoiceKind.AGAINST), 201)))
     d = decide_scoped(totals, Edition.Y2024, found, None, "Beaver")
-    assert "Assumption: The title names no office" in d.explanation
+    assert d.assumptions[0].startswith("SCOPE: The title names no office")
     named = infer_scope(race("Beaver County Sheriff"), county="Beaver", election_date=E2022)
     assert named.scope is Scope.COUNTY and not named.assumed
     plain = decide_scoped(ContestTotals(race("Beaver County Sheriff"),
                                         (ChoiceTotal(Choice("A"), 5),
                                          ChoiceTotal(Choice("B"), 4))),
                           Edition.Y2024, named, None, "Beaver")
-    assert "Assumption" not in plain.explanation
+    assert not any(a.startswith("SCOPE") for a in plain.assumptions)
 
 
 def test_a_district_not_in_the_table_is_said_to_be_assumed() -> None:
