@@ -118,7 +118,10 @@ class CodedRows:
 
     columns: dict[str, tuple[np.ndarray, list[str]]]
     votes: np.ndarray
-    row: np.ndarray | None  # None where the reader keeps no rows (its frame has no "row")
+    row: np.ndarray
+    # False where the reader keeps no rows (``row`` is then empty, and the frame has no
+    # "row" column).
+    has_rows: bool = True
 
     def __len__(self) -> int:
         return len(self.votes)
@@ -135,7 +138,7 @@ class CodedRows:
 
         return pd.DataFrame({**{c: part(c) for c in RAW_COLUMNS if c != "votes"},
                              "votes": self.votes,
-                             **({"row": self.row} if self.row is not None else {})})
+                             **({"row": self.row} if self.has_rows else {})})
 
 
 @dataclass
@@ -165,7 +168,7 @@ class CodedRawCanvass(RawCanvass):
         """The rows as codes with the file's row of each, unless a frame was given for
         them (or the reader keeps no rows: see :meth:`coded_rows`)."""
         coded = self.coded_rows()
-        return coded if coded is not None and coded.row is not None else None
+        return coded if coded is not None and coded.has_rows else None
 
     def coded_rows(self) -> CodedRows | None:
         """The rows as codes (the file's rows or not), unless a frame was given for them."""

@@ -794,7 +794,7 @@ def _coded_cells(coded: CodedRows | None, renamed: dict[Any, str], is_primary: b
         text = str(texts[int(codes[i])])
         return renamed.get(text, text) if name == "choice" else text
 
-    return cell, coded.row
+    return cell, coded.row if coded.has_rows else None
 
 
 def _duplicates(raw: RawCanvass, cells: Cells, rowkey: np.ndarray,

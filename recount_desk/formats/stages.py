@@ -385,7 +385,7 @@ def coded_rows(columns: dict[str, Any]) -> CodedRows:
         else:
             codes, uniques = pd.factorize(np.asarray(v, dtype=object), use_na_sentinel=False)
             coded[c] = (codes, list(uniques))
-    return CodedRows(coded, votes, None)
+    return CodedRows(coded, votes, np.zeros(0, dtype=np.int32), has_rows=False)
 
 
 def column_name(header: Sequence[str], j: int) -> str:
