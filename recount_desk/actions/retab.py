@@ -20,13 +20,13 @@ from recount_desk.core.model import ChoiceKind, Issue, Severity
 from recount_desk.core.recount import (
     EnvelopeOutcome,
     RecountMethod,
-    RecountUnit,
     UnitStatus,
 )
 from recount_desk.core.retab import (
     ContestMatch,
     FileContest,
     FilePrecinct,
+    FileTable,
     LoadComparison,
     LoadPlan,
     LoadProblem,
@@ -40,6 +40,7 @@ from recount_desk.formats import ImportFailed, ParsedCanvass, ReadOptions
 from recount_desk.formats.base import CodedRawCanvass
 from recount_desk.formats.canvass import build, file_sha256
 from recount_desk.store import recount_repo as rr
+from recount_desk.store import repo
 
 from .case import Case
 from .recount import (
@@ -83,6 +84,15 @@ class RetabFile:
     contests: tuple[FileContest, ...]
     precincts: Mapping[int, tuple[FilePrecinct, ...]]  # file contest index → its precincts
     issues: tuple[Issue, ...]
+
+    def table(self, index: int) -> FileTable:
+        """The precincts of the file's contest ``index`` as columns (none: no such contest)."""
+        if isinstance(self.precincts, _Precincts):
+            try:
+                return self.precincts.table(index)
+            except KeyError:
+                return FileTable.of(())
+        return FileTable.of(self.precincts.get(index, ()))
 
     def contest(self, index: int) -> FileContest:
         for c in self.contests:
@@ -128,13 +138,14 @@ def read_retab_file(path: Path | str, *, sheet: str | None = None,
     return _file_of(path, parsed, raw.sheet or sheet, rows, suppressed, warnings)
 
 
-def _first_rows(raw: formats.RawCanvass) -> Mapping[tuple[str, str, str], int]:
-    """(contest, district, precinct) as the file spells them → the file's first row of it.
+def _first_rows(raw: formats.RawCanvass) -> Mapping[tuple[str, str], Mapping[str, int]]:
+    """(contest, district) as the file spells them → precinct → the file's first row of it.
     Rows held as codes (a long table) are grouped by their codes, one key per distinct
     triple; a frame (the other families) by pandas."""
     import numpy as np
 
     coded = raw.codes() if isinstance(raw, CodedRawCanvass) else None
+    out: dict[tuple[str, str], dict[str, int]] = {}
     if coded is not None:
         if not len(coded):
             return {}
@@ -147,9 +158,14 @@ def _first_rows(raw: formats.RawCanvass) -> Mapping[tuple[str, str, str], int]:
         first = np.ones(len(k), dtype=bool)
         first[1:] = k[1:] != k[:-1]
         k, r = k[first], coded.row[order][first].astype(np.int64)
-        return {(ct[a], dt[b], pt[q]): row for a, b, q, row in zip(
-            (k // (nd * npr)).tolist(), (k // npr % nd).tolist(), (k % npr).tolist(),
-            r.tolist(), strict=True)}
+        cd = k // npr  # (contest, district): sorted, so each one's precincts are together
+        starts = np.flatnonzero(np.r_[True, cd[1:] != cd[:-1]]).tolist()
+        qs, rs = (k % npr).tolist(), r.tolist()
+        for s, e in zip(starts, [*starts[1:], len(qs)], strict=True):
+            a, b = divmod(int(cd[s]), nd)
+            out[(ct[a], dt[b])] = dict(zip(map(pt.__getitem__, qs[s:e]), rs[s:e],
+                                           strict=True))
+        return out
     df = raw.rows
     if "row" not in df.columns or not len(df):
         return {}
@@ -157,18 +173,22 @@ def _first_rows(raw: formats.RawCanvass) -> Mapping[tuple[str, str, str], int]:
                             observed=True)["row"].min()
     idx = first_rows.index  # (its levels as lists: iterating the index is slower)
     keys = zip(*(idx.get_level_values(i).astype(str).tolist() for i in range(3)), strict=True)
-    return dict(zip(keys, first_rows.astype("int64").tolist(), strict=True))
+    for (title, district, precinct), row in zip(keys, first_rows.astype("int64").tolist(),
+                                                strict=True):
+        out.setdefault((title, district), {})[precinct] = row
+    return out
 
 
 class _Precincts(Mapping[int, tuple[FilePrecinct, ...]]):
     """file contest index → its precincts as the file gives them, each contest's made the
     first time it is asked for (a load uses one contest of a file that may hold hundreds)."""
 
-    def __init__(self, parsed: ParsedCanvass, rows: Mapping[tuple[str, str, str], int]
-                 ) -> None:
+    def __init__(self, parsed: ParsedCanvass,
+                 rows: Mapping[tuple[str, str], Mapping[str, int]]) -> None:
         self._parsed = parsed
         self._rows = rows
         self._made: dict[int, tuple[FilePrecinct, ...]] = {}
+        self._tables: dict[int, FileTable] = {}
         by: dict[int, list[int]] = {}
         for k, col in enumerate(parsed.columns):
             by.setdefault(col.contest, []).append(k)
@@ -194,42 +214,57 @@ class _Precincts(Mapping[int, tuple[FilePrecinct, ...]]):
     def __getitem__(self, ci: int) -> tuple[FilePrecinct, ...]:
         got = self._made.get(ci)
         if got is None:
-            if not isinstance(ci, int) or not 0 <= ci < len(self._parsed.contests):
-                raise KeyError(ci)
-            got = self._made[ci] = self._make(ci)
+            t = self.table(ci)
+            got = self._made[ci] = tuple(t.precinct(i) for i in range(len(t)))
         return got
 
-    def _make(self, ci: int) -> tuple[FilePrecinct, ...]:
+    def table(self, ci: int) -> FileTable:
+        """The contest's precincts as columns (what a load uses: no object per precinct)."""
+        got = self._tables.get(ci)
+        if got is None:
+            if not isinstance(ci, int) or not 0 <= ci < len(self._parsed.contests):
+                raise KeyError(ci)
+            got = self._tables[ci] = self._table(ci)
+        return got
+
+    def _table(self, ci: int) -> FileTable:
         parsed = self._parsed
         names = parsed.precincts
         key = parsed.contests[ci].key
         cols = [parsed.columns[k] for k in self._columns.get(ci, ())]
         choice_names = [parsed.choices[ci][col.choice].name for col in cols]
         where = [_ints(col.precincts) for col in cols]
-        per: dict[int, dict[str, int]] = {}
-        if cols and all(w == where[0] for w in where[1:]):
-            # every choice given in the same precincts (the usual case): one dict a precinct
-            for p, *vs in zip(where[0], *(_ints(col.votes) for col in cols), strict=True):
-                per[p - 1] = dict(zip(choice_names, vs, strict=True))
+        ext = ci in self._has_extras
+        over, under = self._over, self._under
+        extra_ps = {p for (c, p) in (*over, *under) if c == ci} if ext else set()
+        first = where[0] if where else []
+        order: list[int]  # the contest's precincts (0-based), in the precincts' order
+        votes: dict[str, Sequence[int | None]] = {}
+        if all(w == first for w in where[1:]) and first == sorted(first) and \
+                len(set(first)) == len(first) and \
+                (not extra_ps or extra_ps <= {p - 1 for p in first}):
+            # every choice given in the same precincts (the usual case): its column as it is
+            order = [p - 1 for p in first]
+            for name, col in zip(choice_names, cols, strict=True):
+                votes[name] = _ints(col.votes)
         else:
+            per: dict[int, dict[str, int]] = {}
             for name, ps, col in zip(choice_names, where, cols, strict=True):
                 for p, v in zip(ps, _ints(col.votes), strict=True):
                     got = per.get(p - 1)
                     if got is None:
                         got = per[p - 1] = {}
                     got[name] = v
-        ext = ci in self._has_extras
-        over, under = self._over, self._under
-        extra_ps = {p for (c, p) in (*over, *under) if c == ci} if ext else set()
-        rows, title, district = self._rows, key.title, key.district
-        nothing: dict[str, int] = {}
-        out = []
-        for p in (sorted(set(per) | extra_ps) if extra_ps else sorted(per)):
-            pname = names[p]
-            out.append(FilePrecinct(
-                pname, rows.get((title, district, pname)), per.get(p, nothing),
-                over.get((ci, p), 0) if ext else None, under.get((ci, p), 0) if ext else None))
-        return tuple(out)
+            order = sorted(set(per) | extra_ps) if extra_ps else sorted(per)
+            nothing: dict[str, int] = {}
+            for name in dict.fromkeys(choice_names):
+                votes[name] = [per.get(p, nothing).get(name) for p in order]
+        pnames = list(map(names.__getitem__, order))
+        rows = self._rows.get((key.title, key.district), {})
+        n = len(order)
+        return FileTable(pnames, list(map(rows.get, pnames)), votes,
+                         [over.get((ci, p), 0) for p in order] if ext else [None] * n,
+                         [under.get((ci, p), 0) for p in order] if ext else [None] * n)
 
 
 def _ints(values: Sequence[int]) -> list[int]:
@@ -241,7 +276,7 @@ def _ints(values: Sequence[int]) -> list[int]:
 
 
 def _file_of(path: Path, parsed: ParsedCanvass, sheet: str | None,
-             rows: Mapping[tuple[str, str, str], int],
+             rows: Mapping[tuple[str, str], Mapping[str, int]],
              suppressed: set[tuple[str, str]],
              warnings: Mapping[tuple[str, str], list[tuple[int, str]]]) -> RetabFile:
     contests: list[FileContest] = []
@@ -278,6 +313,8 @@ class RetabPreview:
     # The recount as read for the preview: the load's transaction uses it while the case is
     # still at ``made_on`` (checked against its log at the start of the transaction).
     recount: Loaded | None = field(default=None, repr=False, compare=False)
+    # The recount's units as read for the preview (their ids beside the plan's units).
+    units: rr.UnitTable | None = field(default=None, repr=False, compare=False)
 
     @property
     def problems(self) -> tuple[LoadProblem, ...]:
@@ -328,13 +365,24 @@ class RetabPreview:
         return out
 
 
-def _units(ctx_units: Sequence[rr.StoredUnit]) -> list[RecountUnit]:
-    return [u.unit for u in ctx_units]
-
-
 def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
              ) -> RetabPreview:
-    ctx = load_recount(case, contest_id)
+    conn = case.conn
+    # The units as columns; of the recount's model only the units already entered by hand
+    # (the load leaves them as they are, and their state says whether they count) and the
+    # contest-wide parts: a countywide recount has thousands of units, none entered yet.
+    pnames = repo.precinct_names(conn)
+    table = rr.unit_table(conn, contest_id, pnames)
+    loaded = rr.loaded_units(conn, contest_id)
+    # Hand-entered: a unit not loaded that has an entry (a unit without any is not started,
+    # core.recount.unit_state); only those units' states are needed.
+    hand_ids = rr.units_with_entries(conn, contest_id) - loaded.keys()
+    names = table.units.names
+    hand = [n for i, n in zip(table.ids, names, strict=True) if i in hand_ids] \
+        if hand_ids else []
+    replaced = tuple(n for i, n in zip(table.ids, names, strict=True) if i in loaded) \
+        if loaded else ()
+    ctx = load_recount(case, contest_id, hand)
     settings = ensure_started(ctx)
     if settings.method is not RecountMethod.RETABULATION:
         raise RecountError(f"The recount of {ctx.title} is a {settings.method.label.lower()}; "
@@ -344,15 +392,9 @@ def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
     matches = propose_contest(ctx.totals.contest.key, ctx.layout.choices, f.contests)
     chosen = f.contest(file_contest) if file_contest is not None else matches[0].contest
     records = ctx.model.units
-    # Hand-entered: a unit not loaded that has an entry (a unit without any is not started,
-    # core.recount.unit_state); only those units' states are needed.
-    hand = [n for n, r in records.items()
-            if not r.loaded and (r.first is not None or r.second is not None)]
-    replaced = tuple(n for n, r in records.items() if r.loaded)
-    units = _units(ctx.stored_units)
-    canvass_precincts, by_precinct = rr.contest_canvass(case.conn, contest_id)
-    plan = plan_load(ctx.layout, units, canvass_precincts, chosen,
-                     f.precincts.get(chosen.index, ()), skip_units=hand)
+    canvass_precincts, by_choice = rr.contest_canvass_columns(conn, contest_id, pnames)
+    plan = plan_load(ctx.layout, table.units, canvass_precincts, chosen,
+                     f.table(chosen.index), skip_units=hand)
     kept = {}
     for n in hand:
         st = ctx.model.state(records[n])
@@ -363,11 +405,11 @@ def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
         if e.record.outcome is EnvelopeOutcome.ACCEPTED and e.record.votes is not None:
             for c in ctx.layout.choices:
                 env[c] += e.record.votes.votes.get(c, 0)
-    comparison = compare_load(ctx.totals, ctx.layout, units, by_precinct, plan.sheets,
+    comparison = compare_load(ctx.totals, ctx.layout, table.units, by_choice, plan.sheets,
                               kept, env)
-    last = store.last_entry(case.conn)
+    last = store.last_entry(conn)
     return RetabPreview(contest_id, ctx.title, f, matches, chosen, plan, comparison,
-                        replaced, tuple(hand), last.hash if last else "", ctx)
+                        replaced, tuple(hand), last.hash if last else "", ctx, table)
 
 
 def preview_load(case: Case, contest_id: int, source: RetabFile | Path | str, *,
@@ -404,9 +446,10 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
         same = bool(preview.made_on) and last is not None and last.hash == preview.made_on \
             and preview.recount is not None and preview.recount.conn is case.conn
         ctx = preview.recount if same and preview.recount is not None else \
-            load_recount(case, cid)
+            load_recount(case, cid, [])
         ensure_writable(case, ctx)
         fresh = preview if same else _prepare(case, cid, f, preview.chosen.index)
+        ctx = fresh.recount or ctx
         plan = fresh.plan
         if plan.refused:
             bad = [p for p in plan.problems if p.refuses]
@@ -430,13 +473,15 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
         cids = rr.choice_ids(case.conn, cid)
         now = store.utc_now()
         officer = f"{LOADED_OFFICER}: {f.file}"
-        by_name = {su.unit.name: su for su in ctx.stored_units}
-        tallies = rr.add_load_tallies(tx, load_id, [(by_name[u].id, sheet)
-                                                    for u, sheet in plan.sheets.items()],
-                                      cids, officer, now, case.actor)
-        for unit in fresh.replaced:
-            if unit in plan.sheets:
-                rr.set_source_note(tx, by_name[unit].id, "")
+        units = fresh.units or rr.unit_table(case.conn, cid)
+        ids = units.ids
+        tallies = rr.add_load_columns(tx, load_id, [ids[i] for i in plan.index],
+                                      plan.tallies, cids, officer, now, case.actor)
+        if fresh.replaced:
+            id_of = dict(zip(units.units.names, ids, strict=True))
+            for unit in fresh.replaced:
+                if unit in plan.sheets:
+                    rr.set_source_note(tx, id_of[unit], "")
         withdraw_stale_declaration(case, ctx, tx)
         c = fresh.comparison
         tx.update({
@@ -450,7 +495,7 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
             "totals": {ch: c.recount_total[ch] for ch in c.choices},
             # each unit's figures are in the load's stored tallies (one row, which the
             # state digest covers); their own digest is recorded here too
-            "units": list(plan.sheets), "tallies_sha256": tallies,
+            "units": list(plan.units), "tallies_sha256": tallies,
         })
     return LoadResult(load_id, len(plan.sheets), plan.left_for_hand, fresh)
 

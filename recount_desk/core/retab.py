@@ -18,9 +18,11 @@ and a recount may not drop votes ((1)(e)(ii): all ballots cast for the race).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
+from itertools import repeat
 
 from .model import ChoiceTotal, Contest, ContestKey, ContestKind, ContestTotals
 from .recount import (
@@ -283,17 +285,117 @@ def match_precinct(name: str, matcher: Mapping[str, str]) -> str | None:
     return None
 
 
+class UnitColumns:
+    """The recount's units as columns (a countywide race has thousands): their names in unit
+    order and, beside each, the precincts it covers (``precincts``); or, when every unit
+    covers exactly one (most recounts), that precinct (``one``: then ``precincts`` is made
+    from it only if asked for)."""
+
+    __slots__ = ("_one", "_precincts", "names")
+
+    def __init__(self, names: Sequence[str], precincts: Sequence[tuple[str, ...]] | None = None,
+                 *, one: Sequence[str] | None = None) -> None:
+        if (precincts is None) == (one is None):
+            raise ValueError("give each unit's precincts, or each unit's one precinct")
+        if len(names) != len(precincts if precincts is not None else one or ()):
+            raise ValueError("one entry of precincts per unit")
+        self.names = names
+        self._precincts = precincts
+        self._one = one
+
+    @classmethod
+    def of(cls, units: Iterable[RecountUnit]) -> UnitColumns:
+        us = list(units)
+        return cls([u.name for u in us], [u.precincts for u in us])
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @property
+    def precincts(self) -> Sequence[tuple[str, ...]]:
+        if self._precincts is None:
+            self._precincts = [(p,) for p in self._one or ()]
+        return self._precincts
+
+    def unit(self, i: int) -> RecountUnit:
+        return RecountUnit(self.names[i], tuple(self.precincts[i]))
+
+    def single(self) -> Sequence[str] | None:
+        """Each unit's one precinct, when every unit covers exactly one; else None."""
+        if self._one is not None:
+            return self._one
+        if set(map(len, self.precincts)) != {1}:
+            return None
+        return [ps[0] for ps in self.precincts]
+
+
 @dataclass(frozen=True, slots=True)
+class FileTable:
+    """One contest's precincts as the file gives them, as columns, in the file's order:
+    ``votes`` holds, by the file's choice name, one figure per precinct (None: a suppressed
+    or blank cell, as a choice absent from ``FilePrecinct.votes``); ``over``/``under`` one
+    figure per precinct (None where the file gives none)."""
+
+    names: Sequence[str]
+    rows: Sequence[int | None]
+    votes: Mapping[str, Sequence[int | None]]
+    over: Sequence[int | None]
+    under: Sequence[int | None]
+
+    @classmethod
+    def of(cls, precincts: Sequence[FilePrecinct]) -> FileTable:
+        keys: dict[str, None] = {}
+        for fp in precincts:
+            keys.update(dict.fromkeys(fp.votes))
+        return cls([fp.name for fp in precincts], [fp.row for fp in precincts],
+                   {k: [fp.votes.get(k) for fp in precincts] for k in keys},
+                   [fp.over for fp in precincts], [fp.under for fp in precincts])
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def precinct(self, i: int) -> FilePrecinct:
+        return FilePrecinct(self.names[i], self.rows[i],
+                            {k: v for k, col in self.votes.items() if (v := col[i]) is not None},
+                            self.over[i], self.under[i])
+
+
+@dataclass(frozen=True, slots=True)
+class SheetColumns:
+    """Tally sheets as columns, one value per sheet in each: ``votes`` by choice (a choice
+    missing from it is one no sheet gives). ``sheet(i)`` is the i-th as a ``TallySheet``."""
+
+    ballots: Sequence[int | None]
+    votes: Mapping[str, Sequence[int | None]]
+    write_ins: Sequence[int | None]
+    over: Sequence[int | None]
+    under: Sequence[int | None]
+
+    def __len__(self) -> int:
+        return len(self.ballots)
+
+    def sheet(self, i: int) -> TallySheet:
+        return TallySheet(self.ballots[i], {c: col[i] for c, col in self.votes.items()},
+                          self.write_ins[i], self.over[i], self.under[i])
+
+
+@dataclass(frozen=True)
 class LoadPlan:
-    """What loading the file would record: one sheet per unit found complete in the file,
-    the units left for hand counting, and every problem, with its row."""
+    """What loading the file would record: one sheet per unit found complete in the file
+    (``units``, in unit order, their figures as columns in ``tallies``; ``index``: each
+    one's place among the recount's units), the units left for hand counting, and every
+    problem, with its row. ``sheets`` and ``rows`` give them unit by unit (made when asked:
+    a countywide load holds thousands)."""
 
     file_contest: FileContest
     choice_map: Mapping[str, str]  # file choice name → canvass choice (or WRITE_IN)
-    sheets: Mapping[str, TallySheet]  # unit name → its loaded tally
-    rows: Mapping[str, tuple[int, ...]]  # unit name → the file rows it came from
     problems: tuple[LoadProblem, ...]
     units_total: int
+    units: Sequence[str] = ()
+    index: Sequence[int] = ()
+    tallies: SheetColumns = field(default_factory=lambda: SheetColumns((), {}, (), (), ()))
+    # each loaded unit's file rows: a tuple, or the one precinct's row (int or None)
+    file_rows: Sequence[tuple[int, ...] | int | None] = ()
 
     @property
     def refused(self) -> bool:
@@ -303,6 +405,42 @@ class LoadPlan:
     def left_for_hand(self) -> tuple[str, ...]:
         return tuple(p.unit for p in self.problems
                      if not p.refuses and p.unit is not None)
+
+    @cached_property
+    def sheets(self) -> Mapping[str, TallySheet]:
+        """unit name → its loaded tally."""
+        return _Sheets(self)
+
+    @cached_property
+    def rows(self) -> Mapping[str, tuple[int, ...]]:
+        """unit name → the file rows it came from."""
+        return {u: r if isinstance(r, tuple) else () if r is None else (r,)
+                for u, r in zip(self.units, self.file_rows, strict=True)}
+
+
+class _Sheets(Mapping[str, TallySheet]):
+    """A plan's loaded units as ``TallySheet``s, each made when asked for."""
+
+    def __init__(self, plan: LoadPlan) -> None:
+        self.plan = plan
+        self._at: dict[str, int] | None = None
+
+    def _where(self) -> dict[str, int]:
+        if self._at is None:
+            self._at = {u: i for i, u in enumerate(self.plan.units)}
+        return self._at
+
+    def __getitem__(self, unit: str) -> TallySheet:
+        return self.plan.tallies.sheet(self._where()[unit])
+
+    def __contains__(self, unit: object) -> bool:
+        return unit in self._where()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.plan.units)
+
+    def __len__(self) -> int:
+        return len(self.plan.units)
 
 
 WRITE_IN = "\x00write-ins"
@@ -351,48 +489,72 @@ def map_choices(layout: SheetLayout, file_contest: FileContest
     return out, problems
 
 
-def plan_load(layout: SheetLayout, units: Sequence[RecountUnit], canvass_precincts:
-              Sequence[str], file_contest: FileContest,
-              file_precincts: Sequence[FilePrecinct],
+def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
+              canvass_precincts: Sequence[str], file_contest: FileContest,
+              file_precincts: Sequence[FilePrecinct] | FileTable,
               skip_units: Iterable[str] = ()) -> LoadPlan:
     """Match the file's precincts to the recount's units and build each unit's tally.
 
     A unit is loaded when the file gives every figure of every precinct it covers; a unit
     the file lacks, or whose figures are suppressed or blank, is listed and left for a hand
     count. ``skip_units`` (already hand-entered) are not replaced by the load.
+
+    The units and the file's precincts may be given as columns (``UnitColumns``,
+    ``FileTable``): a countywide statement has thousands, and the usual file — every unit
+    one precinct, each in the file once under its own name with every figure — is then
+    planned column by column; anything else unit by unit, by the same rules.
     """
+    cols = units if isinstance(units, UnitColumns) else UnitColumns.of(units)
+    table = file_precincts if isinstance(file_precincts, FileTable) else \
+        FileTable.of(file_precincts)
     choice_map, problems = map_choices(layout, file_contest)
     # A file's precinct is the canvass precinct of its folded full name, as
     # ``match_precinct`` finds it (a full name wins over another's code); the matcher of
-    # codes is made only for a name that is not a full name (one fold per name).
-    full: dict[str, str] = {}
-    for p in canvass_precincts:
-        full[norm_words(p)] = p
+    # codes is made only for a name that is not a full name (one fold per name). A name
+    # spelled as the canvass spells it is looked up as it is (``exact``: the same answer).
+    keys = list(map(str.casefold, canvass_precincts)) \
+        if all(map(str.isalnum, canvass_precincts)) else list(map(norm_words, canvass_precincts))
+    full = dict(zip(keys, canvass_precincts, strict=True))
+    exact = dict(zip(canvass_precincts, map(full.__getitem__, keys), strict=True))
     by_code: dict[str, str] | None = None
-    unit_of = {p: u.name for u in units for p in u.precincts}
-    found: dict[str, FilePrecinct] = {}
-    for fp in file_precincts:
-        hit = full.get(norm_words(fp.name))
-        if hit is None:
-            if by_code is None:
-                by_code = precinct_matcher(canvass_precincts)
-            hit = match_precinct(fp.name, by_code)
-        if hit is None or hit not in unit_of:
-            problems.append(LoadProblem(
-                ProblemKind.UNKNOWN_PRECINCT,
-                f"Precinct {fp.name!r} is not a precinct of this contest in the canvass: the "
-                "file cannot be loaded (its votes would have nowhere to go).",
-                precinct=fp.name, row=fp.row))
-        elif hit in found:
-            problems.append(LoadProblem(
-                ProblemKind.DUPLICATE_PRECINCT,
-                f"Precinct {fp.name!r} appears twice (also as {found[hit].name!r}"
-                + (f", row {found[hit].row}" if found[hit].row is not None else "")
-                + "): the file cannot be loaded.", unit_of[hit], fp.name, fp.row))
-        else:
-            found[hit] = fp
-    sheets: dict[str, TallySheet] = {}
-    rows: dict[str, tuple[int, ...]] = {}
+    firsts = cols.single()
+    unit_of: dict[str, int]
+    if firsts is not None:
+        unit_of = dict(zip(firsts, range(len(firsts)), strict=True))
+    else:
+        unit_of = {p: i for i, ps in enumerate(cols.precincts) for p in ps}
+    names, file_rows = table.names, table.rows
+    hits: list[str | None] = list(map(exact.get, names))
+    found: dict[str, int]  # canvass precinct → its place in the file
+    if None not in hits and len(set(hits)) == len(hits) and \
+            all(map(unit_of.__contains__, hits)):
+        found = dict(zip(hits, range(len(hits)), strict=True))  # type: ignore[arg-type]
+    else:
+        found = {}
+        for i, name in enumerate(names):
+            hit = hits[i]
+            if hit is None:
+                hit = full.get(norm_words(name))
+            if hit is None:
+                if by_code is None:
+                    by_code = precinct_matcher(canvass_precincts)
+                hit = match_precinct(name, by_code)
+            if hit is None or hit not in unit_of:
+                problems.append(LoadProblem(
+                    ProblemKind.UNKNOWN_PRECINCT,
+                    f"Precinct {name!r} is not a precinct of this contest in the canvass: "
+                    "the file cannot be loaded (its votes would have nowhere to go).",
+                    precinct=name, row=file_rows[i]))
+            elif hit in found:
+                j = found[hit]
+                problems.append(LoadProblem(
+                    ProblemKind.DUPLICATE_PRECINCT,
+                    f"Precinct {name!r} appears twice (also as {names[j]!r}"
+                    + (f", row {file_rows[j]}" if file_rows[j] is not None else "")
+                    + "): the file cannot be loaded.", cols.names[unit_of[hit]], name,
+                    file_rows[i]))
+            else:
+                found[hit] = i
     skip = set(skip_units)
     mapped = list(choice_map.items())
     has_write_ins = any(v == WRITE_IN for v in choice_map.values())
@@ -403,66 +565,93 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit], canvass_precinc
     plain_names = [plain[c] for c in layout.choices] if whole else []
     wi_names = [fc for fc, t in mapped if t == WRITE_IN]
     with_wi = layout.write_in_line
-    for u in units:
-        if u.name in skip:
-            continue
-        if whole and len(u.precincts) == 1 and (one := found.get(u.precincts[0])) is not None:
-            fvotes = one.votes
-            vals = [fvotes.get(fc) for fc in plain_names]
-            if None not in vals:
-                wi: int | None = None
-                if has_write_ins:
-                    wi = 0
-                    for fc in wi_names:
-                        v = fvotes.get(fc)
-                        if v is not None:
-                            wi += v
-                sheets[u.name] = TallySheet(None, dict(zip(layout.choices, vals, strict=True)),
-                                            wi if with_wi else 0, one.over, one.under)
-                rows[u.name] = () if one.row is None else (one.row,)
+    vcols = table.votes
+    nothing: Sequence[int | None] = [None] * len(names)
+    plain_cols = [vcols.get(fc, nothing) for fc in plain_names]
+    wi_cols = [vcols.get(fc, nothing) for fc in wi_names]
+    over_col, under_col = table.over, table.under
+    tallies = _columns_every_unit(layout, firsts, found, plain_cols, wi_cols,
+                                  has_write_ins, table) \
+        if whole and firsts is not None and not skip else None
+    if tallies is not None:
+        index: list[int] = list(range(len(cols.names)))
+        loaded_rows: list[tuple[int, ...] | int | None] = \
+            [file_rows[found[p]] for p in firsts or ()]
+    else:
+        index, loaded_rows = [], []
+        votes_out: dict[str, list[int | None]] = {c: [] for c in layout.choices}
+        wi_out: list[int | None] = []
+        over_out: list[int | None] = []
+        under_out: list[int | None] = []
+        for ui, (uname, ps) in enumerate(zip(cols.names, cols.precincts, strict=True)):
+            if uname in skip:
                 continue
-        absent = [p for p in u.precincts if p not in found]
-        if absent:
-            problems.append(LoadProblem(
-                ProblemKind.UNIT_MISSING,
-                f"{u.name}: the file has no figures for "
-                + ("it" if absent == list(u.precincts) else ", ".join(absent))
-                + "; count this unit by hand.", u.name, absent[0]))
-            continue
-        blank: list[str] = []
-        votes = dict.fromkeys(layout.choices, 0)
-        write_ins: int | None = 0 if has_write_ins else None
-        over: int | None = 0
-        under: int | None = 0
-        unit_rows: list[int] = []
-        first_row: int | None = None
-        for p in u.precincts:
-            fp = found[p]
-            if fp.row is not None:
-                unit_rows.append(fp.row)
-                first_row = fp.row if first_row is None else first_row
-            fvotes = fp.votes
-            for fc, target in mapped:
-                v = fvotes.get(fc)
-                if v is None:
-                    if target != WRITE_IN:
-                        blank.append(f"{p}: {fc}")
+            if whole and len(ps) == 1 and (fi := found.get(ps[0])) is not None:
+                vals = [col[fi] for col in plain_cols]
+                if None not in vals:
+                    wi: int | None = None
+                    if has_write_ins:
+                        wi = 0
+                        for col in wi_cols:
+                            v = col[fi]
+                            if v is not None:
+                                wi += v
+                    index.append(ui)
+                    for c, v in zip(layout.choices, vals, strict=True):
+                        votes_out[c].append(v)
+                    wi_out.append(wi if with_wi else 0)
+                    over_out.append(over_col[fi])
+                    under_out.append(under_col[fi])
+                    loaded_rows.append(file_rows[fi])
                     continue
-                if target == WRITE_IN:
-                    write_ins = (write_ins or 0) + v
-                else:
-                    votes[target] += v
-            over = None if over is None or fp.over is None else over + fp.over
-            under = None if under is None or fp.under is None else under + fp.under
-        if blank:
-            problems.append(LoadProblem(
-                ProblemKind.BLANK_FIGURES,
-                f"{u.name}: suppressed or blank figures ({', '.join(blank)}); count this "
-                "unit by hand.", u.name, u.precincts[0], first_row))
-            continue
-        sheets[u.name] = TallySheet(None, votes, write_ins if layout.write_in_line else 0,
-                                    over, under)
-        rows[u.name] = tuple(unit_rows)
+            absent = [p for p in ps if p not in found]
+            if absent:
+                problems.append(LoadProblem(
+                    ProblemKind.UNIT_MISSING,
+                    f"{uname}: the file has no figures for "
+                    + ("it" if absent == list(ps) else ", ".join(absent))
+                    + "; count this unit by hand.", uname, absent[0]))
+                continue
+            blank: list[str] = []
+            votes = dict.fromkeys(layout.choices, 0)
+            write_ins: int | None = 0 if has_write_ins else None
+            over: int | None = 0
+            under: int | None = 0
+            unit_rows: list[int] = []
+            first_row: int | None = None
+            for p in ps:
+                fi = found[p]
+                row = file_rows[fi]
+                if row is not None:
+                    unit_rows.append(row)
+                    first_row = row if first_row is None else first_row
+                for fc, target in mapped:
+                    v = vcols.get(fc, nothing)[fi]
+                    if v is None:
+                        if target != WRITE_IN:
+                            blank.append(f"{p}: {fc}")
+                        continue
+                    if target == WRITE_IN:
+                        write_ins = (write_ins or 0) + v
+                    else:
+                        votes[target] += v
+                fo, fu = over_col[fi], under_col[fi]
+                over = None if over is None or fo is None else over + fo
+                under = None if under is None or fu is None else under + fu
+            if blank:
+                problems.append(LoadProblem(
+                    ProblemKind.BLANK_FIGURES,
+                    f"{uname}: suppressed or blank figures ({', '.join(blank)}); count this "
+                    "unit by hand.", uname, ps[0], first_row))
+                continue
+            index.append(ui)
+            for c in layout.choices:
+                votes_out[c].append(votes[c])
+            wi_out.append(write_ins if layout.write_in_line else 0)
+            over_out.append(over)
+            under_out.append(under)
+            loaded_rows.append(tuple(unit_rows))
+        tallies = SheetColumns([None] * len(index), votes_out, wi_out, over_out, under_out)
     for row, message in file_contest.warnings:
         problems.append(LoadProblem(
             ProblemKind.READ_WARNING,
@@ -475,7 +664,41 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit], canvass_precinc
             "The file hides some of this contest's counts (suppressed for voter privacy) and "
             "does not say which precinct's: a hidden count would be recorded as 0. Load the "
             "unsuppressed statement the election system printed for the recount."))
-    return LoadPlan(file_contest, choice_map, sheets, rows, tuple(problems), len(units))
+    return LoadPlan(file_contest, choice_map, tuple(problems), len(cols.names),
+                    [cols.names[i] for i in index], index, tallies, loaded_rows)
+
+
+def _columns_every_unit(layout: SheetLayout, firsts: Sequence[str], found: Mapping[str, int],
+                        plain_cols: Sequence[Sequence[int | None]],
+                        wi_cols: Sequence[Sequence[int | None]], has_write_ins: bool,
+                        table: FileTable) -> SheetColumns | None:
+    """Every unit's tally column by column, when every unit is one precinct the file gives
+    with every candidate's figure (``plan_load``'s rule for such a unit, for all at once);
+    None when one is not (then ``plan_load`` goes unit by unit)."""
+    at = list(map(found.get, firsts))
+    if None in at:
+        return None
+    where: list[int] = at  # type: ignore[assignment]
+    votes: dict[str, Sequence[int | None]] = {}
+    for c, col in zip(layout.choices, plain_cols, strict=True):
+        vals = list(map(col.__getitem__, where))
+        if None in vals:
+            return None
+        votes[c] = vals
+    n = len(where)
+    write_ins: list[int | None]
+    if not layout.write_in_line:
+        write_ins = [0] * n
+    elif has_write_ins:
+        sums = [0] * n
+        for col in wi_cols:
+            sums = [a + (v or 0) for a, v in zip(sums, map(col.__getitem__, where),
+                                                  strict=True)]
+        write_ins = list(sums)
+    else:
+        write_ins = [None] * n
+    return SheetColumns([None] * n, votes, write_ins, list(map(table.over.__getitem__, where)),
+                        list(map(table.under.__getitem__, where)))
 
 
 # --------------------------------------------------------------------------------------
@@ -548,12 +771,13 @@ class UnitComparison:
         return ch is not None and any(v != 0 for v in ch.values())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LoadComparison:
-    """The canvass against the recount as it would stand after the load."""
+    """The canvass against the recount as it would stand after the load. Per unit as
+    columns (``unit_names``; ``canvass_units``/``recount_units`` by choice, None where the
+    unit stays open; ``sources``); ``rows`` gives them unit by unit, made when asked for."""
 
     choices: tuple[str, ...]
-    rows: tuple[UnitComparison, ...]
     canvass_total: Mapping[str, int]
     recount_total: Mapping[str, int]
     units_counted: int
@@ -564,6 +788,19 @@ class LoadComparison:
     basis: str = RETAB_BASIS
     envelope_note: str = ""
     assumptions: tuple[str, ...] = field(default_factory=tuple)
+    unit_names: Sequence[str] = ()
+    canvass_units: Mapping[str, Sequence[int]] = field(default_factory=dict)
+    recount_units: Mapping[str, Sequence[int | None]] = field(default_factory=dict)
+    sources: Sequence[str] = ()  # "file", "kept" (already counted, not replaced) or "open"
+
+    @cached_property
+    def rows(self) -> tuple[UnitComparison, ...]:
+        choices, canv, rec = self.choices, self.canvass_units, self.recount_units
+        return tuple(
+            UnitComparison(name, {c: canv[c][i] for c in choices},
+                           None if src == "open" else
+                           {c: rec[c][i] or 0 for c in choices}, src)
+            for i, (name, src) in enumerate(zip(self.unit_names, self.sources, strict=True)))
 
     @property
     def change_total(self) -> dict[str, int]:
@@ -581,6 +818,20 @@ class LoadComparison:
         return set(self.recount_winners) != set(self.canvass_winners)
 
 
+@dataclass(frozen=True, slots=True)
+class CanvassColumns:
+    """A contest's canvass by choice: choice → precinct → votes (a precinct without a
+    figure for the choice has none: 0)."""
+
+    votes: Mapping[str, Mapping[str, int]]
+
+    @classmethod
+    def by_precinct(cls, canvass_by_precinct: Mapping[str, Mapping[str, int]],
+                    choices: Iterable[str]) -> CanvassColumns:
+        return cls({c: {p: v[c] for p, v in canvass_by_precinct.items() if c in v}
+                    for c in choices})
+
+
 def _winners(contest: Contest, votes: Mapping[str, int], canvass: ContestTotals
              ) -> tuple[tuple[str, ...], str]:
     choices = tuple(ChoiceTotal(c.choice, votes.get(c.choice.name, 0))
@@ -594,54 +845,78 @@ def _winners(contest: Contest, votes: Mapping[str, int], canvass: ContestTotals
     return o.winners, ", ".join(o.winners) or "no votes"
 
 
-def compare_load(canvass: ContestTotals, layout: SheetLayout, units: Sequence[RecountUnit],
-                 canvass_by_precinct: Mapping[str, Mapping[str, int]],
+def compare_load(canvass: ContestTotals, layout: SheetLayout,
+                 units: Sequence[RecountUnit] | UnitColumns,
+                 canvass_votes: CanvassColumns | Mapping[str, Mapping[str, int]],
                  loaded: Mapping[str, TallySheet], kept: Mapping[str, TallySheet],
                  envelope_votes: Mapping[str, int] | None = None) -> LoadComparison:
     """Canvass vs recount per unit and in total, and whether the declared result changes.
 
-    ``loaded``: the sheets the load would record; ``kept``: units already counted that the
-    load leaves as they are (hand-entered). Accepted envelopes (``envelope_votes``) join the
-    recount totals ((1)(e)(iii)). With any unit still open the result is not judged.
+    ``canvass_votes``: by choice (``CanvassColumns``) or precinct → choice → votes.
+    ``loaded``: the sheets the load would record (a plan's ``sheets`` are taken as its
+    columns); ``kept``: units already counted that the load leaves as they are
+    (hand-entered). Accepted envelopes (``envelope_votes``) join the recount totals
+    ((1)(e)(iii)). With any unit still open the result is not judged.
     """
-    rows: list[UnitComparison] = []
+    cols = units if isinstance(units, UnitColumns) else UnitColumns.of(units)
     choices = layout.choices
-    canvass_total = dict.fromkeys(choices, 0)
-    recount_total = dict.fromkeys(choices, 0)
-    counted = 0
-    nothing: Mapping[str, int] = {}
-    for u in units:
-        if len(u.precincts) == 1:  # most units are one precinct: its figures as they are
-            src = canvass_by_precinct.get(u.precincts[0], nothing)
-            canv = {c: src.get(c, 0) for c in choices}
+    by_choice = canvass_votes.votes if isinstance(canvass_votes, CanvassColumns) else \
+        CanvassColumns.by_precinct(canvass_votes, choices).votes
+    n = len(cols.names)
+    firsts = cols.single()
+    none: Mapping[str, int] = {}
+    canv: dict[str, Sequence[int]] = {}
+    for c in choices:  # a unit's canvass: its precincts' figures summed
+        got = by_choice.get(c, none)
+        if firsts is not None:  # most units are one precinct: its figures as they are
+            canv[c] = list(map(got.get, firsts, repeat(0)))
         else:
-            canv = dict.fromkeys(choices, 0)
-            for p in u.precincts:
-                src = canvass_by_precinct.get(p, nothing)
+            canv[c] = [sum(got.get(p, 0) for p in ps) for ps in cols.precincts]
+    rec: dict[str, list[int | None]] = {c: [None] * n for c in choices}
+    sources = ["open"] * n
+    if kept:
+        for i, name in enumerate(cols.names):
+            sheet = kept.get(name)
+            if sheet is not None and name not in loaded:
+                sv = sheet.votes
                 for c in choices:
-                    canv[c] += src.get(c, 0)
-        for c in choices:
-            canvass_total[c] += canv[c]
-        sheet, source = (loaded[u.name], "file") if u.name in loaded else \
-            (kept[u.name], "kept") if u.name in kept else (None, "open")
-        if sheet is None:
-            rows.append(UnitComparison(u.name, canv, None, source))
-            continue
-        counted += 1
-        votes = sheet.votes
-        rec = {c: votes.get(c) or 0 for c in choices}  # (TallySheet.choice_votes)
-        for c in choices:
-            recount_total[c] += rec[c]
-        rows.append(UnitComparison(u.name, canv, rec, source))
+                    rec[c][i] = sv.get(c) or 0  # (TallySheet.choice_votes)
+                sources[i] = "kept"
+    plan = loaded.plan if isinstance(loaded, _Sheets) else None
+    if plan is not None and plan.index and \
+            list(map(cols.names.__getitem__, plan.index)) == list(plan.units):
+        tv = plan.tallies.votes
+        if len(plan.index) == n:  # every unit loaded
+            for c in choices:
+                rec[c] = [v or 0 for v in tv.get(c, [None] * n)]
+            sources = ["file"] * n
+        else:
+            for c in choices:
+                col, out = tv.get(c, [None] * len(plan.index)), rec[c]
+                for i, v in zip(plan.index, col, strict=True):
+                    out[i] = v or 0
+            for i in plan.index:
+                sources[i] = "file"
+    elif loaded:
+        for i, name in enumerate(cols.names):
+            sheet = loaded.get(name)
+            if sheet is not None:
+                sv = sheet.votes
+                for c in choices:
+                    rec[c][i] = sv.get(c) or 0
+                sources[i] = "file"
+    canvass_total = {c: sum(canv[c]) for c in choices}
+    recount_total = {c: sum(v for v in rec[c] if v is not None) for c in choices}
+    counted = n - sources.count("open")
     env = envelope_votes or {}
     for c in layout.choices:
         recount_total[c] += env.get(c, 0)
     contest = canvass.contest
-    canvass_votes = {c.choice.name: c.votes for c in canvass.choices}
-    before, before_text = _winners(contest, canvass_votes, canvass)
-    if counted < len(units):
+    canvass_vote = {c.choice.name: c.votes for c in canvass.choices}
+    before, before_text = _winners(contest, canvass_vote, canvass)
+    if counted < n:
         after: tuple[str, ...] | None = None
-        text = (f"{len(units) - counted} of {len(units)} units would still be open: whether "
+        text = (f"{n - counted} of {n} units would still be open: whether "
                 "the declared result changes is not judged on incomplete figures.")
     else:
         after, after_text = _winners(contest, recount_total, canvass)
@@ -653,6 +928,6 @@ def compare_load(canvass: ContestTotals, layout: SheetLayout, units: Sequence[Re
     note = ""
     if env and any(env.values()):
         note = "The recount totals include the accepted absentee envelopes."
-    return LoadComparison(layout.choices, tuple(rows), canvass_total, recount_total, counted,
-                          len(units), before, after, text, envelope_note=note)
-
+    return LoadComparison(layout.choices, canvass_total, recount_total, counted, n, before,
+                          after, text, envelope_note=note, unit_names=cols.names,
+                          canvass_units=canv, recount_units=rec, sources=sources)

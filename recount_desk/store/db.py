@@ -101,6 +101,8 @@ class CaseConnection(sqlite3.Connection):
         self.sums: tuple[str, dict[str, int]] | None = None
         self.row_changes = rows_digest.RowChanges()
         self.triggers_for: tuple[int, tuple[str, ...]] | None = None
+        # Every table's columns, as of the schema version beside them (digest.table_columns).
+        self.columns_for: tuple[int, dict[str, list[str]]] | None = None
         self.create_function(rows_digest.FUNCTION, -1, self.row_changes)
 
 
@@ -401,28 +403,68 @@ def row_sums(conn: sqlite3.Connection) -> dict[str, int]:
     table digested whole (case format 9) has its whole-table digest there instead."""
     out = {}
     whole = rows_digest.whole_tables(case_format(conn))
-    for t in _digested_tables(conn):
+    tables = _digested_tables(conn)
+    server = pg.is_pg(conn)
+    # (a file's empty tables, most of them before a recount, found in one statement:
+    # their sum is that of no rows)
+    filled = None if server else _filled(conn, [t for t in tables if t not in whole])
+    columns = None if server else _table_columns(conn)
+    for t in tables:
         if t in whole:
-            out[t] = _whole_value(conn, t)
+            out[t] = _whole_value(conn, t, columns)
             continue
-        rows = pg.all_rows(conn, t) if pg.is_pg(conn) else conn.execute(  # type: ignore[arg-type]
+        if filled is not None and t not in filled:
+            out[t] = rows_digest.table_sum(t, ())
+            continue
+        rows = pg.all_rows(conn, t) if server else conn.execute(  # type: ignore[arg-type]
             f'SELECT * FROM "{t}"')
         out[t] = rows_digest.table_sum(t, rows)
     return out
 
 
-def _ordered_rows(conn: sqlite3.Connection, t: str) -> list[Any]:
+def _table_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Every table's columns (SQLite), read once per schema version of the connection."""
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    got = getattr(conn, "columns_for", None)
+    if got is not None and got[0] == version:
+        return cast(dict[str, list[str]], got[1])
+    columns = rows_digest.table_columns(conn)
+    if isinstance(conn, CaseConnection):
+        conn.columns_for = (version, columns)
+    return columns
+
+
+def _filled(conn: sqlite3.Connection, tables: Sequence[str]) -> set[str]:
+    """Those of ``tables`` that hold a row (SQLite)."""
+    if not tables:
+        return set()
+    parts = " UNION ALL ".join(
+        f"SELECT {i} WHERE EXISTS (SELECT 1 FROM \"{t}\")" for i, t in enumerate(tables))
+    return {tables[i] for (i,) in conn.execute(parts)}
+
+
+def _ordered_rows(conn: sqlite3.Connection, t: str,
+                  columns: dict[str, list[str]] | None = None) -> list[Any]:
     """A table's rows in the order of their values, column by column (on a server: the
-    same rows in the same order, text byte by byte, NULL first)."""
+    same rows in the same order, text byte by byte, NULL first). ``columns``: every
+    table's columns, when the caller has them (``digest.table_columns``)."""
     if pg.is_pg(conn):
         return list(pg.table_rows(conn, t))  # type: ignore[arg-type]
-    cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
+    cols = columns[t] if columns is not None and t in columns else \
+        [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
     order = ", ".join(f'"{c}"' for c in cols)
     return conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}').fetchall()
 
 
-def _whole_value(conn: sqlite3.Connection, t: str) -> int:
-    return rows_digest.whole_value(t, _ordered_rows(conn, t))
+def _whole_value(conn: sqlite3.Connection, t: str,
+                 columns: dict[str, list[str]] | None = None) -> int:
+    if pg.is_pg(conn):
+        return rows_digest.whole_value(t, _ordered_rows(conn, t))
+    cols = columns[t] if columns is not None and t in columns else \
+        [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')]
+    order = ", ".join(f'"{c}"' for c in cols)
+    cur = conn.execute(f'SELECT * FROM "{t}" ORDER BY {order}')
+    return rows_digest.whole_value_chunks(t, iter(lambda: cur.fetchmany(500), []))
 
 
 def _from_sums(sums: dict[str, int]) -> tuple[str, dict[str, str]]:
@@ -519,6 +561,33 @@ def _file_differences(conn: sqlite3.Connection) -> list[str]:
     return problems + _log_problems(conn)
 
 
+def recorded_state(payload: str) -> tuple[Any, Any]:
+    """(``state``, ``tables``) of an audit entry's payload: what ``json.loads(payload)``
+    gives for them, read from the payload's end.
+
+    A payload is a JSON object whose keys come sorted (``data``, ``login``, ``state``,
+    ``tables``, ``writer``), and the ``data`` of some actions is large (starting a
+    countywide recount lists its thousands of units): decoding all of it, for the two
+    small values at its end, cost the first save after opening a case a few milliseconds.
+    ``,"state":`` cannot occur inside a JSON string (a quote in one is escaped), so its
+    last occurrence is a key; the text from there, made an object, decodes to exactly
+    the top-level keys after it only when that key is the top level's (deeper, the text
+    closes more than one object and does not decode). Anything else is decoded whole.
+    """
+    at = payload.rfind(',"state":')
+    if at > 0:
+        try:
+            tail = json.loads("{" + payload[at + 1:])
+        except ValueError:
+            tail = None
+        if isinstance(tail, dict) and set(tail) <= {"state", "tables", "writer"}:
+            return tail.get("state"), tail.get("tables")
+    body = json.loads(payload)
+    if not isinstance(body, dict):
+        return None, None
+    return body.get("state"), body.get("tables")
+
+
 def _log_problems(conn: sqlite3.Connection) -> list[str]:
     """The chain, the data against its last entry, the canvass against its digest."""
     problems: list[str] = []
@@ -531,7 +600,7 @@ def _log_problems(conn: sqlite3.Connection) -> list[str]:
         problems.append("the audit log is empty")
         return problems
     last = entries[-1]
-    body = json.loads(last.payload)
+    state, recorded = recorded_state(last.payload)
     if case_format(conn) >= ROWS_FORMAT:
         if not conn.in_transaction and isinstance(conn, CaseConnection):
             # watch the rows from now on, so that the sums below stay those the next
@@ -544,14 +613,13 @@ def _log_problems(conn: sqlite3.Connection) -> list[str]:
                 _writable(conn, False)
         sums = row_sums(conn)
         digest, parts = _from_sums(sums)
-        if body.get("state") == digest and isinstance(conn, CaseConnection):
+        if state == digest and isinstance(conn, CaseConnection):
             conn.sums = (last.hash, sums)  # the next action adds its rows to these
-        elif body.get("state") == digest and pg.is_pg(conn):
+        elif state == digest and pg.is_pg(conn):
             conn.sums, conn.sums_seq = (last.hash, sums), last.seq  # type: ignore[attr-defined]
     else:
         digest, parts = state_parts(conn)
-    if body.get("state") != digest:
-        recorded = body.get("tables")
+    if state != digest:
         where = ""
         if isinstance(recorded, dict):
             changed = sorted(t for t in set(recorded) | set(parts)
@@ -681,7 +749,7 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
     conn.row_changes.whole = rows_digest.whole_tables(case_format(conn))
     if conn.triggers_for != key:
         conn.triggers_for = None
-        rows_digest.install_triggers(conn, key[1])
+        rows_digest.install_triggers(conn, key[1], _table_columns(conn))
         conn.triggers_for = key
         # Sums kept so far stay good: they come from a full computation (a check, or the
         # commit of a new or migrated file) and this connection writes only through

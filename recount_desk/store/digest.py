@@ -134,6 +134,22 @@ def whole_value(table: str, rows: Sequence[Sequence[Any]]) -> int:
     return int.from_bytes(hashlib.sha256(data).digest(), "little")
 
 
+def whole_value_chunks(table: str, chunks: Iterable[Sequence[Sequence[Any]]]) -> int:
+    """``whole_value`` of the rows given a chunk at a time (in the same order): the same
+    text hashed, without every row of the table held at once (thousands of row tuples
+    alive together cost the garbage collector more than encoding them)."""
+    h = hashlib.sha256(_WHOLE_TAG + b"\x1e" + table.encode() + b"\x1f[")
+    first = True
+    for chunk in chunks:
+        if not chunk:
+            continue
+        text = _encode_row(list(chunk))  # "[row,row,…]": its rows, with the brackets
+        h.update((text[1:-1] if first else "," + text[1:-1]).encode("utf-8"))
+        first = False
+    h.update(b"]")
+    return int.from_bytes(h.digest(), "little")
+
+
 class RowChanges:
     """Collects, during one transaction, what each table's sum gains and loses, and which
     of the tables digested whole were changed (``touched``).
@@ -163,7 +179,8 @@ class RowChanges:
         self.touched = set()
 
 
-def install_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
+def install_triggers(conn: sqlite3.Connection, tables: Sequence[str],
+                     columns: Mapping[str, Sequence[str]] | None = None) -> None:
     """Temporary triggers reporting every row change of ``tables`` to ``FUNCTION``.
 
     They live in the connection's ``temp`` schema (not in the case file, whose schema is
@@ -176,7 +193,7 @@ def install_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
     if own:
         conn.execute("BEGIN")
     try:
-        _make_triggers(conn, tables)
+        _make_triggers(conn, tables, columns)
     except BaseException:
         if own:
             conn.execute("ROLLBACK")
@@ -185,12 +202,15 @@ def install_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
         conn.execute("COMMIT")
 
 
-def _make_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
+def _make_triggers(conn: sqlite3.Connection, tables: Sequence[str],
+                   columns: Mapping[str, Sequence[str]] | None) -> None:
     for (name,) in conn.execute("SELECT name FROM temp.sqlite_master WHERE type='trigger' "
                                 "AND name LIKE 'rd_row_%'").fetchall():
         conn.execute(f'DROP TRIGGER temp."{name}"')
+    if columns is None:
+        columns = table_columns(conn)
     for i, t in enumerate(tables):
-        cols = [r[1] for r in conn.execute(f'PRAGMA main.table_info("{t}")')]
+        cols = columns.get(t, [])
         new = ", ".join(f'NEW."{c}"' for c in cols)
         old = ", ".join(f'OLD."{c}"' for c in cols)
         lit = t.replace("'", "''")
@@ -201,3 +221,13 @@ def _make_triggers(conn: sqlite3.Connection, tables: Sequence[str]) -> None:
         conn.execute(f'CREATE TEMP TRIGGER "rd_row_u{i}" AFTER UPDATE ON main."{t}" BEGIN '
                      f"SELECT {FUNCTION}('{lit}', -1, {old}); "
                      f"SELECT {FUNCTION}('{lit}', 1, {new}); END")
+
+
+def table_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Every table of the file's schema → its columns in order, in one statement."""
+    out: dict[str, list[str]] = {}
+    for t, c in conn.execute("SELECT m.name, p.name FROM main.sqlite_master m, "
+                             "pragma_table_info(m.name, 'main') p WHERE m.type='table' "
+                             "ORDER BY m.name, p.cid"):
+        out.setdefault(t, []).append(c)
+    return out

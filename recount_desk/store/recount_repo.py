@@ -36,6 +36,7 @@ from recount_desk.core.recount import (
     TallySheet,
     UnitKind,
 )
+from recount_desk.core.retab import CanvassColumns, SheetColumns, UnitColumns
 
 from .blobs import int_values, same_width_blobs
 from .db import Tx
@@ -73,6 +74,21 @@ def contest_canvass(conn: sqlite3.Connection, contest_id: int
                 got = by_id[pid] = {}
             got[cname] = n
     return [names[i] for i in sorted(by_id)], {names[i]: v for i, v in by_id.items()}
+
+
+def contest_canvass_columns(conn: sqlite3.Connection, contest_id: int,
+                            names: Mapping[int, str] | None = None
+                            ) -> tuple[list[str], CanvassColumns]:
+    """``contest_canvass`` by choice (choice → precinct → votes): each choice's stored
+    column as it is, with no dictionary per precinct. ``names``: precinct id → name, when
+    the caller has read them."""
+    names = precinct_names(conn) if names is None else names
+    ids: set[int] = set()
+    by: dict[str, dict[str, int]] = {}
+    for cname, pids, votes in contest_counts(conn, contest_id):
+        by.setdefault(cname, {}).update(zip(map(names.__getitem__, pids), votes, strict=True))
+        ids.update(pids)
+    return [names[i] for i in sorted(ids)], CanvassColumns(by)
 
 
 def precinct_ids(conn: sqlite3.Connection) -> dict[str, int]:
@@ -185,6 +201,64 @@ def units(conn: sqlite3.Connection, contest_id: int,
         prec.setdefault(uid, []).append(pname)
     return [StoredUnit(uid, pos, RecountUnit(name, tuple(prec.get(uid, []))), note)
             for uid, pos, name, note in rows]
+
+
+@dataclass(frozen=True)
+class UnitTable:
+    """A contest's units as columns, in order: their ids beside ``units`` (names and
+    precincts, as ``units`` gives them)."""
+
+    ids: Sequence[int]
+    units: UnitColumns
+
+
+def unit_table(conn: sqlite3.Connection, contest_id: int,
+               names: Mapping[int, str] | None = None) -> UnitTable:
+    """``units`` as columns, in two statements and without an object per unit (a countywide
+    race has thousands; their rows are read one by one, not kept). ``names``: precinct
+    id → name, when the caller has read them."""
+    ids: list[int] = []
+    unames: list[str] = []
+    for uid, uname in conn.execute("SELECT id, name FROM recount_unit WHERE contest_id=? "
+                                   "ORDER BY position, id", (contest_id,)):
+        ids.append(uid)
+        unames.append(uname)
+    if not ids:
+        return UnitTable([], UnitColumns([], []))
+    pname = precinct_names(conn) if names is None else names
+    of_unit: dict[int, int] = {}  # unit → its precinct, while each has one
+    prec: dict[int, list[str]] | None = None
+    for uid, pid in conn.execute("SELECT unit_id, precinct_id FROM unit_precinct WHERE "
+                                 "contest_id=? ORDER BY precinct_id", (contest_id,)):
+        if prec is None and uid not in of_unit:
+            of_unit[uid] = pid
+            continue
+        if prec is None:  # a unit of several precincts: each unit's list
+            prec = {u: [] for u in ids}
+            for u, p in of_unit.items():
+                if u in prec and p in pname:
+                    prec[u].append(pname[p])
+        if uid in prec and pid in pname:
+            prec[uid].append(pname[pid])
+    if prec is None and len(of_unit) == len(ids):
+        try:
+            one = list(map(pname.__getitem__, map(of_unit.__getitem__, ids)))
+        except KeyError:
+            pass
+        else:
+            return UnitTable(ids, UnitColumns(unames, one=one))
+    if prec is None:
+        prec = {u: [] for u in ids}
+        for u, p in of_unit.items():
+            if u in prec and p in pname:
+                prec[u].append(pname[p])
+    return UnitTable(ids, UnitColumns(unames, [tuple(prec[u]) for u in ids]))
+
+
+def units_with_entries(conn: sqlite3.Connection, contest_id: int) -> set[int]:
+    """The units with current tally entries (rows of tally_entry: hand-entered, or loaded
+    before case format 9)."""
+    return _units_with_entries(conn, contest_id, None)
 
 
 def set_variance_note(tx: Tx, unit_id: int, note: str) -> None:
@@ -806,33 +880,85 @@ def add_load_tallies(tx: Tx, load_id: int, sheets: Sequence[tuple[int, TallyShee
     """Record a load's tallies, one sheet per unit (unit id, sheet), as ONE row; any current
     entry of those units (an earlier load's, stored before case format 9) is superseded,
     kept in history. Returns the tallies' digest (``tally_digest``)."""
-    unit_ids = [u for u, _ in sheets]
-    for i in range(0, len(unit_ids), 500):
-        part = unit_ids[i:i + 500]
-        tx.execute("UPDATE tally_entry SET superseded=1 WHERE superseded=0 AND unit_id IN "
-                   f"({','.join('?' * len(part))})", part)
     names = list(choice_id_of)
     extra = set().union(*(s.votes for _, s in sheets)) - set(names)
     if extra:
         raise ValueError(f"the load names choices the contest does not have: {sorted(extra)}")
     fields: list[list[Any]] = [[s.ballots for _, s in sheets], [s.write_ins for _, s in sheets],
-              [s.over for _, s in sheets], [s.under for _, s in sheets]]
+                               [s.over for _, s in sheets], [s.under for _, s in sheets]]
     absent = object()  # (a choice the sheet leaves out, until coded)
     given: list[Any] = [s.votes.get(n, absent) for n in names for _, s in sheets]
     low = min([v for c in (*fields, given) for v in c if v is not None and v is not absent],
               default=0)
     if low < 0:
         raise ValueError(f"a loaded count cannot be negative ({low})")
-    # (counts are never negative: -1 and -2 say "not given" and "no such choice")
-    votes = [_ABSENT if v is absent else v for v in given]
-    columns = [unit_ids, [choice_id_of[n] for n in names],
-               *([_NONE if v is None else v for v in c] for c in (*fields, votes))]
+    votes = [_NONE if v is None else _ABSENT if v is absent else v for v in given]
+    return _write_load(tx, load_id, [u for u, _ in sheets], [_coded(c) for c in fields],
+                       votes, choice_id_of, officer, entered_at, entered_by)
+
+
+def add_load_columns(tx: Tx, load_id: int, unit_ids: Sequence[int], tallies: SheetColumns,
+                     choice_id_of: Mapping[str, int], officer: str, entered_at: str,
+                     entered_by: str) -> str:
+    """``add_load_tallies`` of the units ``unit_ids``, their figures as columns
+    (``tallies``: a choice it has no column for is one no sheet gives): the same row, the
+    same digest, without a ``TallySheet`` per unit."""
+    names = list(choice_id_of)
+    extra = set(tallies.votes) - set(names)
+    if extra:
+        raise ValueError(f"the load names choices the contest does not have: {sorted(extra)}")
+    n = len(unit_ids)
+    fields = (tallies.ballots, tallies.write_ins, tallies.over, tallies.under)
+    if any(len(c) != n for c in (*fields, *tallies.votes.values())):
+        raise ValueError("the load's columns do not give one value per unit")
+    given = [tallies.votes.get(name) for name in names]
+    low = min([_lowest(c) for c in (*fields, *(c for c in given if c is not None))],
+              default=0)
+    if low < 0:
+        raise ValueError(f"a loaded count cannot be negative ({low})")
+    votes: list[int] = []
+    for c in given:
+        votes += [_ABSENT] * n if c is None else _coded(c)
+    return _write_load(tx, load_id, unit_ids, [_coded(c) for c in fields], votes,
+                       choice_id_of, officer, entered_at, entered_by)
+
+
+def _write_load(tx: Tx, load_id: int, unit_ids: Sequence[int], fields: Sequence[Sequence[int]],
+                votes: Sequence[int], choice_id_of: Mapping[str, int], officer: str,
+                entered_at: str, entered_by: str) -> str:
+    """The load's row: ballots, write-ins, over, under (``fields``) and the votes, choice
+    after choice, coded; the units' current entries superseded."""
+    current = tx.execute("SELECT EXISTS (SELECT 1 FROM tally_entry WHERE superseded=0)"
+                         ).fetchone()[0]
+    for i in range(0, len(unit_ids), 500) if current else ():
+        part = list(unit_ids[i:i + 500])
+        tx.execute("UPDATE tally_entry SET superseded=1 WHERE superseded=0 AND unit_id IN "
+                   f"({','.join('?' * len(part))})", part)
+    columns = [unit_ids, [choice_id_of[n] for n in choice_id_of], *fields, votes]
     width, blobs = same_width_blobs(columns)
     tx.execute("INSERT INTO retab_tally(load_id, officer, entered_at, entered_by, width, units, "
                "choices, ballots, write_ins, over_votes, under_votes, votes) "
                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                (load_id, officer, entered_at, entered_by, width, *blobs))
     return tally_digest(width, blobs)
+
+
+def _lowest(column: Sequence[int | None]) -> int:
+    """The lowest count of a column, None left out; 0 when it has none."""
+    if None not in column:
+        return min(column, default=0)  # type: ignore[type-var,return-value]
+    if column.count(None) == len(column):
+        return 0
+    return min((v for v in column if v is not None), default=0)
+
+
+def _coded(column: Sequence[int | None]) -> Sequence[int]:
+    """A column as stored: None (not given) as -1."""
+    if None not in column:
+        return column  # type: ignore[return-value]
+    if column.count(None) == len(column):
+        return [_NONE] * len(column)
+    return [_NONE if v is None else v for v in column]
 
 
 @dataclass(frozen=True)

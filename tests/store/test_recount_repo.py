@@ -165,6 +165,25 @@ def test_units_and_settings_round_trip(conn: sqlite3.Connection) -> None:
             started_at="now", started_by="t"))
 
 
+@pytest.mark.parametrize("units", [
+    [RecountUnit("All", ("P1", "P2"))],
+    [RecountUnit("B", ("P2",)), RecountUnit("A", ("P1",))],
+    [RecountUnit("A", ("P1",)), RecountUnit("B", ("P2", "P1"))][1:],
+], ids=["one-batch", "one-precinct-each", "batch-out-of-order"])
+def test_the_unit_table_is_the_units_as_columns(conn: sqlite3.Connection,
+                                                units: list[RecountUnit]) -> None:
+    write(conn, lambda tx: rr.save_recount(
+        tx, 1, method=RecountMethod.RETABULATION, entry_mode=EntryMode.DOUBLE,
+        unit_kind=UnitKind.BATCHES, units=units, started_at="now", started_by="t"))
+    table = rr.unit_table(conn, 1)
+    stored = rr.units(conn, 1)
+    assert list(table.ids) == [u.id for u in stored]
+    assert list(table.units.names) == [u.unit.name for u in stored]
+    assert [tuple(p) for p in table.units.precincts] == [u.unit.precincts for u in stored]
+    assert rr.contest_canvass_columns(conn, 1)[1].votes == {
+        "Ada": {"P1": 2, "P2": 1}, "Ben": {"P1": 1, "P2": 1}}
+
+
 def test_entries_supersede_and_keep_none(conn: sqlite3.Connection) -> None:
     (uid,) = _start(conn)
     cids = rr.choice_ids(conn, 1)
