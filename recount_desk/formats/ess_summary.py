@@ -251,7 +251,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         title_lines = 0
         if label and not nums and is_vote_for(i + 1):
             title_lines = 1
-        elif text_only(i) and text_only(i + 1) and is_vote_for(i + 2) and \
+        elif texts_only[i] and text_only(i + 1) and is_vote_for(i + 2) and \
                 vocab.choice_kind(label) == "candidate" and \
                 not vocab.is_non_contest_office(label) and \
                 not any(t.upper() == "TOTAL" for t in texts):
@@ -268,10 +268,10 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             header = []
             i += title_lines + 1
             continue
-        words = [label, *texts]
-        if not nums and label and (any(t.upper() == "TOTAL" for t in words) or
-                                   all(_mode_word(t) for t in words)):
-            header = [vocab.clean_name(t).upper() for t in words if not _PCT_WORD.match(t)]
+        if not nums and label and (any(t.upper() == "TOTAL" for t in (label, *texts)) or
+                                   all(_mode_word(t) for t in (label, *texts))):
+            header = [vocab.clean_name(t).upper() for t in (label, *texts)
+                      if not _PCT_WORD.match(t)]
             i += 1
             continue
         if in_stats:
