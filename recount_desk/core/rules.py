@@ -10,6 +10,7 @@ Arithmetic is exact: .25 % is tested as ``400 * difference <= total``; never a f
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -161,6 +162,7 @@ def seats_in_title(title: str) -> int | None:
     return n if 1 <= n <= 50 else None
 
 
+@functools.lru_cache(maxsize=4096)  # (asked of every race of every check)
 def several_seats_hint(title: str) -> str | None:
     """The words of a title that suggest a race fills several seats, or None."""
     m = _SEVERAL.search(title)
