@@ -264,7 +264,9 @@ class _Workbook(grid.Book):
                   if any(c.strip().lower() == "total votes" for c in r)), None)
         toc_title = self.toc.get(sheet.strip(), ("", 0))[0]
         above = rows[:t - 1] if t else []
-        raw_title = next((c for r in above for c in r if c.strip()), "")
+        # The title is the text nearest above the candidate names: a banner a re-save puts
+        # at the top ("Official Canvass Results - printed …") is not every page's title.
+        raw_title = next((c for r in reversed(above) for c in r if c.strip()), "")
         if t is None or t < 1:
             what = raw_title or toc_title or (next((c for c in rows[0] if c), "") if rows
                                               else "")
