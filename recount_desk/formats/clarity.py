@@ -25,10 +25,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from recount_desk.core.model import Issue, Severity
-
 from . import grid, vocab
-from .base import NOT_OURS, RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog
+from .stages import detector
 from .tabular import (
     MAX_UNZIPPED,
     SS_NS,
@@ -67,38 +67,36 @@ Row = tuple[str, str, str, str, str, str, str, int]
 # ---------------------------------------------------------------------------------------------
 # Detection
 
+@detector()
 def detect(path: Path, kind: str) -> Detection | None:
-    try:
-        if kind == "spreadsheetml":
-            head = _head_bytes(path)
-            if b"SOE Software" in head or b'Name="Table of Contents"' in head:
-                return Detection(FAMILY, LABEL, 97, "SpreadsheetML workbook by SOE Software "
-                                 "(Clarity) with a Table of Contents sheet")
-            return None
-        if kind == "xml":
-            head = _head_bytes(path)
-            if b"<ElectionResult" in head:
-                return Detection(FAMILY, LABEL, 97, "Clarity detail.xml (<ElectionResult>)")
-            return None
-        if kind == "zip":
-            member = _zip_member(path)
-            if member is not None:
-                return Detection(FAMILY, LABEL, 95, f"zip archive holding {member}")
-            return None
-        if kind in ("xlsx", "xls", "ods"):
-            names = sheet_names(path, kind)
-            if len(names) >= 2 and names[0].strip().lower() == _TOC:
-                if len(names) >= 3 and names[1].strip().lower() == "registered voters":
-                    return Detection(FAMILY, LABEL, 92, "sheets 'Table of Contents', "
-                                     "'Registered Voters' then one per contest (re-saved "
-                                     "Clarity detail.xls)")
-                toc = read_sheet_text(path, names[0])
-                if any([c.strip().lower() for c in r[:2]] == ["page", "contest"]
-                       for r in toc[:10]):
-                    return Detection(FAMILY, LABEL, 85, "a 'Table of Contents' sheet listing "
-                                     "'Page, Contest' (re-saved Clarity detail.xls)")
-    except NOT_OURS:  # a file of another family, or damaged
+    if kind == "spreadsheetml":
+        head = _head_bytes(path)
+        if b"SOE Software" in head or b'Name="Table of Contents"' in head:
+            return Detection(FAMILY, LABEL, 97, "SpreadsheetML workbook by SOE Software "
+                             "(Clarity) with a Table of Contents sheet")
         return None
+    if kind == "xml":
+        head = _head_bytes(path)
+        if b"<ElectionResult" in head:
+            return Detection(FAMILY, LABEL, 97, "Clarity detail.xml (<ElectionResult>)")
+        return None
+    if kind == "zip":
+        member = _zip_member(path)
+        if member is not None:
+            return Detection(FAMILY, LABEL, 95, f"zip archive holding {member}")
+        return None
+    if kind in ("xlsx", "xls", "ods"):
+        names = sheet_names(path, kind)
+        if len(names) >= 2 and names[0].strip().lower() == _TOC:
+            if len(names) >= 3 and names[1].strip().lower() == "registered voters":
+                return Detection(FAMILY, LABEL, 92, "sheets 'Table of Contents', "
+                                 "'Registered Voters' then one per contest (re-saved "
+                                 "Clarity detail.xls)")
+            toc = read_sheet_text(path, names[0])
+            if any([c.strip().lower() for c in r[:2]] == ["page", "contest"]
+                   for r in toc[:10]):
+                return Detection(FAMILY, LABEL, 85, "a 'Table of Contents' sheet listing "
+                                 "'Page, Contest' (re-saved Clarity detail.xls)")
     return None
 
 
@@ -266,7 +264,9 @@ class _Workbook(grid.Book):
                   if any(c.strip().lower() == "total votes" for c in r)), None)
         toc_title = self.toc.get(sheet.strip(), ("", 0))[0]
         above = rows[:t - 1] if t else []
-        raw_title = next((c for r in above for c in r if c.strip()), "")
+        # The title is the text nearest above the candidate names: a banner a re-save puts
+        # at the top ("Official Canvass Results - printed …") is not every page's title.
+        raw_title = next((c for r in reversed(above) for c in r if c.strip()), "")
         if t is None or t < 1:
             what = raw_title or toc_title or (next((c for c in rows[0] if c), "") if rows
                                               else "")
@@ -419,7 +419,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
     from ._xml import HostileXml, iterparse
 
     name = path.name
-    issues: list[Issue] = []
+    log = IssueLog(name)
     rows: list[Row] = []
     seats: dict[tuple[str, str, str], int] = {}
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
@@ -490,21 +490,17 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                    f"({'forbidden DTD or entities' if isinstance(e, HostileXml) else e})"
                    ". Download detail.xml again from the results site.") from e
     if bad_counts:
-        issues.append(Issue(
-            name, f"{len(bad_counts)} count(s) are not vote counts (first: {bad_counts[0]}). "
-            "Download detail.xml again from the results site; nothing is read as 0.",
-            severity=Severity.ERROR))
+        log.error(f"{len(bad_counts)} count(s) are not vote counts (first: {bad_counts[0]}). "
+                  "Download detail.xml again from the results site; nothing is read as 0.")
     if no_units:
-        issues.append(Issue(
-            name, f"{len(no_units)} choice(s) have a total but no per-precinct (or per-county) "
-            f"votes, so they cannot be counted by precinct (first: {no_units[0]}). Download "
-            "the detail.xml with precinct results.", severity=Severity.ERROR))
+        log.error(f"{len(no_units)} choice(s) have a total but no per-precinct (or per-county) "
+                  f"votes, so they cannot be counted by precinct (first: {no_units[0]}). "
+                  "Download the detail.xml with precinct results.")
     if n_contests == 0:
         raise fail(path, "This XML file holds no <Contest> results; it is not a Clarity "
                    "detail.xml. Download detail.xml (or detail.xls) from the results site.")
-    low = (election_name or name).lower()
-    primary = True if (any_party or "primary" in low) else (False if "general" in low else None)
-    return RawCanvass(name, FAMILY, _frame(rows), issues, seats, file_totals, set(), primary,
+    return RawCanvass(name, FAMILY, _frame(rows), log.issues, seats, file_totals, set(),
+                      grid.primary_of(election_name or name, any_party),
                       election_name=election_name, election_date=election_date)
 
 

@@ -21,9 +21,9 @@ from operator import itemgetter
 from pathlib import Path
 
 from . import blocks, vocab
-from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, open_source
-from .stages import head_rows, pick_sheet, primary_in_name
+from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source
+from .stages import detector, head_rows, pick_sheet, primary_in_name, staged_read
 from .tabular import col_letter
 
 FAMILY = "ess_custom"
@@ -55,16 +55,12 @@ def _find_layout(rows: list[list[str]]) -> tuple[int, int, int] | None:
     return None
 
 
+@detector("xlsx", "xls", "ods")
 def detect(path: Path, kind: str) -> Detection | None:
-    if kind not in ("xlsx", "xls", "ods"):
-        return None
-    try:
-        # The statement is usually the first sheet; a few workbooks put a cover sheet first.
-        sheet = pick_sheet(path, kind, None, lambda rows: _detect_rows(rows) is not None,
-                           look=3, nrows=14)
-        return _detect_rows(head_rows(path, kind, sheet, nrows=14))
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    # The statement is usually the first sheet; a few workbooks put a cover sheet first.
+    sheet = pick_sheet(path, kind, None, lambda rows: _detect_rows(rows) is not None,
+                       look=3, nrows=14)
+    return _detect_rows(head_rows(path, kind, sheet, nrows=14))
 
 
 def _detect_rows(rows: list[list[str]]) -> Detection | None:
@@ -87,12 +83,6 @@ def _detect_rows(rows: list[list[str]]) -> Detection | None:
         return None
     return Detection(FAMILY, LABEL, min(score, 95),
                      "title rows, a header band with contest titles and 'Registered Voters'")
-
-
-def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
-    """Read the statement's precinct rows (or Total sub-rows) into raw rows."""
-    options = options or ReadOptions()
-    return map(locate(open_source(path), options), options)
 
 
 def locate(source: Source, options: ReadOptions) -> Located:
@@ -242,6 +232,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     return RawCanvass(name, FAMILY, df, log.close(), seats, file_totals, set(), primary,
                       election_name=located.facts["election_name"],
                       election_date=located.facts["election_date"], sheet=sheet)
+
+
+read = staged_read(locate, map)
 
 
 def _pick_rows(located: Located, body: list[int], type_col: int | None, prec_col: int

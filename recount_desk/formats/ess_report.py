@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING
 from recount_desk.core.model import Issue, Severity
 
 from . import blocks, vocab
-from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, open_source
-from .stages import raw_frame
+from .base import Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source
+from .stages import detector, raw_frame, staged_read
 from .tabular import read_sheet_text, sheet_names
 
 if TYPE_CHECKING:
@@ -43,21 +43,14 @@ def _norm(s: str) -> str:
     return re.sub(r"\s+", " ", s.strip().lower())
 
 
+@detector("xlsx", "xls", "ods")
 def detect(path: Path, kind: str) -> Detection | None:
-    if kind not in ("xlsx", "xls", "ods"):
-        return None
-    try:
-        names = {_norm(s): s for s in sheet_names(path, kind)}
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    names = {_norm(s): s for s in sheet_names(path, kind)}
     sheet = names.get(_PRECINCT) or names.get(_PRECINCT_GROUP) or names.get(_SUMMARY) or \
         names.get(_SUMMARY_GROUP)
     if sheet is None:
         return None
-    try:
-        head = read_sheet_text(path, sheet, nrows=10)
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    head = read_sheet_text(path, sheet, nrows=10)
     if not any(all(h in {_norm(c) for c in r} for h in _NEEDED) for r in head):
         return None
     precincts = _PRECINCT in names or _PRECINCT_GROUP in names
@@ -124,12 +117,6 @@ def _classify(df: pd.DataFrame, sheet: str, log: IssueLog | None) -> pd.DataFram
         "choice": choice[keep], "party": party[keep], "kind": kind[keep],
         "votes": num[keep].fillna(0).astype("int64"), "_row": df["_row"][keep],
     })
-
-
-def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
-    """Read Precinct Results into raw rows and Summary Results into the file's totals."""
-    options = options or ReadOptions()
-    return map(locate(open_source(path), options), options)
 
 
 def locate(source: Source, options: ReadOptions) -> Located:
@@ -247,6 +234,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     options.on_progress(4, 4)
     return RawCanvass(name, FAMILY, out, log.close(), {}, file_totals, set(), primary,
                       sheet=sheet)
+
+
+read = staged_read(locate, map)
 
 
 _NAMED_WRITE_IN = re.compile(r"^\s*write-?\s*in\s*:", re.IGNORECASE)

@@ -33,9 +33,9 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import blocks, vocab
-from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, open_source
-from .stages import blank_lead, head_rows
+from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source
+from .stages import blank_lead, detector, head_rows, staged_read
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -59,23 +59,19 @@ def _is_header(row: list[str]) -> bool:
         and head[2] == "PRECINCT NAME"
 
 
+@detector("csv", "xlsx", "xls", "ods")
 def detect(path: Path, kind: str) -> Detection | None:
-    try:
-        if kind == "csv":
-            rows = head_rows(path, kind, nrows=13)
-            rows = rows[blank_lead(rows):][:3]  # (blank lines above the header passed over)
-        elif kind in ("xlsx", "xls", "ods"):
-            # The export is usually the only sheet; a copy may put a short cover or notes
-            # sheet first (only such a sheet is passed over, so big workbooks stay cheap).
-            rows = []
-            for s in sheet_names(path, kind)[:3]:
-                rows = read_sheet_text(path, s, nrows=3)
-                if (rows and _is_header(rows[0])) or len(read_sheet_raw(path, s)) >= 20:
-                    break
-        else:
-            return None
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    if kind == "csv":
+        rows = head_rows(path, kind, nrows=13)
+        rows = rows[blank_lead(rows):][:3]  # (blank lines above the header passed over)
+    else:
+        # The export is usually the only sheet; a copy may put a short cover or notes
+        # sheet first (only such a sheet is passed over, so big workbooks stay cheap).
+        rows = []
+        for s in sheet_names(path, kind)[:3]:
+            rows = read_sheet_text(path, s, nrows=3)
+            if (rows and _is_header(rows[0])) or len(read_sheet_raw(path, s)) >= 20:
+                break
     if not rows or not _is_header(rows[0]):
         return None
     conf = 97 if any(_has_stat_labels(r) for r in rows[1:3]) else 85
@@ -96,12 +92,6 @@ def _unmangle(text: str) -> str:
         return raw.decode("utf-8")
     except UnicodeError:
         return text
-
-
-def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
-    """Read an SOVC export into raw rows; problems become issues with their row and column."""
-    options = options or ReadOptions()
-    return map(locate(open_source(path), options), options)
 
 
 def locate(source: Source, options: ReadOptions) -> Located:
@@ -406,6 +396,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         primary = False
     return RawCanvass(name, FAMILY, df, log.close(), seats, file_totals, set(), primary,
                       sheet=sheet)
+
+
+read = staged_read(locate, map)
 
 
 def _ballots_cast(rows: list[list[str]], body_idx: list[int], cols: list[int]

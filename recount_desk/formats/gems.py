@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING
 from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import blocks, vocab
-from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, open_source
-from .stages import head_rows
+from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source
+from .stages import detector, head_rows, staged_read
 from .tabular import NOT_UTF8_NOTE
 
 if TYPE_CHECKING:
@@ -105,14 +105,9 @@ def _looks_like_gems(row: list[str]) -> bool:
         vocab.parse_count(row[9]) is not None and bool(row[3].strip())
 
 
+@detector("csv")
 def detect(path: Path, kind: str) -> Detection | None:
-    if kind != "csv":
-        return None
-    try:
-        rows = [r for r in head_rows(path, kind, nrows=20)
-                if any(c.strip().strip("\x1a") for c in r)]
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    rows = [r for r in head_rows(path, kind, nrows=20) if any(c.strip().strip("\x1a") for c in r)]
     if not rows:
         return None
     ok = sum(_looks_like_gems(r) for r in rows)
@@ -122,12 +117,6 @@ def detect(path: Path, kind: str) -> Detection | None:
                 or r[3].strip() == "Race Statistics" for r in rows)
     return Detection(FAMILY, LABEL, 95 if stats else 85,
                      "headerless rows of ten fields (county, precinct, race, candidate, votes)")
-
-
-def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
-    """Read a GEMS export, resolving the per-group repeats as the module docstring explains."""
-    options = options or ReadOptions()
-    return map(locate(open_source(path), options), options)
 
 
 def locate(source: Source, options: ReadOptions) -> Located:
@@ -293,3 +282,6 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     primary = True if (df["race_party"] != "").any() else None
     options.on_progress(3, 3)
     return RawCanvass(name, FAMILY, out, log.close(), seats, file_totals, set(), primary)
+
+
+read = staged_read(locate, map)

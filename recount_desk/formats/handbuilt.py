@@ -26,6 +26,7 @@ detection is only moderately confident.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,9 +36,9 @@ from recount_desk.core.model import Issue, Severity
 
 from . import grid, vocab
 from ._workbook_checks import excel_error_cells
-from .base import NOT_OURS, Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
-from .stages import frame, sheets, to_int
+from .stages import detector, frame, sheets, to_int
 from .tabular import col_letter, read_csv_rows, read_csv_text
 
 FAMILY = "handbuilt"
@@ -185,40 +186,37 @@ def _summary_failure(path: Path, sheet: str | None, what: str, others: list[str]
                 f"{instead} instead.", sheet=sheet or None)
 
 
+@detector("xlsx", "xls", "ods", "csv")
 def detect(path: Path, kind: str) -> Detection | None:
-    if kind not in ("xlsx", "xls", "ods", "csv"):
-        return None
-    try:
-        summaries = 0
-        seen = 0
-        for sheet, raw in _sheets(path, kind, nrows=200, limit=_DETECT_SHEETS):
-            rows, _lead, h = _prepare(raw)
-            if h is None:
-                if any(any(c.strip() for c in r) for r in rows):
-                    seen += 1
-                    summaries += _ballot_summary(rows) is not None
-                continue
-            first = _clean(rows[h][0]).lower()
-            conf = 70 if first.startswith("precinct name") or first.startswith("precincts") \
-                else 50
-            where = f"sheet {sheet!r}, " if sheet else ""
-            return Detection(FAMILY, LABEL, conf, f"{where}row {h + 1}: a hand-built header "
-                             f"{_clean(rows[h][0])!r} with voter statistics and candidate "
-                             "columns (free-form layout: check the contests read)")
-        if seen and summaries == seen:
-            return Detection(FAMILY, SUMMARY_LABEL, 10, "only ballot statistics (registered "
-                             "voters, ballots cast …) and no contests or candidates")
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    summaries = 0
+    seen = 0
+    for sheet, raw in _sheets(path, kind, nrows=200, limit=_DETECT_SHEETS):
+        rows, _lead, h = _prepare(raw)
+        if h is None:
+            if any(any(c.strip() for c in r) for r in rows):
+                seen += 1
+                summaries += _ballot_summary(rows) is not None
+            continue
+        first = _clean(rows[h][0]).lower()
+        conf = 70 if first.startswith("precinct name") or first.startswith("precincts") \
+            else 50
+        where = f"sheet {sheet!r}, " if sheet else ""
+        return Detection(FAMILY, LABEL, conf, f"{where}row {h + 1}: a hand-built header "
+                         f"{_clean(rows[h][0])!r} with voter statistics and candidate "
+                         "columns (free-form layout: check the contests read)")
+    if seen and summaries == seen:
+        return Detection(FAMILY, SUMMARY_LABEL, 10, "only ballot statistics (registered "
+                         "voters, ballots cast …) and no contests or candidates")
     return None
 
 
 def _csv_rows(path: Path, nrows: int | None) -> list[list[str]]:
     """A hand-made CSV's rows, its delimiter sniffed (rows of different lengths, such as a
-    title line of one field, as they are)."""
+    title line of one field, as they are); read as commas where the first line tells no
+    delimiter (a blank line, as a re-save leaves: kept, so that rows keep their numbers)."""
     try:
         df, _ = read_csv_text(path, header=None, nrows=nrows, sep=None)
-    except ImportFailed:
+    except (ImportFailed, csv.Error):
         return read_csv_rows(path, limit=nrows)[0]
     rows: list[list[str]] = df.fillna("").astype(str).to_numpy().tolist()
     return rows

@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import grid, vocab
-from .base import NOT_OURS, Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
+from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
-from .stages import frame, sheets, to_int
+from .stages import detector, frame, sheets, to_int
 from .tabular import col_letter
 
 FAMILY = "sideways"
@@ -365,32 +365,28 @@ def _ballot_list_failure(path: Path, sheet: str | None, where: tuple[int, int]
 # --- detect / read -----------------------------------------------------------------------
 
 
+@detector("xlsx", "xls", "ods", "csv")
 def detect(path: Path, kind: str) -> Detection | None:
-    if kind not in ("xlsx", "xls", "ods", "csv"):
-        return None
-    try:
-        ballot_list: Detection | None = None
-        for sheet, rows in sheets(path, kind, limit=4, nrows=_DETECT_ROWS):
-            where = f"sheet {sheet!r}, " if sheet else ""
-            lay = _layout(rows)
-            if lay is not None and _plausible(rows, lay, 2):
-                h = lay.headers[0]
-                names = list(h.precincts.values())
-                titles = [b.title for b in lay.blocks[:3]]
-                conf = 75 if len(lay.blocks) >= 3 and len(names) >= 3 else 60
-                return Detection(
-                    FAMILY, LABEL, conf,
-                    f"{where}row {h.row + 1}: {len(names)} precinct columns ({names[0]} … "
-                    f"{names[-1]}) and contests stacked down ({', '.join(titles)}, …)")
-            bl = _ballot_list(rows)
-            if bl is not None and ballot_list is None:
-                ballot_list = Detection(
-                    FAMILY, BALLOT_LIST_LABEL, 10,
-                    f"{where}row {bl[0] + 1}: a list of {bl[1]:,} ballot records (cast vote "
-                    "record, batch, tabulator) with no vote counts")
-        return ballot_list
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    ballot_list: Detection | None = None
+    for sheet, rows in sheets(path, kind, limit=4, nrows=_DETECT_ROWS):
+        where = f"sheet {sheet!r}, " if sheet else ""
+        lay = _layout(rows)
+        if lay is not None and _plausible(rows, lay, 2):
+            h = lay.headers[0]
+            names = list(h.precincts.values())
+            titles = [b.title for b in lay.blocks[:3]]
+            conf = 75 if len(lay.blocks) >= 3 and len(names) >= 3 else 60
+            return Detection(
+                FAMILY, LABEL, conf,
+                f"{where}row {h.row + 1}: {len(names)} precinct columns ({names[0]} … "
+                f"{names[-1]}) and contests stacked down ({', '.join(titles)}, …)")
+        bl = _ballot_list(rows)
+        if bl is not None and ballot_list is None:
+            ballot_list = Detection(
+                FAMILY, BALLOT_LIST_LABEL, 10,
+                f"{where}row {bl[0] + 1}: a list of {bl[1]:,} ballot records (cast vote "
+                "record, batch, tabulator) with no vote counts")
+    return ballot_list
 
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:

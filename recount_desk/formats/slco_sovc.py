@@ -20,8 +20,8 @@ import re
 from pathlib import Path
 
 from . import grid, vocab
-from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
-from .stages import iter_sheets, to_int, workbook_sheet_names
+from .base import Detection, RawCanvass, ReadOptions, fail
+from .stages import detector, iter_sheets, to_int, workbook_sheet_names
 
 FAMILY = "slco_sovc"
 LABEL = "Salt Lake County Statement of Votes Cast (SOVC workbook, 2016–2024)"
@@ -85,38 +85,34 @@ def _clean(text: str) -> str:
 
 # ---------------------------------------------------------------------------------------------
 
+@detector("xlsx", "xls", "ods")
 def detect(path: Path, kind: str) -> Detection | None:
-    if kind not in ("xlsx", "xls", "ods"):
+    names = workbook_sheet_names(path)
+    if not names:
         return None
-    try:
-        names = workbook_sheet_names(path)
-        if not names:
-            return None
-        first = next(iter_sheets(path, names[:1], nrows=30))[1]
-        cells = [c for r in first[:15] for c in r if c]
-        if names[0].strip().upper() == "TOC" and len(names) > 1:
-            second = next(iter_sheets(path, names[1:2], nrows=30))[1]
-            if _find_header_2018(second) is not None:
-                return Detection(FAMILY, LABEL, 93, "TOC sheet and contest sheets with the "
-                                 "header 'Precinct, Type, Reg. Voters, Cards Cast, Total Votes'")
-            if any("statement of votes cast" in c.lower() for c in cells):
-                return Detection(FAMILY, LABEL, 60, "TOC sheet of a Statement of Votes Cast")
-        if _find_header_2018(first) is not None:
-            # A workbook of contest sheets without the TOC (one contest, e.g. a recount).
-            return Detection(FAMILY, LABEL, 88, "contest sheet with the header 'Precinct, Type, "
-                             "Reg. Voters, Cards Cast, Total Votes' (Salt Lake County SOVC)")
-        if cells and _PAGE.match(cells[0]) and any(
-                "statement of votes cast" in c.lower() for c in cells):
-            if len(names) > 1:
-                second = next(iter_sheets(path, names[1:2], nrows=6))[1]
-                if _find_header_2024(second) is not None:
-                    return Detection(FAMILY, LABEL, 90, "printed SOVC ('Page: 1 of n') with "
-                                     "contest pages headed 'Precinct, Times Cast, Registered "
-                                     "Voters'")
-            return Detection(FAMILY, LABEL, 55, "printed Statement of Votes Cast ('Page: n of "
-                             "m')")
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    first = next(iter_sheets(path, names[:1], nrows=30))[1]
+    cells = [c for r in first[:15] for c in r if c]
+    if names[0].strip().upper() == "TOC" and len(names) > 1:
+        second = next(iter_sheets(path, names[1:2], nrows=30))[1]
+        if _find_header_2018(second) is not None:
+            return Detection(FAMILY, LABEL, 93, "TOC sheet and contest sheets with the "
+                             "header 'Precinct, Type, Reg. Voters, Cards Cast, Total Votes'")
+        if any("statement of votes cast" in c.lower() for c in cells):
+            return Detection(FAMILY, LABEL, 60, "TOC sheet of a Statement of Votes Cast")
+    if _find_header_2018(first) is not None:
+        # A workbook of contest sheets without the TOC (one contest, e.g. a recount).
+        return Detection(FAMILY, LABEL, 88, "contest sheet with the header 'Precinct, Type, "
+                         "Reg. Voters, Cards Cast, Total Votes' (Salt Lake County SOVC)")
+    if cells and _PAGE.match(cells[0]) and any(
+            "statement of votes cast" in c.lower() for c in cells):
+        if len(names) > 1:
+            second = next(iter_sheets(path, names[1:2], nrows=6))[1]
+            if _find_header_2024(second) is not None:
+                return Detection(FAMILY, LABEL, 90, "printed SOVC ('Page: 1 of n') with "
+                                 "contest pages headed 'Precinct, Times Cast, Registered "
+                                 "Voters'")
+        return Detection(FAMILY, LABEL, 55, "printed Statement of Votes Cast ('Page: n of "
+                         "m')")
     return None
 
 
@@ -195,9 +191,6 @@ class _State(grid.Book):
             title = title[:m.start()].strip()
             self.any_party = True
         return title, party, seats
-
-    def _count(self, text: str, sheet: str, row: int, column: str) -> int:
-        return self.tally.count(text, sheet=sheet, row=row, column=column)
 
     def meta(self, rows: list[list[str]]) -> None:
         """The election's name and date from the lines above a table ('2018 Primary
@@ -291,7 +284,7 @@ class _State(grid.Book):
                     sup += 1
                     hidden.add(precinct)
                 continue
-            values = [self._count(c, sheet, i, header[j]) for c, (j, *_) in
+            values = [self.tally.count(c, sheet=sheet, row=i, column=header[j]) for c, (j, *_) in
                       zip(cells, cols, strict=True)]
             first_row.setdefault(precinct, i)
             if typ == "total":
@@ -402,7 +395,7 @@ class _State(grid.Book):
             values = [r[j] if j < len(r) else "" for j, *_ in cols]
             m = _BLOCK_TOTAL.match(precinct)
             if m:
-                tot = {name: self._count(v, sheet, i, name)
+                tot = {name: self.tally.count(v, sheet=sheet, row=i, column=name)
                        for (_, name, _, _), v in zip(cols, values, strict=True)}
                 if m.group(1).lower() == "county":
                     totals = tot
@@ -418,7 +411,7 @@ class _State(grid.Book):
                 continue
             for (j, name, cparty, k), v in zip(cols, values, strict=True):
                 self.rows.append((precinct, title, "", party, name, cparty, k,
-                                  self._count(v, sheet, i, header[j])))
+                                  self.tally.count(v, sheet=sheet, row=i, column=header[j])))
             for j in unresolved_cols:
                 self.unresolved += to_int(r[j] if j < len(r) else "") or 0
         use = totals if totals is not None else fallback

@@ -3,6 +3,9 @@ only what is its own (its detection and its layout's specifics).
 
 In the order of the pipeline's stages:
 
+- **detect**: :func:`detector` (the frame of a family's ``detect``: the kinds of file it
+  looks at, and a file of another family or a damaged one claimed by none);
+  :func:`staged_read` (a staged family's ``read``);
 - **sheet**: :func:`head_rows` (the first rows of a file or sheet, read once for every
   family's ``detect``), :func:`pick_sheet` (the sheet the officer chose, else the first
   whose head a family accepts);
@@ -25,13 +28,23 @@ raw rows with suppressed and bad cells, a workbook of one contest per sheet) is 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from collections.abc import Callable, Container, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from .base import RAW_COLUMNS, Cancelled, ContestTuple, ReadOptions, fail
+from .base import (
+    NOT_OURS,
+    RAW_COLUMNS,
+    Cancelled,
+    ContestTuple,
+    Detection,
+    RawCanvass,
+    ReadOptions,
+    fail,
+)
 from .tabular import (
     cell_text,
     col_letter,
@@ -49,6 +62,46 @@ if TYPE_CHECKING:
     from .pipeline import IssueLog
 
 T = TypeVar("T")
+
+Detect = Callable[[Path, str], "Detection | None"]
+
+
+def detector(*kinds: str) -> Callable[[Detect], Detect]:
+    """Stage *detect*, the frame of every family's ``detect(path, kind)``: it claims nothing
+    for a file of another kind than ``kinds`` (any kind where none is given), nor where
+    the file raises what a file of another family or a damaged one raises
+    (:data:`~.base.NOT_OURS`); anything else it raises is a bug, and is raised."""
+    def frame(look: Detect) -> Detect:
+        @functools.wraps(look)
+        def detect(path: Path, kind: str) -> Detection | None:
+            if kinds and kind not in kinds:
+                return None
+            try:
+                return look(path, kind)
+            except NOT_OURS:  # a file of another family, or damaged
+                return None
+        return detect
+    return frame
+
+
+class Reader(Protocol):
+    """A family's ``read``."""
+
+    def __call__(self, path: Path, options: ReadOptions | None = None) -> RawCanvass: ...
+
+
+def staged_read(locate: Callable[[Any, ReadOptions], T],
+                map: Callable[[T, ReadOptions], RawCanvass]) -> Reader:
+    """A staged family's ``read(path, options)``: its ``locate`` then its ``map`` on the
+    opened file, as the pipeline runs them (:func:`~.pipeline.read_raw`)."""
+    def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+        """Read the file into raw rows (the family's ``locate``, then its ``map``)."""
+        from .pipeline import open_source
+
+        options = options or ReadOptions()
+        return map(locate(open_source(path), options), options)
+    return read
+
 
 _HEAD_BYTES = 1 << 16
 # (device, inode, mtime, size) -> (rows of the file's first 64 KB, whether it is longer)

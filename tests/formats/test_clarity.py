@@ -494,3 +494,20 @@ def test_a_line_of_text_below_a_contest_page_is_no_precinct(tmp_path):
     said = [i for i in got.issues if "name no counts at all" in i.message]
     assert said and "Report generated" in said[0].message and said[0].row is not None
     assert not got.errors
+
+
+def test_a_banner_above_every_page_is_not_every_contest_s_title(tmp_path):
+    """A re-saved Clarity workbook with a banner and a blank row put above each contest
+    page: the contests keep their own titles (they were all named after the banner)."""
+    import openpyxl
+
+    src = openpyxl.load_workbook(DATA / "SaltLake_2020 Precinct2.xlsx")
+    for ws in src.worksheets[2:]:
+        ws.insert_rows(1, 2)
+        ws.cell(1, 1, "Official Canvass Results - printed 11/22/2022")
+    path = tmp_path / "SaltLake_2020 Precinct2 banner.xlsx"
+    src.save(path)
+    base, got = read_canvass(DATA / "SaltLake_2020 Precinct2.xlsx"), read_canvass(path)
+    assert [(t.contest.key, [(c.choice.name, c.votes) for c in t.choices]) for t in got.totals] \
+        == [(t.contest.key, [(c.choice.name, c.votes) for c in t.choices]) for t in base.totals]
+    assert not any("Official Canvass" in t.contest.key.title for t in got.totals)

@@ -330,3 +330,19 @@ def test_a_csv_with_a_short_title_line_and_crlf(tmp_path):
     assert parsed.family == "handbuilt"
     assert {c.choice.name: c.votes for c in totals_of(parsed, "Senate").choices} == {
         "Mitt Romney": 70, "Jenny Wilson": 40}
+
+
+def test_a_csv_resaved_with_a_blank_first_line_reads_the_same_naming_its_real_rows(tmp_path):
+    body = (b"2018 General Election Canvass\r\n,,,,Senate,Senate\r\n"
+            b"Precinct Name,Total Reg. Voters,Total Ballots Cast,Turn out %,Mitt Romney,"
+            b"Jenny Wilson\r\nP1,100,60,60%,40,2x\r\nP2,90,50,56%,30,20\r\n"
+            b"COUNTY TOTALS,190,110,,70,40\r\n")
+    plain, blank = tmp_path / "canvass.csv", tmp_path / "resaved.csv"
+    plain.write_bytes(body)
+    blank.write_bytes(b"\r\n" + body)
+    assert detect(blank)[0].family == "handbuilt"
+    a, b = read_canvass(plain), read_canvass(blank)
+    assert {c.choice.name: c.votes for c in totals_of(b, "Senate").choices} == \
+        {c.choice.name: c.votes for c in totals_of(a, "Senate").choices}
+    bad = [(i.row, i.column) for p in (a, b) for i in p.issues if "'2x'" in i.message]
+    assert bad == [(4, "F"), (5, "F")]

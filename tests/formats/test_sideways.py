@@ -322,3 +322,16 @@ def test_garfield_as_a_pdf_conversion_reads_the_same(tmp_path):
     assert votes(totals_of(parsed, "US HOUSE DISTRICT 2")) == {
         "Kael Weston": 486, "Chris Stewart": 2013, "J. Robert Latham": 58}
     assert not [i for i in parsed.issues if i.severity is not Severity.NOTE]
+
+
+def test_a_csv_resaved_with_a_blank_first_line_reads_the_same_naming_its_real_rows(tmp_path):
+    rows = wayne_rows()
+    rows[8][4] = "5O"  # row 9: a letter O for a zero
+    plain = write_csv(tmp_path / "wayne.csv", rows)
+    blank = write_csv(tmp_path / "resaved.csv", [[], *rows])
+    assert detect(blank)[0].family == "sideways"
+    a, b = read_canvass(plain), read_canvass(blank)
+    assert [(t.contest.key, votes(t)) for t in a.totals] == \
+        [(t.contest.key, votes(t)) for t in b.totals]
+    bad = [(i.row, i.column) for p in (a, b) for i in p.issues if "'5O'" in i.message]
+    assert bad == [(9, "E"), (10, "E")]
