@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -265,9 +266,15 @@ def file_coverage(parsed: ParsedCanvass, finding: ScopeFinding,
         present = file_counties(parsed)
     if len(present) > 1:
         need = COUNTIES if finding.scope is Scope.STATEWIDE else finding.counties
-        whole = need is not None and set(need) <= set(present)
+        whole = need is not None and _covers(need, present)
         return Coverage(present, whole, "state file")
     return Coverage((county,), False, "county file") if county else None
+
+
+@functools.lru_cache(maxsize=1024)  # (asked for every contest of a state's file)
+def _covers(need: tuple[str, ...], present: tuple[str, ...]) -> bool:
+    """Whether the counties ``present`` include every one of ``need``."""
+    return set(need) <= set(present)
 
 
 def file_counties(parsed: ParsedCanvass) -> tuple[str, ...]:

@@ -286,6 +286,7 @@ _AGAINST_WORDS = ("no", "against", "reject", "rejected", "not retain", "do not r
                   "against the issuance")
 
 
+@functools.lru_cache(maxsize=4096)  # (asked of every choice of every contest read)
 def _norm_stance(name: str) -> ChoiceKind | None:
     n = " ".join(name.lower().replace(".", " ").split())
     if not n:

@@ -119,6 +119,9 @@ class CodedRows:
     columns: dict[str, tuple[np.ndarray, list[str]]]
     votes: np.ndarray
     row: np.ndarray
+    # False where the reader keeps no rows (``row`` is then empty, and the frame has no
+    # "row" column).
+    has_rows: bool = True
 
     def __len__(self) -> int:
         return len(self.votes)
@@ -134,7 +137,8 @@ class CodedRows:
                                              validate=False)
 
         return pd.DataFrame({**{c: part(c) for c in RAW_COLUMNS if c != "votes"},
-                             "votes": self.votes, "row": self.row})
+                             "votes": self.votes,
+                             **({"row": self.row} if self.has_rows else {})})
 
 
 @dataclass
@@ -161,7 +165,13 @@ class CodedRawCanvass(RawCanvass):
         self.__dict__["_given"] = value
 
     def codes(self) -> CodedRows | None:
-        """The rows as codes, unless a frame was given for them."""
+        """The rows as codes with the file's row of each, unless a frame was given for
+        them (or the reader keeps no rows: see :meth:`coded_rows`)."""
+        coded = self.coded_rows()
+        return coded if coded is not None and coded.has_rows else None
+
+    def coded_rows(self) -> CodedRows | None:
+        """The rows as codes (the file's rows or not), unless a frame was given for them."""
         return self.coded if self.__dict__.get("_given") is None else None
 
 

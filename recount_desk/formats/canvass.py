@@ -10,6 +10,7 @@ suppressed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -115,6 +116,7 @@ _INVISIBLE: dict[int, str | None] = {0x200B: " ", **dict.fromkeys(map(ord, "\u20
 MAX_NAME = 300  # longer is not a name (a pasted paragraph, a broken export)
 
 
+@functools.lru_cache(maxsize=1 << 14)  # (every choice of every file is cleaned)
 def _clean_name(text: str) -> str:
     """One spelling for one name: Unicode NFC, no invisible characters, single spaces."""
     return " ".join(unicodedata.normalize("NFC", text).translate(_INVISIBLE).split())
@@ -172,7 +174,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     # Rows held as codes (a long table) are read as such; the frame is made only where the
     # rows need more than their codes (names to unify, a primary's over/under rows without
     # a party, duplicates to name).
-    coded = raw.codes() if isinstance(raw, CodedRawCanvass) else None
+    coded = raw.coded_rows() if isinstance(raw, CodedRawCanvass) else None
     fast = _from_codes(raw, coded, is_primary, issues) if coded is not None else None
     df: Any  # the frame, where it was read
     if fast is not None:
@@ -428,11 +430,13 @@ def _from_frame(raw: RawCanvass, df: pd.DataFrame, is_primary: bool,
     party = df["party"]
     if is_primary:
         # In a primary the race belongs to the party (DESIGN.md §2).
-        party = party.astype(object)
-        party = party.where(party != "", df["choice_party"].astype(object))
-        df = df.assign(party=party)
+        # (on the cells as arrays: a frame's comparisons of categoricals cost milliseconds)
+        own = party.to_numpy(dtype=object)
+        merged = np.where(own != "", own, df["choice_party"].to_numpy(dtype=object))
+        df = df.assign(party=merged)
         # Over/under rows carry no party: give them the contest's only party, if it has one.
-        blank_party = (df["party"] == "") & df["kind"].isin(["over", "under", "blank"])
+        blank_party = (merged == "") & np.isin(df["kind"].to_numpy(dtype=object),
+                                               ["over", "under", "blank"])
         if blank_party.any():
             parties = (df[df["party"] != ""].groupby(["contest", "district"])["party"]
                        .agg(lambda s: s.iloc[0] if s.nunique() == 1 else ""))
@@ -551,6 +555,12 @@ def _by_first(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str
 
     if len(texts) == 1:  # (a column the file lacks: one empty text)
         return np.zeros(len(codes), dtype=np.intp), list(texts[:len(codes) > 0])
+    if len(codes) and int(codes[0]) == 0:
+        # Codes numbered in order of first appearance (as a reader that codes as it reads
+        # gives them), the texts after the last one used left out: they stand as they are.
+        top = np.maximum.accumulate(codes)
+        if not (np.diff(top) > 1).any():
+            return codes.astype(np.intp), list(texts[:int(top[-1]) + 1])
     new, used = _factorize(codes)
     return new, [texts[k] for k in used.tolist()]
 
@@ -616,6 +626,7 @@ def _seat_overrides(raw: RawCanvass, keys: list[tuple[str, str, str]],
     return out
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _words(label: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[0-9]+|[^\W\d_]+", label.casefold()))
 
@@ -626,6 +637,7 @@ _DISTINCT = frozenset({"north", "south", "east", "west", "northern", "southern",
                        "unexpired", "city", "town", "county"})
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _near(a: str, b: str) -> bool:
     """Two long words a letter apart (two for words of eight letters or more): insert,
     delete or replace. Never two words that name parts ('North', 'South')."""
@@ -642,6 +654,16 @@ def _near(a: str, b: str) -> bool:
     return prev[-1] <= limit
 
 
+@functools.lru_cache(maxsize=1 << 14)  # (a file's titles repeat their words)
+def _deletions(word: str) -> tuple[str, ...]:
+    """The word and its variants with up to one letter deleted (two for words of eight
+    letters or more), in a fixed order."""
+    variants = {word}
+    for _ in range(1 if len(word) < 8 else 2):
+        variants |= {v[:j] + v[j + 1:] for v in variants for j in range(len(v))}
+    return tuple(sorted(variants))
+
+
 def _near_pairs(words: list[str]) -> set[tuple[str, str]]:
     """The pairs of distinct ``words`` that :func:`_near` accepts, found through the
     variants of each word with up to one deletion (two for words of eight letters or more):
@@ -652,10 +674,7 @@ def _near_pairs(words: list[str]) -> set[tuple[str, str]]:
     for w in words:
         if len(w) < 4 or not w.isalpha() or w in _DISTINCT:
             continue  # _near refuses these whatever they are compared with
-        variants = {w}
-        for _ in range(1 if len(w) < 8 else 2):
-            variants |= {v[:j] + v[j + 1:] for v in variants for j in range(len(v))}
-        for v in variants:
+        for v in _deletions(w):
             buckets[v].append(w)
     out = set()
     for group in buckets.values():
@@ -775,7 +794,7 @@ def _coded_cells(coded: CodedRows | None, renamed: dict[Any, str], is_primary: b
         text = str(texts[int(codes[i])])
         return renamed.get(text, text) if name == "choice" else text
 
-    return cell, coded.row
+    return cell, coded.row if coded.has_rows else None
 
 
 def _duplicates(raw: RawCanvass, cells: Cells, rowkey: np.ndarray,

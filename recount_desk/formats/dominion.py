@@ -25,10 +25,11 @@ import re
 from pathlib import Path
 
 from . import blocks, vocab
-from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
 from .stages import (
     by_value,
+    coded_rows,
     column_name,
     counts,
     grid,
@@ -124,6 +125,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     """One raw row per choice row; the undervotes and overvotes of a contest in a precinct
     once, from its first choice row (unless the file gives them as choice rows)."""
     import numpy as np
+    import pandas as pd
 
     df, h, log, sheet = located.facts["grid"], located.header_rows - 1, located.log, \
         located.sheet
@@ -176,12 +178,13 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     cand &= keep
     # Each (precinct, contest)'s first choice row.
     first = np.zeros(len(body), dtype=bool)
-    seen: set[tuple[str, str]] = set()
-    for i, p, c in zip(np.flatnonzero(cand).tolist(), precinct[cand].tolist(),
-                       contest[cand].tolist(), strict=True):
-        if (p, c) not in seen:
-            seen.add((p, c))
-            first[i] = True
+    at = np.flatnonzero(cand)
+    if len(at):
+        p_codes, _ = pd.factorize(precinct[at])
+        c_codes, c_u = pd.factorize(contest[at])
+        _, firsts = np.unique(p_codes.astype(np.int64) * len(c_u) + c_codes,
+                              return_index=True)
+        first[at[firsts]] = True
     # The choice rows, each followed by its contest's undervotes and overvotes rows where
     # it is the first of the contest in its precinct (positions 3i, 3i + 1, 3i + 2).
     pieces = [(np.flatnonzero(keep) * 3, precinct[keep], contest[keep], choice[keep],
@@ -212,21 +215,20 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         if dup:
             log.warn(f"Precinct code(s) {', '.join(dup[:5])} stand for several precinct "
                      "numbers; their rows are read as one precinct.")
-    # Each contest's votes, and its ballots, undervotes and overvotes (once a precinct).
-    sums: dict[str, list[int]] = {}
-    for c, *vbuo in zip(contest[cand].tolist(), votes[cand].tolist(),
-                        np.where(first, ballots, 0)[cand].tolist(),
-                        np.where(first, under, 0)[cand].tolist(),
-                        np.where(first, over, 0)[cand].tolist(), strict=True):
-        acc = sums.setdefault(c, [0, 0, 0, 0])
-        for j in range(4):
-            acc[j] += vbuo[j]
+    # Each contest's votes, and its ballots, undervotes and overvotes (once a precinct),
+    # in order of first appearance.
+    c_codes, c_u = pd.factorize(contest[cand])
+    acc = np.zeros((len(c_u), 4), dtype=np.int64)
+    for j, v in enumerate((votes, np.where(first, ballots, 0), np.where(first, under, 0),
+                           np.where(first, over, 0))):
+        np.add.at(acc[:, j], c_codes, v[cand].astype(np.int64))
+    sums = dict(zip((str(c) for c in c_u), acc.tolist(), strict=True))
     seats = _seats(sums, stated, log, "total ballots" in col)
     options.on_progress(3, 3)
-    return RawCanvass(located.source.name, FAMILY,
-                      raw_frame({**out, "district": "", "party": ""}),
-                      log.close(), seats, file_totals, set(),
-                      primary_in_name(located.source.name), sheet=sheet)
+    # (held as codes: the build stage reads them without a frame)
+    return CodedRawCanvass(located.source.name, FAMILY, None, log.close(), seats, file_totals,
+                           set(), primary_in_name(located.source.name), sheet=sheet,
+                           coded=coded_rows({**out, "district": "", "party": ""}))
 
 
 def _seats(sums: dict[str, list[int]], stated: dict[tuple[str, str, str], set[int]],

@@ -23,9 +23,9 @@ from pathlib import Path
 from recount_desk.core.model import Severity
 
 from . import blocks, vocab
-from .base import NOT_OURS, Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import NOT_OURS, Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source, open_source
-from .stages import head_rows, raw_frame
+from .stages import coded_rows, head_rows
 from .tabular import read_csv_rows
 
 FAMILY = "ess_summary"
@@ -366,18 +366,20 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         "precinct": precincts, "contest": contests, "district": "", "party": cparty,
         "choice": [c for c, _ in split], "choice_party": [p for _, p in split],
         "kind": kinds, "votes": votes}
-    if any(is_tot):
-        out, file_totals = blocks.raw_rows(columns, is_tot)
-    else:  # (what raw_rows gives without totals rows, without its look for them)
-        out, file_totals = raw_frame(columns), {}
-    if out.empty:
+    if all(is_tot):
         raise fail(path, "This Summary Results Report has only a totals section and no "
                    "precinct results.")
     blocks.multicounty(log, sorted({c for c, t in zip(contests, is_tot, strict=True)
                                     if not t}))
     seat_map = {(c, "", vocab.contest_party(c)): s for c, s in seats.items()}
-    return RawCanvass(name, FAMILY, out, log.close(), seat_map, file_totals, set(),
-                      primary, election_name=election_name, election_date=election_date)
+    if any(is_tot):
+        out, file_totals = blocks.raw_rows(columns, is_tot)
+        return RawCanvass(name, FAMILY, out, log.close(), seat_map, file_totals, set(),
+                          primary, election_name=election_name, election_date=election_date)
+    # (what raw_rows gives without totals rows, held as codes: no frame is made)
+    return CodedRawCanvass(name, FAMILY, None, log.close(), seat_map, {}, set(), primary,
+                           election_name=election_name, election_date=election_date,
+                           coded=coded_rows(columns))
 
 
 def _check_total_votes_cast(precincts: list[str], contests: list[str], kinds: list[str],

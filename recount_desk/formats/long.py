@@ -217,6 +217,7 @@ def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, l
 # file is read with the csv module instead, the same cells as :func:`read_csv_coded` gives.
 _SMALL_CSV = 1 << 17
 _WHOLE = re.compile(r"[+-]?[0-9]+")
+_HASHED = 512  # rows above which a column is coded by pandas' hashing
 
 
 def _read_csv_small(path: Path) -> tuple[list[str], int,
@@ -233,6 +234,7 @@ def _read_csv_small(path: Path) -> tuple[list[str], int,
     import io
 
     import numpy as np
+    import pandas as pd
 
     data = path.read_bytes()
     try:
@@ -256,8 +258,12 @@ def _read_csv_small(path: Path) -> tuple[list[str], int,
     for name, cells in zip(header, zip(*rows[1:], strict=True), strict=True):
         if name not in keep:
             continue
-        distinct = list(dict.fromkeys(cells))
-        index = {c: i for i, c in enumerate(distinct)}
+        codes: np.ndarray | None = None
+        if len(cells) > _HASHED:  # (pandas hashes a long column faster than a dict does)
+            codes, uniques = pd.factorize(np.array(cells, dtype=object))
+            distinct = uniques.tolist()
+        else:
+            distinct = list(dict.fromkeys(cells))
         if name == votes and any(c != c.strip() for c in distinct):
             return None  # (how pandas reads " 07" is its own affair)
         if name == votes and all(_WHOLE.fullmatch(c) for c in distinct):
@@ -269,9 +275,13 @@ def _read_csv_small(path: Path) -> tuple[list[str], int,
             texts = [c.strip() for c in distinct]
         merged: dict[str, int] = {}
         lookup = [merged.setdefault(t, len(merged)) for t in texts]
-        if len(merged) < len(texts):  # "A " and "A": one text
-            index = {c: lookup[i] for c, i in index.items()}
-        coded[name] = (np.fromiter(builtins.map(index.__getitem__, cells), dtype=np.int32,
-                                            count=len(cells)), list(merged))
+        if codes is not None:
+            codes = (np.array(lookup, dtype=np.int32)[codes] if len(merged) < len(texts)
+                     else codes.astype(np.int32))
+        else:
+            index = dict(zip(distinct, lookup, strict=True))  # (merged: "A " and "A")
+            codes = np.fromiter(builtins.map(index.__getitem__, cells), dtype=np.int32,
+                                count=len(cells))
+        coded[name] = (codes, list(merged))
     return header, len(rows) - 1, coded, None
 

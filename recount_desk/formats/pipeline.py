@@ -167,7 +167,7 @@ def validate(raw: RawCanvass) -> RawCanvass:
     contest disagree, it is an error naming the row: the file contradicts itself. (A totals
     row that is not the sum of the precincts for any choice is refused by the plausibility
     gate, whichever family read it.)"""
-    coded = raw.codes() if isinstance(raw, CodedRawCanvass) else None
+    coded = raw.coded_rows() if isinstance(raw, CodedRawCanvass) else None
     if coded is not None:  # the precincts that occur, from the codes (no frame made)
         codes, texts = coded.columns["precinct"]
         if not any(_total_name(texts[k]) for k in _present(codes, len(texts))):

@@ -70,6 +70,18 @@ class Verdict:
 
 
 @functools.lru_cache(maxsize=1 << 14)  # a file repeats the same names
+def _statistic_like(name: str) -> bool:
+    """A choice named like a statistic or a percentage."""
+    return bool(_STATISTIC.match(name) or _PERCENT.search(name))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _office_like(name: str) -> bool:
+    """A choice named like an office."""
+    return bool(_OFFICE.search(name))
+
+
+@functools.lru_cache(maxsize=1 << 14)  # a file repeats the same names
 def _norm(name: str) -> str:
     name, _party = vocab.split_party_prefix(vocab.clean_name(name))
     return re.sub(r"[^\w]+", " ", name.casefold()).strip()
@@ -111,7 +123,7 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
     stat_bad = 0
     for ci, chs in enumerate(parsed.choices):
         for ch in chs:
-            if stat_bad < 10 and (_STATISTIC.match(ch.name) or _PERCENT.search(ch.name)):
+            if stat_bad < 10 and _statistic_like(ch.name):
                 stat_bad += 1
                 add(f"{ch.name!r} is read as a choice in {parsed.contests[ci].key.label()!r}, "
                     "but it names a statistic (registered voters, ballots cast, turnout or a "
@@ -126,7 +138,7 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
 
     # Choices named like offices: the contests' row was taken for the candidates'.
     office_like = [(ci, ch.name) for ci, chs in enumerate(parsed.choices) for ch in chs
-                   if _OFFICE.search(ch.name)]
+                   if _office_like(ch.name)]
     n_choices = sum(len(chs) for chs in parsed.choices)
     if office_like and 2 * len(office_like) >= n_choices:
         ci, name = office_like[0]

@@ -39,6 +39,7 @@ from .base import (
     NOT_OURS,
     RAW_COLUMNS,
     Cancelled,
+    CodedRows,
     ContestTuple,
     Detection,
     RawCanvass,
@@ -364,6 +365,27 @@ def raw_frame(columns: dict[str, Any], *, row: Any = None) -> pd.DataFrame:
     if row is not None:
         df["row"] = row
     return df
+
+
+def coded_rows(columns: dict[str, Any]) -> CodedRows:
+    """Stage *rows*: the raw rows :func:`raw_frame` makes of the same ``columns``, held as
+    codes (each column's distinct texts in order of first appearance), without the file's
+    rows: the build stage reads them without a frame."""
+    import numpy as np
+    import pandas as pd
+
+    votes = np.asarray(columns["votes"], dtype=np.int64)
+    coded: dict[str, tuple[np.ndarray, list[str]]] = {}
+    for c in RAW_COLUMNS:
+        if c == "votes":
+            continue
+        v = columns[c]
+        if isinstance(v, str):
+            coded[c] = (np.zeros(len(votes), dtype=np.intp), [v] if len(votes) else [])
+        else:
+            codes, uniques = pd.factorize(np.asarray(v, dtype=object), use_na_sentinel=False)
+            coded[c] = (codes, list(uniques))
+    return CodedRows(coded, votes, np.zeros(0, dtype=np.int32), has_rows=False)
 
 
 def column_name(header: Sequence[str], j: int) -> str:

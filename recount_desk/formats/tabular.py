@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import errno
 import io
-import re
 import stat
 import zipfile
 from collections.abc import Callable, Collection, Iterator
@@ -251,9 +250,25 @@ def read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]]
     raise fail(path, "The file's text cannot be decoded.")
 
 
-# White space at a cell's edge (a line end is none): where a text has none, its cells need
-# no stripping.
-_EDGE_SPACE = re.compile(r"(?:^|,)[^\S\n]|[^\S\n](?:,|$)", re.MULTILINE)
+def _edge_space(text: str) -> bool:
+    """Whether a cell of the lines of ``text`` may start or end with white space (True
+    where unsure: any white space but a space or a tab, as str.strip() would strip it):
+    where not, its cells need no stripping. One pass over the text's bytes."""
+    import numpy as np
+
+    b = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    if not len(b):
+        return False
+    # \v \f \r \x1c-\x1f, and the lead bytes of U+0085, U+00A0 (C2), U+1680 (E1),
+    # U+2000-U+205F (E2) and U+3000 (E3).
+    odd = (b == 0x0B) | (b == 0x0C) | (b == 0x0D) | ((b >= 0x1C) & (b <= 0x1F)) | \
+        (b == 0xC2) | (b == 0xE1) | (b == 0xE2) | (b == 0xE3)
+    if odd.any():
+        return True
+    blank = (b == 0x20) | (b == 0x09)
+    cut = (b == 0x2C) | (b == 0x0A)
+    return bool(blank[0] or blank[-1] or (cut[:-1] & blank[1:]).any()
+                or (blank[:-1] & cut[1:]).any())
 
 
 def split_csv_text(text: str, *, strip: bool = False) -> list[list[str]] | None:
@@ -275,7 +290,7 @@ def split_csv_text(text: str, *, strip: bool = False) -> list[list[str]] | None:
     if "" in lines:
         return None
     if '"' not in text:
-        if strip and _EDGE_SPACE.search(text):
+        if strip and _edge_space(text):
             return [[c.strip() for c in line.split(",")] for line in lines]
         return [line.split(",") for line in lines]
     quoted = [line + "\n" for line in lines if '"' in line]
@@ -289,7 +304,7 @@ def split_csv_text(text: str, *, strip: bool = False) -> list[list[str]] | None:
         return None
     if strip:
         read = [[c.strip() for c in r] for r in read]
-        if _EDGE_SPACE.search("\n".join(line for line in lines if '"' not in line)):
+        if _edge_space("\n".join(line for line in lines if '"' not in line)):
             parsed = iter(read)
             return [next(parsed) if '"' in line else [c.strip() for c in line.split(",")]
                     for line in lines]

@@ -73,3 +73,21 @@ def test_small_reader_declines_another_encoding(tmp_path: Path) -> None:
     path.write_bytes((HEADER + "A,p1,Gov,,REP,Jos\xe9,5,1\n").encode("cp1252"))
     assert long._read_csv_small(path) is None
     assert _pandas(path)[3] is not None  # pandas reads it as Windows-1252, with a note
+
+
+@pytest.mark.parametrize("name", list(SAME))
+def test_small_reader_hashing_long_columns_reads_as_pandas(tmp_path: Path, name: str,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Columns longer than long._HASHED rows are coded by pandas' hashing instead of a dict:
+    the same codes and texts."""
+    monkeypatch.setattr(long, "_HASHED", 0)
+    path = tmp_path / "t.csv"
+    path.write_bytes(SAME[name].encode("utf-8"))
+    small = long._read_csv_small(path)
+    assert small is not None
+    ref = _pandas(path)
+    assert small[2].keys() == ref[2].keys()
+    for col, (codes, texts) in ref[2].items():
+        assert small[2][col][1] == texts, col
+        assert np.array_equal(small[2][col][0], codes), col
