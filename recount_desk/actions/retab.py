@@ -11,6 +11,7 @@ The rules (which contest, which precinct, what is refused) live in ``core.retab`
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +41,6 @@ from recount_desk.formats import ImportFailed, ParsedCanvass, ReadOptions
 from recount_desk.formats.base import CodedRawCanvass
 from recount_desk.formats.canvass import build, file_sha256
 from recount_desk.store import recount_repo as rr
-from recount_desk.store import repo
 
 from .case import Case
 from .recount import (
@@ -269,6 +269,8 @@ class _Precincts(Mapping[int, tuple[FilePrecinct, ...]]):
 
 def _ints(values: Sequence[int]) -> list[int]:
     """A column of counts (an array or a list) as a list of ints."""
+    if isinstance(values, array) and values.typecode in "bBhHiIlLqQ":
+        return values.tolist()
     kind = getattr(getattr(values, "dtype", None), "kind", "")
     if kind in ("i", "u"):
         return values.tolist()  # type: ignore[attr-defined,no-any-return]
@@ -371,7 +373,7 @@ def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
     # The units as columns; of the recount's model only the units already entered by hand
     # (the load leaves them as they are, and their state says whether they count) and the
     # contest-wide parts: a countywide recount has thousands of units, none entered yet.
-    pnames = repo.precinct_names(conn)
+    pnames = rr.precinct_name_map(conn)
     table = rr.unit_table(conn, contest_id, pnames)
     loaded = rr.loaded_units(conn, contest_id)
     # Hand-entered: a unit not loaded that has an entry (a unit without any is not started,

@@ -906,7 +906,7 @@ def compare_load(canvass: ContestTotals, layout: SheetLayout,
                     rec[c][i] = sv.get(c) or 0
                 sources[i] = "file"
     canvass_total = {c: sum(canv[c]) for c in choices}
-    recount_total = {c: sum(v for v in rec[c] if v is not None) for c in choices}
+    recount_total = {c: sum(filter(None, rec[c])) for c in choices}  # (None: open)
     counted = n - sources.count("open")
     env = envelope_votes or {}
     for c in layout.choices:

@@ -4,10 +4,9 @@ pages), or the same turned sideways (precincts across, choices down).
 
 In the order of the pipeline's stages:
 
-- **open**: :func:`spreadsheet` (the file must be a spreadsheet of the kinds a family
-  reads, else the family's sentence);
-- **sheet**: :func:`sheets_to_read`, :func:`other_sheets` (which sheets were read and which
-  were not, said once);
+- **open** and **sheet**: :func:`open_sheets` (the file must be a spreadsheet of the kinds
+  a family reads, else the family's sentence; the sheets to read), :func:`other_sheets`
+  (which sheets were read and which were not, said once);
 - **header band**: :func:`band` (the rows of a band of several rows around a header:
   contest, candidate, party and "Vote for" rows in any order), :func:`band_kind` (what one
   row of it holds), :func:`band_roles` (which row names the contests, which the
@@ -22,7 +21,7 @@ In the order of the pipeline's stages:
   precinct or choice by choice), :func:`merge` (the reading of one more page or sheet
   joined to the others').
 
-Who uses what (2026-12-02): ``count``, ``other_sheets``, ``spreadsheet`` the hand-built and
+Who uses what (2026-12-02): ``count``, ``other_sheets``, ``open_sheets`` the hand-built and
 sideways workbooks; ``Tally`` and ``primary_of`` those and the Salt Lake SOVC and Clarity;
 the header band (``band``, ``band_roles``) the hand-built workbooks, for any
 grid under a band of several rows.
@@ -58,23 +57,24 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
-def spreadsheet(path: Path, refusal: str, kinds: Sequence[str] = SPREADSHEETS) -> str:
-    """Stage *open*: what the file is, refused with ``refusal`` unless one of ``kinds``."""
+COUNTY_WORKBOOK = ("This is not a spreadsheet, so it is not a county results workbook. "
+                   "Export it as XLSX or CSV.")
+
+
+def open_sheets(path: Path, chosen: str | None, refusal: str = COUNTY_WORKBOOK,
+                kinds: Sequence[str] = SPREADSHEETS, *, listed: int | None = None
+                ) -> tuple[str, list[str], list[str] | None]:
+    """Stages *open* and *sheet*: what the file is (refused with ``refusal`` unless one of
+    ``kinds``), a workbook's sheets and those to read (only ``chosen`` where the officer
+    chose one; refused, naming the first ``listed`` sheets, where it has none of that
+    name); ``(kind, [], None)`` for a CSV."""
     kind = sniff(path)
     if kind not in kinds:
         raise fail(path, refusal)
-    return kind
-
-
-def sheets_to_read(path: Path, kind: str, chosen: str | None, *, listed: int | None = None
-                   ) -> tuple[list[str], list[str] | None]:
-    """Stage *sheet*: a workbook's sheets and those to read (only ``chosen`` where the
-    officer chose one; refused, naming the first ``listed`` sheets, where it has none of
-    that name); ``([], None)`` for a CSV."""
     if kind == "csv":
-        return [], None
+        return kind, [], None
     names = sheet_names(path)
-    return names, chosen_sheets(path, names, chosen, listed=listed)
+    return kind, names, chosen_sheets(path, names, chosen, listed=listed)
 
 
 def other_sheets(issues: list[Issue], file: str, read: str | None, others: Sequence[str], *,

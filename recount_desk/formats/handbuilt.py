@@ -237,9 +237,7 @@ def _sheets(path: Path, kind: str, **how: Any) -> Iterator[tuple[str, list[list[
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read one election (one sheet) of a hand-built county workbook."""
     options = options or ReadOptions()
-    kind = grid.spreadsheet(path, "This is not a spreadsheet, so it is not a county results "
-                            "workbook. Export it as XLSX or CSV.")
-    all_names, names = grid.sheets_to_read(path, kind, options.sheet)
+    kind, all_names, names = grid.open_sheets(path, options.sheet)
     readable: list[str] = []
     summaries: dict[str, str] = {}
     empty: list[str] = []

@@ -392,9 +392,7 @@ def detect(path: Path, kind: str) -> Detection | None:
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read one sheet of a sideways county workbook (precincts across, contests down)."""
     options = options or ReadOptions()
-    kind = grid.spreadsheet(path, "This is not a spreadsheet, so it is not a county results "
-                            "workbook. Export it as XLSX or CSV.")
-    _all, names = grid.sheets_to_read(path, kind, options.sheet)
+    kind, _all, names = grid.open_sheets(path, options.sheet)
     result: RawCanvass | None = None
     read_from = ""
     readable: list[str] = []

@@ -147,10 +147,9 @@ def _shift(rows: list[list[str]], off: int) -> list[list[str]]:
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read every contest sheet of a Salt Lake County SOVC workbook."""
     options = options or ReadOptions()
-    kind = grid.spreadsheet(path, "This is not an Excel workbook, so it is not a Salt Lake "
-                            "County SOVC. Export the Statement of Votes Cast as XLSX.",
-                            grid.WORKBOOKS)
-    _all, names = grid.sheets_to_read(path, kind, options.sheet, listed=12)
+    _, _, names = grid.open_sheets(path, options.sheet, "This is not an Excel workbook, so it "
+                                   "is not a Salt Lake County SOVC. Export the Statement of "
+                                   "Votes Cast as XLSX.", grid.WORKBOOKS, listed=12)
     st = _State(path.name)
     for sheet, rows in iter_sheets(path, names, options=options):
         found = _find_header_2018(rows)

@@ -101,6 +101,7 @@ class CaseConnection(sqlite3.Connection):
         self.sums: tuple[str, dict[str, int]] | None = None
         self.row_changes = rows_digest.RowChanges()
         self.triggers_for: tuple[int, tuple[str, ...]] | None = None
+        self.watched: frozenset[str] = frozenset()  # the tables the triggers watch
         # Every table's columns, as of the schema version beside them (digest.table_columns).
         self.columns_for: tuple[int, dict[str, list[str]]] | None = None
         self.create_function(rows_digest.FUNCTION, -1, self.row_changes)
@@ -741,7 +742,12 @@ class Tx:
 
 def _watch_rows(conn: sqlite3.Connection) -> None:
     """Make sure this connection's temporary triggers report every row change of the
-    current schema (store/digest.py); made again when a migration changed a table."""
+    current schema's tables that hold rows (store/digest.py); made again when a migration
+    changed a table, and added for a table once it holds rows.
+
+    A table still empty is watched by no trigger (three each, a hundred for a case: the
+    first save after opening paid some 5 ms for them): its sum is computed from its rows
+    at the save (``_running_sums``), the rows of that one action at most."""
     if not isinstance(conn, CaseConnection) or case_format(conn) < ROWS_FORMAT:
         return
     key = (int(conn.execute("PRAGMA schema_version").fetchone()[0]),
@@ -749,18 +755,27 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
     conn.row_changes.whole = rows_digest.whole_tables(case_format(conn))
     if conn.triggers_for != key:
         conn.triggers_for = None
-        rows_digest.install_triggers(conn, key[1], _table_columns(conn))
-        conn.triggers_for = key
+        conn.watched = frozenset()
+        want = _filled(conn, key[1])
+        rows_digest.install_triggers(conn, key[1], _table_columns(conn), want)
+        conn.triggers_for, conn.watched = key, frozenset(want)
         # Sums kept so far stay good: they come from a full computation (a check, or the
         # commit of a new or migrated file) and this connection writes only through
-        # transaction(), whose actions the triggers now see; another's writes move the head
+        # transaction(), whose actions the triggers now see (and the tables they do not
+        # watch are summed from their rows at the save); another's writes move the head
         # or fail the check, and the sums are used only with the head they were made for.
+        return
+    more = _filled(conn, [t for t in key[1] if t not in conn.watched])
+    if more:  # tables that came to hold rows: watched from this action on
+        rows_digest.install_triggers(conn, key[1], _table_columns(conn), more, add=True)
+        conn.watched = conn.watched | more
 
 
 def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
                   ) -> dict[str, int] | None:
-    """The sums after this action from those before it plus the rows it changed, or None
-    when they cannot be vouched for (not the state of the last entry, or other tables)."""
+    """The sums after this action from those before it plus the rows it changed (the
+    tables no trigger watches: from their rows), or None when they cannot be vouched for
+    (not the state of the last entry, or other tables)."""
     if not isinstance(conn, CaseConnection) or conn.sums is None or prev is None:
         return None
     head, before = conn.sums
@@ -769,11 +784,25 @@ def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
             int(conn.execute("PRAGMA schema_version").fetchone()[0]) != key[0]:
         return None
     delta, touched = conn.row_changes.delta, conn.row_changes.touched
-    if set(delta) - set(before) or touched - set(before) or \
-            set(delta) & conn.row_changes.whole:
+    watched = conn.watched
+    if set(delta) - watched or touched - watched or set(delta) & conn.row_changes.whole:
         return None
-    return {t: _whole_value(conn, t) if t in touched else
-            (v + delta.get(t, 0)) % rows_digest.MODULUS for t, v in before.items()}
+    unwatched = [t for t in before if t not in watched]
+    filled = _filled(conn, unwatched)
+    whole = conn.row_changes.whole
+    columns = _table_columns(conn) if touched or filled & whole else None
+    out = {}
+    for t, v in before.items():
+        if t in watched:
+            out[t] = _whole_value(conn, t, columns) if t in touched else \
+                (v + delta.get(t, 0)) % rows_digest.MODULUS
+        elif t not in filled:  # still empty
+            out[t] = rows_digest.whole_value(t, []) if t in whole else 0
+        elif t in whole:
+            out[t] = _whole_value(conn, t, columns)
+        else:
+            out[t] = rows_digest.table_sum(t, conn.execute(f'SELECT * FROM "{t}"'))
+    return out
 
 
 def _running_sums_pg(conn: pg.PgCaseConnection, prev: AuditEntry | None

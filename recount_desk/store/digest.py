@@ -180,8 +180,10 @@ class RowChanges:
 
 
 def install_triggers(conn: sqlite3.Connection, tables: Sequence[str],
-                     columns: Mapping[str, Sequence[str]] | None = None) -> None:
-    """Temporary triggers reporting every row change of ``tables`` to ``FUNCTION``.
+                     columns: Mapping[str, Sequence[str]] | None = None,
+                     only: Iterable[str] | None = None, *, add: bool = False) -> None:
+    """Temporary triggers reporting every row change of ``tables`` (or of those of them in
+    ``only``) to ``FUNCTION``; ``add``: beside those made before, else instead of them.
 
     They live in the connection's ``temp`` schema (not in the case file, whose schema is
     checked object by object), and are made again after a migration changes a table. Foreign
@@ -193,7 +195,7 @@ def install_triggers(conn: sqlite3.Connection, tables: Sequence[str],
     if own:
         conn.execute("BEGIN")
     try:
-        _make_triggers(conn, tables, columns)
+        _make_triggers(conn, tables, columns, None if only is None else set(only), add)
     except BaseException:
         if own:
             conn.execute("ROLLBACK")
@@ -203,13 +205,17 @@ def install_triggers(conn: sqlite3.Connection, tables: Sequence[str],
 
 
 def _make_triggers(conn: sqlite3.Connection, tables: Sequence[str],
-                   columns: Mapping[str, Sequence[str]] | None) -> None:
-    for (name,) in conn.execute("SELECT name FROM temp.sqlite_master WHERE type='trigger' "
-                                "AND name LIKE 'rd_row_%'").fetchall():
-        conn.execute(f'DROP TRIGGER temp."{name}"')
+                   columns: Mapping[str, Sequence[str]] | None, only: set[str] | None,
+                   add: bool) -> None:
+    if not add:
+        for (name,) in conn.execute("SELECT name FROM temp.sqlite_master WHERE "
+                                    "type='trigger' AND name LIKE 'rd_row_%'").fetchall():
+            conn.execute(f'DROP TRIGGER temp."{name}"')
     if columns is None:
         columns = table_columns(conn)
-    for i, t in enumerate(tables):
+    for i, t in enumerate(tables):  # (named by the table's place among ``tables``)
+        if only is not None and t not in only:
+            continue
         cols = columns.get(t, [])
         new = ", ".join(f'NEW."{c}"' for c in cols)
         old = ", ".join(f'OLD."{c}"' for c in cols)

@@ -38,6 +38,7 @@ from recount_desk.core.recount import (
 )
 from recount_desk.core.retab import CanvassColumns, SheetColumns, UnitColumns
 
+from . import pg
 from .blobs import int_values, same_width_blobs
 from .db import Tx
 from .repo import contest_counts, precinct_names
@@ -88,7 +89,7 @@ def contest_canvass_columns(conn: sqlite3.Connection, contest_id: int,
     for cname, pids, votes in contest_counts(conn, contest_id):
         by.setdefault(cname, {}).update(zip(map(names.__getitem__, pids), votes, strict=True))
         ids.update(pids)
-    return [names[i] for i in sorted(ids)], CanvassColumns(by)
+    return list(map(names.__getitem__, sorted(ids))), CanvassColumns(by)
 
 
 def precinct_ids(conn: sqlite3.Connection) -> dict[str, int]:
@@ -215,44 +216,86 @@ class UnitTable:
 def unit_table(conn: sqlite3.Connection, contest_id: int,
                names: Mapping[int, str] | None = None) -> UnitTable:
     """``units`` as columns, in two statements and without an object per unit (a countywide
-    race has thousands; their rows are read one by one, not kept). ``names``: precinct
-    id → name, when the caller has read them."""
-    ids: list[int] = []
-    unames: list[str] = []
-    for uid, uname in conn.execute("SELECT id, name FROM recount_unit WHERE contest_id=? "
-                                   "ORDER BY position, id", (contest_id,)):
-        ids.append(uid)
-        unames.append(uname)
+    race has thousands). ``names``: precinct id → name, when the caller has read them."""
+    ids, unames, member_units, member_pids = _unit_columns(conn, contest_id)
     if not ids:
         return UnitTable([], UnitColumns([], []))
-    pname = precinct_names(conn) if names is None else names
-    of_unit: dict[int, int] = {}  # unit → its precinct, while each has one
-    prec: dict[int, list[str]] | None = None
-    for uid, pid in conn.execute("SELECT unit_id, precinct_id FROM unit_precinct WHERE "
-                                 "contest_id=? ORDER BY precinct_id", (contest_id,)):
-        if prec is None and uid not in of_unit:
-            of_unit[uid] = pid
-            continue
-        if prec is None:  # a unit of several precincts: each unit's list
-            prec = {u: [] for u in ids}
-            for u, p in of_unit.items():
-                if u in prec and p in pname:
-                    prec[u].append(pname[p])
-        if uid in prec and pid in pname:
-            prec[uid].append(pname[pid])
-    if prec is None and len(of_unit) == len(ids):
+    pname = precinct_name_map(conn) if names is None else names
+    of_unit = dict(zip(member_units, member_pids, strict=True))
+    if len(of_unit) == len(member_units) == len(ids):  # one precinct a unit (most recounts)
         try:
             one = list(map(pname.__getitem__, map(of_unit.__getitem__, ids)))
         except KeyError:
             pass
         else:
             return UnitTable(ids, UnitColumns(unames, one=one))
-    if prec is None:
-        prec = {u: [] for u in ids}
-        for u, p in of_unit.items():
-            if u in prec and p in pname:
-                prec[u].append(pname[p])
-    return UnitTable(ids, UnitColumns(unames, [tuple(prec[u]) for u in ids]))
+    prec: dict[int, list[int]] = {u: [] for u in ids}
+    for uid, pid in zip(member_units, member_pids, strict=True):
+        got = prec.get(uid)
+        if got is not None and pid in pname:
+            got.append(pid)
+    return UnitTable(ids, UnitColumns(unames, [tuple(pname[p] for p in sorted(prec[u]))
+                                               for u in ids]))
+
+
+def _unit_columns(conn: sqlite3.Connection, contest_id: int
+                  ) -> tuple[list[int], list[str], list[int], list[int]]:
+    """The contest's units (ids and names, in order: by place, then id) and their precincts
+    (unit id and precinct id, in any order), each a list. On a file each is read as one
+    JSON array, the table scanned in its own order (no index, no sort: a countywide
+    race's thousands of units in a millisecond), then put in order if it is not."""
+    if not pg.is_pg(conn):
+        units_ = _json_columns(conn, ("id", "name", "position"),
+                               "FROM recount_unit WHERE +contest_id=? ORDER BY id",
+                               (contest_id,))
+        members = _json_columns(conn, ("unit_id", "precinct_id"),
+                                "FROM unit_precinct WHERE +contest_id=?", (contest_id,))
+        if units_ is not None and members is not None:
+            ids, names, positions = units_
+            if not _ascending(positions, strict=True):  # by place, then by id
+                order = sorted(range(len(ids)), key=positions.__getitem__)
+                ids, names = [ids[i] for i in order], [names[i] for i in order]
+            return ids, names, members[0], members[1]
+    ids, names = [], []
+    for uid, uname in conn.execute("SELECT id, name FROM recount_unit WHERE contest_id=? "
+                                   "ORDER BY position, id", (contest_id,)):
+        ids.append(uid)
+        names.append(uname)
+    units_of, pids = [], []
+    for uid, pid in conn.execute("SELECT unit_id, precinct_id FROM unit_precinct WHERE "
+                                 "contest_id=?", (contest_id,)):
+        units_of.append(uid)
+        pids.append(pid)
+    return ids, names, units_of, pids
+
+
+def _json_columns(conn: sqlite3.Connection, columns: Sequence[str], rest: str,
+                  args: Sequence[object] = ()) -> list[list[Any]] | None:
+    """The columns of ``SELECT columns rest`` (SQLite), each one list, read as one JSON
+    array per column in one row: thousands of rows without a tuple each. None when they
+    cannot be read so (a value JSON cannot hold): then they are read row by row."""
+    inner = "SELECT " + ", ".join(f"{c} AS c{i}" for i, c in enumerate(columns)) + " " + rest
+    outer = "SELECT " + ", ".join(f"json_group_array(c{i})" for i in range(len(columns)))
+    try:
+        row = conn.execute(f"{outer} FROM ({inner})", tuple(args)).fetchone()
+        out = [json.loads(v) for v in row]
+    except (sqlite3.Error, ValueError, TypeError):
+        return None
+    if any(not isinstance(c, list) or len(c) != len(out[0]) for c in out):
+        return None
+    return out
+
+
+def _ascending(values: list[int], *, strict: bool = False) -> bool:
+    return values == sorted(values) and (not strict or len(set(values)) == len(values))
+
+
+def precinct_name_map(conn: sqlite3.Connection) -> dict[int, str]:
+    """Precinct id → name (``repo.precinct_names``), read as two JSON arrays on a file."""
+    got = None if pg.is_pg(conn) else _json_columns(conn, ("id", "name"), "FROM precinct")
+    if got is None:
+        return precinct_names(conn)
+    return dict(zip(got[0], got[1], strict=True))
 
 
 def units_with_entries(conn: sqlite3.Connection, contest_id: int) -> set[int]:

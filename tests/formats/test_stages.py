@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from recount_desk.core.model import Severity
 from recount_desk.formats import dominion, ess_custom, ess_report, ess_summary, long
@@ -116,3 +117,32 @@ def test_raw_row_tuples_become_the_same_rows_as_categoricals():
 def test_the_families_moved_onto_the_stages_read_in_stages():
     for fam in (dominion, ess_custom, ess_report, ess_summary, long):
         assert isinstance(fam, StagedFamily), fam.FAMILY
+
+
+def test_a_detector_claims_nothing_for_other_kinds_or_damaged_files_and_raises_its_bugs(
+        tmp_path):
+    from recount_desk.formats.base import fail
+    from recount_desk.formats.stages import detector
+
+    seen: list[str] = []
+
+    @detector("csv")
+    def detect(path, kind):
+        seen.append(kind)
+        if path.name == "damaged.csv":
+            raise fail(path, "The file is damaged.")
+        if path.name == "bug.csv":
+            raise KeyError("a bug in the detector")
+        return None
+
+    assert detect(tmp_path / "a.xlsx", "xlsx") is None and seen == []  # not looked at
+    assert detect(tmp_path / "damaged.csv", "csv") is None and seen == ["csv"]
+    with pytest.raises(KeyError):
+        detect(tmp_path / "bug.csv", "csv")
+    assert detect.__name__ == "detect"
+
+
+def test_blank_lines_above_a_files_first_line_of_text_are_counted():
+    from recount_desk.formats.stages import blank_lead
+
+    assert [blank_lead(r) for r in ([["a"]], [[], ["", " "], ["x", ""]], [[], []])] == [0, 2, 2]

@@ -182,6 +182,17 @@ def test_the_unit_table_is_the_units_as_columns(conn: sqlite3.Connection,
     assert [tuple(p) for p in table.units.precincts] == [u.unit.precincts for u in stored]
     assert rr.contest_canvass_columns(conn, 1)[1].votes == {
         "Ada": {"P1": 2, "P2": 1}, "Ben": {"P1": 1, "P2": 1}}
+    assert rr.precinct_name_map(conn) == repo.precinct_names(conn)
+    # units whose places tie, or that come in another order than their ids
+    write(conn, lambda tx: tx.execute("UPDATE recount_unit SET position = 7 - id"))
+    write(conn, lambda tx: tx.execute("UPDATE recount_unit SET position = 0 WHERE id = "
+                                      "(SELECT min(id) FROM recount_unit)"))
+    table = rr.unit_table(conn, 1)
+    stored = rr.units(conn, 1)
+    assert sorted(u.position for u in stored) == [u.position for u in stored]
+    assert list(table.ids) == [u.id for u in sorted(stored, key=lambda u: (u.position, u.id))]
+    assert [tuple(p) for p in table.units.precincts] == [
+        u.unit.precincts for u in sorted(stored, key=lambda u: (u.position, u.id))]
 
 
 def test_entries_supersede_and_keep_none(conn: sqlite3.Connection) -> None:

@@ -208,3 +208,34 @@ def test_an_outside_change_to_a_table_digested_whole_is_named(
             rc.enter_tally(again, RACE, "P1", entry=1, officer="Dana", sheet=S(10, 9, 1))
     finally:
         again.close()
+
+
+def test_a_table_empty_when_the_rows_were_first_watched_is_summed_at_the_save_and_then_watched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No trigger watches a table still empty (session 7: a hundred triggers cost the first
+    save after opening a case some 5 ms); the action that fills it has it summed from its
+    rows at the save, and from the next action on its triggers report its rows."""
+    path = tmp_path / "t.recount"
+    case = make_case(path)
+    rc.start_recount(case, RACE, method=rc.RecountMethod.HAND_COUNT)
+    case.close()
+    again = open_case(path, actor="tester")
+    try:
+        conn = again.conn
+        rc.set_variance_note(again, RACE, "P1", "first action after opening")
+        assert "tally_entry" not in conn.watched  # type: ignore[attr-defined]
+        assert "recount_unit" in conn.watched  # type: ignore[attr-defined]
+        rc.enter_tally(again, RACE, "P1", entry=1, officer="Dana", sheet=S(10, 9, 1))
+        assert conn.sums[1] == _full(again)  # type: ignore[attr-defined]
+
+        def no_full_read(conn: object) -> dict[str, int]:
+            raise AssertionError("the whole case was read to digest one save")
+
+        monkeypatch.setattr(db, "row_sums", no_full_read)
+        rc.enter_tally(again, RACE, "P1", entry=2, officer="Marcus", sheet=S(10, 9, 1))
+        monkeypatch.undo()
+        assert {"tally_entry", "tally_vote"} <= conn.watched  # type: ignore[attr-defined]
+        assert conn.sums[1] == _full(again)  # type: ignore[attr-defined]
+    finally:
+        again.close()
+    assert verify_case(path).ok
