@@ -230,7 +230,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         key_x = ((precinct_codes[rows_x].astype(np.int64) * n_contests
                   + contest_codes[rows_x]) * n_names + choice_codes[rows_x]) * len(kind_u) \
             + kind_codes[rows_x]
-        if attempt or not (repeated or len(np.unique(key_x)) < len(key_x)):
+        if attempt or not (repeated or _has_repeats(key_x)):
             break
         kind_class = np.where(is_cand_kind, 0, np.arange(len(kind_u)) + 1)[kind_codes]
         rowkey = (((precinct_codes.astype(np.int64) * n_contests + contest_codes) * n_names
@@ -758,6 +758,14 @@ def _group_by_pair(pair_codes: np.ndarray, precincts: np.ndarray, n_pairs: int,
         same = grouped[1:] == grouped[:-1]
         step = np.diff(precincts[order])
     return order, bool(np.any(same & (step == 0)))
+
+
+def _has_repeats(values: np.ndarray) -> bool:
+    """Whether some value occurs twice (a sort, without np.unique's further passes)."""
+    import numpy as np
+
+    ordered = np.sort(values)
+    return bool((ordered[1:] == ordered[:-1]).any())
 
 
 def _first_occurrences(codes: np.ndarray) -> np.ndarray:
