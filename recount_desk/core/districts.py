@@ -119,10 +119,15 @@ _PARTY_CODES = {"republican": "REP", "democrat": "DEM", "democratic": "DEM",
                 "united utah": "UUP", "una": "UUP", "independent american": "IAP"}
 
 
+def fold(text: str) -> str:
+    """A title lower-cased, without dots and commas, its spaces single."""
+    return " ".join(re.sub(r"[.,]", " ", text).lower().split())
+
+
 @lru_cache(maxsize=4096)
 def title_party(title: str) -> str:
     """The party a primary's title begins with ("REP U.S. HOUSE 2" → "REP"), or ""."""
-    t = " ".join(re.sub(r"[.,]", " ", title).lower().split())
+    t = fold(title)
     m = _PARTY_PREFIX.match(t)
     if m is None:
         return ""
@@ -134,7 +139,7 @@ def office_words(title: str) -> str:
     """A contest title as the words of its office: lower case, without dots and commas, the
     party of a primary and the state's name before it left off ("REP UT SENATE 17" →
     "senate 17", "U.S. President" → "u s president")."""
-    t = " ".join(re.sub(r"[.,]", " ", title).lower().split())
+    t = fold(title)
     while True:
         stripped = _STATE_PREFIX.sub("", _PARTY_PREFIX.sub("", t))
         if stripped == t:

@@ -35,6 +35,7 @@ from .districts import (
     cycle_for,
     district_office,
     districts_of_county,
+    fold,
     office_words,
 )
 from .model import Contest, ContestKey, ContestKind, ContestTotals, ElectionKind, Scope
@@ -66,8 +67,7 @@ class ScopeFinding:
     overridden: bool = False  # set by the officer
 
 
-def _fold(text: str) -> str:
-    return " ".join(re.sub(r"[.,]", " ", text).lower().split())
+_fold = fold
 
 
 # Matched on :func:`office_words` (a primary's party and the state's name left off).
