@@ -72,9 +72,13 @@ def name_key(name: str) -> str:
 def choice_key(choice: Choice) -> str:
     """The key a choice is matched on across files: a proposition's "For" and "Yes" (and
     "Against" and "No") are one choice, whatever each county's file calls them; a
-    candidate's :func:`name_key`."""
+    candidate's :func:`name_key`, without the party's name when the file wrote it first."""
     if choice.kind in (ChoiceKind.FOR, ChoiceKind.AGAINST):
         return f"\x00{choice.kind.value}"
+    party = choice.party.strip()
+    head, _, rest = choice.name.strip().partition(" ")
+    if party and rest and head.casefold() == party.casefold():
+        return name_key(rest)  # Weber 2022: "IAP TOMMY WILLIAMS" of the IAP
     return name_key(choice.name)
 
 

@@ -275,3 +275,19 @@ def test_a_propositions_for_and_yes_are_one_choice_across_counties(tmp_path: Pat
     assert race.totals is not None
     assert sorted(c.votes for c in race.totals.choices) == [2213 + 27144, 3728 + 45012]
     assert not race.confirm
+
+
+def test_a_party_written_before_the_name_is_the_same_candidate(tmp_path: Path) -> None:
+    # Weber's 2022 file writes "IAP TOMMY WILLIAMS" (party IAP) where the others write
+    # "Tommy Williams": one candidate, listed for the officer to confirm.
+    from datetime import date
+    a = _rows(tmp_path / "20221108__ut__general__beaver__precinct.csv",
+              [("Beaver", "B1", "U.S. House", "2", "Tommy Williams", "IAP", "20"),
+               ("Beaver", "B1", "U.S. House", "2", "Chris Stewart", "REP", "900")])
+    b = _rows(tmp_path / "20221108__ut__general__iron__precinct.csv",
+              [("Iron", "I1", "U.S. House", "2", "IAP TOMMY WILLIAMS", "IAP", "30"),
+               ("Iron", "I1", "U.S. House", "2", "CHRIS STEWART", "REP", "1000")])
+    race = _race(check_files([a, b], election_date=date(2022, 11, 8)), "U.S. House", "2").race
+    assert race.refused is None and race.totals is not None
+    assert sorted(c.votes for c in race.totals.choices) == [50, 1900]
+    assert any("IAP TOMMY WILLIAMS" in c for c in race.confirm)
