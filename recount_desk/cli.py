@@ -245,7 +245,8 @@ def _print_whole(result: WholeCheck, only_close: bool) -> None:
 REMEDY_WORDS = {Remedy.SET_SEATS: 'Give its seats with --seats "NAME=N" (NAME as check '
                                   "prints it).",
                 Remedy.MAP_COLUMNS: "Give a mapping with --mapping mapping.json (the window's "
-                                    "import wizard saves one)."}
+                                    "import wizard saves one).",
+                Remedy.CHOOSE_SHEET: "To read another, give it with --sheet NAME."}
 
 
 def _issue_text(i: Issue) -> str:
