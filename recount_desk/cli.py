@@ -173,6 +173,12 @@ def whole_json(result: WholeCheck) -> dict[str, Any]:
     for rc in result.races:
         item = contest_json(rc.check, set())
         r = rc.race
+        if r.totals is None and not rc.official:
+            # Not added up: no figure of the race is known, so none is given (not the first
+            # file's as the race's).
+            item.update({"total": None, "choices": [], "winners": [], "tied": [],
+                         "result": None, "closest_loser": None, "threshold_votes": None,
+                         "over_votes": None, "under_votes": None})
         item.update({
             "whole": rc.check.coverage.whole if rc.check.coverage else False,
             "official": rc.official,
