@@ -796,8 +796,13 @@ def cmd_start(args: argparse.Namespace) -> int:
         except recount_actions.RecountError as e:
             print(str(e), file=sys.stderr)
             return EXIT_FAIL
-        print(f"Started the {method.label.lower()} of {st.title}: {len(st.units)} units, "
-              f"{mode.label.lower()}.")
+        if method is RecountMethod.RETABULATION:
+            print(f"Started the {method.label.lower()} of {st.title}: {len(st.units)} units. "
+                  "Load the re-tabulated statement with `recount --from FILE`; a unit typed "
+                  f"by hand instead is in {mode.label.lower()}.")
+        else:
+            print(f"Started the {method.label.lower()} of {st.title}: {len(st.units)} units, "
+                  f"{mode.label.lower()}.")
     return EXIT_OK
 
 
