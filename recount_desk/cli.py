@@ -213,12 +213,16 @@ def _print_whole(result: WholeCheck, only_close: bool) -> None:
         if only_close and not d.within_margin:
             continue
         label = cc.totals.contest.key.label()[:width]
+        unknown = rc.race.totals is None and not rc.official  # not added up
         margin = "—" if d.margin is None else f"{d.margin:,}"
-        threshold = "—" if cc.portion else f"{d.threshold:,}"
-        what = ("official" if rc.official else "whole race" if not cc.portion
+        threshold = "—" if cc.portion or unknown else f"{d.threshold:,}"
+        total = "—" if unknown else f"{d.total:,}"
+        what = ("official" if rc.official else "not added up" if unknown
+                else "whole race" if not cc.portion
                 else f"{len(cc.coverage.counties) if cc.coverage else 0} county part(s)")
-        print(f"{label:<{width}}  total {d.total:>9,}  margin {margin:>7}  "
-              f"threshold {threshold:>6}  {d.verdict.label} ({what})")
+        verdict = "Cannot be decided" if unknown else d.verdict.label
+        print(f"{label:<{width}}  total {total:>9}  margin {margin:>7}  "
+              f"threshold {threshold:>6}  {verdict} ({what})")
         if d.within_margin:
             print(f"    {d.explanation}")
             print(f"    File with {cc.office} ({cc.office_basis})"
@@ -241,7 +245,8 @@ def _print_whole(result: WholeCheck, only_close: bool) -> None:
 REMEDY_WORDS = {Remedy.SET_SEATS: 'Give its seats with --seats "NAME=N" (NAME as check '
                                   "prints it).",
                 Remedy.MAP_COLUMNS: "Give a mapping with --mapping mapping.json (the window's "
-                                    "import wizard saves one)."}
+                                    "import wizard saves one).",
+                Remedy.CHOOSE_SHEET: "To read another, give it with --sheet NAME."}
 
 
 def _issue_text(i: Issue) -> str:

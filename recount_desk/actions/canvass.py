@@ -67,8 +67,35 @@ def read_file(path: Path | str, *, family: str | None = None, primary: bool | No
     file's election date (or today's) and county."""
     parsed = formats.read_canvass(path, family=family, primary=primary, seats=seats,
                                   options=options, detection=detection)
-    when = date.fromisoformat(parsed.election_date) if parsed.election_date else date.today()
-    return with_inferred_scopes(parsed, when, file_county(parsed))
+    return with_inferred_scopes(parsed, read_date(parsed), file_county(parsed))
+
+
+def read_date(parsed: ParsedCanvass) -> date | None:
+    """The day whose district maps a read file's scopes are inferred with: the file's
+    election date, or the year its names give; None (neither map assumed) without either."""
+    if parsed.election_date:
+        return date.fromisoformat(parsed.election_date)
+    return map_year(parsed)
+
+
+def case_scopes(parsed: ParsedCanvass, election_date: date, county: str | None
+                ) -> ParsedCanvass:
+    """The canvass with the scopes the case's election gives: a contest whose scope is the
+    one inferred at the reading (from the file's own date, or none) is inferred again with
+    the case's election date and county; a scope the officer set in the import wizard
+    stands."""
+    when, at_read = read_date(parsed), file_county(parsed)
+    if when == election_date and at_read == county:
+        return parsed
+    totals = []
+    for t in parsed.totals:
+        read = infer_scope(t.contest, county=at_read, election_date=when).scope
+        if t.contest.scope is read:
+            f = infer_scope(t.contest, county=county, election_date=election_date)
+            if (c := with_scope(t.contest, f)) is not t.contest:
+                t = dataclasses.replace(t, contest=c)
+        totals.append(t)
+    return dataclasses.replace(parsed, totals=totals, contests=[t.contest for t in totals])
 
 
 def with_gate(found: list[Detection], parsed: ParsedCanvass) -> list[Detection]:
@@ -113,6 +140,8 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
     conflict = kind_mismatch(parsed, case.election.kind, case.election.date)
     if conflict is not None and conflict not in parsed.issues:
         parsed.issues.append(conflict)
+    parsed = case_scopes(parsed, case.election.date,
+                         county_name(case.election.jurisdiction) or file_county(parsed))
     with store.transaction(case.conn, case.actor, "import canvass") as tx:
         if existing is not None:
             repo.clear_canvass(tx)
@@ -128,7 +157,7 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
     return import_id
 
 
-def with_inferred_scopes(parsed: ParsedCanvass, election_date: date,
+def with_inferred_scopes(parsed: ParsedCanvass, election_date: date | None,
                          county: str | None) -> ParsedCanvass:
     """The canvass with every contest's scope inferred (core.scope), for storing."""
     findings = scope_findings(parsed, election_date, county)

@@ -16,7 +16,7 @@ from pathlib import Path
 from recount_desk.core.calendar import Closed
 from recount_desk.core.districts import county_name
 from recount_desk.core.model import ElectionKind, Issue, Scope, Severity
-from recount_desk.core.rules import Edition, edition_for
+from recount_desk.core.rules import Edition, edition_for, not_added_up, read_errors_of
 from recount_desk.core.scope import Coverage, officer_finding, scope_override
 from recount_desk.core.whole import CountyPart, Disagreement, WholeRace, combine, cross_check
 
@@ -75,6 +75,33 @@ def parts_of(parsed: ParsedCanvass, jurisdiction: str | None = None) -> list[Cou
             for cs, t in zip(contest_counties(parsed, county), parsed.totals, strict=True)]
 
 
+def _read_errors(parsed: Sequence[ParsedCanvass], races: Sequence[WholeRace]
+                 ) -> Callable[[WholeRace], int]:
+    """The reading errors that can touch each race (core.rules.read_errors_of): those of
+    the files it is added up from, in its own rows or naming no contest. An error in a
+    contest that is no race's part by its own key (two contests of a file made one) counts
+    for every race of that file."""
+    parts = {(p.source, p.totals.contest.key) for r in races for p in r.parts}
+    by_file = {p.file: p for p in parsed}
+    loose: dict[str, list[Issue]] = {}
+    for p in parsed:
+        keys = {t.contest.key for t in p.totals}
+        loose[p.file] = [i for i in p.issues if i.severity is Severity.ERROR
+                         and i.contest in keys and (p.file, i.contest) not in parts]
+
+    def count(race: WholeRace) -> int:
+        n = 0
+        for part in race.parts:
+            p = by_file.get(part.source)
+            if p is None:
+                continue
+            keys = {t.contest.key for t in p.totals}
+            n += read_errors_of(p.issues, part.totals.contest.key, keys)
+            n += len(loose[p.file])
+        return n
+    return count
+
+
 def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None,
                 election_date: date | None = None, edition: Edition | None = None,
                 canvass_completed: date | None = None, closed: Closed = (),
@@ -87,7 +114,6 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
     """
     parsed = [read(p) for p in paths]
     issues = [i for p in parsed for i in p.issues]
-    read_errors = sum(1 for i in issues if i.severity is Severity.ERROR)
     parts = [part for p in parsed for part in parts_of(p)]
     if election_date is None:
         dates = {p.election_date for p in parsed if p.election_date}
@@ -123,6 +149,7 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
         state_errors = sum(1 for i in sp.issues if i.severity is Severity.ERROR)
         state_races = combine(parts_of(sp), known_date)
     disagreements, official = cross_check(races, state_races)
+    errors = _read_errors(parsed, races)
     out = []
     for r in races:
         for n in r.notes:
@@ -141,15 +168,18 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
         elif r.totals is not None:
             totals, coverage = r.totals, r.coverage
         else:
+            # Not added up: no figure of the race is known (core.rules.not_added_up).
             totals = r.parts[0].totals
-            coverage = Coverage(r.parts[0].counties, False, r.parts[0].source)
+            coverage = Coverage(r.coverage.counties, False, "counties' files, not added up")
         county = coverage.counties[0] if len(coverage.counties) == 1 else None
         # a count a reader refused could be any race's whose figures come from that file:
-        # the counties' files, or the state canvass when the race rests on it
+        # the counties' files it is added up from, or the state canvass when it rests on it
         from_files = state is None or state.totals is None
         cc = check_contest(totals, ed, kind, election_date, canvass_completed, closed,
                            scope=finding, coverage=coverage, county=county,
-                           read_errors=read_errors if from_files else state_errors)
+                           read_errors=errors(r) if from_files else state_errors)
+        if r.totals is None and from_files:
+            cc = replace(cc, decision=not_added_up(cc.decision, r.refused or ""))
         out.append(RaceCheck(r, cc, state))
     return WholeCheck([p.file for p in parsed], kind, ed, out, issues, disagreements,
                       state_file, ed.assumption(election_date))

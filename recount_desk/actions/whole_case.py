@@ -25,7 +25,7 @@ from pathlib import Path
 from recount_desk import store
 from recount_desk.core.model import ChoiceTotal, ContestTotals, Scope
 from recount_desk.core.scope import Coverage
-from recount_desk.core.whole import CountyPart, combine, name_key
+from recount_desk.core.whole import CountyPart, choice_key, combine, name_key
 from recount_desk.store import repo
 
 from .canvass import read_file
@@ -174,9 +174,9 @@ def combine_counties(case: Case, paths: Sequence[Path | str]) -> list[CombinedCo
                                    race.confirm, race.refused))
         if race.totals is None:
             continue
-        by_key = {name_key(c.choice.name): c.votes for c in race.totals.choices}
+        by_key = {choice_key(c.choice): c.votes for c in race.totals.choices}
         record.append({"contest_id": r.id, "contest": label,
-                       "votes": [(c.choice.name, by_key.get(name_key(c.choice.name), 0))
+                       "votes": [(c.choice.name, by_key.get(choice_key(c.choice), 0))
                                  for c in r.check.totals.choices],
                        "counties": list(race.coverage.counties), "whole": race.whole,
                        "source": "the counties' canvass files: "

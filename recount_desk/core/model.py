@@ -110,6 +110,7 @@ class Remedy(StrEnum):
 
     SET_SEATS = "set the seats"
     MAP_COLUMNS = "map the columns"
+    CHOOSE_SHEET = "choose the sheet"
 
 
 @dataclass(frozen=True, slots=True)

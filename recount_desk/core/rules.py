@@ -609,6 +609,23 @@ def unread_counts(shown: MarginDecision, errors: int) -> MarginDecision:
     )
 
 
+def not_added_up(shown: MarginDecision, why: str) -> MarginDecision:
+    """No verdict for a race whose counties' figures could not be added up.
+
+    The margin is reckoned on the votes cast for all candidates in the whole race
+    (20A-4-401(1)(b), (2)(a)); when the counties' files cannot be added up (their candidate
+    lists disagree, a county given twice) no figure of the race is known, so no total,
+    margin or threshold is shown, and no verdict."""
+    return MarginDecision(
+        shown.contest, shown.edition, shown.outcome, 0, Verdict.UNDECIDABLE, None, 0, None,
+        None, (), shown.basis,
+        f"Cannot be decided: the counties' files were not added up. {why} Utah Code "
+        f"{shown.basis}.",
+        f"Cannot be decided: the counties' files were not added up ({shown.basis})",
+        shown.assumptions,
+    )
+
+
 def _explained(totals: ContestTotals) -> bool:
     """Whether hidden cells explain why the precincts fall short of the official totals
     (they can only ever add votes)."""

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from .districts import COUNTIES, district_office, title_party
+from .districts import COUNTIES, district_office, fold, title_party
 from .model import Choice, ChoiceKind, ChoiceTotal, ContestKey, ContestTotals, ExtraKind, Scope
 from .scope import Coverage, ScopeFinding, check_label, infer_scope
 
@@ -67,6 +67,19 @@ def name_key(name: str) -> str:
     kept = [w for i, w in enumerate(words)
             if not (len(w) == 1 and 0 < i < len(words) - 1) and w not in _SUFFIXES]
     return " ".join(kept or words)
+
+
+def choice_key(choice: Choice) -> str:
+    """The key a choice is matched on across files: a proposition's "For" and "Yes" (and
+    "Against" and "No") are one choice, whatever each county's file calls them; a
+    candidate's :func:`name_key`, without the party's name when the file wrote it first."""
+    if choice.kind in (ChoiceKind.FOR, ChoiceKind.AGAINST):
+        return f"\x00{choice.kind.value}"
+    party = choice.party.strip()
+    head, _, rest = choice.name.strip().partition(" ")
+    if party and rest and head.casefold() == party.casefold():
+        return name_key(rest)  # Weber 2022: "IAP TOMMY WILLIAMS" of the IAP
+    return name_key(choice.name)
 
 
 def _edits(a: str, b: str) -> int:
@@ -118,24 +131,84 @@ def race_key(key: ContestKey, counties: tuple[str, ...],
     return ContestKey(title, key.district.strip().lstrip("0"), key.party.upper()), note
 
 
+def own_county(part: CountyPart, election_date: date | None) -> str | None:
+    """The county whose own race a part is: a county office or question (its scope known,
+    not assumed) in one county's file. Every county elects its own sheriff, attorney and
+    commission (20A-4-401(1)(d)(i): the county clerk's contests), so two counties'
+    "Sheriff" are two races, never added up."""
+    key = part.totals.contest.key
+    if len(part.counties) != 1 or district_office(key.title, key.district) is not None:
+        return None  # a district's race is matched on its district (the district table)
+    f = infer_scope(part.totals.contest, county=part.counties[0], election_date=election_date)
+    return part.counties[0] if f.scope is Scope.COUNTY and not f.assumed else None
+
+
+def _in_county(key: ContestKey, county: str) -> ContestKey:
+    """A county's own race's key, naming the county unless its title does."""
+    if fold(county) in fold(key.title):
+        return key
+    return replace(key, title=f"{key.title} ({county} County)")
+
+
+_LOCAL = (Scope.COUNTY, Scope.MUNICIPAL, Scope.SPECIAL_DISTRICT)
+
+
 def combine(parts: Sequence[CountyPart], election_date: date | None) -> list[WholeRace]:
-    """Group the parts into races by :func:`race_key` and add each race up."""
-    groups: dict[ContestKey, list[CountyPart]] = {}
-    notes: dict[ContestKey, list[str]] = {}
-    display: dict[ContestKey, ContestKey] = {}
+    """Group the parts into races by :func:`race_key` and add each race up.
+
+    A county's own race (:func:`own_county`) is grouped with no other county's. A local
+    race known by title only (a city's, a special district's, or a title the program does
+    not know) may span counties and is added up, but when the counties list different
+    candidates it is taken as each county's own race, and said so: checking files together
+    never decides a local race on less than checking its county's file alone would."""
+    groups: dict[tuple[ContestKey, str | None], list[CountyPart]] = {}
+    notes: dict[tuple[ContestKey, str | None], list[str]] = {}
+    display: dict[tuple[ContestKey, str | None], ContestKey] = {}
     for part in parts:
         k, note = race_key(part.totals.contest.key, part.counties, election_date)
-        groups.setdefault(k, []).append(part)
+        g = (k, own_county(part, election_date))
+        groups.setdefault(g, []).append(part)
         if note:
-            notes.setdefault(k, []).append(f"{part.source}: {note}")
-        if k not in display:
+            notes.setdefault(g, []).append(f"{part.source}: {note}")
+        if g not in display:
             found = district_office(k.title, k.district)
-            display[k] = k if found else part.totals.contest.key
+            display[g] = k if found else part.totals.contest.key
     out = []
-    for k, ps in groups.items():
-        out.append(_add_up(display[k], _one_per_file(ps), tuple(notes.get(k, ())),
-                           election_date))
+    for g, ps in groups.items():
+        key = display[g]
+        if g[1] is not None or (all(p.counties == ps[0].counties for p in ps)
+                                and len(ps[0].counties) == 1 and _local(ps[0], election_date)):
+            key = _in_county(key, ps[0].counties[0])  # a county's own: named so
+        race = _add_up(key, _one_per_file(ps), tuple(notes.get(g, ())), election_date)
+        if race.refused and race.totals is None and _split(race):
+            why = (f"the counties' files list different candidates for “{key.label()}”, "
+                   "so each county's is taken as its own race (a local contest); if it is "
+                   "one race across counties, correct the names and check again")
+            for p in race.parts:
+                own = _add_up(_in_county(key, p.counties[0]), [p], (), election_date)
+                out.append(replace(own, confirm=(*own.confirm, why)))
+            continue
+        out.append(race)
     return out
+
+
+def _local(part: CountyPart, election_date: date | None) -> bool:
+    """A local race known by its title (not a district's): a county's, a city's, a special
+    district's."""
+    key = part.totals.contest.key
+    if district_office(key.title, key.district) is not None:
+        return False
+    county = part.counties[0] if len(part.counties) == 1 else None
+    f = infer_scope(part.totals.contest, county=county, election_date=election_date)
+    return f.scope in _LOCAL
+
+
+def _split(race: WholeRace) -> bool:
+    """Whether a refused race is local parts of one county each with candidates apart."""
+    return (race.finding.scope in _LOCAL and len(race.parts) > 1
+            and all(len(p.counties) == 1 for p in race.parts)
+            and len({p.counties[0] for p in race.parts}) == len(race.parts)
+            and race.refused is not None and race.refused.startswith("The counties' candidate"))
 
 
 def _one_per_file(parts: list[CountyPart]) -> list[CountyPart]:
@@ -192,7 +265,7 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
         (i, ct) for i, p in enumerate(parts) for ct in p.totals.choices]
     in_parts: dict[str, set[int]] = {}
     for i, ct in entries:
-        in_parts.setdefault(name_key(ct.choice.name), set()).add(i)
+        in_parts.setdefault(choice_key(ct.choice), set()).add(i)
     canon = {k: k for k in in_parts}
     by_reach = sorted(in_parts, key=lambda k: (-len(in_parts[k]), k))
     for a_i, a in enumerate(by_reach):
@@ -208,7 +281,7 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
     parties: dict[str, set[str]] = {}
     order: list[str] = []
     for i, ct in entries:
-        nk = canon[name_key(ct.choice.name)]
+        nk = canon[choice_key(ct.choice)]
         if nk not in clusters:
             clusters[nk] = {}
             order.append(nk)
@@ -234,6 +307,13 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
         else:
             confirm.append(f"“{name}”, with no party, is listed only by {listed}: read as a "
                            "write-in candidate with no votes elsewhere")
+    shared = [nk for nk in order if kinds[nk].kind is not ChoiceKind.WRITE_IN
+              and len(in_parts[nk]) == len(parts)]
+    if len(parts) > 1 and not shared:
+        odd.append("no candidate is listed by every file: "
+                   + "; ".join(f"{', '.join(p.counties) or p.source} lists "
+                               + ", ".join(c.choice.name for c in p.totals.choices)
+                               for p in parts))
     if odd:
         return refuse("The counties' candidate lists disagree (" + "; ".join(odd) + "): "
                       "check that the files are of the same race, or correct the names in "
@@ -242,7 +322,8 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
     for nk in order:
         spellings = clusters[nk]
         name = max(spellings, key=lambda s: (len(spellings[s]), len(s)))
-        if len({_plain(s) for s in spellings}) > 1:
+        if (len({_plain(s) for s in spellings}) > 1
+                and kinds[nk].kind not in (ChoiceKind.FOR, ChoiceKind.AGAINST)):
             confirm.append(" and ".join(f"“{s}” ({', '.join(w)})" for s, w in spellings.items())
                            + " are read as one candidate")
         choices.append(ChoiceTotal(replace(kinds[nk], name=name), votes[nk]))
@@ -261,7 +342,7 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
     split = any(p.totals.precinct_sums for p in parts)
     for p in parts:
         for ct in p.totals.choices:
-            name = display_of[canon[name_key(ct.choice.name)]]
+            name = display_of[canon[choice_key(ct.choice)]]
             if split:
                 sums[name] = sums.get(name, 0) + p.totals.precinct_sums.get(ct.choice.name,
                                                                              ct.votes)
@@ -301,9 +382,9 @@ def cross_check(races: Sequence[WholeRace], state: Sequence[WholeRace]
         if s is None or r.totals is None or s.totals is None:
             continue
         found[r.key] = s
-        theirs = {name_key(c.choice.name): c.votes for c in s.totals.choices}
-        ours = {name_key(c.choice.name): (c.choice.name, c.votes) for c in r.totals.choices}
-        kinds = {name_key(c.choice.name): c.choice for c in r.totals.choices}
+        theirs = {choice_key(c.choice): c.votes for c in s.totals.choices}
+        ours = {choice_key(c.choice): (c.choice.name, c.votes) for c in r.totals.choices}
+        kinds = {choice_key(c.choice): c.choice for c in r.totals.choices}
         diffs = []
         for nk, (name, v) in ours.items():
             ch = kinds[nk]
@@ -313,7 +394,7 @@ def cross_check(races: Sequence[WholeRace], state: Sequence[WholeRace]
             if theirs.get(nk, 0) != v:
                 diffs.append((name, v, theirs.get(nk, 0)))
         for c in s.totals.choices:
-            if name_key(c.choice.name) not in ours and c.votes:
+            if choice_key(c.choice) not in ours and c.votes:
                 diffs.append((c.choice.name, 0, c.votes))
         if diffs:
             out.append(Disagreement(r.key, tuple(diffs)))

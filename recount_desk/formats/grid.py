@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from recount_desk.core.model import Issue, Severity
+from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import vocab
 from .base import ContestTuple, RawCanvass, fail
@@ -86,13 +86,14 @@ def other_sheets(issues: list[Issue], file: str, read: str | None, others: Seque
     msg = ""
     if others:
         msg = (f"This workbook holds {n if n is not None else 'several'} result sheets; sheet "
-               f"{read!r} was read. Choose another sheet to import "
-               + ", ".join(repr(s) for s in others) + " instead.")
+               f"{read!r} was read; the others are "
+               + ", ".join(repr(s) for s in others) + ".")
     if rest:
         msg += (" " if msg else "") + rest
     if msg:
         issues.insert(0, Issue(file, msg, read, severity=Severity.WARNING if others
-                               else Severity.NOTE))
+                               else Severity.NOTE,
+                               remedy=Remedy.CHOOSE_SHEET if others else None))
 
 
 class Tally:

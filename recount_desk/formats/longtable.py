@@ -82,6 +82,10 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     # never a silent drop. A statistic (Registered Voters, Ballots Cast) named in the choice
     # column is no choice: files put turnout rows there with the office left empty.
     statistic = flags(cand_u, vocab.is_non_contest_office)[cand_c]
+    # Nor is it one with the office filled in (Sevier's 2022 file puts "REGISTERED VOTERS -
+    # TOTAL" under "Constitutional Amendment A" in some precincts): a statistic row, read
+    # for no contest's votes.
+    keep &= ~statistic
     orphan = np.flatnonzero(office_blank & ~cand_blank & ~statistic & ~votes_blank_u[votes_c])
     ocol = cols["office"]
     for i in orphan[:10]:

@@ -455,7 +455,9 @@ ISSUE_HEADER = ("Severity", "File", "Sheet", "Row", "Column", "What")
 REMEDY_WORDS = {Remedy.SET_SEATS: "Set the number of seats in the contest settings (step 6 "
                                   "of this import, or later on the Contests page).",
                 Remedy.MAP_COLUMNS: "Say which column is which on the import's mapping page "
-                                    "(step 3)."}
+                                    "(step 3).",
+                Remedy.CHOOSE_SHEET: "To read another, choose it under “Sheet to read” (step "
+                                     "2 of the import)."}
 
 
 def issue_text(i: Issue) -> str:

@@ -156,7 +156,11 @@ def test_disagreeing_candidate_lists_are_refused_with_the_names(tmp_path: Path) 
     rc = _race(result, "State House", "69")
     assert rc.race.refused is not None
     assert "Timothy Glennon" in rc.race.refused and "Tim Glenn" in rc.race.refused
-    assert rc.check.portion and rc.check.within_margin is None
+    # Nothing was added up: no figure of the race is shown, and no verdict (not Beaver's,
+    # or the first file's, figures as the race's).
+    d = rc.check.decision
+    assert not d.decided and not d.within_margin and d.total == 0 and d.margin is None
+    assert "not added up" in d.explanation and "Tim Glenn" in d.explanation
     assert any(i.severity.value == "error" for i in result.issues)
 
 
@@ -169,3 +173,121 @@ def test_a_county_given_twice_is_refused(tmp_path: Path) -> None:
               ("Grand", "G1", "State House", "69", "Tim Glenn", 9)])
     rc = _race(check_files([a, b]), "State House", "69")
     assert rc.race.refused is not None and "two files" in rc.race.refused
+
+
+def _rows(path: Path, rows: list[tuple[str, str, str, str, str, str, str]]) -> Path:
+    """A long-table county file: (county, precinct, office, district, candidate, party,
+    votes) per row, votes as text so a bad count can be written."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["county", "precinct", "office", "district", "candidate", "party", "votes"])
+        w.writerows(rows)
+    return path
+
+
+def _by_title(result: WholeCheck) -> dict[str, object]:
+    return {r.race.key.title: r for r in result.races}
+
+
+def test_two_counties_sheriffs_are_two_races_decided_each_on_its_county(
+        tmp_path: Path) -> None:
+    # Every county elects its own sheriff: Carbon's and Iron's are not one race whose
+    # candidate lists disagree (which refused both), and not added up.
+    a = _rows(tmp_path / "20221108__ut__general__carbon__precinct.csv",
+              [("Carbon", "C1", "Sheriff", "", "Jeffrey Wood", "REP", "600"),
+               ("Carbon", "C1", "Sheriff", "", "Ann Bell", "DEM", "599")])
+    b = _rows(tmp_path / "20221108__ut__general__iron__precinct.csv",
+              [("Iron", "I1", "Sheriff", "", "Ken Carpenter", "REP", "900"),
+               ("Iron", "I1", "Sheriff", "", "Bo Dean", "DEM", "100")])
+    result = check_files([a, b], election_date=__import__("datetime").date(2022, 11, 8))
+    races = _by_title(result)
+    carbon, iron = races["Sheriff (Carbon County)"], races["Sheriff (Iron County)"]
+    assert carbon.race.refused is None and iron.race.refused is None  # type: ignore[attr-defined]
+    assert carbon.check.decision.total == 1199  # type: ignore[attr-defined]
+    assert carbon.check.decision.within_margin  # type: ignore[attr-defined]
+    assert iron.check.decision.verdict is Verdict.NOT_ELIGIBLE  # type: ignore[attr-defined]
+    assert not any("candidate lists disagree" in i.message for i in result.issues)
+
+
+def test_a_local_title_in_two_counties_is_split_only_when_the_candidates_differ(
+        tmp_path: Path) -> None:
+    from datetime import date
+    a = _rows(tmp_path / "20221108__ut__general__iron__precinct.csv",
+              [("Iron", "I1", "Local School Board District 4", "", "Stephanie Hill", "", "50"),
+               ("Iron", "I1", "Local School Board District 4", "", "Dale Brinkerhoff", "", "49"),
+               ("Iron", "I1", "Cedar Valley Water District", "", "Ann Cole", "", "30"),
+               ("Iron", "I1", "Cedar Valley Water District", "", "Bo Lund", "", "10")])
+    b = _rows(tmp_path / "20221108__ut__general__washington__precinct.csv",
+              [("Washington", "W1", "Local School Board District 4", "", "Larene Cox", "",
+                "80"),
+               ("Washington", "W1", "Local School Board District 4", "", "Kelly Blake", "",
+                "20"),
+               ("Washington", "W1", "Cedar Valley Water District", "", "Ann Cole", "", "1"),
+               ("Washington", "W1", "Cedar Valley Water District", "", "Bo Lund", "", "20")])
+    result = check_files([a, b], election_date=date(2022, 11, 8))
+    races = _by_title(result)
+    iron = races["Local School Board District 4 (Iron County)"]
+    wash = races["Local School Board District 4 (Washington County)"]
+    assert iron.check.decision.within_margin  # type: ignore[attr-defined]
+    assert wash.check.decision.verdict is Verdict.NOT_ELIGIBLE  # type: ignore[attr-defined]
+    assert any("each county's is taken as its own race" in c
+               for c in iron.race.confirm)  # type: ignore[attr-defined]
+    # The same candidates in both: one race across the counties, added up (31 to 30).
+    water = races["Cedar Valley Water District"]
+    assert water.race.totals is not None  # type: ignore[attr-defined]
+    assert water.check.decision.total == 61  # type: ignore[attr-defined]
+    assert set(water.race.coverage.counties) == {"Iron", "Washington"}  # type: ignore[attr-defined]
+
+
+def test_a_read_error_touches_only_the_races_of_its_file(tmp_path: Path) -> None:
+    # Wayne's unreadable count could be any of Wayne's contests: no verdict rests on the
+    # races Wayne's figures are in; a race of other counties only is still decided.
+    from datetime import date
+    a = _rows(tmp_path / "20221108__ut__general__wayne__precinct.csv",
+              [("Wayne", "W1", "Attorney General", "", "Sean Reyes", "REP", "12 votes"),
+               ("Wayne", "W1", "Attorney General", "", "Greg Skordas", "DEM", "10")])
+    b = _rows(tmp_path / "20221108__ut__general__cache__precinct.csv",
+              [("Cache", "C1", "State House", "3", "Dan Johnson", "REP", "500"),
+               ("Cache", "C1", "State House", "3", "Ed Lee", "DEM", "499"),
+               ("Cache", "C1", "Attorney General", "", "Sean Reyes", "REP", "900"),
+               ("Cache", "C1", "Attorney General", "", "Greg Skordas", "DEM", "100")])
+    result = check_files([a, b], election_date=date(2022, 11, 8))
+    assert any(i.severity.value == "error" and "wayne" in i.file for i in result.issues)
+    house = _race(result, "State House", "3")
+    assert house.check.decision.decided and house.check.decision.within_margin
+    ag = next(r for r in result.races if r.race.key.title.startswith("Attorney General"))
+    assert ag.check.decision.verdict in (Verdict.PORTION, Verdict.UNDECIDABLE)
+    assert not ag.check.decision.within_margin
+
+
+def test_a_propositions_for_and_yes_are_one_choice_across_counties(tmp_path: Path) -> None:
+    # Weber's 2022 file says YES/NO where Carbon's says FOR/AGAINST (both real): one
+    # choice each, added up, not four choices.
+    from datetime import date
+    a = _rows(tmp_path / "20221108__ut__general__carbon__precinct.csv",
+              [("Carbon", "C1", "Constitutional Amendment A", "", "FOR", "", "2213"),
+               ("Carbon", "C1", "Constitutional Amendment A", "", "AGAINST", "", "3728")])
+    b = _rows(tmp_path / "20221108__ut__general__weber__precinct.csv",
+              [("Weber", "W1", "Constitutional Amendment A", "", "YES", "", "27144"),
+               ("Weber", "W1", "Constitutional Amendment A", "", "NO", "", "45012")])
+    result = check_files([a, b], election_date=date(2022, 11, 8))
+    race = next(r for r in result.races if "Amendment A" in r.race.key.title).race
+    assert race.totals is not None
+    assert sorted(c.votes for c in race.totals.choices) == [2213 + 27144, 3728 + 45012]
+    assert not race.confirm
+
+
+def test_a_party_written_before_the_name_is_the_same_candidate(tmp_path: Path) -> None:
+    # Weber's 2022 file writes "IAP TOMMY WILLIAMS" (party IAP) where the others write
+    # "Tommy Williams": one candidate, listed for the officer to confirm.
+    from datetime import date
+    a = _rows(tmp_path / "20221108__ut__general__beaver__precinct.csv",
+              [("Beaver", "B1", "U.S. House", "2", "Tommy Williams", "IAP", "20"),
+               ("Beaver", "B1", "U.S. House", "2", "Chris Stewart", "REP", "900")])
+    b = _rows(tmp_path / "20221108__ut__general__iron__precinct.csv",
+              [("Iron", "I1", "U.S. House", "2", "IAP TOMMY WILLIAMS", "IAP", "30"),
+               ("Iron", "I1", "U.S. House", "2", "CHRIS STEWART", "REP", "1000")])
+    race = _race(check_files([a, b], election_date=date(2022, 11, 8)), "U.S. House", "2").race
+    assert race.refused is None and race.totals is not None
+    assert sorted(c.votes for c in race.totals.choices) == [50, 1900]
+    assert any("IAP TOMMY WILLIAMS" in c for c in race.confirm)

@@ -77,6 +77,14 @@ def test_the_other_sheets_note_and_primary_from_a_party_or_the_title():
     issues: list = []
     grid.other_sheets(issues, "f.xlsx", "2024 General", ["2024 Primary"], n=2)
     assert issues[0].severity is Severity.WARNING and "2 result sheets" in issues[0].message
+    # What to do is worded by each front end: --sheet on the command line, the wizard's
+    # "Sheet to read" in the window.
+    from recount_desk.cli import _issue_text
+    from recount_desk.core.model import Remedy
+    from recount_desk.ui.models import issue_text
+    assert issues[0].remedy is Remedy.CHOOSE_SHEET
+    assert "--sheet" in _issue_text(issues[0]) and "Sheet to read" in issue_text(issues[0])
+    assert "--sheet" not in issue_text(issues[0])
     assert grid.primary_of("2024 General", party=True) is True
     assert grid.primary_of("2024 general canvass") is False
     assert grid.primary_of("canvass") is None
