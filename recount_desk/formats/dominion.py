@@ -25,13 +25,14 @@ import re
 from pathlib import Path
 
 from . import blocks, vocab
-from .base import NOT_OURS, Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, open_source
+from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source
 from .stages import (
     by_value,
     coded_rows,
     column_name,
     counts,
+    detector,
     grid,
     head_rows,
     header_at,
@@ -39,6 +40,7 @@ from .stages import (
     primary_in_name,
     raw_frame,
     squash,
+    staged_read,
     stated_seats,
     whole,
 )
@@ -78,13 +80,9 @@ def _has_header(rows: list[list[str]]) -> bool:
     return header_at(rows, _is_header) is not None
 
 
+@detector("csv", "xlsx", "xls", "ods")
 def detect(path: Path, kind: str) -> Detection | None:
-    if kind not in ("csv", "xlsx", "xls", "ods"):
-        return None
-    try:
-        rows = head_rows(path, kind, pick_sheet(path, kind, None, _has_header))
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    rows = head_rows(path, kind, pick_sheet(path, kind, None, _has_header))
     h = header_at(rows, _is_header)
     if h is None:
         return None
@@ -94,12 +92,6 @@ def detect(path: Path, kind: str) -> Detection | None:
                          "precinct")
     return Detection(FAMILY, LABEL + " (Summary of Votes)", 98, "county-level columns Contest "
                      "Title, Choice Name, Total Votes, Total Undervotes, Total Overvotes")
-
-
-def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
-    """Read a Dominion Statement or Summary of Votes into raw rows."""
-    options = options or ReadOptions()
-    return map(locate(open_source(path), options), options)
 
 
 def locate(source: Source, options: ReadOptions) -> Located:
@@ -229,6 +221,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     return CodedRawCanvass(located.source.name, FAMILY, None, log.close(), seats, file_totals,
                            set(), primary_in_name(located.source.name), sheet=sheet,
                            coded=coded_rows({**out, "district": "", "party": ""}))
+
+
+read = staged_read(locate, map)
 
 
 def _seats(sums: dict[str, list[int]], stated: dict[tuple[str, str, str], set[int]],

@@ -35,7 +35,7 @@ from recount_desk.core.model import Issue, Remedy, Severity
 from . import blocks, vocab
 from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source
-from .stages import blank_lead, detector, head_rows, staged_read
+from .stages import blank_lead, detector, head_rows, lead_note, staged_read
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
@@ -119,9 +119,7 @@ def locate(source: Source, options: ReadOptions) -> Located:
     log.sheet = sheet
     options.on_progress(1, 5)
     top = blank_lead(rows) if kind == "csv" else 0  # a CSV re-saved with blank lines first
-    if top:
-        log.note(f"The file starts with {top} blank line(s); its header is read from row "
-                 f"{top + 1}.", row=top + 1)
+    lead_note(log, top)
     if len(rows) < top + 3 or not _is_header(rows[top]):
         raise fail(path, "This is not a complete SOVC export: it needs three header rows "
                    "(contest, party, choice) and one row per precinct.", sheet=sheet,

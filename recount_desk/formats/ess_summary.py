@@ -23,9 +23,9 @@ from pathlib import Path
 from recount_desk.core.model import Severity
 
 from . import blocks, vocab
-from .base import NOT_OURS, Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, open_source
-from .stages import coded_rows, head_rows
+from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source
+from .stages import coded_rows, detector, head_rows, staged_read
 from .tabular import read_csv_rows
 
 FAMILY = "ess_summary"
@@ -51,13 +51,9 @@ def _first_text(rows: list[list[str]]) -> str:
     return next((c.strip() for r in rows for c in r if c.strip()), "")
 
 
+@detector("csv")
 def detect(path: Path, kind: str) -> Detection | None:
-    if kind != "csv":
-        return None
-    try:
-        rows = head_rows(path, kind, nrows=60)
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
+    rows = head_rows(path, kind, nrows=60)
     if not _first_text(rows).lower().startswith("summary results report"):
         return None
     vote_for = any(vocab.seats_in(c) for r in rows for c in r[:3] if c)
@@ -127,12 +123,6 @@ def _only_cell(cells: list[str]) -> str | None:
     """The one non-empty cell of a line (a precinct name, which may be all digits), else None."""
     ne = [c for c in cells if c and not _JUNK.match(c)]
     return ne[0] if len(ne) == 1 and not _PCT.match(ne[0]) else None
-
-
-def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
-    """Walk the report's lines and collect every precinct × contest × choice count."""
-    options = options or ReadOptions()
-    return map(locate(open_source(path), options), options)
 
 
 def locate(source: Source, options: ReadOptions) -> Located:
@@ -380,6 +370,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     return CodedRawCanvass(name, FAMILY, None, log.close(), seat_map, {}, set(), primary,
                            election_name=election_name, election_date=election_date,
                            coded=coded_rows(columns))
+
+
+read = staged_read(locate, map)
 
 
 def _check_total_votes_cast(precincts: list[str], contests: list[str], kinds: list[str],

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from . import longtable
 from ._workbook_checks import first_visible_sheet
-from .base import NOT_OURS, Detection, RawCanvass, ReadOptions, fail
-from .pipeline import IssueLog, Located, Source, open_source
-from .stages import head_rows, sheet_table
+from .base import Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog, Located, Source
+from .stages import blank_lead, csv_lead, detector, head_rows, lead_note, sheet_table, staged_read
 from .tabular import (
     NotText,
     cell_text,
@@ -67,14 +67,9 @@ def _columns(cols: list[str]) -> dict[str, str]:
     return found
 
 
+@detector("csv", "xlsx", "xls", "ods")
 def detect(path: Path, kind: str) -> Detection | None:
-    if kind not in ("csv", "xlsx", "xls", "ods"):
-        return None
-    try:
-        head = _head(path, kind)
-    except NOT_OURS:  # a file of another family, or damaged
-        return None
-    cols = _columns(head)
+    cols = _columns(_head(path, kind))
     if {"office", "candidate", "votes"} <= cols.keys():
         conf = 95 if "precinct" in cols or "county" in cols else 80
         return Detection(FAMILY, LABEL, conf,
@@ -83,14 +78,13 @@ def detect(path: Path, kind: str) -> Detection | None:
 
 
 def _head(path: Path, kind: str) -> list[str]:
-    rows = head_rows(path, kind, nrows=1)
+    """The header: the first row (of a CSV, the first below any blank lines)."""
+    rows = head_rows(path, kind, nrows=1 if kind != "csv" else _LEAD + 1)
+    rows = rows[blank_lead(rows):] if kind == "csv" else rows
     return rows[0] if rows else []
 
 
-def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
-    """Read a long-format file into raw rows, with every problem as an issue."""
-    options = options or ReadOptions()
-    return map(locate(open_source(path), options), options)
+_LEAD = 20  # blank lines above a CSV's header that are passed over
 
 
 def locate(source: Source, options: ReadOptions) -> Located:
@@ -99,10 +93,13 @@ def locate(source: Source, options: ReadOptions) -> Located:
     path, name, kind = source.path, source.name, source.kind
     log = IssueLog(name)
     sheet = None
+    top = 0  # blank lines above the header (a re-saved CSV)
     if kind == "csv":
-        header, n_rows, coded, note = _read_csv(path)
+        top = min(csv_lead(path), _LEAD)
+        header, n_rows, coded, note = _read_csv(path, top)
         if note:
             log.warn(note)
+        lead_note(log, top)
         table = None
     elif kind in ("xlsx", "xls", "ods"):
         sheet = options.sheet
@@ -126,7 +123,7 @@ def locate(source: Source, options: ReadOptions) -> Located:
         raise fail(path, "The header has no column for "
                    + ", ".join(repr(m) for m in missing)
                    + "; a long-format canvass needs office (contest), candidate (choice) and "
-                   "votes columns.", sheet=sheet, row=1)
+                   "votes columns.", sheet=sheet, row=top + 1)
     # Two columns of one role ("votes" twice; pandas names the second "votes.1"): which to
     # count cannot be guessed, and ignoring one would drop its votes without a word.
     for key in ("votes", "candidate", "office", "precinct"):
@@ -137,10 +134,10 @@ def locate(source: Source, options: ReadOptions) -> Located:
         if len(same) > 1:
             raise fail(path, f"The header has {len(same)} {key!r} columns "
                        f"({', '.join(repr(c) for c in same)}); keep one (or rename the "
-                       "others) so it is clear which to count.", sheet=sheet, row=1)
+                       "others) so it is clear which to count.", sheet=sheet, row=top + 1)
     if not n_rows:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
-    return Located(source, [], log, sheet, 1, facts={
+    return Located(source, [], log, sheet, top + 1, facts={
         "header": header, "n": n_rows, "coded": coded, "table": table, "cols": cols})
 
 
@@ -175,7 +172,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         return longtable.merge(codes, [cell_text(u) for u in uniques])
 
     raw = longtable.rows(FAMILY, located.source.path, col, cols, n, header=f["header"],
-                         issues=located.log.issues, sheet=located.sheet, first_row=2,
+                         issues=located.log.issues, sheet=located.sheet,
+                         first_row=located.header_rows + 1,
                          kind_name=located.source.kind, options=options)
     m = re.match(r"(\d{4})(\d{2})(\d{2})__", located.source.name)  # 20181106__ut__…
     options.on_progress(4, 4)
@@ -184,32 +182,36 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     return raw
 
 
-def _read_csv(path: Path) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]],
-                                    str | None]:
+read = staged_read(locate, map)
+
+
+def _read_csv(path: Path, top: int = 0
+              ) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]], str | None]:
     """The CSV as codes per column (:func:`read_csv_coded`: the memory of categorical
     columns, one parse). A votes column of whole numbers is parsed as numbers (no text to
     convert); one with a blank, a '*' or a '1,234' keeps the file's text, so its problems
     can be reported cell by cell; only a column the parser reads as other numbers
-    (fractions) is read again as text."""
+    (fractions) is read again as text. ``top``: the blank lines above the header."""
     if path.stat().st_size <= _SMALL_CSV:
-        got = _read_csv_small(path)
+        got = _read_csv_small(path, top)
         if got is not None:
             return got
-    head = head_rows(path, "csv", nrows=1)
+    head = head_rows(path, "csv", nrows=top + 1)[top:]
     names = head[0] if head else []
     if not names or "" in names or len(set(names)) < len(names):
         # pandas' own names for blank or repeated ones ("Unnamed: 3", "votes.1")
-        names = [str(c) for c in read_csv_text(path, nrows=0, dtype=object)[0].columns]
+        names = [str(c) for c in read_csv_text(path, nrows=0, dtype=object,
+                                                skiprows=top)[0].columns]
     roles = _columns(names)
     votes = roles.get("votes")
     keep = set(roles.values())  # the columns read; the others are parsed, not coded
     if votes is not None:
         try:
             return read_csv_coded(path, dtype={c: object for c in names if c != votes},
-                                  keep=keep)
+                                  keep=keep, skiprows=top)
         except NotText:
             pass
-    return read_csv_coded(path, dtype={c: object for c in names}, keep=keep)
+    return read_csv_coded(path, dtype={c: object for c in names}, keep=keep, skiprows=top)
 
 
 # Below this size pandas' fixed cost per parse and per column (a millisecond and more for a
@@ -220,7 +222,7 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 _HASHED = 512  # rows above which a column is coded by pandas' hashing
 
 
-def _read_csv_small(path: Path) -> tuple[list[str], int,
+def _read_csv_small(path: Path, top: int = 0) -> tuple[list[str], int,
                                          dict[str, tuple[np.ndarray, list[str]]],
                                          str | None] | None:
     """A small UTF-8 CSV as :func:`_read_csv` gives it, read once with the csv module: each
@@ -229,7 +231,8 @@ def _read_csv_small(path: Path) -> tuple[list[str], int,
     column of whole numbers as their digits (``str(int(cell))``, as pandas parses it).
     None where this cannot be sure to read it as pandas would (another encoding, a header
     with blank or repeated names, a row of another length, a blank line, a votes cell
-    with spaces or too large), and then pandas reads it."""
+    with spaces or too large), and then pandas reads it. ``top``: the blank lines above
+    the header, passed over."""
     import csv
     import io
 
@@ -244,6 +247,7 @@ def _read_csv_small(path: Path) -> tuple[list[str], int,
             rows = list(csv.reader(io.StringIO(text, newline="")))
     except (UnicodeDecodeError, csv.Error):
         return None
+    del rows[:top]
     if len(rows) < 2:
         return None
     header = rows[0]

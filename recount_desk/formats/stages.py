@@ -10,7 +10,8 @@ In the order of the pipeline's stages:
   family's ``detect``), :func:`pick_sheet` (the sheet the officer chose, else the first
   whose head a family accepts);
 - **header band**: :func:`header_at` (the first row of the head that a family's test
-  accepts), :func:`blank_lead` (the blank lines above a file's first line of text);
+  accepts), :func:`blank_lead` and :func:`csv_lead` (the blank lines above a file's first
+  line of text), :func:`lead_note`;
 - **grid**: :func:`grid` (a file's or sheet's cells as a frame of text),
   :func:`by_value` (a test or a cleaning done once per distinct cell, not once per row),
   :func:`whole_cells` (the one test of a count cell, once per distinct cell, that the
@@ -177,6 +178,19 @@ def blank_lead(rows: Sequence[Sequence[str]]) -> int:
     return next((i for i, r in enumerate(rows) if any(str(c).strip() for c in r)), len(rows))
 
 
+def csv_lead(path: Path) -> int:
+    """Stage *sheet*: :func:`blank_lead` of a CSV (from its head, read once for every
+    detector)."""
+    return blank_lead(_csv_head(path)[0])
+
+
+def lead_note(log: IssueLog, top: int) -> None:
+    """The note that a file's first ``top`` lines are blank and its header is below them."""
+    if top:
+        log.note(f"The file starts with {top} blank line(s); its header is read from row "
+                 f"{top + 1}.", row=top + 1)
+
+
 def header_at(rows: list[list[str]], test: Callable[[list[str]], bool],
               within: int = 10) -> int | None:
     """Stage *header band*: the first of the first ``within`` rows that ``test`` accepts."""
@@ -213,9 +227,14 @@ def grid(path: Path, kind: str, sheet: str | None, log: IssueLog) -> pd.DataFram
     from .tabular import read_csv_text
 
     if kind == "csv":
-        df, note = read_csv_text(path, header=None, dtype=object)
+        top = csv_lead(path)  # (blank lines first: pandas takes the first for the width)
+        df, note = read_csv_text(path, header=None, dtype=object, skiprows=top)
         if note:
             log.warn(note)
+        if top:  # they stand as blank rows, so that the frame's rows are the file's
+            lead_note(log, top)
+            df = pd.concat([pd.DataFrame("", index=range(top), columns=df.columns,
+                                         dtype=object), df], ignore_index=True)
         return df  # (a short row's missing fields are NaN: :func:`coded` reads them as "")
     rows = read_sheet_text(path, sheet if sheet is not None else 0)
     width = max((len(r) for r in rows), default=0)

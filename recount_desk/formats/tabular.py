@@ -133,10 +133,11 @@ def _zip_kind(path: Path) -> str:
 
 
 def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = None,
-                  sep: str | None = ",", dtype: object = str
+                  sep: str | None = ",", dtype: object = str, skiprows: int = 0
                   ) -> tuple[pd.DataFrame, str | None]:
     """A CSV as text cells. Returns the frame and a note when the encoding was not UTF-8.
-    ``dtype=object`` gives plain Python strings (faster to factorize than pandas' str)."""
+    ``dtype=object`` gives plain Python strings (faster to factorize than pandas' str).
+    ``skiprows``: lines above the table left out (the blank lines a re-save put first)."""
     import pandas as pd
 
     note = None
@@ -144,7 +145,8 @@ def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = Non
         try:
             df = pd.read_csv(path, dtype=dtype, keep_default_na=False, header=header,
                              encoding=enc, nrows=nrows, sep=sep, skip_blank_lines=False,
-                             on_bad_lines="error", engine="c" if sep else "python")
+                             on_bad_lines="error", engine="c" if sep else "python",
+                             skiprows=skiprows or None)
             if enc != "utf-8-sig":
                 note = NOT_UTF8_NOTE
             return df, note
@@ -158,7 +160,7 @@ def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = Non
 
 
 def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 << 18,
-                   keep: Collection[str] | None = None
+                   keep: Collection[str] | None = None, skiprows: int = 0
                    ) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]],
                               str | None]:
     """A CSV read a chunk of rows at a time, each column kept as codes into its distinct
@@ -168,7 +170,7 @@ def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 <
     memory of a categorical column, at the speed of one parse. ``dtype``: as for
     ``read_csv`` (a column left out is inferred: whole numbers stay numbers). ``keep``: the
     columns to code (the others are parsed, so that a malformed row is still refused, but
-    not coded); every column when None."""
+    not coded); every column when None. ``skiprows``: as for :func:`read_csv_text`."""
     import numpy as np
     import pandas as pd
 
@@ -180,7 +182,7 @@ def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 <
         try:
             with pd.read_csv(path, dtype=dtype, keep_default_na=False, encoding=enc,
                              skip_blank_lines=False, on_bad_lines="error", engine="c",
-                             chunksize=chunksize) as reader:
+                             chunksize=chunksize, skiprows=skiprows or None) as reader:
                 for chunk in reader:
                     if not header:
                         header = [str(c) for c in chunk.columns]
@@ -204,7 +206,8 @@ def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 <
                         parts[name].append(lookup[codes])
                     n += len(chunk)
             if not header:  # a header and no rows: one empty read gives the names
-                header = [str(c) for c in read_csv_text(path, nrows=0, dtype=object)[0].columns]
+                header = [str(c) for c in read_csv_text(path, nrows=0, dtype=object,
+                                                        skiprows=skiprows)[0].columns]
                 seen = {c: {} for c in header}
                 parts = {c: [] for c in header}
             coded = {c: (np.concatenate(parts[c]) if parts[c] else np.zeros(0, np.int32),

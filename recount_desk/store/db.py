@@ -35,8 +35,8 @@ from recount_desk.core.audit import (
     verify_chain,
 )
 
+from . import checked, pg
 from . import digest as rows_digest
-from . import pg
 from .blobs import int64_bytes, int_values
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from .schema import missing_tables, schema_problems
@@ -104,6 +104,9 @@ class CaseConnection(sqlite3.Connection):
         self.watched: frozenset[str] = frozenset()  # the tables the triggers watch
         # Every table's columns, as of the schema version beside them (digest.table_columns).
         self.columns_for: tuple[int, dict[str, list[str]]] | None = None
+        # Where the checks of this case's images are remembered (store/checked.py), if
+        # anywhere: the data folder's, set by the program for a case it opens to write.
+        self.checked_in: Path | None = None
         self.create_function(rows_digest.FUNCTION, -1, self.row_changes)
 
 
@@ -874,10 +877,65 @@ def check_state(conn: sqlite3.Connection) -> list[str]:
     cached = getattr(conn, "verified", None)
     if cached == (version, head[0]):
         return []
+    if isinstance(conn, CaseConnection) and conn.in_transaction:
+        sums = _checked_before(conn, head[0])
+        if sums is not None:  # the file is, page for page, one checked before
+            conn.sums = (head[0], sums)
+            conn.verified = (version, head[0])
+            return []
     problems = differences(conn)
     if not problems and isinstance(conn, CaseConnection):
         conn.verified = (version, head[0])
     return problems
+
+
+def _checked_before(conn: CaseConnection, head: str) -> dict[str, int] | None:
+    """The sums of the case's state when its image (every page, as this transaction sees
+    them) is one that was found to match its log, with the same last entry, by this
+    program (store/checked.py); None otherwise (then the full check runs). The sums must
+    give the state digest the last entry recorded."""
+    if conn.checked_in is None:
+        return None
+    fmt = case_format(conn)
+    if fmt < ROWS_FORMAT:
+        return None
+    try:
+        image = checked.image_sha256(conn)
+    except (sqlite3.Error, MemoryError):
+        return None
+    kept = checked.load(conn.checked_in, image, head, fmt)
+    tables = _digested_tables(conn)
+    if kept is None or set(kept) != set(tables):
+        return None
+    sums = {t: kept[t] for t in tables}
+    payload = conn.execute("SELECT payload FROM audit ORDER BY seq DESC LIMIT 1").fetchone()[0]
+    if _from_sums(sums)[0] != recorded_state(payload)[0]:
+        return None
+    return sums
+
+
+def remember_check(conn: sqlite3.Connection) -> None:
+    """Keep, in the data folder (``checked_in``), that the case's image as it is now
+    matches its log, when this connection knows it does (it checked the file in full or
+    wrote it since, and no other connection wrote it): the case is about to be closed, and
+    the first write after it is opened again need not check it in full if it is still
+    page for page the same (store/checked.py). Nothing is kept otherwise."""
+    if not isinstance(conn, CaseConnection) or conn.checked_in is None or \
+            conn.in_transaction or conn.verified is None or conn.sums is None:
+        return
+    fmt = case_format(conn)
+    if fmt < ROWS_FORMAT:
+        return
+    conn.execute("BEGIN")  # one state: the head, data_version and the pages read together
+    try:
+        head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if head is None or conn.verified != (version, head[0]) or conn.sums[0] != head[0]:
+            return
+        image = checked.image_sha256(conn)
+    finally:
+        conn.execute("COMMIT")
+    checked.save(conn.checked_in, image, head[0], fmt, conn.sums[1])
 
 
 @contextmanager
