@@ -24,7 +24,7 @@ from pathlib import Path
 
 from recount_desk import store
 from recount_desk.core.model import ChoiceTotal, ContestTotals, Scope
-from recount_desk.core.scope import Coverage
+from recount_desk.core.scope import Coverage, spans_counties
 from recount_desk.core.whole import CountyPart, choice_key, combine, name_key
 from recount_desk.store import repo
 
@@ -149,7 +149,7 @@ def combine_counties(case: Case, paths: Sequence[Path | str]) -> list[CombinedCo
 
     county = case_county(case)
     rows = [r for r in overview(case) if r.check.scope is not None
-            and r.check.scope.scope in (Scope.MULTICOUNTY, Scope.STATEWIDE)]
+            and spans_counties(r.check.scope)]
     if not rows:
         raise WholeRaceRefused("The case holds no multicounty or statewide contest. Nothing "
                                "was changed.")
