@@ -218,6 +218,10 @@ def record_recount_order(case: Case, contest_id: int, *, ordered_at: datetime,
         raise WholeRaceRefused(f"{sc.totals.contest.key.label()} lies within the county: a "
                                "recount is requested of the county clerk, not ordered by the "
                                "lieutenant governor. Nothing was changed.")
+    if sc.totals.contest.scope is Scope.MUNICIPAL:
+        raise WholeRaceRefused(f"{sc.totals.contest.key.label()} is a city's race: the "
+                               "lieutenant governor orders recounts of multicounty and "
+                               "statewide races, not of a city's. Nothing was changed.")
     if not reference.strip():
         raise WholeRaceRefused("Give the order's reference (letter or email, its date). "
                                "Nothing was changed.")
