@@ -291,3 +291,25 @@ def test_a_party_written_before_the_name_is_the_same_candidate(tmp_path: Path) -
     assert race.refused is None and race.totals is not None
     assert sorted(c.votes for c in race.totals.choices) == [50, 1900]
     assert any("IAP TOMMY WILLIAMS" in c for c in race.confirm)
+
+
+def test_real_2022_files_each_countys_own_races_and_a_read_error_kept_to_its_file() -> None:
+    # The real Daggett, Piute and Wayne 2022 files (tests/data/openelections/SOURCES.md):
+    # each elects its own County Commissioner A; Wayne's file has duplicate rows that
+    # disagree (an error), which must not take the verdict from Daggett's or Piute's races.
+    from datetime import date
+    files = [DATA / f"20221108__ut__general__{c}__precinct.csv"
+             for c in ("daggett", "piute", "wayne")]
+    result = check_files(files, election_date=date(2022, 11, 8))
+    errors = [i for i in result.issues if i.severity.value == "error"]
+    assert errors and all("wayne" in i.file for i in errors if "Duplicate" in i.message)
+    titles = {r.race.key.title: r for r in result.races}
+    for county in ("Daggett", "Piute", "Wayne"):
+        rc = titles[f"County Commissioner A ({county} County)"]
+        assert rc.race.refused is None and rc.race.coverage.counties == (county,)
+        if county != "Wayne":
+            assert rc.check.decision.decided  # Wayne's error is not Daggett's or Piute's
+    wayne = titles["County Commissioner A (Wayne County)"]
+    assert not wayne.check.decision.decided or not wayne.check.decision.within_margin
+    assert not any("candidate lists disagree" in i.message and "Commissioner" in i.message
+                   for i in result.issues)
