@@ -21,7 +21,7 @@ import shutil
 import sqlite3
 import struct
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -438,6 +438,31 @@ def _table_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
     return columns
 
 
+# A table holding more rows than this is watched by the connection's triggers from its
+# next action on (``_watch_rows``); a smaller one is summed from its rows at each save.
+WATCH_FROM = 32
+
+
+def _holding_more(conn: sqlite3.Connection, tables: Sequence[str], n: int) -> set[str]:
+    """Those of ``tables`` that hold more than ``n`` rows (SQLite; at most n + 1 read)."""
+    if not tables:
+        return set()
+    parts = " UNION ALL ".join(
+        f'SELECT {i} WHERE (SELECT count(*) FROM (SELECT 1 FROM "{t}" LIMIT {n + 1})) > {n}'
+        for i, t in enumerate(tables))
+    return {tables[i] for (i,) in conn.execute(parts)}
+
+
+def _columns_of(conn: sqlite3.Connection, tables: Iterable[str]) -> dict[str, list[str]]:
+    """The columns of ``tables`` (SQLite): of every table, if the connection has them for
+    this schema, else of these alone."""
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    got = getattr(conn, "columns_for", None)
+    if got is not None and got[0] == version:
+        return cast(dict[str, list[str]], got[1])
+    return {t: [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')] for t in tables}
+
+
 def _filled(conn: sqlite3.Connection, tables: Sequence[str]) -> set[str]:
     """Those of ``tables`` that hold a row (SQLite)."""
     if not tables:
@@ -748,9 +773,10 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
     current schema's tables that hold rows (store/digest.py); made again when a migration
     changed a table, and added for a table once it holds rows.
 
-    A table still empty is watched by no trigger (three each, a hundred for a case: the
-    first save after opening paid some 5 ms for them): its sum is computed from its rows
-    at the save (``_running_sums``), the rows of that one action at most."""
+    A table of a few rows (``WATCH_FROM``), or still empty, is watched by no trigger
+    (three each, a hundred for a case: the first save after opening paid some 5 ms for
+    them): its sum is computed from its rows at the save (``_running_sums``), a few rows
+    and those of that one action."""
     if not isinstance(conn, CaseConnection) or case_format(conn) < ROWS_FORMAT:
         return
     key = (int(conn.execute("PRAGMA schema_version").fetchone()[0]),
@@ -759,8 +785,8 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
     if conn.triggers_for != key:
         conn.triggers_for = None
         conn.watched = frozenset()
-        want = _filled(conn, key[1])
-        rows_digest.install_triggers(conn, key[1], _table_columns(conn), want)
+        want = _holding_more(conn, key[1], WATCH_FROM)
+        rows_digest.install_triggers(conn, key[1], _columns_of(conn, want), want)
         conn.triggers_for, conn.watched = key, frozenset(want)
         # Sums kept so far stay good: they come from a full computation (a check, or the
         # commit of a new or migrated file) and this connection writes only through
@@ -768,9 +794,9 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
         # watch are summed from their rows at the save); another's writes move the head
         # or fail the check, and the sums are used only with the head they were made for.
         return
-    more = _filled(conn, [t for t in key[1] if t not in conn.watched])
-    if more:  # tables that came to hold rows: watched from this action on
-        rows_digest.install_triggers(conn, key[1], _table_columns(conn), more, add=True)
+    more = _holding_more(conn, [t for t in key[1] if t not in conn.watched], WATCH_FROM)
+    if more:  # tables that came to hold more rows: watched from this action on
+        rows_digest.install_triggers(conn, key[1], _columns_of(conn, more), more, add=True)
         conn.watched = conn.watched | more
 
 
@@ -793,7 +819,7 @@ def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
     unwatched = [t for t in before if t not in watched]
     filled = _filled(conn, unwatched)
     whole = conn.row_changes.whole
-    columns = _table_columns(conn) if touched or filled & whole else None
+    columns = None  # (the few tables digested whole here read their own columns)
     out = {}
     for t, v in before.items():
         if t in watched:
