@@ -448,7 +448,7 @@ def _holding_more(conn: sqlite3.Connection, tables: Sequence[str], n: int) -> se
     if not tables:
         return set()
     parts = " UNION ALL ".join(
-        f'SELECT {i} WHERE (SELECT count(*) FROM (SELECT 1 FROM "{t}" LIMIT {n + 1})) > {n}'
+        f'SELECT {i} WHERE EXISTS (SELECT 1 FROM "{t}" LIMIT 1 OFFSET {n})'
         for i, t in enumerate(tables))
     return {tables[i] for (i,) in conn.execute(parts)}
 
