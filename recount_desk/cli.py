@@ -173,6 +173,12 @@ def whole_json(result: WholeCheck) -> dict[str, Any]:
     for rc in result.races:
         item = contest_json(rc.check, set())
         r = rc.race
+        if r.totals is None and not rc.official:
+            # Not added up: no figure of the race is known, so none is given (not the first
+            # file's as the race's).
+            item.update({"total": None, "choices": [], "winners": [], "tied": [],
+                         "result": None, "closest_loser": None, "threshold_votes": None,
+                         "over_votes": None, "under_votes": None})
         item.update({
             "whole": rc.check.coverage.whole if rc.check.coverage else False,
             "official": rc.official,
@@ -790,8 +796,13 @@ def cmd_start(args: argparse.Namespace) -> int:
         except recount_actions.RecountError as e:
             print(str(e), file=sys.stderr)
             return EXIT_FAIL
-        print(f"Started the {method.label.lower()} of {st.title}: {len(st.units)} units, "
-              f"{mode.label.lower()}.")
+        if method is RecountMethod.RETABULATION:
+            print(f"Started the {method.label.lower()} of {st.title}: {len(st.units)} units. "
+                  "Load the re-tabulated statement with `recount --from FILE`; a unit typed "
+                  f"by hand instead is in {mode.label.lower()}.")
+        else:
+            print(f"Started the {method.label.lower()} of {st.title}: {len(st.units)} units, "
+                  f"{mode.label.lower()}.")
     return EXIT_OK
 
 

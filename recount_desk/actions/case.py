@@ -76,6 +76,9 @@ class Case:
         return who.person
 
     def close(self) -> None:
+        if not self.readonly:  # the check of the file as it is left, for the next open
+            with contextlib.suppress(OSError, sqlite3.Error):
+                store.remember_check(self.conn)
         self.conn.close()
         if not self.readonly and not self.on_server:
             lock.release(self.path)
@@ -250,6 +253,8 @@ def _keep_head_outside(case: Case) -> None:
     with contextlib.suppress(OSError):  # a data folder we cannot write: no second witness
         case.conn.writer = anchor.writer_id(root)  # type: ignore[attr-defined]
     case.conn.after_commit = keep
+    if isinstance(case.conn, store.CaseConnection):
+        case.conn.checked_in = root / "checked"  # store/checked.py
 
 
 def backup_before_writing(case: Case) -> list[str]:

@@ -28,6 +28,7 @@ from recount_desk.core.scope import (
     infer_scope,
     officer_finding,
     portion_eligibility,
+    spans_counties,
     stored_finding,
 )
 from recount_desk.store import repo
@@ -65,7 +66,7 @@ def _check(case: Case, totals: ContestTotals, cc: date | None, closed: Closed,
            whole: WholeRaceRecord | None) -> ContestCheck:
     """The contest's check: on the whole race when the case knows it, else on its figures."""
     e = case.election
-    if whole is not None and finding.scope in (Scope.MULTICOUNTY, Scope.STATEWIDE):
+    if whole is not None and spans_counties(finding):
         return check_contest(whole.totals(totals), case.edition, e.kind, e.date, cc, closed,
                              scope=finding, coverage=whole.coverage(), county=county,
                              county_totals=totals)

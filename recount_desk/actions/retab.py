@@ -375,10 +375,13 @@ def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
     # contest-wide parts: a countywide recount has thousands of units, none entered yet.
     pnames = rr.precinct_name_map(conn)
     table = rr.unit_table(conn, contest_id, pnames)
-    loaded = rr.loaded_units(conn, contest_id)
+    # (a case with no tally yet, hand-entered or loaded — the first load of most recounts —
+    # has neither: known from two rows looked for, not from a join with every unit)
+    entered = rr.has_tallies(conn)
+    loaded = rr.loaded_units(conn, contest_id) if entered else {}
     # Hand-entered: a unit not loaded that has an entry (a unit without any is not started,
     # core.recount.unit_state); only those units' states are needed.
-    hand_ids = rr.units_with_entries(conn, contest_id) - loaded.keys()
+    hand_ids = rr.units_with_entries(conn, contest_id) - loaded.keys() if entered else set()
     names = table.units.names
     hand = [n for i, n in zip(table.ids, names, strict=True) if i in hand_ids] \
         if hand_ids else []

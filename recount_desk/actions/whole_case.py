@@ -24,7 +24,7 @@ from pathlib import Path
 
 from recount_desk import store
 from recount_desk.core.model import ChoiceTotal, ContestTotals, Scope
-from recount_desk.core.scope import Coverage
+from recount_desk.core.scope import Coverage, spans_counties
 from recount_desk.core.whole import CountyPart, choice_key, combine, name_key
 from recount_desk.store import repo
 
@@ -149,7 +149,7 @@ def combine_counties(case: Case, paths: Sequence[Path | str]) -> list[CombinedCo
 
     county = case_county(case)
     rows = [r for r in overview(case) if r.check.scope is not None
-            and r.check.scope.scope in (Scope.MULTICOUNTY, Scope.STATEWIDE)]
+            and spans_counties(r.check.scope)]
     if not rows:
         raise WholeRaceRefused("The case holds no multicounty or statewide contest. Nothing "
                                "was changed.")
@@ -218,6 +218,10 @@ def record_recount_order(case: Case, contest_id: int, *, ordered_at: datetime,
         raise WholeRaceRefused(f"{sc.totals.contest.key.label()} lies within the county: a "
                                "recount is requested of the county clerk, not ordered by the "
                                "lieutenant governor. Nothing was changed.")
+    if sc.totals.contest.scope is Scope.MUNICIPAL:
+        raise WholeRaceRefused(f"{sc.totals.contest.key.label()} is a city's race: the "
+                               "lieutenant governor orders recounts of multicounty and "
+                               "statewide races, not of a city's. Nothing was changed.")
     if not reference.strip():
         raise WholeRaceRefused("Give the order's reference (letter or email, its date). "
                                "Nothing was changed.")

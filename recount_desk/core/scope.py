@@ -42,6 +42,7 @@ from .model import Contest, ContestKey, ContestKind, ContestTotals, ElectionKind
 from .rules import Edition, Finding, MarginDecision, Verdict, decide
 
 PORTION_BASIS = "20A-4-401(1)(b), (1)(d)(ii)(D), (2)(c)(iv); 20A-4-304(1)(a); 20A-4-306"
+MUNICIPAL_PORTION_BASIS = "20A-4-401(1)(b), (1)(d)(ii)(A), (2)(c)(i); 20A-4-301"
 
 
 def portion_eligibility() -> Finding:
@@ -89,6 +90,19 @@ _COUNTY = re.compile(r"\bcounty\b|\b(sheriff|assessor|recorder|clerk|surveyor|co
 _COUNTY_OFFICE = re.compile(r"\bcounty\b|\bcnty\b|\b(sheriff|assessor|recorder|clerk|surveyor|"
                             r"commission|attorney|auditor|treasurer|council)")
 _MULTICOUNTY_MARK = re.compile(r"multi[- ]?county")
+# Cities whose boundaries cross a county line: each county's canvass holds only its part of
+# the city's races, which are decided on the whole city's canvass by its board of municipal
+# canvassers (20A-4-401(1)(b) "in the race"; 20A-4-301). Park City: Summit and Wasatch
+# (Wasatch's 2022 canvass has a precinct "330 Park City", ../shared/corpus/openelections-ut/
+# 2022/counties/…wasatch…); Draper: Salt Lake and Utah (inferred from Utah County's 2022
+# precincts DR301 and DR302 beside Salt Lake's DRP ones, so the finding says it is an
+# assumption). Bluffdale is not listed: Utah County's 2022 file has no Bluffdale contest or
+# precinct, though Salt Lake's has its referendum.
+_CITIES_ACROSS_COUNTIES: dict[str, tuple[tuple[str, ...], bool]] = {
+    "park city": (("Summit", "Wasatch"), False),
+    "draper": (("Salt Lake", "Utah"), True),
+}
+_CITY_ACROSS = re.compile(r"\b(" + "|".join(_CITIES_ACROSS_COUNTIES) + r")\b")
 # Statewide ballot propositions and opinion questions, by election year (the lieutenant
 # governor's voter information pamphlets; their titles in the 2018 county files).
 _STATEWIDE_PROPOSITIONS: dict[int, re.Pattern[str]] = {
@@ -152,6 +166,13 @@ def _inferred(key: ContestKey, kind: ContestKind, county: str | None,
     if _SPECIAL_DISTRICT.search(title):
         return ScopeFinding(Scope.SPECIAL_DISTRICT, "A local or special district's contest "
                             "(a school board or service district).", "20A-4-401(1)(d)(ii)(B)")
+    across = _CITY_ACROSS.search(title)
+    if across and not re.search(r"\bcounty\b", title):
+        counties, assumed = _CITIES_ACROSS_COUNTIES[across.group(1)]
+        return ScopeFinding(Scope.MUNICIPAL, f"A contest of {across.group(1).title()}, a city "
+                            f"that lies in {' and '.join(counties)} counties: each county's "
+                            "canvass holds only its part of the city's votes.",
+                            "20A-4-401(1)(d)(ii)(A)", counties, assumed=assumed)
     if _MUNICIPAL.search(title) and not _COUNTY.search(title):
         return ScopeFinding(Scope.MUNICIPAL, "A city's or town's contest.",
                             "20A-4-401(1)(d)(ii)(A)")
@@ -316,9 +337,16 @@ class Coverage:
     source: str  # "county file", "counties' files combined", "official totals", "state file"
 
 
+def spans_counties(finding: ScopeFinding) -> bool:
+    """Whether a contest is voted in more than one county: a multicounty or statewide one,
+    or a city's that crosses a county line (its counties known)."""
+    return finding.scope in (Scope.MULTICOUNTY, Scope.STATEWIDE) or bool(
+        finding.counties and len(finding.counties) > 1)
+
+
 def is_portion(finding: ScopeFinding, coverage: Coverage | None) -> bool:
-    """True when the figures are a part of a multicounty or statewide contest."""
-    if finding.scope not in (Scope.MULTICOUNTY, Scope.STATEWIDE):
+    """True when the figures are a part of a contest voted in more than one county."""
+    if not spans_counties(finding):
         return False
     return coverage is None or not coverage.whole
 
@@ -338,6 +366,22 @@ def portion_decision(decision: MarginDecision, finding: ScopeFinding,
     figures = (f"{where} cast {decision.total:,} votes in it"
                + (f"; the difference here is {decision.margin:,}" if decision.margin is not None
                   else "") + ".")
+    if finding.scope is Scope.MUNICIPAL:
+        explanation = (
+            f"These are {where}'s figures for a city's {noun} that crosses a county line: "
+            f"{figures} Eligibility for a recount is decided on the whole {noun}'s votes "
+            "(Utah Code 20A-4-401(1)(b): the votes cast “in the race”): every county's part "
+            "of it, as the city's board of municipal canvassers canvasses it in a municipal "
+            f"election (20A-4-301). {finding.reason}")
+        if finding.assumed:
+            explanation += (" (Assumption: that the city lies in more than one county is not "
+                            "confirmed; set the contest's scope if this file holds all of "
+                            "it.)")
+        return dataclasses.replace(
+            decision, verdict=Verdict.PORTION, basis=MUNICIPAL_PORTION_BASIS,
+            explanation=explanation,
+            who_may_request="Decided on the whole city's canvass",
+            losers=tuple(dataclasses.replace(t, eligible=False) for t in decision.losers))
     explanation = (
         f"These are {where}'s figures for a {what} {noun}: {figures} Eligibility for a "
         f"recount is decided on the whole {noun}'s canvass (Utah Code "

@@ -239,7 +239,7 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
     need: tuple[str, ...] | None
     if finding.scope is Scope.STATEWIDE:
         need = COUNTIES
-    elif finding.scope is Scope.MULTICOUNTY:
+    elif finding.scope is Scope.MULTICOUNTY or finding.counties:
         need = finding.counties
     else:
         need = present

@@ -21,7 +21,7 @@ import shutil
 import sqlite3
 import struct
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -35,8 +35,8 @@ from recount_desk.core.audit import (
     verify_chain,
 )
 
+from . import checked, pg
 from . import digest as rows_digest
-from . import pg
 from .blobs import int64_bytes, int_values
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from .schema import missing_tables, schema_problems
@@ -104,6 +104,9 @@ class CaseConnection(sqlite3.Connection):
         self.watched: frozenset[str] = frozenset()  # the tables the triggers watch
         # Every table's columns, as of the schema version beside them (digest.table_columns).
         self.columns_for: tuple[int, dict[str, list[str]]] | None = None
+        # Where the checks of this case's images are remembered (store/checked.py), if
+        # anywhere: the data folder's, set by the program for a case it opens to write.
+        self.checked_in: Path | None = None
         self.create_function(rows_digest.FUNCTION, -1, self.row_changes)
 
 
@@ -435,6 +438,31 @@ def _table_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
     return columns
 
 
+# A table holding more rows than this is watched by the connection's triggers from its
+# next action on (``_watch_rows``); a smaller one is summed from its rows at each save.
+WATCH_FROM = 32
+
+
+def _holding_more(conn: sqlite3.Connection, tables: Sequence[str], n: int) -> set[str]:
+    """Those of ``tables`` that hold more than ``n`` rows (SQLite; at most n + 1 read)."""
+    if not tables:
+        return set()
+    parts = " UNION ALL ".join(
+        f'SELECT {i} WHERE EXISTS (SELECT 1 FROM "{t}" LIMIT 1 OFFSET {n})'
+        for i, t in enumerate(tables))
+    return {tables[i] for (i,) in conn.execute(parts)}
+
+
+def _columns_of(conn: sqlite3.Connection, tables: Iterable[str]) -> dict[str, list[str]]:
+    """The columns of ``tables`` (SQLite): of every table, if the connection has them for
+    this schema, else of these alone."""
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    got = getattr(conn, "columns_for", None)
+    if got is not None and got[0] == version:
+        return cast(dict[str, list[str]], got[1])
+    return {t: [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')] for t in tables}
+
+
 def _filled(conn: sqlite3.Connection, tables: Sequence[str]) -> set[str]:
     """Those of ``tables`` that hold a row (SQLite)."""
     if not tables:
@@ -745,9 +773,10 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
     current schema's tables that hold rows (store/digest.py); made again when a migration
     changed a table, and added for a table once it holds rows.
 
-    A table still empty is watched by no trigger (three each, a hundred for a case: the
-    first save after opening paid some 5 ms for them): its sum is computed from its rows
-    at the save (``_running_sums``), the rows of that one action at most."""
+    A table of a few rows (``WATCH_FROM``), or still empty, is watched by no trigger
+    (three each, a hundred for a case: the first save after opening paid some 5 ms for
+    them): its sum is computed from its rows at the save (``_running_sums``), a few rows
+    and those of that one action."""
     if not isinstance(conn, CaseConnection) or case_format(conn) < ROWS_FORMAT:
         return
     key = (int(conn.execute("PRAGMA schema_version").fetchone()[0]),
@@ -756,8 +785,8 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
     if conn.triggers_for != key:
         conn.triggers_for = None
         conn.watched = frozenset()
-        want = _filled(conn, key[1])
-        rows_digest.install_triggers(conn, key[1], _table_columns(conn), want)
+        want = _holding_more(conn, key[1], WATCH_FROM)
+        rows_digest.install_triggers(conn, key[1], _columns_of(conn, want), want)
         conn.triggers_for, conn.watched = key, frozenset(want)
         # Sums kept so far stay good: they come from a full computation (a check, or the
         # commit of a new or migrated file) and this connection writes only through
@@ -765,9 +794,9 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
         # watch are summed from their rows at the save); another's writes move the head
         # or fail the check, and the sums are used only with the head they were made for.
         return
-    more = _filled(conn, [t for t in key[1] if t not in conn.watched])
-    if more:  # tables that came to hold rows: watched from this action on
-        rows_digest.install_triggers(conn, key[1], _table_columns(conn), more, add=True)
+    more = _holding_more(conn, [t for t in key[1] if t not in conn.watched], WATCH_FROM)
+    if more:  # tables that came to hold more rows: watched from this action on
+        rows_digest.install_triggers(conn, key[1], _columns_of(conn, more), more, add=True)
         conn.watched = conn.watched | more
 
 
@@ -790,7 +819,7 @@ def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
     unwatched = [t for t in before if t not in watched]
     filled = _filled(conn, unwatched)
     whole = conn.row_changes.whole
-    columns = _table_columns(conn) if touched or filled & whole else None
+    columns = None  # (the few tables digested whole here read their own columns)
     out = {}
     for t, v in before.items():
         if t in watched:
@@ -874,10 +903,65 @@ def check_state(conn: sqlite3.Connection) -> list[str]:
     cached = getattr(conn, "verified", None)
     if cached == (version, head[0]):
         return []
+    if isinstance(conn, CaseConnection) and conn.in_transaction:
+        sums = _checked_before(conn, head[0])
+        if sums is not None:  # the file is, page for page, one checked before
+            conn.sums = (head[0], sums)
+            conn.verified = (version, head[0])
+            return []
     problems = differences(conn)
     if not problems and isinstance(conn, CaseConnection):
         conn.verified = (version, head[0])
     return problems
+
+
+def _checked_before(conn: CaseConnection, head: str) -> dict[str, int] | None:
+    """The sums of the case's state when its image (every page, as this transaction sees
+    them) is one that was found to match its log, with the same last entry, by this
+    program (store/checked.py); None otherwise (then the full check runs). The sums must
+    give the state digest the last entry recorded."""
+    if conn.checked_in is None:
+        return None
+    fmt = case_format(conn)
+    if fmt < ROWS_FORMAT:
+        return None
+    try:
+        image = checked.image_sha256(conn)
+    except (sqlite3.Error, MemoryError):
+        return None
+    kept = checked.load(conn.checked_in, image, head, fmt)
+    tables = _digested_tables(conn)
+    if kept is None or set(kept) != set(tables):
+        return None
+    sums = {t: kept[t] for t in tables}
+    payload = conn.execute("SELECT payload FROM audit ORDER BY seq DESC LIMIT 1").fetchone()[0]
+    if _from_sums(sums)[0] != recorded_state(payload)[0]:
+        return None
+    return sums
+
+
+def remember_check(conn: sqlite3.Connection) -> None:
+    """Keep, in the data folder (``checked_in``), that the case's image as it is now
+    matches its log, when this connection knows it does (it checked the file in full or
+    wrote it since, and no other connection wrote it): the case is about to be closed, and
+    the first write after it is opened again need not check it in full if it is still
+    page for page the same (store/checked.py). Nothing is kept otherwise."""
+    if not isinstance(conn, CaseConnection) or conn.checked_in is None or \
+            conn.in_transaction or conn.verified is None or conn.sums is None:
+        return
+    fmt = case_format(conn)
+    if fmt < ROWS_FORMAT:
+        return
+    conn.execute("BEGIN")  # one state: the head, data_version and the pages read together
+    try:
+        head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if head is None or conn.verified != (version, head[0]) or conn.sums[0] != head[0]:
+            return
+        image = checked.image_sha256(conn)
+    finally:
+        conn.execute("COMMIT")
+    checked.save(conn.checked_in, image, head[0], fmt, conn.sums[1])
 
 
 @contextmanager

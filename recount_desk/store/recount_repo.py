@@ -298,6 +298,12 @@ def precinct_name_map(conn: sqlite3.Connection) -> dict[int, str]:
     return dict(zip(got[0], got[1], strict=True))
 
 
+def has_tallies(conn: sqlite3.Connection) -> bool:
+    """Whether any unit of the case has a tally entry or a loaded tally (of any contest)."""
+    return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM tally_entry) OR EXISTS (SELECT 1 "
+                             "FROM retab_tally)").fetchone()[0])
+
+
 def units_with_entries(conn: sqlite3.Connection, contest_id: int) -> set[int]:
     """The units with current tally entries (rows of tally_entry: hand-entered, or loaded
     before case format 9)."""

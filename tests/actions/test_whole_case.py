@@ -111,3 +111,30 @@ def test_a_county_race_takes_no_whole_race_figures(tmp_path: Path) -> None:
     assert not row.check.portion
     with pytest.raises(whole_case.WholeRaceRefused, match="within the county"):
         whole_case.enter_whole_race_totals(c, row.id, {}, source="x")
+
+
+def test_a_city_across_a_county_line_is_a_portion_in_the_case_and_no_lg_order(
+        tmp_path: Path) -> None:
+    # Park City (Summit and Wasatch): Summit's case shows its part with no verdict, takes
+    # Wasatch's file for the whole city, and refuses a lieutenant governor's order.
+    summit = tmp_path / "20231107__ut__municipal__summit__precinct.csv"
+    summit.write_text("county,precinct,office,district,party,candidate,votes\n"
+                      "Summit,S1,Park City Council,,,Ann Cole,1000\n"
+                      "Summit,S1,Park City Council,,,Bo Lund,999\n", encoding="utf-8")
+    wasatch = tmp_path / "20231107__ut__municipal__wasatch__precinct.csv"
+    wasatch.write_text("county,precinct,office,district,party,candidate,votes\n"
+                       "Wasatch,W1,Park City Council,,,Ann Cole,80\n"
+                       "Wasatch,W1,Park City Council,,,Bo Lund,20\n", encoding="utf-8")
+    c = create_case(tmp_path / "summit.recount", Election(
+        "2023 Municipal General", date(2023, 11, 7), ElectionKind.MUNICIPAL_GENERAL,
+        "Summit County", datetime(2023, 11, 21, 10, 0), "Clerk"), actor="clerk")
+    canvass.import_canvass(c, canvass.read_file(summit))
+    (row,) = contests.overview(c)
+    assert row.check.portion and row.check.within_margin is None
+    with pytest.raises(whole_case.WholeRaceRefused, match="a city's race"):
+        whole_case.record_recount_order(c, row.id, ordered_at=datetime(2023, 11, 30, 9, 0),
+                                        reference="letter")
+    whole_case.combine_counties(c, [wasatch])
+    (row,) = contests.overview(c)
+    assert not row.check.portion and row.check.decision.total == 2099
+    assert row.check.decision.verdict is Verdict.NOT_ELIGIBLE

@@ -291,3 +291,53 @@ def test_a_party_written_before_the_name_is_the_same_candidate(tmp_path: Path) -
     assert race.refused is None and race.totals is not None
     assert sorted(c.votes for c in race.totals.choices) == [50, 1900]
     assert any("IAP TOMMY WILLIAMS" in c for c in race.confirm)
+
+
+def test_real_2022_files_each_countys_own_races_and_a_read_error_kept_to_its_file() -> None:
+    # The real Daggett, Piute and Wayne 2022 files (tests/data/openelections/SOURCES.md):
+    # each elects its own County Commissioner A; Wayne's file has duplicate rows that
+    # disagree (an error), which must not take the verdict from Daggett's or Piute's races.
+    from datetime import date
+    files = [DATA / f"20221108__ut__general__{c}__precinct.csv"
+             for c in ("daggett", "piute", "wayne")]
+    result = check_files(files, election_date=date(2022, 11, 8))
+    errors = [i for i in result.issues if i.severity.value == "error"]
+    assert errors and all("wayne" in i.file for i in errors if "Duplicate" in i.message)
+    titles = {r.race.key.title: r for r in result.races}
+    for county in ("Daggett", "Piute", "Wayne"):
+        rc = titles[f"County Commissioner A ({county} County)"]
+        assert rc.race.refused is None and rc.race.coverage.counties == (county,)
+        if county != "Wayne":
+            assert rc.check.decision.decided  # Wayne's error is not Daggett's or Piute's
+    wayne = titles["County Commissioner A (Wayne County)"]
+    assert not wayne.check.decision.decided or not wayne.check.decision.within_margin
+    assert not any("candidate lists disagree" in i.message and "Commissioner" in i.message
+                   for i in result.issues)
+
+
+def test_a_city_across_a_county_line_is_decided_on_the_whole_city(tmp_path: Path) -> None:
+    # Park City lies in Summit and Wasatch counties (Wasatch's 2022 canvass has a precinct
+    # "330 Park City"): Summit's file alone is a portion (no verdict, though the figures
+    # there are within the margin); with Wasatch's the city's race is decided, and the
+    # request goes to the municipal clerk.
+    from datetime import date
+
+    from recount_desk.actions.canvass import check_parsed, read_file
+    from recount_desk.core.model import ElectionKind
+    muni = ElectionKind.MUNICIPAL_GENERAL
+    a = _rows(tmp_path / "20231107__ut__municipal__summit__precinct.csv",
+              [("Summit", "S1", "Park City Council", "", "Ann Cole", "", "1000"),
+               ("Summit", "S1", "Park City Council", "", "Bo Lund", "", "999")])
+    b = _rows(tmp_path / "20231107__ut__municipal__wasatch__precinct.csv",
+              [("Wasatch", "W1", "Park City Council", "", "Ann Cole", "", "80"),
+               ("Wasatch", "W1", "Park City Council", "", "Bo Lund", "", "20")])
+    alone = check_parsed(read_file(a), election_date=date(2023, 11, 7), kind=muni)
+    (cc,) = alone.contests
+    assert cc.portion and cc.within_margin is None
+    assert "board of municipal canvassers" in cc.decision.explanation
+    both = check_files([a, b], election_date=date(2023, 11, 7), kind=muni)
+    rc = next(r for r in both.races if r.race.key.title == "Park City Council")
+    assert rc.race.whole and not rc.check.portion
+    assert rc.check.decision.total == 2099
+    assert rc.check.decision.verdict is Verdict.NOT_ELIGIBLE  # 61 apart over 2,099 votes
+    assert "municipal clerk" in rc.check.office

@@ -43,7 +43,8 @@ def test_request_start_and_load_the_hd32_recount_from_the_command_line(
                  "--filed-at", "2016-11-29 10:15", "--filed-with", "county_clerk"]) == 0
     assert "Filed on time" in capsys.readouterr().out
     assert main(["start", case, "--contest", cid, "--method", "retabulation"]) == 0
-    capsys.readouterr()
+    started = capsys.readouterr().out
+    assert "39 units. Load the re-tabulated statement with `recount --from FILE`" in started
     before = audit_len(case)
     assert main(["recount", case, "--contest", cid, "--from", str(SL_RECOUNT)]) == 0
     out = capsys.readouterr().out

@@ -72,3 +72,27 @@ def test_portion_demo_shows_both_steps(capsys: pytest.CaptureFixture[str]) -> No
     assert "County portion" in line69 and "threshold      —" in line69
     line69 = next(ln for ln in two.splitlines() if "State House — District 69" in ln)
     assert "Not eligible (whole race)" in line69 and "11,909" in line69
+
+
+def test_a_race_not_added_up_gives_no_figures_in_text_or_json(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # Two counties' files list different candidates for State House 69: nothing is added
+    # up, and neither the line nor the JSON gives the first file's figures as the race's.
+    import csv
+    files = []
+    for county, other in (("Carbon", "Tim Glenn"), ("Grand", "Timothy Glennon")):
+        path = tmp_path / f"20181106__ut__general__{county.lower()}__precinct.csv"
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(["county", "precinct", "office", "district", "candidate", "party",
+                        "votes"])
+            w.writerow([county, "P1", "State House", "69", "Christine Watkins", "REP", 10])
+            w.writerow([county, "P1", "State House", "69", other, "DEM", 9])
+        files.append(str(path))
+    c = hd(run(capsys, *files), "69")
+    assert c["refused"] and c["total"] is None and c["choices"] == [] and c["winners"] == []
+    assert c["within_margin"] is False and c["decided"] is False
+    assert main(["check", *files]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines()
+                if x.startswith("State House — District 69"))
+    assert "total         —" in line and "Cannot be decided (not added up)" in line

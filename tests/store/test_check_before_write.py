@@ -3,6 +3,7 @@ and nothing can be written without the transaction that ends in its audit entry.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from datetime import date, datetime
 
@@ -13,6 +14,7 @@ from recount_desk.actions import case as case_actions
 from recount_desk.actions import contests
 from recount_desk.actions import recount as rc
 from recount_desk.actions.case import Case, open_case
+from recount_desk.actions.demo import user_data_dir
 from recount_desk.actions.verify import verify_case
 from recount_desk.core.model import Election, ElectionKind, PassRule, Scope, VotingMethod
 from recount_desk.core.recount import RecountMethod
@@ -167,6 +169,9 @@ def test_the_cheap_check_does_not_rehash_the_case_when_nobody_else_wrote(
         rc.start_recount(case, RACE, method=RecountMethod.HAND_COUNT)
         rc.add_witness(case, RACE, name="W", designated_by="Ada", side="Ada")
         assert calls == []
+    # (a case file closed here is remembered as checked by its image: forget it here,
+    # tests/store/test_checked_image.py tests that)
+    shutil.rmtree(user_data_dir() / "checked", ignore_errors=True)
     with open_case(path, actor="tester") as case:  # a fresh connection checks in full once
         rc.add_witness(case, RACE, name="V", designated_by="Ada", side="Ada")
         rc.add_witness(case, RACE, name="U", designated_by="Ada", side="Ada")

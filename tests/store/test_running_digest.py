@@ -26,12 +26,16 @@ def _full(case: Case) -> dict[str, int]:
 READS_THE_STATE = {"sign"}
 
 
+@pytest.mark.parametrize("watch_from", [0, db.WATCH_FROM], ids=["all-watched", "small-summed"])
 @pytest.mark.parametrize(("name", "setup", "act"), ACTIONS, ids=[n for n, _, _ in ACTIONS])
 def test_the_running_sums_equal_the_full_computation_after_every_action(
         new_case_at, name: str, setup: Setup | None, act: Act,  # type: ignore[no-untyped-def]
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """On a file the temporary triggers report the action's rows; on a server the row log
-    does (store/pg.py): either way the action reads no table in full for its digest."""
+        watch_from: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a file the temporary triggers report the action's rows (``watch_from`` 0: every
+    table that holds rows is watched; else the test case's tables, all of a few rows, are
+    summed from their rows at the save); on a server the row log does (store/pg.py):
+    either way the action reads no table in full for its digest."""
+    monkeypatch.setattr(db, "WATCH_FROM", watch_from)
     case = make_case(new_case_at("t.recount"))
     try:
         if setup:
@@ -45,7 +49,7 @@ def test_the_running_sums_equal_the_full_computation_after_every_action(
 
         monkeypatch.setattr(db, "row_sums", counted)
         act(case)
-        monkeypatch.undo()
+        monkeypatch.setattr(db, "row_sums", real)
         assert calls == ([1] if name in READS_THE_STATE else [])
         conn = case.conn
         assert conn.sums is not None  # type: ignore[attr-defined]
@@ -214,7 +218,10 @@ def test_a_table_empty_when_the_rows_were_first_watched_is_summed_at_the_save_an
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No trigger watches a table still empty (session 7: a hundred triggers cost the first
     save after opening a case some 5 ms); the action that fills it has it summed from its
-    rows at the save, and from the next action on its triggers report its rows."""
+    rows at the save, and from the next action on its triggers report its rows. (Every
+    table that holds a row is watched here: ``WATCH_FROM`` 0.)"""
+    monkeypatch.setattr(db, "WATCH_FROM", 0)
+    real_sums = db.row_sums
     path = tmp_path / "t.recount"
     case = make_case(path)
     rc.start_recount(case, RACE, method=rc.RecountMethod.HAND_COUNT)
@@ -233,9 +240,47 @@ def test_a_table_empty_when_the_rows_were_first_watched_is_summed_at_the_save_an
 
         monkeypatch.setattr(db, "row_sums", no_full_read)
         rc.enter_tally(again, RACE, "P1", entry=2, officer="Marcus", sheet=S(10, 9, 1))
-        monkeypatch.undo()
+        monkeypatch.setattr(db, "row_sums", real_sums)
         assert {"tally_entry", "tally_vote"} <= conn.watched  # type: ignore[attr-defined]
         assert conn.sums[1] == _full(again)  # type: ignore[attr-defined]
     finally:
+        again.close()
+    assert verify_case(path).ok
+
+
+def test_a_table_of_a_few_rows_is_summed_at_each_save_and_watched_once_it_holds_more(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table of at most ``WATCH_FROM`` rows has no triggers (making three per table cost
+    the first save after opening more than summing its few rows at each save): summed
+    from its rows while it is small, watched from the action after the one that makes it
+    larger, the sums right all along and no save reading the case in full."""
+    monkeypatch.setattr(db, "WATCH_FROM", 2)
+    path = tmp_path / "t.recount"
+    case = make_case(path)
+    rc.start_recount(case, RACE, method=rc.RecountMethod.HAND_COUNT)
+    case.close()
+    again = open_case(path, actor="tester")
+    real = db.row_sums
+
+    def no_full_read(conn: object) -> dict[str, int]:
+        raise AssertionError("the whole case was read to digest one save")
+
+    try:
+        conn = again.conn
+        rc.add_witness(again, RACE, name="W1", designated_by="Ada", side="Ada")  # checks
+        monkeypatch.setattr(db, "row_sums", no_full_read)
+        seen = []
+        for k in range(2, 6):
+            rc.add_witness(again, RACE, name=f"W{k}", designated_by="Ada", side="Ada")
+            seen.append("witness" in conn.watched)  # type: ignore[attr-defined]
+            monkeypatch.setattr(db, "row_sums", real)
+            assert conn.sums[1] == _full(again)  # type: ignore[attr-defined]
+            monkeypatch.setattr(db, "row_sums", no_full_read)
+        # 2 rows: not watched; 3 after the save of W3: watched from W4's save on
+        assert seen == [False, False, True, True]
+        assert "election" not in conn.watched  # type: ignore[attr-defined]
+        assert "precinct" in conn.watched  # type: ignore[attr-defined]
+    finally:
+        monkeypatch.setattr(db, "row_sums", real)
         again.close()
     assert verify_case(path).ok

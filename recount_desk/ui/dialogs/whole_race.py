@@ -229,7 +229,9 @@ class WholeRaceDialog(QDialog):
             w.setEnabled(multi)
         self._fill_typed(list(own), own, whole_votes)
         part = wc.county_part(case, self.contest_id)
-        self.part_box.setEnabled(part.portion)
+        # The lieutenant governor orders recounts of multicounty and statewide races, not of
+        # a city's that crosses a county line (actions.whole_case.record_recount_order).
+        self.part_box.setEnabled(part.portion and c.scope is not Scope.MUNICIPAL)
         if part.ordered:
             o = part.ordered
             self.order_state.setText(
