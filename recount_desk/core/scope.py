@@ -94,12 +94,13 @@ _MULTICOUNTY_MARK = re.compile(r"multi[- ]?county")
 # the city's races, which are decided on the whole city's canvass by its board of municipal
 # canvassers (20A-4-401(1)(b) "in the race"; 20A-4-301). Park City: Summit and Wasatch
 # (Wasatch's 2022 canvass has a precinct "330 Park City", ../shared/corpus/openelections-ut/
-# 2022/counties/…wasatch…); Draper and Bluffdale: Salt Lake and Utah (NOT CONFIRMED here from
-# a source: general knowledge, so the finding says it is an assumption).
+# 2022/counties/…wasatch…); Draper: Salt Lake and Utah (inferred from Utah County's 2022
+# precincts DR301 and DR302 beside Salt Lake's DRP ones, so the finding says it is an
+# assumption). Bluffdale is not listed: Utah County's 2022 file has no Bluffdale contest or
+# precinct, though Salt Lake's has its referendum.
 _CITIES_ACROSS_COUNTIES: dict[str, tuple[tuple[str, ...], bool]] = {
     "park city": (("Summit", "Wasatch"), False),
     "draper": (("Salt Lake", "Utah"), True),
-    "bluffdale": (("Salt Lake", "Utah"), True),
 }
 _CITY_ACROSS = re.compile(r"\b(" + "|".join(_CITIES_ACROSS_COUNTIES) + r")\b")
 # Statewide ballot propositions and opinion questions, by election year (the lieutenant

@@ -252,3 +252,29 @@ def test_the_year_a_file_s_names_give() -> None:
     assert year_named(("SOVC - Wayne",)) is None
     assert year_named(("2022 General", "2018 results")) is None
     assert year_named(("precinct 120345",)) is None
+
+
+def test_cities_across_a_county_line_by_the_public_files() -> None:
+    # Park City: Summit and Wasatch (Wasatch's 2022 precinct "330 Park City"); Draper:
+    # Salt Lake and Utah (Utah County's DR301/DR302), said to be an assumption; Bluffdale:
+    # Salt Lake's alone (Utah County's 2022 file has no Bluffdale contest).
+    from datetime import date
+
+    from recount_desk.core.model import Contest, ContestKey, ContestKind, Scope
+    from recount_desk.core.scope import Coverage, infer_scope, is_portion
+
+    def find(title: str, county: str):  # type: ignore[no-untyped-def]
+        return infer_scope(Contest(ContestKey(title), ContestKind.RACE), county=county,
+                           election_date=date(2023, 11, 7))
+
+    park = find("Park City Council", "Summit")
+    assert park.scope is Scope.MUNICIPAL and park.counties == ("Summit", "Wasatch")
+    assert not park.assumed
+    assert is_portion(park, Coverage(("Summit",), False, "county file"))
+    assert not is_portion(park, Coverage(("Summit", "Wasatch"), True, "combined"))
+    draper = find("DRAPER CITY COUNCIL", "Salt Lake")
+    assert draper.counties == ("Salt Lake", "Utah") and draper.assumed
+    bluffdale = find("BLUFFDALE CITY COUNCIL REFERENDUM", "Salt Lake")
+    assert bluffdale.scope is Scope.MUNICIPAL and bluffdale.counties is None
+    assert not is_portion(bluffdale, Coverage(("Salt Lake",), False, "county file"))
+    assert find("Summit County Council", "Summit").scope is Scope.COUNTY
