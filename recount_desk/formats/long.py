@@ -219,6 +219,7 @@ def _read_csv(path: Path, top: int = 0
 # file is read with the csv module instead, the same cells as :func:`read_csv_coded` gives.
 _SMALL_CSV = 1 << 17
 _WHOLE = re.compile(r"[+-]?[0-9]+")
+_DIGITS = re.compile(r"0|[1-9][0-9]{0,17}")  # a whole number that int64 holds, written so
 _HASHED = 512  # rows above which a column is coded by pandas' hashing
 
 
@@ -268,9 +269,11 @@ def _read_csv_small(path: Path, top: int = 0) -> tuple[list[str], int,
             distinct = uniques.tolist()
         else:
             distinct = list(dict.fromkeys(cells))
-        if name == votes and any(c != c.strip() for c in distinct):
+        if name == votes and all(builtins.map(_DIGITS.fullmatch, distinct)):
+            texts = distinct  # (each as pandas parses it and ``str(int(cell))`` gives it)
+        elif name == votes and any(c != c.strip() for c in distinct):
             return None  # (how pandas reads " 07" is its own affair)
-        if name == votes and all(_WHOLE.fullmatch(c) for c in distinct):
+        elif name == votes and all(_WHOLE.fullmatch(c) for c in distinct):
             numbers = [int(c) for c in distinct]
             if not all(-(1 << 63) <= v < (1 << 63) for v in numbers):
                 return None  # pandas would read it as unsigned or as text

@@ -71,12 +71,22 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     party_c, party_u = col("party")
 
     def flags(uniques: list[str], test: Callable[[str], bool]) -> np.ndarray:
-        return np.fromiter((test(u) for u in uniques), dtype=bool, count=len(uniques))
+        return np.array([test(u) for u in uniques], dtype=bool)
 
     # Statistics "offices" and blank rows are not contests.
     office_blank = flags(office_u, lambda o: o == "")[office_c]
     cand_blank = flags(cand_u, lambda c: c == "")[cand_c]
-    votes_blank_u = flags(votes_u, lambda v: v == "")
+    # Votes: whole numbers in digits are what nearly every cell holds; only the other texts
+    # (``words``) are tested for being blank, suppressed or written as a power of ten.
+    num_u, words = _numbers(votes_u)
+
+    def word_flags(test: Callable[[str], bool]) -> np.ndarray:
+        out = np.zeros(len(votes_u), dtype=bool)
+        if words:
+            out[words] = [test(votes_u[k]) for k in words]
+        return out
+
+    votes_blank_u = word_flags(lambda v: v == "")
     keep = ~flags(office_u, lambda o: o == "" or vocab.is_non_contest_office(o))[office_c]
     # A choice without a contest (a merged or blanked office cell) cannot be placed: an error,
     # never a silent drop. A statistic (Registered Voters, Ballots Cast) named in the choice
@@ -133,14 +143,13 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     options.on_progress(2, 4)
 
     # Votes: integers; '*' is suppressed; blank is a warning; anything else is an error.
-    num_u = _numbers(votes_u)
-    for k in np.flatnonzero(np.isnan(num_u)).tolist():
+    for k in words:
         # "1,234": a thousands separator.
         plain = votes_u[k].replace(",", "")
-        if plain != votes_u[k]:
-            num_u[k] = _numbers([plain])[0]
+        if plain != votes_u[k] and np.isnan(num_u[k]):
+            num_u[k] = _numbers([plain])[0][0]
     num = num_u[votes_c]
-    suppressed = flags(votes_u, vocab.is_suppressed)[votes_c]
+    suppressed = word_flags(vocab.is_suppressed)[votes_c]
     blank = votes_blank_u[votes_c]
     stat_bad = np.flatnonzero(stat_row & np.isnan(num) & ~suppressed & ~blank)
     if len(stat_bad):  # said, not dropped without a word, though no figure rests on them
@@ -164,8 +173,8 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
                 blank[i] = False
                 xl_error[i] = True
     # "1e3" is not how a count is written: refuse it rather than read 1,000.
-    sci = flags(votes_u, lambda v: isinstance(v, str) and ("e" in v or "E" in v)
-                and not np.isnan(pd.to_numeric(v, errors="coerce")))[votes_c] & keep
+    sci = word_flags(lambda v: isinstance(v, str) and ("e" in v or "E" in v)
+                     and not np.isnan(pd.to_numeric(v, errors="coerce")))[votes_c] & keep
     for i in np.flatnonzero(sci)[:10]:
         issues.append(Issue(name, f"The vote count {votes_u[votes_c[i]][:40]!r} is written "
                             "as a power of ten; write the count in digits.", sheet,
@@ -375,24 +384,22 @@ def _sums_at(keys: np.ndarray, codes: np.ndarray, values: np.ndarray) -> np.ndar
 _DIGITS = re.compile(r"[0-9]{1,15}")  # a whole number a float64 holds exactly
 
 
-def _numbers(texts: list[str]) -> np.ndarray:
+def _numbers(texts: list[str]) -> tuple[np.ndarray, list[int]]:
     """``pandas.to_numeric(texts, errors="coerce")`` as float64: digits are converted here
     (a county's file has a few hundred distinct counts, and pandas costs ~100 µs a call);
-    pandas converts only what else there is."""
+    pandas converts only what else there is. And the positions of the texts that are not
+    whole numbers in digits (the empty one too)."""
     import numpy as np
     import pandas as pd
 
-    out = np.full(len(texts), np.nan)
-    rest = []
-    for k, t in enumerate(texts):
-        if _DIGITS.fullmatch(t):
-            out[k] = int(t)
-        elif t:  # (an empty text is no number)
-            rest.append(k)
+    digits = _DIGITS.fullmatch
+    out = np.array([int(t) if digits(t) else np.nan for t in texts], dtype=np.float64)
+    words = [k for k, t in enumerate(texts) if not digits(t)]
+    rest = [k for k in words if texts[k]]  # (an empty text is no number)
     if rest:
         out[rest] = np.array(pd.to_numeric(pd.Series([texts[k] for k in rest], dtype=object),
                                            errors="coerce"), dtype=np.float64)
-    return out
+    return out, words
 
 
 def _fold(text: str) -> str:
