@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -79,6 +80,8 @@ def verify_case(path: Path | str, *, anchored: bool | None = None) -> VerifyResu
             return VerifyResult(path.name, False, 0, [str(e)])
         try:
             result = _verify(conn, path.name, anchored=anchored, case=path)
+            if result.ok and not upgraded:
+                _remember_check(conn)
         finally:
             conn.close()
         result.upgraded_copy = upgraded
@@ -153,6 +156,18 @@ def chain_head(conn: sqlite3.Connection, *, skip_action: str | None = None) -> s
     if row is None:
         return "no audit entries"
     return f"Log entry {row[0]} · {str(row[1])[:8]}"
+
+
+def _remember_check(conn: sqlite3.Connection) -> None:
+    """Keep that the file, page for page as it was checked, matches its log (the window's
+    check after opening runs here, on a connection of its own: the first write of the
+    window's connection then need not check the file in full again; store/checked.py)."""
+    from .demo import user_data_dir
+
+    if isinstance(conn, store.CaseConnection):
+        conn.checked_in = user_data_dir() / "checked"
+        with contextlib.suppress(OSError, sqlite3.Error):
+            store.remember_check(conn)
 
 
 def _verify(conn: sqlite3.Connection, name: str, *, anchored: bool,

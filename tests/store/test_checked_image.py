@@ -167,3 +167,24 @@ def test_a_case_closed_after_another_program_wrote_it_is_not_remembered(
         case.close()
     assert _records() == []  # its connection no longer knew the file matched its log
     _next_write_refused(path, "the election's details")
+
+
+def test_the_windows_check_after_opening_is_remembered_for_the_first_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window verifies a case in the background, on a connection of its own; a case
+    checked so (here one last closed on another workstation: none of its images known
+    here) is not checked in full again by the window's first write, and an edit made
+    after that check is still caught."""
+    path = _closed_case(tmp_path)
+    for record in _records():
+        record.unlink()
+    assert verify_case(path).ok
+    assert _records()
+    calls = _no_full_check(monkeypatch)
+    _witness(path)
+    assert calls == []
+    monkeypatch.undo()
+    assert verify_case(path).ok
+    outside_edit(path, "UPDATE election SET name = 'Forged'")
+    assert not verify_case(path).ok
+    _next_write_refused(path, "the election's details")
