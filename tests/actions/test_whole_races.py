@@ -189,17 +189,25 @@ def _by_title(result: WholeCheck) -> dict[str, object]:
     return {r.race.key.title: r for r in result.races}
 
 
+def _two_counties(tmp_path: Path, office: str, district: str,
+                  *parts: tuple[str, list[tuple[str, str, int]]]) -> WholeCheck:
+    """Each county's 2022 file of one race: (county, [(candidate, party, votes), …])."""
+    from datetime import date
+    files = [_rows(tmp_path / f"20221108__ut__general__{county.lower()}__precinct.csv",
+                   [(county, county[0] + "1", office, district, name, party, str(votes))
+                    for name, party, votes in rows])
+             for county, rows in parts]
+    return check_files(files, election_date=date(2022, 11, 8))
+
+
 def test_two_counties_sheriffs_are_two_races_decided_each_on_its_county(
         tmp_path: Path) -> None:
     # Every county elects its own sheriff: Carbon's and Iron's are not one race whose
     # candidate lists disagree (which refused both), and not added up.
-    a = _rows(tmp_path / "20221108__ut__general__carbon__precinct.csv",
-              [("Carbon", "C1", "Sheriff", "", "Jeffrey Wood", "REP", "600"),
-               ("Carbon", "C1", "Sheriff", "", "Ann Bell", "DEM", "599")])
-    b = _rows(tmp_path / "20221108__ut__general__iron__precinct.csv",
-              [("Iron", "I1", "Sheriff", "", "Ken Carpenter", "REP", "900"),
-               ("Iron", "I1", "Sheriff", "", "Bo Dean", "DEM", "100")])
-    result = check_files([a, b], election_date=__import__("datetime").date(2022, 11, 8))
+    result = _two_counties(
+        tmp_path, "Sheriff", "",
+        ("Carbon", [("Jeffrey Wood", "REP", 600), ("Ann Bell", "DEM", 599)]),
+        ("Iron", [("Ken Carpenter", "REP", 900), ("Bo Dean", "DEM", 100)]))
     races = _by_title(result)
     carbon, iron = races["Sheriff (Carbon County)"], races["Sheriff (Iron County)"]
     assert carbon.race.refused is None and iron.race.refused is None  # type: ignore[attr-defined]
@@ -258,17 +266,6 @@ def test_a_read_error_touches_only_the_races_of_its_file(tmp_path: Path) -> None
     ag = next(r for r in result.races if r.race.key.title.startswith("Attorney General"))
     assert ag.check.decision.verdict in (Verdict.PORTION, Verdict.UNDECIDABLE)
     assert not ag.check.decision.within_margin
-
-
-def _two_counties(tmp_path: Path, office: str, district: str,
-                  *parts: tuple[str, list[tuple[str, str, int]]]) -> WholeCheck:
-    """Each county's 2022 file of one race: (county, [(candidate, party, votes), …])."""
-    from datetime import date
-    files = [_rows(tmp_path / f"20221108__ut__general__{county.lower()}__precinct.csv",
-                   [(county, county[0] + "1", office, district, name, party, str(votes))
-                    for name, party, votes in rows])
-             for county, rows in parts]
-    return check_files(files, election_date=date(2022, 11, 8))
 
 
 def test_a_propositions_for_and_yes_are_one_choice_across_counties(tmp_path: Path) -> None:
