@@ -40,6 +40,7 @@ from recount_desk.core.scope import (
     infer_scope,
     officer_finding,
     scope_override,
+    spans_counties,
     with_scope,
 )
 from recount_desk.formats import Cancelled, Detection, ImportFailed, ParsedCanvass, ReadOptions
@@ -193,16 +194,20 @@ class ContestCheck:
         """Which figures the verdict stands on, in plain words (portion or whole race)."""
         cov = self.coverage
         scope = self.scope
-        if scope is None or scope.scope not in (Scope.MULTICOUNTY, Scope.STATEWIDE):
+        if scope is None or not spans_counties(scope):
             return "The whole race: it is voted within this jurisdiction."
-        race = (f"the race covers {', '.join(scope.counties)}" if scope.counties
+        race = (f"the city lies in {' and '.join(scope.counties or ())} counties"
+                if scope.scope is Scope.MUNICIPAL
+                else f"the race covers {', '.join(scope.counties)}" if scope.counties
                 else "the race covers several counties" if scope.scope is Scope.MULTICOUNTY
                 else "the race is voted in all 29 counties")
         if self.portion:
             where = (f"{', '.join(cov.counties)}" if cov and cov.counties else "this county")
+            typed = ("the city's canvass" if scope.scope is Scope.MUNICIPAL
+                     else "the state canvass's")
             return (f"A portion only — {where}'s figures; {race}. No verdict on a portion: "
-                    "add the other counties' canvasses or type the state canvass's totals "
-                    "to decide the whole race.")
+                    f"add the other counties' canvasses or type {typed} totals to decide "
+                    "the whole race.")
         own = ""
         if self.county_totals is not None:
             own = (" This county's own figures: " + ", ".join(

@@ -203,3 +203,34 @@ def test_record_order_refused_for_a_race_within_the_county(tmp_path: Path) -> No
         with pytest.raises(wc.WholeRaceRefused, match="lies within the county"):
             wc.record_recount_order(case, row.id, ordered_at=datetime(2018, 12, 3),
                                     reference="x")
+
+
+def test_a_city_across_a_county_line_in_the_dialog_names_the_citys_canvass(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    # Park City (Summit and Wasatch): the dialog cites the city's canvass, not the state's,
+    # and the lieutenant governor's order and transmittal are not offered.
+    from datetime import date
+
+    from recount_desk.actions.case import create_case
+    from recount_desk.core.model import Election, ElectionKind
+
+    summit = tmp_path / "20231107__ut__municipal__summit__precinct.csv"
+    summit.write_text("county,precinct,office,district,party,candidate,votes\n"
+                      "Summit,S1,Park City Council,,,Ann Cole,1000\n"
+                      "Summit,S1,Park City Council,,,Bo Lund,999\n", encoding="utf-8")
+    path = tmp_path / "summit.recount"
+    with create_case(path, Election("2023 Municipal General", date(2023, 11, 7),
+                                    ElectionKind.MUNICIPAL_GENERAL, "Summit County",
+                                    datetime(2023, 11, 21, 10, 0), "Clerk")) as case:
+        import_canvass(case, read_file(summit))
+    with qtbot.waitSignal(window.case_opened, timeout=SIGNAL_MS):
+        window.open_path(path)
+    (row,) = window.rows
+    assert row.check.portion
+    dlg = window.open_whole_race(row.id)
+    assert dlg is not None
+    assert "board of municipal canvassers" in dlg.law.text()
+    assert "lieutenant governor" not in dlg.law.text()
+    assert "the city's canvass" in dlg.typed_box.title()
+    assert not dlg.part_box.isEnabled()
+    dlg.close()

@@ -47,6 +47,10 @@ LAW_PORTION = ("Utah Code 20A-4-401(1)(b): the margin is measured on the votes c
                "race”; (1)(d)(ii)(D): a request about a multicounty or statewide race is filed "
                "with the lieutenant governor; 20A-4-304 and 20A-4-306: the state board "
                "canvasses and declares such races.")
+LAW_CITY = ("Utah Code 20A-4-401(1)(b): the margin is measured on the votes cast “in the "
+            "race”: for a city that crosses a county line, every county's part of it; "
+            "20A-4-301: the city's board of municipal canvassers canvasses its municipal "
+            "elections.")
 LAW_PART = ("Utah Code 20A-4-401(4)(c) and 20A-4-304(7): when the lieutenant governor orders "
             "a recount of a multicounty race, each county recounts its portion and its board "
             "of canvassers sends the result to the lieutenant governor. The county's report "
@@ -224,6 +228,12 @@ class WholeRaceDialog(QDialog):
                 f"Whole race on record ({'every county' if whole.whole else 'part of it'}): "
                 f"{_esc(whole.source)}"
                 + (f" — {_esc(', '.join(whole.counties))}" if whole.counties else ""))
+        city = c.scope is Scope.MUNICIPAL  # a city across a county line (core.scope)
+        self.law.setText(LAW_CITY if city else LAW_PORTION)
+        self.typed_box.setTitle("Type the whole race's official totals ("
+                                + ("the city's canvass)" if city else "state canvass)"))
+        self.source.setPlaceholderText("e.g. Park City canvass, Nov 21, 2023" if city
+                                       else "e.g. State canvass, Nov 26, 2018")
         multi = check.portion or c.scope in (Scope.MULTICOUNTY, Scope.STATEWIDE)
         for w in (self.typed_box, self.add_files):
             w.setEnabled(multi)
@@ -278,9 +288,10 @@ class WholeRaceDialog(QDialog):
                 spin.setAccessibleName(f"Whole-race votes for {name}")
                 self.typed[name] = spin
                 self.typed_form.addRow(f"{name}:", spin)
+            hint = self.source.placeholderText()
             self.source = QLineEdit(self.source.text())
             self.source.setAccessibleName("Where the whole race's totals come from")
-            self.source.setPlaceholderText("e.g. State canvass, Nov 26, 2018")
+            self.source.setPlaceholderText(hint)
             self.typed_form.addRow("Source:", self.source)
             self.save_totals = QPushButton("Record the &totals")
             self.save_totals.setAccessibleName("Record the whole race's official totals")
