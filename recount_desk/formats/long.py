@@ -219,7 +219,8 @@ def _read_csv(path: Path, top: int = 0
 # file is read with the csv module instead, the same cells as :func:`read_csv_coded` gives.
 _SMALL_CSV = 1 << 17
 _WHOLE = re.compile(r"[+-]?[0-9]+")
-_DIGITS = re.compile(r"0|[1-9][0-9]{0,17}")  # a whole number that int64 holds, written so
+# Lines of whole numbers that int64 holds, each written as ``str(int(cell))`` writes it.
+_DIGIT_LINES = re.compile(r"(?:(?:0|[1-9][0-9]{0,17})\n)*(?:0|[1-9][0-9]{0,17})")
 _HASHED = 512  # rows above which a column is coded by pandas' hashing
 
 
@@ -269,7 +270,7 @@ def _read_csv_small(path: Path, top: int = 0) -> tuple[list[str], int,
             distinct = uniques.tolist()
         else:
             distinct = list(dict.fromkeys(cells))
-        if name == votes and all(builtins.map(_DIGITS.fullmatch, distinct)):
+        if name == votes and longtable.all_match(_DIGIT_LINES, distinct):
             texts = distinct  # (each as pandas parses it and ``str(int(cell))`` gives it)
         elif name == votes and any(c != c.strip() for c in distinct):
             return None  # (how pandas reads " 07" is its own affair)

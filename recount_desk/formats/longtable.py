@@ -382,6 +382,14 @@ def _sums_at(keys: np.ndarray, codes: np.ndarray, values: np.ndarray) -> np.ndar
 
 
 _DIGITS = re.compile(r"[0-9]{1,15}")  # a whole number a float64 holds exactly
+_ALL_DIGITS = re.compile(r"(?:[0-9]{1,15}\n)*[0-9]{1,15}")  # lines of such numbers
+
+
+def all_match(lines: re.Pattern[str], texts: list[str]) -> bool:
+    """Whether the ``texts``, one to a line, match ``lines`` (a pattern of lines of what
+    each text must be): one scan for a test of every text (none may hold a line end)."""
+    joined = "\n".join(texts)
+    return joined.count("\n") == len(texts) - 1 and lines.fullmatch(joined) is not None
 
 
 def _numbers(texts: list[str]) -> tuple[np.ndarray, list[int]]:
@@ -392,6 +400,8 @@ def _numbers(texts: list[str]) -> tuple[np.ndarray, list[int]]:
     import numpy as np
     import pandas as pd
 
+    if all_match(_ALL_DIGITS, texts):  # (as nearly always)
+        return np.array(list(map(int, texts)), dtype=np.float64), []
     digits = _DIGITS.fullmatch
     out = np.array([int(t) if digits(t) else np.nan for t in texts], dtype=np.float64)
     words = [k for k, t in enumerate(texts) if not digits(t)]

@@ -23,6 +23,7 @@ SAME = {
     "byte order mark, CRLF": "\ufeff" + HEADER.replace("\n", "\r\n")
                              + "A,p1,Gov,,REP,Bob,5,1\r\nA,p1,Gov,,DEM,Ann,7,2\r\n",
     "no votes column": "precinct,office,candidate,count2\np,o,c,5\n",
+    "a count with a line end": HEADER + 'A,p1,Gov,,REP,Bob,"1\n2",1\nA,p1,Gov,,DEM,Ann,7,2\n',
 }
 
 DECLINED = {
@@ -91,3 +92,12 @@ def test_small_reader_hashing_long_columns_reads_as_pandas(tmp_path: Path, name:
     for col, (codes, texts) in ref[2].items():
         assert small[2][col][1] == texts, col
         assert np.array_equal(small[2][col][0], codes), col
+
+
+def test_a_count_with_a_line_end_is_a_bad_count_named_by_its_row(tmp_path: Path) -> None:
+    from recount_desk.formats import read_canvass
+
+    p = tmp_path / "c.csv"
+    p.write_text(SAME["a count with a line end"], encoding="utf-8")
+    bad = [(i.row, i.column) for i in read_canvass(p).issues if "'1\\n2'" in i.message]
+    assert bad == [(2, "votes")]
