@@ -524,9 +524,17 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
     else:
         unit_of = {p: i for i, ps in enumerate(cols.precincts) for p in ps}
     names, file_rows = table.names, table.rows
-    hits: list[str | None] = list(map(exact.get, names))
     found: dict[str, int]  # canvass precinct → its place in the file
-    if None not in hits and len(set(hits)) == len(hits) and \
+    # The usual export: the units' own precincts, one a unit, in the units' order, each
+    # spelled as the canvass spells it, and no two canvass names folding alike (then each
+    # is its own ``exact`` match): each file precinct is its unit's, in place.
+    in_place = firsts is not None and len(unit_of) == len(firsts) == len(names) and \
+        len(full) == len(keys) and list(names) == list(firsts) and \
+        set(canvass_precincts).issuperset(names)
+    hits: list[str | None] = [] if in_place else list(map(exact.get, names))
+    if in_place:
+        found = dict(zip(names, range(len(names)), strict=True))
+    elif None not in hits and len(set(hits)) == len(hits) and \
             all(map(unit_of.__contains__, hits)):
         found = dict(zip(hits, range(len(hits)), strict=True))  # type: ignore[arg-type]
     else:
@@ -571,11 +579,11 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
     wi_cols = [vcols.get(fc, nothing) for fc in wi_names]
     over_col, under_col = table.over, table.under
     tallies = _columns_every_unit(layout, firsts, found, plain_cols, wi_cols,
-                                  has_write_ins, table) \
+                                  has_write_ins, table, in_place) \
         if whole and firsts is not None and not skip else None
     if tallies is not None:
         index: list[int] = list(range(len(cols.names)))
-        loaded_rows: list[tuple[int, ...] | int | None] = \
+        loaded_rows: list[tuple[int, ...] | int | None] = list(file_rows) if in_place else \
             [file_rows[found[p]] for p in firsts or ()]
     else:
         index, loaded_rows = [], []
@@ -671,34 +679,39 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
 def _columns_every_unit(layout: SheetLayout, firsts: Sequence[str], found: Mapping[str, int],
                         plain_cols: Sequence[Sequence[int | None]],
                         wi_cols: Sequence[Sequence[int | None]], has_write_ins: bool,
-                        table: FileTable) -> SheetColumns | None:
+                        table: FileTable, in_place: bool = False) -> SheetColumns | None:
     """Every unit's tally column by column, when every unit is one precinct the file gives
     with every candidate's figure (``plan_load``'s rule for such a unit, for all at once);
-    None when one is not (then ``plan_load`` goes unit by unit)."""
-    at = list(map(found.get, firsts))
-    if None in at:
-        return None
-    where: list[int] = at  # type: ignore[assignment]
+    None when one is not (then ``plan_load`` goes unit by unit). ``in_place``: the file's
+    i-th precinct is the i-th unit's (its columns are then taken as they are)."""
+    where: Sequence[int] | None = None  # (None: in place)
+    if not in_place:
+        at = list(map(found.get, firsts))
+        if None in at:
+            return None
+        where = at  # type: ignore[assignment]
+
+    def pick(col: Sequence[int | None]) -> list[int | None]:
+        return list(col) if where is None else list(map(col.__getitem__, where))
+
     votes: dict[str, Sequence[int | None]] = {}
     for c, col in zip(layout.choices, plain_cols, strict=True):
-        vals = list(map(col.__getitem__, where))
+        vals = pick(col)
         if None in vals:
             return None
         votes[c] = vals
-    n = len(where)
+    n = len(table.names) if where is None else len(where)
     write_ins: list[int | None]
     if not layout.write_in_line:
         write_ins = [0] * n
     elif has_write_ins:
         sums = [0] * n
         for col in wi_cols:
-            sums = [a + (v or 0) for a, v in zip(sums, map(col.__getitem__, where),
-                                                  strict=True)]
+            sums = [a + (v or 0) for a, v in zip(sums, pick(col), strict=True)]
         write_ins = list(sums)
     else:
         write_ins = [None] * n
-    return SheetColumns([None] * n, votes, write_ins, list(map(table.over.__getitem__, where)),
-                        list(map(table.under.__getitem__, where)))
+    return SheetColumns([None] * n, votes, write_ins, pick(table.over), pick(table.under))
 
 
 # --------------------------------------------------------------------------------------
