@@ -503,6 +503,7 @@ def _from_codes(raw: RawCanvass, coded: CodedRows, is_primary: bool,
 
 
 _SMALL_ROWS = 1 << 12  # below this numpy's sort beats pandas' hashing (~50 µs a call)
+_TINY_ROWS = 128  # below this a dict beats numpy's sort
 _CHUNK = 1 << 20
 
 
@@ -512,6 +513,10 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
     import pandas as pd
 
+    if len(values) <= _TINY_ROWS:  # (numpy's sorts cost ~15 µs a call whatever the size)
+        seen: dict[int, int] = {}
+        codes = [seen.setdefault(v, len(seen)) for v in values.tolist()]
+        return np.array(codes, dtype=np.intp), np.array(list(seen), dtype=values.dtype)
     if len(values) <= _SMALL_ROWS:
         used, first, inverse = np.unique(values, return_index=True, return_inverse=True)
         order = np.argsort(first, kind="stable")

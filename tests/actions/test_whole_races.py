@@ -189,17 +189,25 @@ def _by_title(result: WholeCheck) -> dict[str, object]:
     return {r.race.key.title: r for r in result.races}
 
 
+def _two_counties(tmp_path: Path, office: str, district: str,
+                  *parts: tuple[str, list[tuple[str, str, int]]]) -> WholeCheck:
+    """Each county's 2022 file of one race: (county, [(candidate, party, votes), …])."""
+    from datetime import date
+    files = [_rows(tmp_path / f"20221108__ut__general__{county.lower()}__precinct.csv",
+                   [(county, county[0] + "1", office, district, name, party, str(votes))
+                    for name, party, votes in rows])
+             for county, rows in parts]
+    return check_files(files, election_date=date(2022, 11, 8))
+
+
 def test_two_counties_sheriffs_are_two_races_decided_each_on_its_county(
         tmp_path: Path) -> None:
     # Every county elects its own sheriff: Carbon's and Iron's are not one race whose
     # candidate lists disagree (which refused both), and not added up.
-    a = _rows(tmp_path / "20221108__ut__general__carbon__precinct.csv",
-              [("Carbon", "C1", "Sheriff", "", "Jeffrey Wood", "REP", "600"),
-               ("Carbon", "C1", "Sheriff", "", "Ann Bell", "DEM", "599")])
-    b = _rows(tmp_path / "20221108__ut__general__iron__precinct.csv",
-              [("Iron", "I1", "Sheriff", "", "Ken Carpenter", "REP", "900"),
-               ("Iron", "I1", "Sheriff", "", "Bo Dean", "DEM", "100")])
-    result = check_files([a, b], election_date=__import__("datetime").date(2022, 11, 8))
+    result = _two_counties(
+        tmp_path, "Sheriff", "",
+        ("Carbon", [("Jeffrey Wood", "REP", 600), ("Ann Bell", "DEM", 599)]),
+        ("Iron", [("Ken Carpenter", "REP", 900), ("Bo Dean", "DEM", 100)]))
     races = _by_title(result)
     carbon, iron = races["Sheriff (Carbon County)"], races["Sheriff (Iron County)"]
     assert carbon.race.refused is None and iron.race.refused is None  # type: ignore[attr-defined]
@@ -263,14 +271,9 @@ def test_a_read_error_touches_only_the_races_of_its_file(tmp_path: Path) -> None
 def test_a_propositions_for_and_yes_are_one_choice_across_counties(tmp_path: Path) -> None:
     # Weber's 2022 file says YES/NO where Carbon's says FOR/AGAINST (both real): one
     # choice each, added up, not four choices.
-    from datetime import date
-    a = _rows(tmp_path / "20221108__ut__general__carbon__precinct.csv",
-              [("Carbon", "C1", "Constitutional Amendment A", "", "FOR", "", "2213"),
-               ("Carbon", "C1", "Constitutional Amendment A", "", "AGAINST", "", "3728")])
-    b = _rows(tmp_path / "20221108__ut__general__weber__precinct.csv",
-              [("Weber", "W1", "Constitutional Amendment A", "", "YES", "", "27144"),
-               ("Weber", "W1", "Constitutional Amendment A", "", "NO", "", "45012")])
-    result = check_files([a, b], election_date=date(2022, 11, 8))
+    result = _two_counties(tmp_path, "Constitutional Amendment A", "",
+                           ("Carbon", [("FOR", "", 2213), ("AGAINST", "", 3728)]),
+                           ("Weber", [("YES", "", 27144), ("NO", "", 45012)]))
     race = next(r for r in result.races if "Amendment A" in r.race.key.title).race
     assert race.totals is not None
     assert sorted(c.votes for c in race.totals.choices) == [2213 + 27144, 3728 + 45012]
@@ -280,14 +283,11 @@ def test_a_propositions_for_and_yes_are_one_choice_across_counties(tmp_path: Pat
 def test_a_party_written_before_the_name_is_the_same_candidate(tmp_path: Path) -> None:
     # Weber's 2022 file writes "IAP TOMMY WILLIAMS" (party IAP) where the others write
     # "Tommy Williams": one candidate, listed for the officer to confirm.
-    from datetime import date
-    a = _rows(tmp_path / "20221108__ut__general__beaver__precinct.csv",
-              [("Beaver", "B1", "U.S. House", "2", "Tommy Williams", "IAP", "20"),
-               ("Beaver", "B1", "U.S. House", "2", "Chris Stewart", "REP", "900")])
-    b = _rows(tmp_path / "20221108__ut__general__iron__precinct.csv",
-              [("Iron", "I1", "U.S. House", "2", "IAP TOMMY WILLIAMS", "IAP", "30"),
-               ("Iron", "I1", "U.S. House", "2", "CHRIS STEWART", "REP", "1000")])
-    race = _race(check_files([a, b], election_date=date(2022, 11, 8)), "U.S. House", "2").race
+    result = _two_counties(
+        tmp_path, "U.S. House", "2",
+        ("Beaver", [("Tommy Williams", "IAP", 20), ("Chris Stewart", "REP", 900)]),
+        ("Iron", [("IAP TOMMY WILLIAMS", "IAP", 30), ("CHRIS STEWART", "REP", 1000)]))
+    race = _race(result, "U.S. House", "2").race
     assert race.refused is None and race.totals is not None
     assert sorted(c.votes for c in race.totals.choices) == [50, 1900]
     assert any("IAP TOMMY WILLIAMS" in c for c in race.confirm)
