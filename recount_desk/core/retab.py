@@ -831,12 +831,37 @@ class LoadComparison:
         return set(self.recount_winners) != set(self.canvass_winners)
 
 
-@dataclass(frozen=True, slots=True)
 class CanvassColumns:
     """A contest's canvass by choice: choice → precinct → votes (a precinct without a
-    figure for the choice has none: 0)."""
+    figure for the choice has none: 0).
 
-    votes: Mapping[str, Mapping[str, int]]
+    Or, as the case stores it when every choice has its figures for the same precincts
+    (``in_order``): the precincts' names in order (``order``) and each choice's figures in
+    that order (``columns``); ``votes`` is then made from them only if asked for."""
+
+    __slots__ = ("_votes", "columns", "order")
+
+    def __init__(self, votes: Mapping[str, Mapping[str, int]] | None = None) -> None:
+        self._votes = votes
+        self.order: Sequence[str] | None = None
+        self.columns: Mapping[str, Sequence[int]] = {}
+
+    @classmethod
+    def in_order(cls, order: Sequence[str], columns: Mapping[str, Sequence[int]]
+                 ) -> CanvassColumns:
+        if any(len(col) != len(order) for col in columns.values()):
+            raise ValueError("one figure per precinct in each column")
+        out = cls()
+        out.order, out.columns = order, columns
+        return out
+
+    @property
+    def votes(self) -> Mapping[str, Mapping[str, int]]:
+        if self._votes is None:
+            order = self.order or ()
+            self._votes = {c: dict(zip(order, col, strict=True))
+                           for c, col in self.columns.items()}
+        return self._votes
 
     @classmethod
     def by_precinct(cls, canvass_by_precinct: Mapping[str, Mapping[str, int]],
@@ -873,14 +898,20 @@ def compare_load(canvass: ContestTotals, layout: SheetLayout,
     """
     cols = units if isinstance(units, UnitColumns) else UnitColumns.of(units)
     choices = layout.choices
-    by_choice = canvass_votes.votes if isinstance(canvass_votes, CanvassColumns) else \
-        CanvassColumns.by_precinct(canvass_votes, choices).votes
+    given = canvass_votes if isinstance(canvass_votes, CanvassColumns) else \
+        CanvassColumns.by_precinct(canvass_votes, choices)
     n = len(cols.names)
     firsts = cols.single()
     none: Mapping[str, int] = {}
     canv: dict[str, Sequence[int]] = {}
-    for c in choices:  # a unit's canvass: its precincts' figures summed
-        got = by_choice.get(c, none)
+    if firsts is not None and given.order is not None and \
+            list(given.order) == list(firsts):  # unit i is the canvass's precinct i
+        for c in choices:
+            figures = given.columns.get(c)
+            canv[c] = [0] * n if figures is None else list(figures)
+    by_choice = given.votes if len(canv) < len(choices) else {}
+    for c in choices if len(canv) < len(choices) else ():
+        got = by_choice.get(c, none)  # a unit's canvass: its precincts' figures summed
         if firsts is not None:  # most units are one precinct: its figures as they are
             canv[c] = list(map(got.get, firsts, repeat(0)))
         else:

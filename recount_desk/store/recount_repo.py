@@ -84,9 +84,17 @@ def contest_canvass_columns(conn: sqlite3.Connection, contest_id: int,
     column as it is, with no dictionary per precinct. ``names``: precinct id → name, when
     the caller has read them."""
     names = precinct_names(conn) if names is None else names
+    counts = list(contest_counts(conn, contest_id))
+    if counts and all(p == counts[0][1] for _, p, _ in counts) and \
+            _ascending(counts[0][1].tolist(), strict=True) and \
+            len({c for c, _, _ in counts}) == len(counts):
+        # every choice in the same precincts, in order (as a case stores a canvass): the
+        # columns as they are, no dictionary made unless asked for
+        order = list(map(names.__getitem__, counts[0][1]))
+        return order, CanvassColumns.in_order(order, {c: v for c, _, v in counts})
     ids: set[int] = set()
     by: dict[str, dict[str, int]] = {}
-    for cname, pids, votes in contest_counts(conn, contest_id):
+    for cname, pids, votes in counts:
         by.setdefault(cname, {}).update(zip(map(names.__getitem__, pids), votes, strict=True))
         ids.update(pids)
     return list(map(names.__getitem__, sorted(ids))), CanvassColumns(by)

@@ -311,15 +311,25 @@ def test_the_comparison_by_columns_is_the_comparison_unit_by_unit(seed: int) -> 
                      FileTable.of(c["rows"]), c["skip"])
     by_p = {p: {ch: rnd.randrange(400) for ch in CANDS if rnd.random() > 0.02}
             for p in c["precincts"]}
+    seed_rnd = random.Random(seed)  # (the canvass as a case stores it, below)
+    chosen = CANDS if seed_rnd.random() < 0.8 else CANDS[:2]  # a choice without figures
+    if chosen != CANDS:
+        by_p = {p: {ch: v for ch, v in vs.items() if ch in chosen} for p, vs in by_p.items()}
     kept = {u: TallySheet(None, {ch: rnd.randrange(400) for ch in CANDS}) for u in c["skip"]}
     env = {CANDS[0]: 2} if rnd.random() < 0.2 else None
     totals = ContestTotals(Contest(ContestKey("State House", "32")),
                            tuple(ChoiceTotal(Choice(ch), sum(v.get(ch, 0) for v in
                                                              by_p.values())) for ch in CANDS))
     want = reference_compare(totals, layout, c["units"], by_p, dict(plan.sheets), kept, env)
-    for units, canvass, loaded in ((c["units"], by_p, dict(plan.sheets)),
-                                   (UnitColumns.of(c["units"]),
-                                    CanvassColumns.by_precinct(by_p, CANDS), plan.sheets)):
+    shapes: list[tuple[Any, Any, Any]] = [
+        (c["units"], by_p, dict(plan.sheets)),
+        (UnitColumns.of(c["units"]), CanvassColumns.by_precinct(by_p, CANDS), plan.sheets)]
+    # the canvass as a case stores it: every choice's figures in the precincts' order (the
+    # units' order, or another)
+    for order in (list(c["precincts"]), list(reversed(c["precincts"]))):
+        shapes.append((UnitColumns.of(c["units"]), CanvassColumns.in_order(
+            order, {ch: [by_p[p].get(ch, 0) for p in order] for ch in chosen}), plan.sheets))
+    for units, canvass, loaded in shapes:
         got = compare_load(totals, layout, units, canvass, loaded, kept, env)
         assert [(r.unit, dict(r.canvass), None if r.recount is None else dict(r.recount),
                  r.source) for r in got.rows] == want["rows"]
