@@ -27,7 +27,16 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from .districts import COUNTIES, district_office, fold, title_party
-from .model import Choice, ChoiceKind, ChoiceTotal, ContestKey, ContestTotals, ExtraKind, Scope
+from .model import (
+    Choice,
+    ChoiceKind,
+    ChoiceTotal,
+    ContestKey,
+    ContestKind,
+    ContestTotals,
+    ExtraKind,
+    Scope,
+)
 from .scope import Coverage, ScopeFinding, check_label, infer_scope
 
 
@@ -135,12 +144,19 @@ def own_county(part: CountyPart, election_date: date | None) -> str | None:
     """The county whose own race a part is: a county office or question (its scope known,
     not assumed) in one county's file. Every county elects its own sheriff, attorney and
     commission (20A-4-401(1)(d)(i): the county clerk's contests), so two counties'
-    "Sheriff" are two races, never added up."""
+    "Sheriff" are two races, never added up. So is a local proposition ("Proposition #1",
+    a school district's bond) whose place is not known to span counties: its For and
+    Against agree in every county, so agreeing choices cannot tell one race from two."""
     key = part.totals.contest.key
     if len(part.counties) != 1 or district_office(key.title, key.district) is not None:
         return None  # a district's race is matched on its district (the district table)
     f = infer_scope(part.totals.contest, county=part.counties[0], election_date=election_date)
-    return part.counties[0] if f.scope is Scope.COUNTY and not f.assumed else None
+    if f.scope is Scope.COUNTY and not f.assumed:
+        return part.counties[0]
+    if (part.totals.contest.kind is ContestKind.PROPOSITION and f.scope in _LOCAL
+            and not f.counties):
+        return part.counties[0]
+    return None
 
 
 def _in_county(key: ContestKey, county: str) -> ContestKey:

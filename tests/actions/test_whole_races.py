@@ -341,3 +341,19 @@ def test_a_city_across_a_county_line_is_decided_on_the_whole_city(tmp_path: Path
     assert rc.check.decision.total == 2099
     assert rc.check.decision.verdict is Verdict.NOT_ELIGIBLE  # 61 apart over 2,099 votes
     assert "municipal clerk" in rc.check.office
+
+
+def test_two_counties_own_propositions_alike_in_name_are_never_added_up(
+        tmp_path: Path) -> None:
+    # Each county's own "Proposition #1" (a bond, say) has For and Against like every other:
+    # agreeing choices cannot tell one race from two, so each is its county's own.
+    result = _two_counties(tmp_path, "Proposition #1", "",
+                           ("Carbon", [("FOR", "", 500), ("AGAINST", "", 499)]),
+                           ("Iron", [("FOR", "", 900), ("AGAINST", "", 100)]))
+    races = _by_title(result)
+    carbon = races["Proposition #1 (Carbon County)"]
+    iron = races["Proposition #1 (Iron County)"]
+    assert carbon.check.decision.total == 999  # type: ignore[attr-defined]
+    assert carbon.check.decision.within_margin  # type: ignore[attr-defined]
+    assert iron.check.decision.verdict is Verdict.NOT_ELIGIBLE  # type: ignore[attr-defined]
+    assert "Proposition #1" not in races
