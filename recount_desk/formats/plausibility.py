@@ -137,6 +137,17 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
             Severity.ERROR, at, choice)
 
     # Choices named like offices: the contests' row was taken for the candidates'.
+    # Choices named like parties in most races ("REP", "DEM"): the party column was taken
+    # for the candidates' (a straight-party contest's choices are parties, so most races).
+    partisan = [(i, n) for i, n in zip(races, named, strict=True)
+                if n and all(vocab.party_of(ch.name) is not None for ch in n)
+                and "straight" not in parsed.contests[i].key.title.casefold()]
+    if len(races) >= 2 and 2 * len(partisan) > len(races):
+        ci, chs = partisan[0]
+        add(f"In {len(partisan)} of the {len(races)} races every candidate is named like a "
+            f"party ({', '.join(ch.name for ch in chs[:3])!r} in "
+            f"{parsed.contests[ci].key.label()!r} …): the party column was probably taken for "
+            "the candidates' names. Use the column mapping.", Severity.ERROR, ci, chs[0].name)
     office_like = [(ci, ch.name) for ci, chs in enumerate(parsed.choices) for ch in chs
                    if _office_like(ch.name)]
     n_choices = sum(len(chs) for chs in parsed.choices)
