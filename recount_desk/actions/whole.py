@@ -83,11 +83,10 @@ def _read_errors(parsed: Sequence[ParsedCanvass], races: Sequence[WholeRace]
     for every race of that file."""
     parts = {(p.source, p.totals.contest.key) for r in races for p in r.parts}
     by_file = {p.file: p for p in parsed}
-    loose: dict[str, list[Issue]] = {}
-    for p in parsed:
-        keys = {t.contest.key for t in p.totals}
-        loose[p.file] = [i for i in p.issues if i.severity is Severity.ERROR
-                         and i.contest in keys and (p.file, i.contest) not in parts]
+    keys_of = {p.file: {t.contest.key for t in p.totals} for p in parsed}
+    loose = {p.file: [i for i in p.issues if i.severity is Severity.ERROR
+                      and i.contest in keys_of[p.file] and (p.file, i.contest) not in parts]
+             for p in parsed}
 
     def count(race: WholeRace) -> int:
         n = 0
@@ -95,8 +94,7 @@ def _read_errors(parsed: Sequence[ParsedCanvass], races: Sequence[WholeRace]
             p = by_file.get(part.source)
             if p is None:
                 continue
-            keys = {t.contest.key for t in p.totals}
-            n += read_errors_of(p.issues, part.totals.contest.key, keys)
+            n += read_errors_of(p.issues, part.totals.contest.key, keys_of[p.file])
             n += len(loose[p.file])
         return n
     return count

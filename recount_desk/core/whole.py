@@ -147,10 +147,9 @@ def own_county(part: CountyPart, election_date: date | None) -> str | None:
     "Sheriff" are two races, never added up. So is a local proposition ("Proposition #1",
     a school district's bond) whose place is not known to span counties: its For and
     Against agree in every county, so agreeing choices cannot tell one race from two."""
-    key = part.totals.contest.key
-    if len(part.counties) != 1 or district_office(key.title, key.district) is not None:
-        return None  # a district's race is matched on its district (the district table)
-    f = infer_scope(part.totals.contest, county=part.counties[0], election_date=election_date)
+    f = _title_scope(part, election_date)
+    if f is None or len(part.counties) != 1:
+        return None
     if f.scope is Scope.COUNTY and not f.assumed:
         return part.counties[0]
     if (part.totals.contest.kind is ContestKind.PROPOSITION and f.scope in _LOCAL
@@ -167,6 +166,7 @@ def _in_county(key: ContestKey, county: str) -> ContestKey:
 
 
 _LOCAL = (Scope.COUNTY, Scope.MUNICIPAL, Scope.SPECIAL_DISTRICT)
+_DISAGREE = "The counties' candidate lists disagree"
 
 
 def combine(parts: Sequence[CountyPart], election_date: date | None) -> list[WholeRace]:
@@ -208,15 +208,21 @@ def combine(parts: Sequence[CountyPart], election_date: date | None) -> list[Who
     return out
 
 
+def _title_scope(part: CountyPart, election_date: date | None) -> ScopeFinding | None:
+    """The scope of a part's contest known by its title, None for a district's race (matched
+    on its district, the district table)."""
+    key = part.totals.contest.key
+    if district_office(key.title, key.district) is not None:
+        return None
+    county = part.counties[0] if len(part.counties) == 1 else None
+    return infer_scope(part.totals.contest, county=county, election_date=election_date)
+
+
 def _local(part: CountyPart, election_date: date | None) -> bool:
     """A local race known by its title (not a district's): a county's, a city's, a special
     district's."""
-    key = part.totals.contest.key
-    if district_office(key.title, key.district) is not None:
-        return False
-    county = part.counties[0] if len(part.counties) == 1 else None
-    f = infer_scope(part.totals.contest, county=county, election_date=election_date)
-    return f.scope in _LOCAL
+    f = _title_scope(part, election_date)
+    return f is not None and f.scope in _LOCAL
 
 
 def _split(race: WholeRace) -> bool:
@@ -224,7 +230,7 @@ def _split(race: WholeRace) -> bool:
     return (race.finding.scope in _LOCAL and len(race.parts) > 1
             and all(len(p.counties) == 1 for p in race.parts)
             and len({p.counties[0] for p in race.parts}) == len(race.parts)
-            and race.refused is not None and race.refused.startswith("The counties' candidate"))
+            and race.refused is not None and race.refused.startswith(_DISAGREE))
 
 
 def _one_per_file(parts: list[CountyPart]) -> list[CountyPart]:
@@ -331,7 +337,7 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
                                + ", ".join(c.choice.name for c in p.totals.choices)
                                for p in parts))
     if odd:
-        return refuse("The counties' candidate lists disagree (" + "; ".join(odd) + "): "
+        return refuse(_DISAGREE + " (" + "; ".join(odd) + "): "
                       "check that the files are of the same race, or correct the names in "
                       "the file that differs; nothing was added up.")
     choices = []
