@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, QSocketNotifier, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QByteArray, QEvent, QSettings, QSocketNotifier, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -171,6 +171,8 @@ class MainWindow(QMainWindow):
     canvass_imported = Signal()
     copy_saved = Signal(str)
     case_checked = Signal(str)  # verification and backup after opening have finished
+    # A widget to take the focus when the window next becomes active (lead_to_import).
+    _focus_on_activation: QWidget | None = None
 
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
@@ -766,10 +768,12 @@ class MainWindow(QMainWindow):
         self.tell("The case could not be opened", text)
         self.case_open_failed.emit(text)
 
-    def _attach(self, opened: Opened | Path) -> None:
+    def _attach(self, opened: Opened | Path,
+                when_shown: Callable[[], Any] | None = None) -> None:
         """Take over a case a worker opened (and read the overview of, so that the window's
         thread does not); verification and the backup follow in the background (a statewide
-        case is shown at once, not after checking every vote)."""
+        case is shown at once, not after checking every vote). ``when_shown`` runs once
+        every page shows the case."""
         from recount_desk.actions import case as case_actions
         from recount_desk.actions.case import CaseFileError
 
@@ -824,6 +828,8 @@ class MainWindow(QMainWindow):
             if self.contests_page.model.rowCount():
                 self.contests_page.table.setFocus()
             self._watch_server()
+            if when_shown is not None:
+                when_shown()
             self.case_opened.emit(str(path))
             # Verified once it is shown: a worker checking every vote while the pages are
             # filled takes the interpreter from them in turns and stalls the window.
@@ -1053,9 +1059,7 @@ class MainWindow(QMainWindow):
                 return Opened.read(case)
 
         def created(opened: Opened) -> None:
-            self._attach(opened)
-            if self.case is not None and not self.rows:
-                self.lead_to_import()
+            self._attach(opened, when_shown=lambda: None if self.rows else self.lead_to_import())
 
         workers.start(job, on_done=created, on_failed=self._open_failed, parent=self,
                       title="Creating the case")
@@ -1064,10 +1068,32 @@ class MainWindow(QMainWindow):
         """A new case's next step is the import: the Contests page says so and its button
         has the focus (Enter starts the import)."""
         self.tabs.setCurrentWidget(self.contests_page)
-        # After the dialog has gone and the window has the focus back.
-        QTimer.singleShot(0, self.contests_page.import_button.setFocus)
+        self._focus_import()
         self.statusBar().showMessage("The case is created. Next: import the canvass "
                                      "(Enter, or File › Import canvass…, Ctrl+I).", 15000)
+
+    def _focus_import(self) -> None:
+        button = self.contests_page.import_button
+        if self.isActiveWindow():
+            button.setFocus(Qt.FocusReason.OtherFocusReason)
+            return
+        # Some platforms leave the closed dialog the active window: the window takes the
+        # keyboard back. Activation is asynchronous, and a window becoming active gives the
+        # focus back to its old focus widget: the button takes it after that.
+        self._focus_on_activation = button
+        self.activateWindow()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
+                and self._focus_on_activation is not None):
+            # After the window has given the focus back to its old focus widget.
+            QTimer.singleShot(0, self._focus_pending)
+
+    def _focus_pending(self) -> None:
+        widget, self._focus_on_activation = self._focus_on_activation, None
+        if widget is not None and widget.isVisible():
+            widget.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- election details -------------------------------------------------------------------------
     def edit_election(self) -> NewCaseDialog | None:
