@@ -515,54 +515,51 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
     keys = list(map(str.casefold, canvass_precincts)) \
         if all(map(str.isalnum, canvass_precincts)) else list(map(norm_words, canvass_precincts))
     full = dict(zip(keys, canvass_precincts, strict=True))
-    exact = dict(zip(canvass_precincts, map(full.__getitem__, keys), strict=True))
     by_code: dict[str, str] | None = None
     firsts = cols.single()
-    unit_of: dict[str, int]
-    if firsts is not None:
-        unit_of = dict(zip(firsts, range(len(firsts)), strict=True))
-    else:
-        unit_of = {p: i for i, ps in enumerate(cols.precincts) for p in ps}
     names, file_rows = table.names, table.rows
-    found: dict[str, int]  # canvass precinct → its place in the file
-    # The usual export: the units' own precincts, one a unit, in the units' order, each
-    # spelled as the canvass spells it, and no two canvass names folding alike (then each
-    # is its own ``exact`` match): each file precinct is its unit's, in place.
-    in_place = firsts is not None and len(unit_of) == len(firsts) == len(names) and \
+    found: dict[str, int] | None = None  # canvass precinct → its place in the file
+    # The usual export: the units' own precincts, one a unit (no two units alike), in the
+    # units' order, each spelled as the canvass spells it, and no two canvass names folding
+    # alike (then each is its own ``exact`` match): each file precinct is its unit's, in
+    # place (its place in the file is made only if a unit is then taken on its own).
+    in_place = firsts is not None and len(firsts) == len(names) and \
         len(full) == len(keys) and list(names) == list(firsts) and \
-        set(canvass_precincts).issuperset(names)
-    hits: list[str | None] = [] if in_place else list(map(exact.get, names))
-    if in_place:
-        found = dict(zip(names, range(len(names)), strict=True))
-    elif None not in hits and len(set(hits)) == len(hits) and \
-            all(map(unit_of.__contains__, hits)):
-        found = dict(zip(hits, range(len(hits)), strict=True))  # type: ignore[arg-type]
-    else:
-        found = {}
-        for i, name in enumerate(names):
-            hit = hits[i]
-            if hit is None:
-                hit = full.get(norm_words(name))
-            if hit is None:
-                if by_code is None:
-                    by_code = precinct_matcher(canvass_precincts)
-                hit = match_precinct(name, by_code)
-            if hit is None or hit not in unit_of:
-                problems.append(LoadProblem(
-                    ProblemKind.UNKNOWN_PRECINCT,
-                    f"Precinct {name!r} is not a precinct of this contest in the canvass: "
-                    "the file cannot be loaded (its votes would have nowhere to go).",
-                    precinct=name, row=file_rows[i]))
-            elif hit in found:
-                j = found[hit]
-                problems.append(LoadProblem(
-                    ProblemKind.DUPLICATE_PRECINCT,
-                    f"Precinct {name!r} appears twice (also as {names[j]!r}"
-                    + (f", row {file_rows[j]}" if file_rows[j] is not None else "")
-                    + "): the file cannot be loaded.", cols.names[unit_of[hit]], name,
-                    file_rows[i]))
-            else:
-                found[hit] = i
+        len(set(firsts)) == len(firsts) and set(canvass_precincts).issuperset(names)
+    if not in_place:
+        exact = dict(zip(canvass_precincts, map(full.__getitem__, keys), strict=True))
+        unit_of = dict(zip(firsts, range(len(firsts)), strict=True)) if firsts is not None \
+            else {p: i for i, ps in enumerate(cols.precincts) for p in ps}
+        hits = list(map(exact.get, names))
+        if None not in hits and len(set(hits)) == len(hits) and \
+                all(map(unit_of.__contains__, hits)):
+            found = dict(zip(hits, range(len(hits)), strict=True))  # type: ignore[arg-type]
+        else:
+            found = {}
+            for i, name in enumerate(names):
+                hit = hits[i]
+                if hit is None:
+                    hit = full.get(norm_words(name))
+                if hit is None:
+                    if by_code is None:
+                        by_code = precinct_matcher(canvass_precincts)
+                    hit = match_precinct(name, by_code)
+                if hit is None or hit not in unit_of:
+                    problems.append(LoadProblem(
+                        ProblemKind.UNKNOWN_PRECINCT,
+                        f"Precinct {name!r} is not a precinct of this contest in the "
+                        "canvass: the file cannot be loaded (its votes would have nowhere "
+                        "to go).", precinct=name, row=file_rows[i]))
+                elif hit in found:
+                    j = found[hit]
+                    problems.append(LoadProblem(
+                        ProblemKind.DUPLICATE_PRECINCT,
+                        f"Precinct {name!r} appears twice (also as {names[j]!r}"
+                        + (f", row {file_rows[j]}" if file_rows[j] is not None else "")
+                        + "): the file cannot be loaded.", cols.names[unit_of[hit]], name,
+                        file_rows[i]))
+                else:
+                    found[hit] = i
     skip = set(skip_units)
     mapped = list(choice_map.items())
     has_write_ins = any(v == WRITE_IN for v in choice_map.values())
@@ -578,14 +575,17 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
     plain_cols = [vcols.get(fc, nothing) for fc in plain_names]
     wi_cols = [vcols.get(fc, nothing) for fc in wi_names]
     over_col, under_col = table.over, table.under
-    tallies = _columns_every_unit(layout, firsts, found, plain_cols, wi_cols,
+    tallies = _columns_every_unit(layout, firsts, found or {}, plain_cols, wi_cols,
                                   has_write_ins, table, in_place) \
         if whole and firsts is not None and not skip else None
+    if tallies is None and found is None:  # in place, but a unit is taken on its own
+        found = dict(zip(names, range(len(names)), strict=True))
     if tallies is not None:
         index: list[int] = list(range(len(cols.names)))
         loaded_rows: list[tuple[int, ...] | int | None] = list(file_rows) if in_place else \
-            [file_rows[found[p]] for p in firsts or ()]
+            [file_rows[found[p]] for p in firsts or ()]  # type: ignore[index]
     else:
+        assert found is not None
         index, loaded_rows = [], []
         votes_out: dict[str, list[int | None]] = {c: [] for c in layout.choices}
         wi_out: list[int | None] = []

@@ -5,8 +5,8 @@ can write the file can delete the last action and its entry, copy back an older 
 recompute every hash after an edit. So the head of the chain (the newest entry's number and
 hash) is also kept where the file's editor does not reach it at the same time:
 
-- in the program's data folder, one small file per case (named by the case's identity, a
-  random id written into the case when it is created), replaced after every action;
+- in the program's data folder, per case (named by the case's identity, a random id written
+  into the case when it is created), rewritten before and after every action;
 - in every automatic backup (a backup is a copy of the case, its own chain included);
 - on every page of the report (printed beside the fingerprint).
 
@@ -18,6 +18,8 @@ file; the comparison is :func:`head_problems`.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import socket
@@ -62,19 +64,93 @@ def _safe(cid: str) -> str:
 
 
 def anchor_path(root: Path, cid: str) -> Path:
+    """The record as versions before case format 10's program kept it: one file, replaced
+    (written aside, then renamed over it) at every write. Read when there are no slots."""
     return root / "anchors" / f"{_safe(cid)}.json"
+
+
+# The record is kept in two slot files written in turn, each in place: a write overwrites the
+# older slot, so a write cut short (a crash, a full disk) leaves the newer one as it was, and
+# a slot that does not hold exactly what was written fails its check and is not read. In
+# place, a durable write costs a quarter of a new file renamed over the old (~0.2 against
+# ~0.8 ms here: no new file, no directory entry to make durable), and every action makes two.
+_SLOTS = ("a", "b")
+# Threads of one program write one case's record in turn (a read, then a write of the slot
+# the read did not pick).
+_LOCK = threading.Lock()
+
+
+def _slot_paths(root: Path, cid: str) -> list[Path]:
+    safe = _safe(cid)
+    return [root / "anchors" / f"{safe}.{slot}.json" for slot in _SLOTS]
+
+
+def _check(data: dict[str, object]) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def _valid(data: object) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("seq"), int) and \
+        isinstance(data.get("hash"), str)
+
+
+def _read_slot(path: Path) -> dict[str, object] | None:
+    """A slot's record (with its write number ``n``), or None when it is missing, cut short
+    or changed (its check does not match)."""
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("n"), int):
+        return None
+    check = data.pop("check", None)
+    if check != _check(data) or not _valid(data):
+        return None
+    return data
+
+
+def _newest(root: Path, cid: str) -> tuple[dict[str, object] | None, int, int]:
+    """(the newest record, with its ``n``; the slot to write next; that write's ``n``). With
+    no slot yet, the one-file record of earlier versions, if any."""
+    slots = [_read_slot(p) for p in _slot_paths(root, cid)]
+    numbers = [int(d["n"]) if d is not None else -1 for d in slots]  # type: ignore[call-overload]
+    newest = max(range(len(slots)), key=numbers.__getitem__)
+    if slots[newest] is not None:
+        return slots[newest], 1 - newest, numbers[newest] + 1
+    try:
+        legacy = json.loads(anchor_path(root, cid).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, 0, 1
+    return (legacy if _valid(legacy) else None), 0, 1
 
 
 def read(root: Path, cid: str) -> dict[str, object] | None:
     """The data folder's record of the case, or None if this workstation has none."""
-    try:
-        data = json.loads(anchor_path(root, cid).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    data = _newest(root, cid)[0]
+    if data is None:
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("seq"), int) or \
-            not isinstance(data.get("hash"), str):
-        return None
+    data = dict(data)
+    data.pop("n", None)
     return data
+
+
+def _write_slot(path: Path, data: dict[str, object]) -> None:
+    """Overwrite the slot in place and make it durable."""
+    sealed = dict(data)
+    sealed["check"] = _check(data)
+    text = json.dumps(sealed, indent=1).encode("utf-8")
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, flags, 0o644)
+    try:
+        os.write(fd, text)
+        os.ftruncate(fd, len(text))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def known_head(root: Path, cid: str) -> Head | None:
@@ -114,8 +190,18 @@ def record(root: Path, cid: str, entry: AuditEntry, case: Path, *, committed: bo
     committed (a kill between the two must not make a real entry look forged). An older
     head never replaces a newer one (two threads of one program may finish in either
     order), except when a backup is restored."""
-    path = anchor_path(root, cid)
-    old = read(root, cid)
+    with _LOCK:
+        old, slot, n = _newest(root, cid)
+        _record(root, cid, old, slot, n, entry, case, committed=committed, restored=restored,
+                superseded=superseded)
+
+
+def _record(root: Path, cid: str, old: dict[str, object] | None, slot: int, n: int,
+            entry: AuditEntry, case: Path, *, committed: bool, restored: bool,
+            superseded: AuditEntry | None) -> None:
+    """``record`` given the newest record (``old``), the slot to write and its number."""
+    if old is not None:
+        old = {k: v for k, v in old.items() if k != "n"}
     data: dict[str, object] = dict(old) if old is not None and not restored else {}
     if committed:
         if old is not None and not restored and int(old["seq"]) > entry.seq:  # type: ignore[call-overload]
@@ -137,13 +223,11 @@ def record(root: Path, cid: str, entry: AuditEntry, case: Path, *, committed: bo
         if superseded is not None:
             kept.append([superseded.seq, superseded.hash])
         data["superseded"] = kept[-20:]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(json.dumps(data, indent=1))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    data["n"] = n
+    _write_slot(_slot_paths(root, cid)[slot], data)
+    if n == 1:  # the first slot written: the one-file record of earlier versions goes
+        with contextlib.suppress(OSError):
+            anchor_path(root, cid).unlink(missing_ok=True)
 
 
 def pending(root: Path, cid: str) -> tuple[int, str] | None:
@@ -214,7 +298,8 @@ def ids_for_path(root: Path, case: Path) -> list[str]:
         except (OSError, ValueError):
             continue
         if isinstance(data, dict) and data.get("case") and \
-                str(Path(str(data["case"])).resolve()) == want:
+                str(Path(str(data["case"])).resolve()) == want and \
+                str(data.get("case_id")) not in out:  # (a case's two slots name it twice)
             out.append(str(data.get("case_id")))
     return out
 

@@ -311,6 +311,10 @@ def open_case(path: Path | str | pg.CaseURL, *, readonly: bool = False, migrate:
         with transaction(conn, "recount-desk", "migrate case file", _migrating=True) as tx:
             tx.update({"from_version": version, "to_version": SCHEMA_VERSION,
                             "backup": backup.name, "data_matched_log": matched})
+    if not readonly:
+        # The triggers that report the rows each action changes are made now, not by the
+        # first action (a countywide recount's first save paid ~1 ms for them).
+        _watch_now(conn)
     return conn
 
 
@@ -635,11 +639,7 @@ def _log_problems(conn: sqlite3.Connection) -> list[str]:
             # watch the rows from now on, so that the sums below stay those the next
             # action adds its rows to (installing the triggers later would drop them);
             # the triggers are the connection's own (temp schema), never the file's
-            _writable(conn, True)
-            try:
-                _watch_rows(conn)
-            finally:
-                _writable(conn, False)
+            _watch_now(conn)
         sums = row_sums(conn)
         digest, parts = _from_sums(sums)
         if state == digest and isinstance(conn, CaseConnection):
@@ -798,6 +798,15 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
     if more:  # tables that came to hold more rows: watched from this action on
         rows_digest.install_triggers(conn, key[1], _columns_of(conn, more), more, add=True)
         conn.watched = conn.watched | more
+
+
+def _watch_now(conn: sqlite3.Connection) -> None:
+    """``_watch_rows`` outside a transaction (the temp schema is written)."""
+    _writable(conn, True)
+    try:
+        _watch_rows(conn)
+    finally:
+        _writable(conn, False)
 
 
 def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
