@@ -141,7 +141,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     summary = not any(c in col for c in _PRECINCT_COLS)
     precinct = np.full(len(body), COUNTY_UNIT, dtype=object) if summary else \
         np.where(part[0] != "", part[0], np.where(part[1] != "", part[1], part[2]))
-    keep = named & np.not_equal(kind, None)  # (a choice of a kind the rows count)
+    keep = named & (kind != None)  # noqa: E711  (elementwise: a choice of a kind counted)
     lost |= keep & (precinct == "")
     keep &= precinct != ""
     is_total = keep & by_value(precinct, vocab.is_total_precinct, bool)
