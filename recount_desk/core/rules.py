@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -125,9 +126,12 @@ class Outcome:
     basis: str
 
 
+_VOTES = operator.attrgetter("votes")
+
+
 def rank(choices: tuple[ChoiceTotal, ...]) -> tuple[ChoiceTotal, ...]:
     """Most votes first; equal votes keep the file's order (ties are flagged, not broken)."""
-    return tuple(sorted(choices, key=lambda c: -c.votes))
+    return tuple(sorted(choices, key=_VOTES, reverse=True))  # (a reversed sort is stable)
 
 
 def candidates(choices: tuple[ChoiceTotal, ...]) -> tuple[ChoiceTotal, ...]:

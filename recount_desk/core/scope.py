@@ -39,7 +39,7 @@ from .districts import (
     office_words,
 )
 from .model import Contest, ContestKey, ContestKind, ContestTotals, ElectionKind, Scope
-from .rules import Edition, Finding, MarginDecision, Verdict, decide
+from .rules import Edition, Finding, LoserTest, MarginDecision, Verdict, decide
 
 PORTION_BASIS = "20A-4-401(1)(b), (1)(d)(ii)(D), (2)(c)(iv); 20A-4-304(1)(a); 20A-4-306"
 MUNICIPAL_PORTION_BASIS = "20A-4-401(1)(b), (1)(d)(ii)(A), (2)(c)(i); 20A-4-301"
@@ -377,11 +377,8 @@ def portion_decision(decision: MarginDecision, finding: ScopeFinding,
             explanation += (" (Assumption: that the city lies in more than one county is not "
                             "confirmed; set the contest's scope if this file holds all of "
                             "it.)")
-        return dataclasses.replace(
-            decision, verdict=Verdict.PORTION, basis=MUNICIPAL_PORTION_BASIS,
-            explanation=explanation,
-            who_may_request="Decided on the whole city's canvass",
-            losers=tuple(dataclasses.replace(t, eligible=False) for t in decision.losers))
+        return _no_verdict(decision, MUNICIPAL_PORTION_BASIS, explanation,
+                           "Decided on the whole city's canvass")
     explanation = (
         f"These are {where}'s figures for a {what} {noun}: {figures} Eligibility for a "
         f"recount is decided on the whole {noun}'s canvass (Utah Code "
@@ -392,10 +389,20 @@ def portion_decision(decision: MarginDecision, finding: ScopeFinding,
     if finding.assumed:
         explanation += " (Assumption: the program could not confirm the scope; set it in the "\
                        "contest settings if the contest lies within one county.)"
-    return dataclasses.replace(
-        decision, verdict=Verdict.PORTION, basis=PORTION_BASIS, explanation=explanation,
-        who_may_request="Decided on the whole race by the lieutenant governor's office",
-        losers=tuple(dataclasses.replace(t, eligible=False) for t in decision.losers))
+    return _no_verdict(decision, PORTION_BASIS, explanation,
+                       "Decided on the whole race by the lieutenant governor's office")
+
+
+def _no_verdict(decision: MarginDecision, basis: str, explanation: str, who: str
+                ) -> MarginDecision:
+    """The portion's decision: the county's figures as decided, no loser eligible here
+    (20A-4-401(1)(b): eligibility is decided on the whole race). Made in one step (a
+    statewide file's county has a portion per contest and a loser test per candidate)."""
+    return MarginDecision(
+        decision.contest, decision.edition, decision.outcome, decision.total, Verdict.PORTION,
+        decision.margin, decision.threshold, decision.closest_loser, decision.lowest_winner,
+        tuple(LoserTest(t.name, t.votes, t.difference, False) for t in decision.losers),
+        basis, explanation, who, decision.assumptions)
 
 
 def scope_override(overrides: Mapping[str, Scope], key: ContestKey) -> Scope | None:

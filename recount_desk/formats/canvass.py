@@ -250,13 +250,14 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
         first_party = [str(x) for x in _pick(df["choice_party"], first)]
     first_kind = [kind_names[k] for k in kind_codes[first].tolist()]
     pair_contest = (pair_u // n_names).astype(np.int64)
-    pair_pos = np.empty(len(pair_u), dtype=np.int64)
+    contest_of = pair_contest.tolist()  # (each pair's contest and place in it, as lists)
+    pos_of: list[int] = []
     by_contest: dict[int, list[tuple[str, str, str]]] = defaultdict(list)
-    for k, (c, q) in enumerate(zip(pair_contest.tolist(), (pair_u % n_names).tolist(),
-                                   strict=True)):
+    for k, (c, q) in enumerate(zip(contest_of, (pair_u % n_names).tolist(), strict=True)):
         entries = by_contest[c]
-        pair_pos[k] = len(entries)
+        pos_of.append(len(entries))
         entries.append((str(choice_u[q]), first_party[k], first_kind[k]))
+    pair_pos = np.array(pos_of, dtype=np.int64)
 
     seat_over = _seat_overrides(raw, contest_keys, seats or {}, issues)
     contests: list[Contest] = []
@@ -318,14 +319,14 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     sums = np.add.reduceat(v_sorted, starts).tolist() if len(starts) else []
     columns: list[VoteColumn] = []
     counted_by: list[dict[str, int]] = [{ch.name: 0 for ch in chs} for chs in choices]
+    lo, hi = (starts * width).tolist(), (ends * width).tolist()
     for pair in np.lexsort((pair_pos, pair_contest)).tolist():
-        c, pos = int(pair_contest[pair]), int(pair_pos[pair])
-        s_, e_ = int(starts[pair]) * width, int(ends[pair]) * width
+        c, pos = contest_of[pair], pos_of[pair]
         pa, va = array(code), array(code)
-        pa.frombytes(p_bytes[s_:e_])
-        va.frombytes(v_bytes[s_:e_])
+        pa.frombytes(p_bytes[lo[pair]:hi[pair]])
+        va.frombytes(v_bytes[lo[pair]:hi[pair]])
         columns.append(VoteColumn(c, pos, pa, va))
-        counted_by[c][choices[c][pos].name] = int(sums[pair])
+        counted_by[c][choices[c][pos].name] = sums[pair]
     # Precincts with votes in each contest: a bitmap when it is small, else a hash.
     if n_contests * n_prec <= 50_000_000:
         seen = np.zeros(n_contests * n_prec, dtype=bool)

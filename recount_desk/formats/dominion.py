@@ -141,7 +141,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     summary = not any(c in col for c in _PRECINCT_COLS)
     precinct = np.full(len(body), COUNTY_UNIT, dtype=object) if summary else \
         np.where(part[0] != "", part[0], np.where(part[1] != "", part[1], part[2]))
-    keep = named & by_value(choice, lambda c: vocab.choice_kind(c) is not None, bool)
+    keep = named & (kind != None)  # noqa: E711  (elementwise: a choice of a kind counted)
     lost |= keep & (precinct == "")
     keep &= precinct != ""
     is_total = keep & by_value(precinct, vocab.is_total_precinct, bool)
@@ -201,7 +201,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     if not summary and {"precinct code", "precinct number"} <= col.keys():
         both = named & (part[0] != "") & (part[1] != "")
         numbers: dict[str, set[str]] = {}
-        for code, number in zip(part[0][both].tolist(), part[1][both].tolist(), strict=True):
+        # (each distinct pair once: a precinct's code and number repeat on all its rows)
+        for code, number in dict.fromkeys(zip(part[0][both].tolist(), part[1][both].tolist(),
+                                              strict=True)):
             numbers.setdefault(code, set()).add(number)
         dup = sorted(str(c) for c, ns in numbers.items() if len(ns) > 1)
         if dup:

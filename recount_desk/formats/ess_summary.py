@@ -39,6 +39,7 @@ _STATISTICS = re.compile(r"^statistics$", re.IGNORECASE)
 _PCT_WORD = re.compile(r"^(vot(e|es)?\s*%|%|percent(age)?|pct)$", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1 << 14)  # (asked of every line of words of a report)
 def _mode_word(text: str) -> bool:
     return bool(vocab.VOTE_MODE.match(text) or _PCT_WORD.match(text))
 
@@ -83,6 +84,8 @@ def _line(cells: list[str]) -> tuple[str, list[int], list[str], bool]:
     texts: list[str] = []
     words_only = True
     for c in cells:
+        if not c:  # (most cells of a report: not asked)
+            continue
         what, v = _cell(c)
         if what == _SKIP:
             continue
@@ -134,23 +137,46 @@ def locate(source: Source, options: ReadOptions) -> Located:
     if not _first_text(rows).lower().startswith("summary results report"):
         raise fail(source.path, "This is not an Electionware 'Summary Results Report' CSV (the "
                    "first line should start with 'Summary Results Report').", row=1)
-    # Each line taken apart once (the walk looks one or two lines ahead), and each distinct
-    # line once (a report repeats its headers and many a count); empty ones left out.
-    seen: dict[tuple[str, ...], tuple[str, list[int], list[str], bool]] = {}
+    # Each distinct line taken apart and told what it is once (a report repeats its headers
+    # and many a count; the walk looks one or two lines ahead); empty ones left out.
+    seen: dict[tuple[str, ...], _Facts | None] = {}
     lines = []
-    parsed = []  # (label, numbers, texts) of each line
-    texts_only = []  # whether it holds some text and only text
+    facts = []  # what each line is (_facts)
     for i, r in enumerate(rows):
         key = tuple(r)
-        got = seen.get(key)
-        if got is None:
-            got = seen[key] = _line(r)
-        if got[0] or got[1] or got[2] or not got[3]:
-            lines.append((i + 1, r, got))
-            parsed.append(got)
-            texts_only.append(bool(got[0] or got[2]) and got[3])
-    return Located(source, rows, log, facts={"lines": lines, "parsed": parsed,
-                                             "texts_only": texts_only})
+        if key in seen:
+            got = seen[key]
+        else:
+            got = seen[key] = _facts(r)
+        if got is not None:
+            lines.append((i + 1, r))
+            facts.append(got)
+    return Located(source, rows, log, facts={"lines": lines, "facts": facts})
+
+
+# What the walk asks of a line, asked once per distinct line: (label, numbers, other texts,
+# whether it holds some text and only text, a 'Vote For N' line, a page header, a page
+# footer, the statistics block, a 'Vote For' line, the label cleaned, a 'Total Votes Cast'
+# line, the kind of choice it names, the column header it is (None if none)).
+_Facts = tuple[str, list[int], list[str], bool, bool, bool, bool, bool, bool, str, bool,
+               str | None, list[str] | None]
+
+
+def _facts(cells: list[str]) -> _Facts | None:
+    """What one line is (:data:`_Facts`); None for a line of nothing."""
+    label, nums, texts, words_only = _line(cells)
+    if not (label or nums or texts or not words_only):
+        return None
+    page, footer, stats, vote_for, seats, clean, total_votes, kind = _label(label)
+    header = None
+    if label and not nums:
+        words = (label, *texts)
+        if any(t.upper() == "TOTAL" for t in words) or all(_mode_word(t) for t in words):
+            header = [vocab.clean_name(t).upper() for t in words if not _PCT_WORD.match(t)]
+    return (label, nums, texts, bool(label or texts) and words_only,
+            vote_for and seats is not None, page,
+            footer or bool(texts and texts[-1].lower().startswith("of ")), stats, vote_for,
+            clean, total_votes, kind, header)
 
 
 def map(located: Located, options: ReadOptions) -> RawCanvass:
@@ -159,8 +185,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     Cumulative section as the file's totals and party prefixes."""
 
     path, name, log = located.source.path, located.source.name, located.log
-    lines: list[tuple[int, list[str], tuple[str, list[int], list[str], bool]]] = \
-        located.facts["lines"]
+    lines: list[tuple[int, list[str]]] = located.facts["lines"]  # (row, cells)
     election_name: str | None = None
     election_date: str | None = None
     primary: bool | None = None
@@ -178,30 +203,23 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     mode_bad: list[tuple[int, str, int, int]] = []
     n = len(lines)
     i = 0
-    parsed: list[tuple[str, list[int], list[str], bool]] = located.facts["parsed"]
-    texts_only: list[bool] = located.facts["texts_only"]
-
-    def is_vote_for(j: int) -> bool:
-        if not 0 <= j < n:
-            return False
-        facts = _label(parsed[j][0])
-        return facts[3] and facts[4] is not None
-
-    def text_only(j: int) -> bool:
-        return 0 <= j < n and texts_only[j]
+    facts: list[_Facts] = located.facts["facts"]
+    # (each line's facts in lists by what is asked of the lines ahead)
+    vote_for_at = [f[4] for f in facts] + [False, False]
+    text_only_at = [f[3] for f in facts] + [False, False]
 
     while i < n:
         if i % 5000 == 0:
             options.on_progress(i, n)
             if options.cancelled():
                 raise Cancelled()
+        (label, nums, texts, texts_only, _, page, footer, stats, vote_for, clean, total_votes,
+         kind, line_header) = facts[i]
         rowno = lines[i][0]
-        label, nums, texts, _ = parsed[i]
-        page, footer, stats, vote_for, _, clean, total_votes, kind = _label(label)
         if page:
             # Page header: election name, then the date and county line, then the precinct.
             if i + 1 < n and election_name is None:
-                election_name = parsed[i + 1][0] or None
+                election_name = facts[i + 1][0] or None
                 if election_name:
                     if "primary" in election_name.lower():
                         primary = True
@@ -216,7 +234,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             i += 3
             if i < n:
                 pname = _only_cell(lines[i][1])
-                if pname and not _STATISTICS.match(pname) and not is_vote_for(i + 1) and \
+                if pname and not _STATISTICS.match(pname) and not vote_for_at[i + 1] and \
                         not _mode_word(pname) and \
                         not re.match(r"report generated with", pname, re.IGNORECASE):
                     # (A precinct may well be called 'Page 4': no other footer test here.)
@@ -228,7 +246,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                     saw_precinct = True
                     i += 1
             continue
-        if footer or (texts and texts[-1].lower().startswith("of ")):
+        if footer:
             i += 1
             continue
         if stats:
@@ -239,29 +257,27 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             i += 1
             continue
         title_lines = 0
-        if label and not nums and is_vote_for(i + 1):
+        if label and not nums and vote_for_at[i + 1]:
             title_lines = 1
-        elif texts_only[i] and text_only(i + 1) and is_vote_for(i + 2) and \
+        elif texts_only and text_only_at[i + 1] and vote_for_at[i + 2] and \
                 vocab.choice_kind(label) == "candidate" and \
                 not vocab.is_non_contest_office(label) and \
                 not any(t.upper() == "TOTAL" for t in texts):
             # A long title wrapped onto two lines.
             title_lines = 2
         if title_lines:
-            parts = [parsed[i + k] for k in range(title_lines)]
+            parts = [facts[i + k] for k in range(title_lines)]
             contest = vocab.clean_name(" ".join(" ".join([p[0], *p[2]]) for p in parts))
             in_stats = False
             skip_contest = vocab.is_non_contest_office(contest)
-            s = vocab.seats_in(parsed[i + title_lines][0]) if i + title_lines < n else None
+            s = vocab.seats_in(facts[i + title_lines][0]) if i + title_lines < n else None
             if s is not None and not skip_contest:
                 seats[contest] = s
             header = []
             i += title_lines + 1
             continue
-        if not nums and label and (any(t.upper() == "TOTAL" for t in (label, *texts)) or
-                                   all(_mode_word(t) for t in (label, *texts))):
-            header = [vocab.clean_name(t).upper() for t in (label, *texts)
-                      if not _PCT_WORD.match(t)]
+        if line_header is not None:
+            header = line_header
             i += 1
             continue
         if in_stats:
