@@ -263,7 +263,7 @@ def test_a_recount_export_read_wrongly_is_refused_by_the_canvass_readers_gate(
     # The statement is read as the canvass is, plausibility gate included: its party column
     # taken for the candidates is refused when the file is read, naming why, before any
     # comparison is offered.
-    case, cid = small_case(tmp_path)
+    case, _cid = small_case(tmp_path)
     with case:
         path = tmp_path / "recount.csv"
         path.write_text("county,precinct,office,district,candidate,party,votes\n" + "".join(
