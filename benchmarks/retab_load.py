@@ -27,6 +27,12 @@ checked here (a file from another workstation, or changed since: the full check 
 Each run times both back to back, the order swapped every run; the figures are the medians,
 and the ratio is the median of the runs' ratios (benchmarks/interleave.py). Goal (issue 15):
 the whole load at most 2x the read.
+
+Last, the same recount as the tabulator's own statement of votes cast — an ES&S SOVC workbook
+in the layout of Salt Lake County's real House 32 recount statement, six rows a precinct
+(``write_sovc``) — timed the same way (``--repeat-sovc``): the family Utah's re-tabulated
+statements come in. The long CSV above is the harder case for the ratio (the fastest file to
+read, so what the load adds weighs most), and its figure is the headline.
 """
 
 from __future__ import annotations
@@ -62,6 +68,49 @@ def write_files(folder: Path, n: int) -> tuple[Path, Path]:
     return a, b
 
 
+_TYPES = ("Polling", "Vote Centers", "Vote By Mail", "Early Voting", "In-Office")
+
+
+def write_sovc(folder: Path, n: int) -> Path:
+    """The same recount as the tabulator's statement of votes cast: an ES&S SOVC workbook
+    laid out as Salt Lake County's real House 32 recount statement (tests/data/retab): a
+    table of contents, then the contest's sheet, six rows a precinct (five vote types and
+    the total), each candidate's votes with their share beside them."""
+    from openpyxl import Workbook
+
+    wb = Workbook(write_only=True)
+    toc = wb.create_sheet("TOC")
+    title = "STATE REPRESENTATIVE DIST #7"
+    for row in ([], [None, "Statement of Votes Cast"], [None, "State House 7 Recount"],
+                [None, "December 5th, 2024"], [None, "Sample County, UT"], [], [],
+                [None, "Table of Contents"], [None, "●", title]):
+        toc.append(row)
+    ws = wb.create_sheet(title)
+    for row in ([], [None, "Statement of Votes Cast"], [None, "2024 General Election"],
+                [None, "November 5th, 2024"], [None, "Sample County, UT"], [], [None, title],
+                [None, "Table of Contents"]):
+        ws.append(row)
+    head: list[object] = [None, "Precinct", "Type", "Reg. Voters", "Cards Cast",
+                          "Total Votes"]
+    for c in CANDIDATES:
+        head += [f"{c.upper()} (NP)", None]
+    ws.append(head)
+    for i in range(n):
+        p = f"P{i:05d}"
+        total = [(i * 7 + j * 13) % 400 + 10 + (1 if i % 97 == 0 and j == 0 else 0)
+                 for j in range(len(CANDIDATES))]
+        parts = [[v // 5 + (v % 5 if k == 4 else 0) for v in total] for k in range(5)]
+        for kind, votes in (*zip(_TYPES, parts, strict=True), ("Total", total)):
+            cast = sum(votes)
+            row: list[object] = [None, p, kind, 900, cast, cast]
+            for v in votes:
+                row += [v, (v / cast) if cast else None]
+            ws.append(row)
+    path = folder / "recount-sovc.xlsx"
+    wb.save(path)
+    return path
+
+
 def make_case(folder: Path, canvass: Path) -> tuple[Path, int]:
     from recount_desk.actions import canvass as canvass_actions
     from recount_desk.actions import recount as rc
@@ -84,6 +133,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--precincts", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--repeat-sovc", type=int, default=5,
+                    help="runs of the SOVC workbook's figure (0: leave it out)")
     args = ap.parse_args()
 
     from recount_desk.actions import retab
@@ -98,12 +149,13 @@ def main() -> None:
         case_path, cid = make_case(folder, canvass)
         work = folder / "work.recount"
 
-        def baseline() -> float:
+        def baseline(source: Path = recount) -> float:
             t = time.perf_counter()
-            read_file(recount)
+            read_file(source)
             return time.perf_counter() - t
 
-        def ours(checked: bool = False, unknown: bool = False) -> tuple[float, float, float]:
+        def ours(checked: bool = False, unknown: bool = False, source: Path = recount
+                 ) -> tuple[float, float, float]:
             # (unknown: a data folder that never saw the case: the full check runs)
             os.environ["RECOUNT_DESK_DATA"] = str(folder / ("elsewhere" if unknown else "data"))
             shutil.rmtree(folder / "elsewhere", ignore_errors=True)
@@ -114,7 +166,7 @@ def main() -> None:
                 if checked:  # the full check done before the clock starts
                     assert changed_outside(case) == []
                 t0 = time.perf_counter()
-                f = retab.read_retab_file(recount)
+                f = retab.read_retab_file(source)
                 t1 = time.perf_counter()
                 preview = retab.preview_load(case, cid, f)
                 t2 = time.perf_counter()
@@ -137,21 +189,27 @@ def main() -> None:
         imports = [as_canvass(k) for k in range(3)]
         checked = [sum(ours(checked=True)) for _ in range(3)]
         unknown = [sum(ours(unknown=True)) for _ in range(3)]
-        base: list[float] = []
-        mine: list[tuple[float, float, float]] = []
-        for k in range(args.repeat):  # interleaved, the order swapped every run
-            if k % 2:
-                mine.append(ours())
-                base.append(baseline())
-            else:
-                base.append(baseline())
-                mine.append(ours())
+
+        def interleaved(runs: int, source: Path) -> tuple[list[float],
+                                                           list[tuple[float, float, float]]]:
+            base: list[float] = []
+            mine: list[tuple[float, float, float]] = []
+            for k in range(runs):  # interleaved, the order swapped every run
+                if k % 2:
+                    mine.append(ours(source=source))
+                    base.append(baseline(source))
+                else:
+                    base.append(baseline(source))
+                    mine.append(ours(source=source))
+            return base, mine
+
+        base, mine = interleaved(args.repeat, recount)
 
         def med(xs: list[float]) -> float:
             return statistics.median(xs)
 
-        def ratio(part: list[float]) -> float:
-            return med([o / b for o, b in zip(part, base, strict=True)])
+        def ratio(part: list[float], against: list[float] = base) -> float:
+            return med([o / b for o, b in zip(part, against, strict=True)])
 
         read = [m[0] for m in mine]
         prev = [m[1] for m in mine]
@@ -183,6 +241,21 @@ def main() -> None:
         print(f"for scale: the whole load on a case never checked here (the full check "
               f"runs): {med(unknown) * 1000:.1f} ms, {med(unknown) / med(base):.2f}x the "
               "read's median (median of 3, not interleaved)")
+        if args.repeat_sovc:
+            # The same recount as the tabulator prints it: the family Utah's re-tabulated
+            # statements come in (Salt Lake County's real one is such a workbook).
+            sovc = write_sovc(folder, args.precincts)
+            baseline(sovc)
+            ours(source=sovc)
+            sbase, smine = interleaved(args.repeat_sovc, sovc)
+            swhole = [sum(m) for m in smine]
+            print(f"the same recount as the tabulator's SOVC workbook ({sovc.stat().st_size / 1e3:,.0f} "
+                  f"kB, six rows a precinct; {args.repeat_sovc} runs interleaved): read as a "
+                  f"canvass {med(sbase) * 1000:.0f} ms, the whole load "
+                  f"{med(swhole) * 1000:.0f} ms, ratio {ratio(swhole, sbase):.2f}x (the read "
+                  f"{med([m[0] for m in smine]) * 1000:.0f} ms, the preview "
+                  f"{med([m[1] for m in smine]) * 1000:.0f}, the write "
+                  f"{med([m[2] for m in smine]) * 1000:.0f})")
 
 
 if __name__ == "__main__":

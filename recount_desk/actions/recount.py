@@ -303,11 +303,16 @@ def load_recount(case: Case, contest_id: int, units: Sequence[str] | None = None
         raise RecountError(f"There is no contest number {contest_id} in this case.") from None
     layout = SheetLayout.for_contest(sc.totals)
     settings = rr.get_recount(case.conn, contest_id)
-    stored = rr.units(case.conn, contest_id, units)
-    ids = None if units is None else [u.id for u in stored]
-    entries = rr.current_entries(case.conn, contest_id, ids)
-    resolutions = rr.current_resolutions(case.conn, contest_id, entries, ids)
-    loaded = rr.loaded_units(case.conn, contest_id, ids)
+    stored: list[rr.StoredUnit] = []
+    entries: dict[int, dict[int, rr.StoredEntry]] = {}
+    resolutions: dict[int, rr.StoredResolution] = {}
+    loaded: dict[int, int] = {}
+    if units is None or units:  # (no unit asked for: a load's preview before any is entered)
+        stored = rr.units(case.conn, contest_id, units)
+        ids = None if units is None else [u.id for u in stored]
+        entries = rr.current_entries(case.conn, contest_id, ids)
+        resolutions = rr.current_resolutions(case.conn, contest_id, entries, ids)
+        loaded = rr.loaded_units(case.conn, contest_id, ids)
     signing = rr.active_signing(case.conn, contest_id)
     title = sc.totals.contest.key.label()
     records = {}

@@ -39,7 +39,6 @@ from recount_desk.core.retab import (
 )
 from recount_desk.formats import ImportFailed, ParsedCanvass, ReadOptions
 from recount_desk.formats.base import CodedRawCanvass
-from recount_desk.formats.canvass import build, file_sha256
 from recount_desk.store import recount_repo as rr
 
 from .case import Case
@@ -108,15 +107,11 @@ def read_retab_file(path: Path | str, *, sheet: str | None = None,
     opts = ReadOptions(sheet=sheet)
     if cancelled is not None:
         opts.cancelled = cancelled
-    found = formats.detect(path, best_only=True)
-    if not found:
-        formats.read_canvass(path, options=opts)  # raises the readers' own clear message
-        raise formats.base.fail(path, "Recount Desk does not recognise this layout.")
-    mods = {m.FAMILY: m for m in formats.families()}
-    raw = mods[found[0].family].read(path, opts)
+    # As the canvass is read (one pipeline: detection, the family's reading with the
+    # collector held off, the build, the plausibility gate), with the raw rows beside.
+    raw, parsed = formats.read_canvass_with_raw(path, options=opts)
     if opts.cancelled():
         raise formats.Cancelled()
-    parsed = build(raw, sha256=file_sha256(path))
     if parsed.errors:
         first = parsed.errors[0]
         raise ImportFailed(Issue(first.file, f"{first.message} ({len(parsed.errors)} "

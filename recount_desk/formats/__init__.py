@@ -71,6 +71,7 @@ __all__ = [
     "detect",
     "families",
     "read_canvass",
+    "read_canvass_with_raw",
 ]
 
 
@@ -130,6 +131,17 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     """Detect (unless ``family`` is given), read, build and pass the plausibility gate.
     Raises ImportFailed with a clear message when the file cannot be read as a canvass at
     all. ``detection``: the claim of ``family`` made earlier, for the gate to lower."""
+    return read_canvass_with_raw(path, family=family, primary=primary, seats=seats,
+                                 options=options, detection=detection)[1]
+
+
+def read_canvass_with_raw(path: Path | str, *, family: str | None = None,
+                          primary: bool | None = None, seats: dict[str, int] | None = None,
+                          options: ReadOptions | None = None,
+                          detection: Detection | None = None
+                          ) -> tuple[RawCanvass, ParsedCanvass]:
+    """``read_canvass``, with the family's raw reading beside it (whose rows the recount
+    load names)."""
     path = Path(path)
     kind = sniff(path)  # refuses at once what is no regular file (a FIFO would hang the read)
     options = options or ReadOptions()
@@ -150,5 +162,5 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
     mods = {m.FAMILY: m for m in families()}
     if family not in mods:
         raise pipeline.unknown_family(path, family)
-    return pipeline.run(mods[family], path, options, primary=primary, seats=seats,
-                        detection=detection, sha256=file_sha256, kind=kind)
+    return pipeline.run_with_raw(mods[family], path, options, primary=primary, seats=seats,
+                                 detection=detection, sha256=file_sha256, kind=kind)

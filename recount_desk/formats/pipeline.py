@@ -278,6 +278,16 @@ def run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
     """Stages 2–6 for one family on one opened file (``kind``: what ``sniff`` said of it,
     when it was asked already); the SHA-256 of a file of a megabyte or
     more is computed beside the read (hashing releases the interpreter lock)."""
+    return run_with_raw(family, path, options, primary=primary, seats=seats,
+                        detection=detection, sha256=sha256, kind=kind)[1]
+
+
+def run_with_raw(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
+                 seats: dict[str, int] | None, detection: Detection | None,
+                 sha256: Callable[[Path], str], kind: str | None = None
+                 ) -> tuple[RawCanvass, ParsedCanvass]:
+    """``run``, with the family's raw reading beside what was built of it (the recount
+    load names the file's rows from it)."""
     with collector_paused():
         return _run(family, path, options, primary=primary, seats=seats,
                     detection=detection, sha256=sha256, kind=kind)
@@ -285,7 +295,8 @@ def run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
 
 def _run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
          seats: dict[str, int] | None, detection: Detection | None,
-         sha256: Callable[[Path], str], kind: str | None) -> ParsedCanvass:
+         sha256: Callable[[Path], str], kind: str | None
+         ) -> tuple[RawCanvass, ParsedCanvass]:
     from . import plausibility
     from .canvass import build
 
@@ -302,7 +313,7 @@ def _run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
                 raise Cancelled()
             parsed = build(raw, primary=primary, seats=seats, sha256=sha.result())
     parsed = dataclasses.replace(parsed, detection=detection)
-    return plausibility.gate(raw, parsed)
+    return raw, plausibility.gate(raw, parsed)
 
 
 def unknown_family(path: Path, family: str) -> Exception:

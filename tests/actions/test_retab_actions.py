@@ -256,3 +256,22 @@ def test_the_report_names_the_file_its_sha256_and_each_units_source(tmp_path: Pa
     assert "Hand count: Ballot bag re-sealed; hand count" in text
     assert "38 unit(s) counted from it" in text
     assert "load re-tabulated results" in text  # the audit appendix names the action
+
+
+def test_a_recount_export_read_wrongly_is_refused_by_the_canvass_readers_gate(
+        tmp_path: Path) -> None:
+    # The statement is read as the canvass is, plausibility gate included: its party column
+    # taken for the candidates is refused when the file is read, naming why, before any
+    # comparison is offered.
+    case, _cid = small_case(tmp_path)
+    with case:
+        path = tmp_path / "recount.csv"
+        path.write_text("county,precinct,office,district,candidate,party,votes\n" + "".join(
+            f"Salt Lake,{p},{office},{party},{name},{v}\n"
+            for office in ("State House,32", "State Senate,5")
+            for p, name, v in _rows({"A1": ("10", "12"), "A2": ("7", "3"), "A3": ("5", "5")})
+            for party in ["DEM" if name == HARRISON else "REP"]), encoding="utf-8")
+        before = state_digest(case), audit_len(case)
+        with pytest.raises(retab.ImportFailed, match="party"):
+            retab.read_retab_file(path)
+        assert (state_digest(case), audit_len(case)) == before
