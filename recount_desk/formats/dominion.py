@@ -26,9 +26,11 @@ from pathlib import Path
 
 from . import blocks, vocab
 from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
+from .longtable import merge
 from .pipeline import IssueLog, Located, Source
 from .stages import (
     by_value,
+    coded,
     coded_rows,
     column_name,
     counts,
@@ -40,6 +42,7 @@ from .stages import (
     primary_in_name,
     raw_frame,
     squash,
+    squashed,
     staged_read,
     stated_seats,
     whole,
@@ -125,7 +128,12 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     col = {c: j for j, c in reversed(list(enumerate(_norm(c) for c in raw_header))) if c}
     body = df.iloc[h + 1:].reset_index(drop=True)
     rowno = np.arange(h + 2, h + 2 + len(body))
-    contest, choice = squash(body[col["contest title"]]), squash(body[col["choice name"]])
+    # Contests and choices as codes into their distinct texts (the rows are kept so), and
+    # as the texts of the rows for what is asked of them.
+    contest_c, contest_t = squashed(body[col["contest title"]])
+    choice_c, choice_t = squashed(body[col["choice name"]])
+    contest, choice = (np.array(t, dtype=object)[c] for c, t in ((contest_c, contest_t),
+                                                                 (choice_c, choice_t)))
     named = (contest != "") & (choice != "")
     cols = [col[c] for c in ("total votes", "total undervotes", "total overvotes",
                              "total ballots") if c in col]
@@ -135,7 +143,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     ballots = vals[:, 3] if "total ballots" in col else np.zeros(len(body), np.int64)
     # A blank line or the '* Active Voters …' footnote: counts there would be lost.
     lost = ~named & known[:, :3].any(axis=1)
-    kind = by_value(choice, vocab.choice_kind)
+    kind_of = [vocab.choice_kind(t) for t in choice_t]  # (each distinct choice's)
+    kind = np.array(kind_of, dtype=object)[choice_c]
     part = [squash(body[col[c]]) if c in col else np.full(len(body), "", dtype=object)
             for c in _PRECINCT_COLS]
     summary = not any(c in col for c in _PRECINCT_COLS)
@@ -144,7 +153,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     keep = named & (kind != None)  # noqa: E711  (elementwise: a choice of a kind counted)
     lost |= keep & (precinct == "")
     keep &= precinct != ""
-    is_total = keep & by_value(precinct, vocab.is_total_precinct, bool)
+    prec_c, prec_t = coded(precinct)
+    is_total = keep & np.array([vocab.is_total_precinct(t) for t in prec_t], dtype=bool)[prec_c]
     cand = np.isin(kind, ["candidate", "write_in"])
     tot = is_total & cand
     file_totals = blocks.totals(raw_frame({"precinct": precinct[tot], "contest": contest[tot],
@@ -162,8 +172,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         for c, k in dict.fromkeys(zip(contest[keep & (n > 0)], n[keep & (n > 0)].tolist(),
                                       strict=True)):
             stated.setdefault((c, "", ""), set()).add(k)
-    chparty = by_value(squash(body[col["party"]]), str.upper) if "party" in col else \
-        np.full(len(body), "", dtype=object)
+    party_c, party_t = squashed(body[col["party"]]) if "party" in col else \
+        (np.zeros(len(body), dtype=np.intp), [""])
+    party_c, party_t = merge(party_c, [t.upper() for t in party_t])
     extra = keep & ~cand
     # Undervotes and overvotes given both as choice rows and in the columns: the rows win.
     explicit = set(zip(contest[extra], kind[extra], strict=True))
@@ -172,22 +183,34 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     first = np.zeros(len(body), dtype=bool)
     at = np.flatnonzero(cand)
     if len(at):
-        p_codes, _ = pd.factorize(precinct[at])
-        c_codes, c_u = pd.factorize(contest[at])
-        _, firsts = np.unique(p_codes.astype(np.int64) * len(c_u) + c_codes,
+        _, firsts = np.unique(prec_c[at].astype(np.int64) * len(contest_t) + contest_c[at],
                               return_index=True)
         first[at[firsts]] = True
+    # The rows as codes into distinct texts: the choices' and their parties' with the names
+    # of the undervotes and overvotes rows (and "") added where they are not among them.
+    choice_t, party_t = list(choice_t), list(party_t)
+    kinds: list[str] = []
+
+    def code_of(texts: list[str], text: str) -> int:
+        if text not in texts:
+            texts.append(text)
+        return texts.index(text)
+
+    no_party = code_of(party_t, "")
+    kind_c = np.array([-1 if k is None else code_of(kinds, k) for k in kind_of],
+                      dtype=np.intp)[choice_c]
     # The choice rows, each followed by its contest's undervotes and overvotes rows where
     # it is the first of the contest in its precinct (positions 3i, 3i + 1, 3i + 2).
-    pieces = [(np.flatnonzero(keep) * 3, precinct[keep], contest[keep], choice[keep],
-               np.where(cand, chparty, "")[keep], kind[keep], votes[keep])]
+    pieces = [(np.flatnonzero(keep) * 3, prec_c[keep], contest_c[keep], choice_c[keep],
+               np.where(cand, party_c, no_party)[keep], kind_c[keep], votes[keep])]
     for off, name_, k, v in ((1, "Undervotes", "under", under), (2, "Overvotes", "over", over)):
         given = {c for c, kk in explicit if kk == k}
-        m = first & ~np.isin(contest, list(given))
+        m = first & ~np.isin(contest_c, [j for j, t in enumerate(contest_t) if t in given])
         n_m = int(m.sum())
-        pieces.append((np.flatnonzero(m) * 3 + off, precinct[m], contest[m],
-                       np.full(n_m, name_, dtype=object), np.full(n_m, "", dtype=object),
-                       np.full(n_m, k, dtype=object), v[m]))
+        pieces.append((np.flatnonzero(m) * 3 + off, prec_c[m], contest_c[m],
+                       np.full(n_m, code_of(choice_t, name_), dtype=np.intp),
+                       np.full(n_m, no_party, dtype=np.intp),
+                       np.full(n_m, code_of(kinds, k), dtype=np.intp), v[m]))
     order = np.argsort(np.concatenate([pc[0] for pc in pieces]), kind="stable")
     out = {name_: np.concatenate([pc[j] for pc in pieces])[order] for j, name_ in enumerate(
         ("at", "precinct", "contest", "choice", "choice_party", "kind", "votes")) if j}
@@ -211,18 +234,24 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                      "numbers; their rows are read as one precinct.")
     # Each contest's votes, and its ballots, undervotes and overvotes (once a precinct),
     # in order of first appearance.
-    c_codes, c_u = pd.factorize(contest[cand])
+    c_codes, c_u = pd.factorize(contest_c[cand])
     acc = np.zeros((len(c_u), 4), dtype=np.int64)
     for j, v in enumerate((votes, np.where(first, ballots, 0), np.where(first, under, 0),
                            np.where(first, over, 0))):
         np.add.at(acc[:, j], c_codes, v[cand].astype(np.int64))
-    sums = dict(zip((str(c) for c in c_u), acc.tolist(), strict=True))
+    sums = dict(zip((contest_t[c] for c in c_u.tolist()), acc.tolist(), strict=True))
     seats = _seats(sums, stated, log, "total ballots" in col)
     options.on_progress(3, 3)
     # (held as codes: the build stage reads them without a frame)
     return CodedRawCanvass(located.source.name, FAMILY, None, log.close(), seats, file_totals,
                            set(), primary_in_name(located.source.name), sheet=sheet,
-                           coded=coded_rows({**out, "district": "", "party": ""}))
+                           coded=coded_rows({
+                               "precinct": (out["precinct"], prec_t),
+                               "contest": (out["contest"], contest_t),
+                               "choice": (out["choice"], choice_t),
+                               "choice_party": (out["choice_party"], party_t),
+                               "kind": (out["kind"], kinds), "votes": out["votes"],
+                               "district": "", "party": ""}))
 
 
 read = staged_read(locate, map)

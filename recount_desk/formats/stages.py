@@ -269,7 +269,21 @@ def by_value(values: pd.Series | np.ndarray, fn: Callable[[Any], T],
 
 def squash(values: pd.Series | np.ndarray) -> np.ndarray:
     """Each cell with its runs of white space made one space, trimmed."""
-    return by_value(values, lambda s: " ".join(str(s).split()))
+    return by_value(values, _squashed_text)
+
+
+def squashed(values: pd.Series | np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """:func:`squash` as codes into its distinct texts (in order of first appearance)."""
+    import numpy as np
+
+    codes, uniques = coded(values)
+    index: dict[str, int] = {}
+    remap = [index.setdefault(_squashed_text(u), len(index)) for u in uniques]
+    return np.array(remap, dtype=np.intp)[codes], list(index)
+
+
+def _squashed_text(cell: Any) -> str:
+    return " ".join(str(cell).split())
 
 
 def whole(text: Any) -> int | None:
@@ -401,7 +415,8 @@ def raw_frame(columns: dict[str, Any], *, row: Any = None) -> pd.DataFrame:
 def coded_rows(columns: dict[str, Any]) -> CodedRows:
     """Stage *rows*: the raw rows :func:`raw_frame` makes of the same ``columns``, held as
     codes (each column's distinct texts in order of first appearance), without the file's
-    rows: the build stage reads them without a frame."""
+    rows: the build stage reads them without a frame. A column given as (codes, distinct
+    texts) is taken as it stands."""
     import numpy as np
     import pandas as pd
 
@@ -413,6 +428,8 @@ def coded_rows(columns: dict[str, Any]) -> CodedRows:
         v = columns[c]
         if isinstance(v, str):
             coded[c] = (np.zeros(len(votes), dtype=np.intp), [v] if len(votes) else [])
+        elif isinstance(v, tuple):  # codes into distinct texts already
+            coded[c] = v
         else:
             codes, uniques = pd.factorize(np.asarray(v, dtype=object), use_na_sentinel=False)
             coded[c] = (codes, list(uniques))
