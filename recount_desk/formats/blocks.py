@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 from recount_desk.core.model import Severity
 
 from . import vocab
-from .base import ContestTuple
-from .stages import by_value, melt, raw_frame, whole_cells
+from .base import CodedRows, ContestTuple
+from .stages import melt, melt_codes, raw_frame, whole_cells, whole_cells_absent
 from .stages import multicounty as _multicounty_note
 from .tabular import col_letter, read_sheet_text, sheet_names
 
@@ -116,6 +116,34 @@ def grid_rows(values: np.ndarray, present: np.ndarray, precincts: Sequence[str],
     of the grid's ``columns`` (its column, and the choice it stands for), the file's
     totals from the rows ``is_total`` marks (never counted as precincts), and invalid
     write-ins left out, with a note of their votes."""
+    body, ks, chs, file_totals = _grid_parts(values, present, precincts, columns, log=log,
+                                             is_total=is_total)
+    return melt(values, present & body[:, None], ks, chs, precincts), file_totals
+
+
+def grid_coded_rows(values: np.ndarray, present: np.ndarray, precincts: Sequence[str],
+                    columns: Sequence[tuple[int, Choice]], *, log: IssueLog,
+                    is_total: np.ndarray | None = None) -> tuple[CodedRows, Totals]:
+    """:func:`grid_rows`, the rows held as codes (no frame is made: the build stage reads
+    them so)."""
+    body, ks, chs, file_totals = _grid_parts(values, present, precincts, columns, log=log,
+                                             is_total=is_total)
+    cols, votes = melt_codes(values, present & body[:, None], ks, chs, precincts)
+    return CodedRows(cols, votes, _no_rows(), has_rows=False), file_totals
+
+
+def _no_rows() -> np.ndarray:
+    import numpy as np
+
+    return np.zeros(0, dtype=np.int32)
+
+
+def _grid_parts(values: np.ndarray, present: np.ndarray, precincts: Sequence[str],
+                columns: Sequence[tuple[int, Choice]], *, log: IssueLog,
+                is_total: np.ndarray | None) -> tuple[np.ndarray, list[int], list[Choice],
+                                                      Totals]:
+    """What :func:`grid_rows` melts: the body rows, the columns and choices kept (invalid
+    write-ins left out, with a note), and the file's totals."""
     import numpy as np
 
     body = np.ones(len(precincts), dtype=bool) if is_total is None else ~is_total
@@ -127,7 +155,7 @@ def grid_rows(values: np.ndarray, present: np.ndarray, precincts: Sequence[str],
     file_totals: Totals = {}
     if is_total is not None and is_total.any():
         file_totals = totals(melt(values, present & is_total[:, None], ks, chs, precincts))
-    return melt(values, present & body[:, None], ks, chs, precincts), file_totals
+    return body, ks, chs, file_totals
 
 
 def over_ballots(pairs: Iterable[tuple[int, int | None]]) -> tuple[int, int | None]:
@@ -206,8 +234,8 @@ def count_cells(cells: Sequence[Sequence[str]], *, log: IssueLog, rows: Sequence
         return np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool)
     flat = np.fromiter(itertools.chain.from_iterable(cells), dtype=object,
                        count=shape[0] * shape[1])
-    values, known, bad = whole_cells(flat, not_on_ballot)
-    if not_on_ballot and (dashes := int(by_value(flat, not_on_ballot.__contains__, bool).sum())):
+    values, known, bad, dashes = whole_cells_absent(flat, not_on_ballot)
+    if dashes:
         log.note(f"{dashes:,} cell(s) hold '-' instead of a count; they are read as the "
                  "contest not being on that precinct's ballot (no votes), as an empty cell "
                  "would be.")

@@ -475,15 +475,19 @@ def _from_codes(raw: RawCanvass, coded: CodedRows, is_primary: bool,
     kind_codes, kind_u = _by_first(*cols["kind"])
     cp_codes, cp_texts = cols["choice_party"]
     if is_primary:
-        # The race's party is the choice's (the party column of a long table is empty).
+        # The race belongs to the party: the row's own party, else the choice's (as
+        # _from_frame merges them), as codes into the distinct texts of both.
         p_codes, p_texts = cols["party"]
-        if any(p_texts[k] for k in _used(p_codes, len(p_texts))):
-            return None
-        blank = np.array([t == "" for t in cp_texts], dtype=bool)[cp_codes] & np.isin(
+        parties: dict[str, int] = {}
+        both = np.array([parties.setdefault(t, len(parties)) for t in [*p_texts, *cp_texts]],
+                        dtype=np.intp)
+        own = np.array([t != "" for t in p_texts], dtype=bool)[p_codes]
+        merged = both[np.where(own, p_codes, len(p_texts) + cp_codes)]
+        blank = np.array([t == "" for t in parties], dtype=bool)[merged] & np.isin(
             kind_codes, [i for i, k in enumerate(kind_u) if k in ("over", "under", "blank")])
         if blank.any():
             return None
-        y_codes, y_u = _by_first(cp_codes, cp_texts)
+        y_codes, y_u = _by_first(merged, list(parties))
     else:
         y_codes, y_u = _by_first(*cols["party"])
     # _unify_names on the codes: the names to spell otherwise merged, in the same order.
@@ -569,12 +573,6 @@ def _by_first(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str
             return codes.astype(np.intp), list(texts[:int(top[-1]) + 1])
     new, used = _factorize(codes)
     return new, [texts[k] for k in used.tolist()]
-
-
-def _used(codes: np.ndarray, n: int) -> list[int]:
-    import numpy as np
-
-    return np.flatnonzero(np.bincount(codes, minlength=n)).tolist()
 
 
 def _long_name(raw: RawCanvass, clean: str) -> Issue:
@@ -796,13 +794,16 @@ def _frame_cells(df: pd.DataFrame) -> Cells:
 
 def _coded_cells(coded: CodedRows | None, renamed: dict[Any, str], is_primary: bool) -> Cells:
     """The cells of rows held as codes, as their frame would give them with the choices'
-    names unified (``renamed``) and, in a primary, the race's party the choice's (no frame
-    is made: a few rows are named)."""
+    names unified (``renamed``) and, in a primary, the race's party its own or else the
+    choice's (no frame is made: a few rows are named)."""
     assert coded is not None
     cols = coded.columns
 
     def cell(name: str, i: int) -> str:
-        if name == "party" and is_primary:  # (the race's party is the choice's)
+        if name == "party" and is_primary:  # (the race's party: its own, else the choice's)
+            codes, texts = cols[name]
+            if own := str(texts[int(codes[i])]):
+                return own
             name = "choice_party"
         codes, texts = cols[name]
         text = str(texts[int(codes[i])])

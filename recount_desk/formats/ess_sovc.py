@@ -33,7 +33,7 @@ from pathlib import Path
 from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import blocks, vocab
-from .base import Cancelled, Detection, RawCanvass, ReadOptions, fail
+from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source
 from .stages import blank_lead, detector, head_rows, lead_note, staged_read
 from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
@@ -387,13 +387,14 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         log.note("Several contests share a title and are kept apart by their columns, numbered "
                  "#1, #2 …: " + ", ".join(repr(t) for t in dups) + ". Check which district "
                  "each one is.")
-    df, _ = blocks.grid_rows(values, present, prec_names, columns, log=log)
+    coded, _ = blocks.grid_coded_rows(values, present, prec_names, columns, log=log)
     options.on_progress(5, 5)
     primary: bool | None = True if (primary_stats or any(c[1][2] for c in columns)) else None
     if primary is None and "general" in name.lower():
         primary = False
-    return RawCanvass(name, FAMILY, df, log.close(), seats, file_totals, set(), primary,
-                      sheet=sheet)
+    # (held as codes: the build stage reads them without a frame)
+    return CodedRawCanvass(name, FAMILY, None, log.close(), seats, file_totals, set(),
+                           primary, sheet=sheet, coded=coded)
 
 
 read = staged_read(locate, map)
@@ -417,8 +418,8 @@ def _seats_from_ballots(label: str, all_votes: object, cand_votes: object,
                         prec_names: list[str]) -> tuple[str | None, int | None]:
     """Seats a contest's ballot arithmetic proves (with the note saying so), or a warning when
     its candidate votes exceed the ballots cast somewhere; (None, None) when neither."""
-    allv = [int(x) for x in all_votes]  # type: ignore[attr-defined]
-    cand = [int(x) for x in cand_votes]  # type: ignore[attr-defined]
+    allv: list[int] = all_votes.tolist()  # type: ignore[attr-defined]  # (Python ints)
+    cand: list[int] = cand_votes.tolist()  # type: ignore[attr-defined]
     best: tuple[int, int, int] | None = None   # (votes, ballots, row) with the largest ratio
     for i, b in enumerate(ballots):
         if b and (best is None or allv[i] * best[1] > best[0] * b):

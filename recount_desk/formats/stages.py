@@ -322,6 +322,13 @@ def whole_cells(values: Sequence[Any] | np.ndarray, absent: Container[str] = ()
     distinct cell (:func:`whole`). An empty cell, or one of ``absent`` ("-" for a contest
     not on a precinct's ballot), is neither known nor bad; a cell that holds anything else
     and no whole non-negative count is bad."""
+    vals, known, bad, _ = whole_cells_absent(values, absent)
+    return vals, known, bad
+
+
+def whole_cells_absent(values: Sequence[Any] | np.ndarray, absent: Container[str]
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """:func:`whole_cells`, and how many of the cells are one of ``absent``."""
     import numpy as np
 
     codes, uniques = coded(values)
@@ -332,7 +339,9 @@ def whole_cells(values: Sequence[Any] | np.ndarray, absent: Container[str] = ()
     known = np.array([v is not None for v in ints], dtype=bool)[codes]
     bad = np.array([v is None and u not in absent and bool(str(u).strip())
                     for v, u in zip(ints, uniques, strict=True)], dtype=bool)[codes]
-    return vals, known, bad
+    held = [k for k, u in enumerate(uniques) if u in absent]
+    n_absent = int(np.bincount(codes, minlength=len(uniques))[held].sum()) if held else 0
+    return vals, known, bad, n_absent
 
 
 def counts(cells: pd.DataFrame, *, log: IssueLog, rows: np.ndarray,
@@ -449,26 +458,38 @@ def melt(values: np.ndarray, present: np.ndarray, columns: Sequence[int] | np.nd
     of the grid's columns ``columns``, each standing for the choice ``(contest, district,
     party, choice, choice party, kind)`` beside it, one raw row per cell ``present``
     (column by column, precincts in order)."""
+    import pandas as pd
+
+    cols, votes = melt_codes(values, present, columns, choices, precincts)
+    return raw_frame({**{n: pd.Categorical.from_codes(codes, validate=False,
+                                                     categories=pd.Index(texts, dtype=object))
+                         for n, (codes, texts) in cols.items()}, "votes": votes})
+
+
+def melt_codes(values: np.ndarray, present: np.ndarray, columns: Sequence[int] | np.ndarray,
+               choices: Sequence[tuple[str, str, str, str, str, str]],
+               precincts: Sequence[str]
+               ) -> tuple[dict[str, tuple[np.ndarray, list[str]]], np.ndarray]:
+    """The rows :func:`melt` makes, as codes into each raw column's distinct texts, and
+    their votes."""
     import numpy as np
+    import pandas as pd
 
     ks = np.asarray(columns, dtype=np.intp)
     grid_t = present[:, ks].T  # one line per choice column
     col_i, prec_i = np.nonzero(grid_t)
-    import pandas as pd
-
     meta = np.empty((len(choices), 6), dtype=object)
     if len(choices):
         meta[:] = [list(c) for c in choices]
 
-    def at(labels: Any, which: np.ndarray) -> pd.Categorical:
+    def at(labels: Any, which: np.ndarray) -> tuple[np.ndarray, list[str]]:
         codes, uniques = pd.factorize(np.asarray(labels, dtype=object), use_na_sentinel=False)
-        return pd.Categorical.from_codes(codes[which], validate=False,
-                                         categories=pd.Index(uniques, dtype=object))
+        return codes[which], list(uniques)
 
     names = ("contest", "district", "party", "choice", "choice_party", "kind")
-    return raw_frame({"precinct": at(precincts, prec_i),
-                      **{n: at(meta[:, j], col_i) for j, n in enumerate(names)},
-                      "votes": values[:, ks].T[grid_t]})
+    return ({"precinct": at(precincts, prec_i),
+             **{n: at(meta[:, j], col_i) for j, n in enumerate(names)}},
+            values[:, ks].T[grid_t])
 
 
 def sheet_table(path: Path, sheet: str | None) -> pd.DataFrame:

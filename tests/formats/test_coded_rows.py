@@ -10,7 +10,7 @@ import pytest
 
 from recount_desk.formats import long, pipeline
 from recount_desk.formats.base import CodedRawCanvass, RawCanvass
-from recount_desk.formats.canvass import build
+from recount_desk.formats.canvass import _from_codes, build
 
 HEADER = "county,precinct,office,district,party,candidate,votes\n"
 
@@ -62,3 +62,43 @@ def test_codes_build_what_the_frame_builds(tmp_path: Path, name: str,
     assert [(c.contest, c.choice, list(c.precincts), list(c.votes)) for c in a.columns] == \
         [(c.contest, c.choice, list(c.precincts), list(c.votes)) for c in b.columns]
     assert a.issues == b.issues
+
+
+# Rows as a primary's grid gives them (an SOVC: the race's party in the party column, the
+# choice's beside it): the race's party is its own, else the choice's.
+PRIMARY_ROWS = {
+    "own and the choice's party": [
+        ("P1", "Sheriff", "REP", "Ann Lee", "REP", "candidate", 5),
+        ("P1", "Sheriff", "REP", "Cy Dee", "", "candidate", 2),
+        ("P1", "Sheriff", "", "Bob Roe", "DEM", "candidate", 7),
+        ("P1", "Sheriff", "REP", "Undervotes", "", "under", 1),
+        ("P2", "Sheriff", "REP", "Ann Lee", "REP", "candidate", 3),
+        ("P2", "Sheriff", "", "Bob Roe", "DEM", "candidate", 4)],
+    "disagreeing duplicates": [
+        ("P1", "Sheriff", "REP", "Ann Lee", "", "candidate", 5),
+        ("P1", "Sheriff", "REP", "Ann Lee", "", "candidate", 6),
+        ("P1", "Sheriff", "", "Bob Roe", "DEM", "candidate", 7),
+        ("P1", "Sheriff", "", "Bob Roe", "DEM", "candidate", 7)],
+    "over and under without a party": [
+        ("P1", "Sheriff", "REP", "Ann Lee", "REP", "candidate", 5),
+        ("P1", "Sheriff", "", "Overvotes", "", "over", 1)],
+}
+
+
+@pytest.mark.parametrize("name", list(PRIMARY_ROWS))
+def test_a_primarys_own_party_builds_from_codes_what_the_frame_builds(name: str) -> None:
+    from recount_desk.formats.stages import coded_rows
+
+    rows = PRIMARY_ROWS[name]
+    columns = {k: [r[j] for r in rows] for j, k in enumerate(
+        ("precinct", "contest", "party", "choice", "choice_party", "kind", "votes"))}
+    raw = CodedRawCanvass("t.csv", "ess_sovc", None, [], {}, {}, set(), True,
+                          coded=coded_rows({**columns, "district": ""}))
+    if name != "over and under without a party":  # (that one needs the frame)
+        assert _from_codes(raw, raw.coded_rows(), True, []) is not None
+    a, b = build(raw, primary=True), build(_as_frame(raw), primary=True)
+    assert a.contests == b.contests and a.choices == b.choices and a.totals == b.totals
+    assert a.extras == b.extras and a.issues == b.issues
+    assert [(c.contest, c.choice, list(c.precincts), list(c.votes)) for c in a.columns] == \
+        [(c.contest, c.choice, list(c.precincts), list(c.votes)) for c in b.columns]
+    assert {c.key.party for c in a.contests} >= {"REP"}
