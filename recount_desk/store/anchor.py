@@ -76,7 +76,10 @@ def anchor_path(root: Path, cid: str) -> Path:
 # ~0.8 ms here: no new file, no directory entry to make durable), and every action makes two.
 _SLOTS = ("a", "b")
 # Threads of one program write one case's record in turn (a read, then a write of the slot
-# the read did not pick).
+# the read did not pick). Another program writes it only for another file of the same case
+# (a copy opened beside it: one program at a time writes a case file, store/lock.py); their
+# writes could then meet in one slot, which fails its check, and the other slot is read:
+# an older head, never a forged one.
 _LOCK = threading.Lock()
 
 
