@@ -791,6 +791,7 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
         want = _holding_more(conn, key[1], WATCH_FROM)
         rows_digest.install_triggers(conn, key[1], _columns_of(conn, want), want)
         conn.triggers_for, conn.watched = key, frozenset(want)
+        conn.grown = set()  # (every table holding more is watched now)
         # Sums kept so far stay good: they come from a full computation (a check, or the
         # commit of a new or migrated file) and this connection writes only through
         # transaction(), whose actions the triggers now see (and the tables they do not
@@ -831,9 +832,10 @@ def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
     watched = conn.watched
     if set(delta) - watched or touched - watched or set(delta) & conn.row_changes.whole:
         return None
-    unwatched = [t for t in before if t not in watched]
-    filled = _filled(conn, unwatched)
     whole = conn.row_changes.whole
+    # (a table summed from its rows is read whether it holds any or not: a few microseconds
+    # each, less than asking which hold a row first; a table digested whole is asked)
+    filled = _filled(conn, [t for t in before if t not in watched and t in whole])
     columns = None  # (the few tables digested whole here read their own columns)
     out = {}
     grown = set()  # which the next action's triggers are to watch (``_watch_rows``)
@@ -841,9 +843,10 @@ def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
         if t in watched:
             out[t] = _whole_value(conn, t, columns) if t in touched else \
                 (v + delta.get(t, 0)) % rows_digest.MODULUS
-        elif t not in filled:  # still empty
-            out[t] = rows_digest.whole_value(t, []) if t in whole else 0
         elif t in whole:
+            if t not in filled:  # still empty
+                out[t] = rows_digest.whole_value(t, [])
+                continue
             out[t] = _whole_value(conn, t, columns)
             grown |= _holding_more(conn, [t], WATCH_FROM)
         else:
