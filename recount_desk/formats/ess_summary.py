@@ -84,6 +84,7 @@ def _line(cells: list[str]) -> tuple[str, list[int], list[str], bool]:
     texts: list[str] = []
     words_only = True
     for c in cells:
+        c = c.strip()
         if not c:  # (most cells of a report: not asked)
             continue
         what, v = _cell(c)
@@ -124,13 +125,15 @@ def _label(label: str) -> tuple[bool, bool, bool, bool, int | None, str, bool, s
 
 def _only_cell(cells: list[str]) -> str | None:
     """The one non-empty cell of a line (a precinct name, which may be all digits), else None."""
-    ne = [c for c in cells if c and not _JUNK.match(c)]
+    stripped = [c.strip() for c in cells]
+    ne = [c for c in stripped if c and not _JUNK.match(c)]
     return ne[0] if len(ne) == 1 and not _PCT.match(ne[0]) else None
 
 
 def locate(source: Source, options: ReadOptions) -> Located:
     """The report's lines that hold something, each with its row."""
-    rows, note = read_csv_rows(source.path)
+    # (the cells as they stand: each distinct line's are stripped where it is taken apart)
+    rows, note = read_csv_rows(source.path, strip=False)
     log = IssueLog(source.name)
     if note:
         log.warn(note)
@@ -226,7 +229,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                     elif "general" in election_name.lower():
                         primary = False
             if i + 2 < n:
-                date_line = [c for c in lines[i + 2][1] if c]
+                date_line = [c for c in (x.strip() for x in lines[i + 2][1]) if c]
                 if date_line and election_date is None:
                     election_date = vocab.date_in(date_line[0])
                 if len(date_line) > 1:

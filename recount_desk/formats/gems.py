@@ -107,7 +107,10 @@ def _looks_like_gems(row: list[str]) -> bool:
 
 @detector("csv")
 def detect(path: Path, kind: str) -> Detection | None:
-    rows = [r for r in head_rows(path, kind, nrows=20) if any(c.strip().strip("\x1a") for c in r)]
+    head = head_rows(path, kind, nrows=20)
+    if not any(len(r) >= 10 for r in head):  # (no row of ten fields: none looks like GEMS)
+        return None
+    rows = [r for r in head if any(c.strip().strip("\x1a") for c in r)]
     if not rows:
         return None
     ok = sum(_looks_like_gems(r) for r in rows)

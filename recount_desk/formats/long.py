@@ -17,7 +17,16 @@ from . import longtable
 from ._workbook_checks import first_visible_sheet
 from .base import Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source
-from .stages import blank_lead, csv_lead, detector, head_rows, lead_note, sheet_table, staged_read
+from .stages import (
+    all_match,
+    blank_lead,
+    csv_lead,
+    detector,
+    head_rows,
+    lead_note,
+    sheet_table,
+    staged_read,
+)
 from .tabular import (
     NotText,
     cell_text,
@@ -270,7 +279,7 @@ def _read_csv_small(path: Path, top: int = 0) -> tuple[list[str], int,
             distinct = uniques.tolist()
         else:
             distinct = list(dict.fromkeys(cells))
-        if name == votes and longtable.all_match(_DIGIT_LINES, distinct):
+        if name == votes and all_match(_DIGIT_LINES, distinct):
             texts = distinct  # (each as pandas parses it and ``str(int(cell))`` gives it)
         elif name == votes and any(c != c.strip() for c in distinct):
             return None  # (how pandas reads " 07" is its own affair)

@@ -25,7 +25,7 @@ from recount_desk.core.model import Issue, Severity
 from . import vocab
 from ._workbook_checks import excel_error_cells
 from .base import ROW_KINDS, CodedRawCanvass, CodedRows, RawCanvass, ReadOptions
-from .stages import primary_in_name
+from .stages import all_match, primary_in_name
 
 if TYPE_CHECKING:
     import numpy as np
@@ -383,13 +383,6 @@ def _sums_at(keys: np.ndarray, codes: np.ndarray, values: np.ndarray) -> np.ndar
 
 _DIGITS = re.compile(r"[0-9]{1,15}")  # a whole number a float64 holds exactly
 _ALL_DIGITS = re.compile(r"(?:[0-9]{1,15}\n)*[0-9]{1,15}")  # lines of such numbers
-
-
-def all_match(lines: re.Pattern[str], texts: list[str]) -> bool:
-    """Whether the ``texts``, one to a line, match ``lines`` (a pattern of lines of what
-    each text must be): one scan for a test of every text (none may hold a line end)."""
-    joined = "\n".join(texts)
-    return joined.count("\n") == len(texts) - 1 and lines.fullmatch(joined) is not None
 
 
 def _numbers(texts: list[str]) -> tuple[np.ndarray, list[int]]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
+import re
 from collections.abc import Callable, Container, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -289,6 +290,17 @@ def whole(text: Any) -> int | None:
     return v if 0 <= v < 2**63 else None
 
 
+def all_match(lines: re.Pattern[str], texts: list[str]) -> bool:
+    """Whether the ``texts``, one to a line, match ``lines`` (a pattern of lines of what
+    each text must be): one scan for a test of every text (none may hold a line end)."""
+    joined = "\n".join(texts)
+    return joined.count("\n") == len(texts) - 1 and lines.fullmatch(joined) is not None
+
+
+# Lines of plain counts, each of which :func:`whole` reads as ``int`` does (below 2**63).
+_COUNT_LINES = re.compile(r"(?:[0-9]{1,18}\n)*[0-9]{1,18}")
+
+
 def whole_cells(values: Sequence[Any] | np.ndarray, absent: Container[str] = ()
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Stage *grid*, the one test of a count cell that every family makes: ``(values,
@@ -299,7 +311,9 @@ def whole_cells(values: Sequence[Any] | np.ndarray, absent: Container[str] = ()
     import numpy as np
 
     codes, uniques = coded(values)
-    ints = [None if u in absent else whole(u) for u in uniques]
+    # (cells of digits, as nearly every count is, read by int without whole's other tests)
+    plain = all(type(u) is str for u in uniques) and all_match(_COUNT_LINES, uniques)
+    ints = [None if u in absent else int(u) if plain else whole(u) for u in uniques]
     vals = np.array([v or 0 for v in ints], dtype=np.int64)[codes]
     known = np.array([v is not None for v in ints], dtype=bool)[codes]
     bad = np.array([v is None and u not in absent and bool(str(u).strip())
@@ -317,12 +331,10 @@ def counts(cells: pd.DataFrame, *, log: IssueLog, rows: np.ndarray,
     rows where ``check`` is set)."""
     import numpy as np
 
-    shape = (len(cells), len(cells.columns))
-    vals = np.zeros(shape, dtype=np.int64)
-    known = np.zeros(shape, dtype=bool)
-    bad = np.zeros(shape, dtype=bool)
-    for k, c in enumerate(cells.columns):
-        vals[:, k], known[:, k], bad[:, k] = whole_cells(cells[c])
+    # Every cell of the block tested at once, column by column (the columns share most of
+    # their distinct counts), then laid out as the block.
+    flat = whole_cells(cells.to_numpy(dtype=object).ravel(order="F"))
+    vals, known, bad = (a.reshape(len(cells.columns), len(cells)).T for a in flat)
     if check is not None:
         bad &= check[:, None]
     where = np.argwhere(bad)

@@ -226,25 +226,28 @@ class NotText(ValueError):
     """A column the parser read as other numbers than whole ones (fractions)."""
 
 
-def read_csv_rows(path: Path, limit: int | None = None) -> tuple[list[list[str]], str | None]:
+def read_csv_rows(path: Path, limit: int | None = None, *, strip: bool = True
+                  ) -> tuple[list[list[str]], str | None]:
     """A CSV as rows of stripped text cells (ragged rows kept as they are), and a note when
     the encoding was not UTF-8. For layouts that are not one table (stacked blocks, several
-    header rows)."""
+    header rows). ``strip=False``: the cells as the file has them (for a reader that
+    strips each distinct line's cells itself)."""
     for enc in ("utf-8-sig", "cp1252"):
         try:
             if limit is None:  # the whole file: its lines split where that is the same
                 with open(path, "rb") as fb:
                     text = fb.read().decode(enc)
-                got = split_csv_text(text, strip=True)
+                got = split_csv_text(text, strip=strip)
                 rows = got if got is not None else [
-                    [c.strip() for c in r] for r in csv.reader(io.StringIO(text, newline=""))]
+                    [c.strip() for c in r] if strip else r
+                    for r in csv.reader(io.StringIO(text, newline=""))]
             else:
                 with open(path, encoding=enc, newline="") as f:
                     rows = []
                     for i, r in enumerate(csv.reader(f)):
                         if i >= limit:
                             break
-                        rows.append([c.strip() for c in r])
+                        rows.append([c.strip() for c in r] if strip else r)
             return rows, (None if enc == "utf-8-sig" else NOT_UTF8_NOTE)
         except UnicodeDecodeError:
             continue
