@@ -61,6 +61,9 @@ class WholeRace:
     confirm: tuple[str, ...] = ()  # candidate matches the officer should confirm
     notes: tuple[str, ...] = ()  # labels corrected by the district table
     refused: str | None = None
+    # Refused because the parts' candidate lists disagree (not a county given twice): two
+    # counties' own races alike in name are then told apart (``combine``).
+    lists_disagree: bool = False
 
     @property
     def whole(self) -> bool:
@@ -166,9 +169,6 @@ def _in_county(key: ContestKey, county: str) -> ContestKey:
 
 
 _LOCAL = (Scope.COUNTY, Scope.MUNICIPAL, Scope.SPECIAL_DISTRICT)
-_DISAGREE = "The counties' candidate lists disagree"
-
-
 def combine(parts: Sequence[CountyPart], election_date: date | None) -> list[WholeRace]:
     """Group the parts into races by :func:`race_key` and add each race up.
 
@@ -230,7 +230,7 @@ def _split(race: WholeRace) -> bool:
     return (race.finding.scope in _LOCAL and len(race.parts) > 1
             and all(len(p.counties) == 1 for p in race.parts)
             and len({p.counties[0] for p in race.parts}) == len(race.parts)
-            and race.refused is not None and race.refused.startswith(_DISAGREE))
+            and race.lists_disagree)
 
 
 def _one_per_file(parts: list[CountyPart]) -> list[CountyPart]:
@@ -269,9 +269,9 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
     coverage = Coverage(present, whole, "counties' files combined" if len(parts) > 1
                         else parts[0].source)
 
-    def refuse(why: str) -> WholeRace:
+    def refuse(why: str, *, lists_disagree: bool = False) -> WholeRace:
         return WholeRace(key, finding, tuple(parts), None, replace(coverage, whole=False),
-                         notes=notes, refused=why)
+                         notes=notes, refused=why, lists_disagree=lists_disagree)
 
     seen: dict[str, str] = {}
     for p in parts:
@@ -337,9 +337,9 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
                                + ", ".join(c.choice.name for c in p.totals.choices)
                                for p in parts))
     if odd:
-        return refuse(_DISAGREE + " (" + "; ".join(odd) + "): "
+        return refuse("The counties' candidate lists disagree (" + "; ".join(odd) + "): "
                       "check that the files are of the same race, or correct the names in "
-                      "the file that differs; nothing was added up.")
+                      "the file that differs; nothing was added up.", lists_disagree=True)
     choices = []
     for nk in order:
         spellings = clusters[nk]

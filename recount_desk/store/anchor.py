@@ -64,8 +64,8 @@ def _safe(cid: str) -> str:
 
 
 def anchor_path(root: Path, cid: str) -> Path:
-    """The record as versions before case format 10's program kept it: one file, replaced
-    (written aside, then renamed over it) at every write. Read when there are no slots."""
+    """The record as earlier versions of the program kept it: one file, replaced (written
+    aside, then renamed over it) at every write. Read while there are no slots."""
     return root / "anchors" / f"{_safe(cid)}.json"
 
 
@@ -76,7 +76,10 @@ def anchor_path(root: Path, cid: str) -> Path:
 # ~0.8 ms here: no new file, no directory entry to make durable), and every action makes two.
 _SLOTS = ("a", "b")
 # Threads of one program write one case's record in turn (a read, then a write of the slot
-# the read did not pick).
+# the read did not pick). Another program writes it only for another file of the same case
+# (a copy opened beside it: one program at a time writes a case file, store/lock.py); their
+# writes could then meet in one slot, which fails its check, and the other slot is read:
+# an older head, never a forged one.
 _LOCK = threading.Lock()
 
 
@@ -146,7 +149,9 @@ def _write_slot(path: Path, data: dict[str, object]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, flags, 0o644)
     try:
-        os.write(fd, text)
+        done = 0
+        while done < len(text):  # (a regular file takes it in one write, all but always)
+            done += os.write(fd, text[done:])
         os.ftruncate(fd, len(text))
         os.fsync(fd)
     finally:

@@ -102,6 +102,9 @@ class CaseConnection(sqlite3.Connection):
         self.row_changes = rows_digest.RowChanges()
         self.triggers_for: tuple[int, tuple[str, ...]] | None = None
         self.watched: frozenset[str] = frozenset()  # the tables the triggers watch
+        # The tables no trigger watches that held more than WATCH_FROM rows at this
+        # connection's last save, as its sums found them (None: not known, then asked).
+        self.grown: set[str] | None = None
         # Every table's columns, as of the schema version beside them (digest.table_columns).
         self.columns_for: tuple[int, dict[str, list[str]]] | None = None
         # Where the checks of this case's images are remembered (store/checked.py), if
@@ -788,13 +791,17 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
         want = _holding_more(conn, key[1], WATCH_FROM)
         rows_digest.install_triggers(conn, key[1], _columns_of(conn, want), want)
         conn.triggers_for, conn.watched = key, frozenset(want)
+        conn.grown = set()  # (every table holding more is watched now)
         # Sums kept so far stay good: they come from a full computation (a check, or the
         # commit of a new or migrated file) and this connection writes only through
         # transaction(), whose actions the triggers now see (and the tables they do not
         # watch are summed from their rows at the save); another's writes move the head
         # or fail the check, and the sums are used only with the head they were made for.
         return
-    more = _holding_more(conn, [t for t in key[1] if t not in conn.watched], WATCH_FROM)
+    # (the last save summed every table no trigger watches from its rows, and counted them)
+    grown, conn.grown = conn.grown, None
+    more = grown - conn.watched if grown is not None else \
+        _holding_more(conn, [t for t in key[1] if t not in conn.watched], WATCH_FROM)
     if more:  # tables that came to hold more rows: watched from this action on
         rows_digest.install_triggers(conn, key[1], _columns_of(conn, more), more, add=True)
         conn.watched = conn.watched | more
@@ -825,21 +832,29 @@ def _running_sums(conn: sqlite3.Connection, prev: AuditEntry | None
     watched = conn.watched
     if set(delta) - watched or touched - watched or set(delta) & conn.row_changes.whole:
         return None
-    unwatched = [t for t in before if t not in watched]
-    filled = _filled(conn, unwatched)
     whole = conn.row_changes.whole
+    # (a table summed from its rows is read whether it holds any or not: a few microseconds
+    # each, less than asking which hold a row first; a table digested whole is asked)
+    filled = _filled(conn, [t for t in before if t not in watched and t in whole])
     columns = None  # (the few tables digested whole here read their own columns)
     out = {}
+    grown = set()  # which the next action's triggers are to watch (``_watch_rows``)
     for t, v in before.items():
         if t in watched:
             out[t] = _whole_value(conn, t, columns) if t in touched else \
                 (v + delta.get(t, 0)) % rows_digest.MODULUS
-        elif t not in filled:  # still empty
-            out[t] = rows_digest.whole_value(t, []) if t in whole else 0
         elif t in whole:
+            if t not in filled:  # still empty
+                out[t] = rows_digest.whole_value(t, [])
+                continue
             out[t] = _whole_value(conn, t, columns)
+            grown |= _holding_more(conn, [t], WATCH_FROM)
         else:
-            out[t] = rows_digest.table_sum(t, conn.execute(f'SELECT * FROM "{t}"'))
+            rows = conn.execute(f'SELECT * FROM "{t}"').fetchall()
+            if len(rows) > WATCH_FROM:
+                grown.add(t)
+            out[t] = rows_digest.table_sum(t, rows)
+    conn.grown = grown
     return out
 
 
