@@ -439,6 +439,16 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
     unheaded = _classify_unheaded(rows, lay)
 
     for h in lay.headers:
+        # Columns left out that another reader might have taken for precincts (a turnout,
+        # registered voters): said. (A share of the votes, '%', or unheaded, goes unsaid.)
+        named = [j for j in h.ignored if j < len(rows[h.row]) and rows[h.row][j].strip()
+                 and not _PERCENT_HEAD.match(rows[h.row][j].strip())]
+        if named:
+            log.note("Column(s) " + ", ".join(f"{col_letter(j)} ({rows[h.row][j].strip()!r})"
+                                              for j in named)
+                     + f" of the header row {h.row + 1} hold percentages or statistics, not "
+                     "a precinct's votes: left out.", row=h.row + 1,
+                     column=col_letter(named[0]))
         for j, what in unheaded.get(h.row, {}).items():
             if what == "unknown":
                 log.warn(f"Column {col_letter(j)} holds counts but has no precinct name in "

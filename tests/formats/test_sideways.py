@@ -335,3 +335,22 @@ def test_a_csv_resaved_with_a_blank_first_line_reads_the_same_naming_its_real_ro
         [(t.contest.key, votes(t)) for t in b.totals]
     bad = [(i.row, i.column) for p in (a, b) for i in p.issues if "'5O'" in i.message]
     assert bad == [(9, "E"), (10, "E")]
+
+
+@pytest.mark.parametrize("writer", [write_xlsx, write_csv], ids=["xlsx", "csv"])
+def test_a_statistics_column_among_the_precincts_is_left_out_and_said(tmp_path, writer):
+    # A turnout column put between two precincts (found by changing Garfield 2020 by hand):
+    # the figures stay those of the precincts, and the reading says which column it left
+    # out; the share beside the total ('%') goes unsaid.
+    rows = [list(r) for r in wayne_rows()]  # (the header row is the module's own list)
+    for k, r in enumerate(rows):
+        if len(r) >= 6:
+            r.insert(5, "Turnout %" if k == 3 else (0.5 if r[2] != "" else ""))
+    ext = ".xlsx" if writer is write_xlsx else ".csv"
+    plain = read_canvass(writer(tmp_path / f"plain{ext}", wayne_rows()))
+    parsed = read_canvass(writer(tmp_path / f"turnout{ext}", rows))
+    assert [votes(t) for t in parsed.totals] == [votes(t) for t in plain.totals]
+    assert parsed.precincts == ["Hanksville", "Loa", "Torrey"]
+    said = [i for i in parsed.issues if "left out" in i.message and "Turnout %" in i.message]
+    assert len(said) == 1 and said[0].column == "F" and said[0].row == 4
+    assert not [i for i in plain.issues if "percentages or statistics" in i.message]
