@@ -135,6 +135,25 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
                                  options=options, detection=detection)[1]
 
 
+def _separated_by(path: Path) -> str:
+    """What to say of a text file whose columns are separated by tabs or semicolons (Excel's
+    'Text (Tab delimited)', or a comma-decimal locale's CSV): the readers take commas; the
+    column mapping sniffs the separator."""
+    try:
+        with open(path, "rb") as f:
+            lines = [ln for ln in f.read(8192).splitlines() if ln.strip()][:5]
+    except OSError:
+        return ""
+    if not lines:
+        return ""
+    for sep, name in ((b"\t", "tabs"), (b";", "semicolons")):
+        if all(ln.count(sep) >= 2 and ln.count(sep) > ln.count(b",") for ln in lines):
+            return (f" Its columns are separated by {name}, not commas: the column mapping "
+                    "reads it (the window's import wizard), or save it from Excel as 'CSV "
+                    "UTF-8 (Comma delimited)' and import that copy.")
+    return ""
+
+
 def read_canvass_with_raw(path: Path | str, *, family: str | None = None,
                           primary: bool | None = None, seats: dict[str, int] | None = None,
                           options: ReadOptions | None = None,
@@ -154,7 +173,8 @@ def read_canvass_with_raw(path: Path | str, *, family: str | None = None,
                 # Readers skip a workbook they cannot open; say it is damaged, not unknown.
                 read_sheet_text(path, 0, nrows=2)
             raise fail(path, "Recount Desk does not recognise this layout: a column mapping "
-                       "must say which columns hold the precinct, contest, choice and votes.",
+                       "must say which columns hold the precinct, contest, choice and votes."
+                       + (_separated_by(path) if kind == "csv" else ""),
                        remedy=Remedy.MAP_COLUMNS)
         family, detection = found[0].family, found[0]
     elif detection is not None and detection.family != family:
