@@ -316,8 +316,10 @@ def open_case(path: Path | str | pg.CaseURL, *, readonly: bool = False, migrate:
                             "backup": backup.name, "data_matched_log": matched})
     if not readonly:
         # The triggers that report the rows each action changes are made now, not by the
-        # first action (a countywide recount's first save paid ~1 ms for them).
-        _watch_now(conn)
+        # first action (a countywide recount's first save paid ~1 ms for them); if they
+        # cannot be (media that turned out read-only), the first action tries again.
+        with contextlib.suppress(sqlite3.Error):
+            _watch_now(conn)
     return conn
 
 
