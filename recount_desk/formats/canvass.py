@@ -668,6 +668,11 @@ def _deletions(word: str) -> tuple[str, ...]:
     return tuple(sorted(variants))
 
 
+def _never_near(word: str) -> bool:
+    """A word :func:`_near` refuses whatever it is compared with."""
+    return len(word) < 4 or not word.isalpha() or word in _DISTINCT
+
+
 def _near_pairs(words: list[str]) -> set[tuple[str, str]]:
     """The pairs of distinct ``words`` that :func:`_near` accepts, found through the
     variants of each word with up to one deletion (two for words of eight letters or more):
@@ -676,8 +681,8 @@ def _near_pairs(words: list[str]) -> set[tuple[str, str]]:
 
     buckets: dict[str, list[str]] = defaultdict(list)
     for w in words:
-        if len(w) < 4 or not w.isalpha() or w in _DISTINCT:
-            continue  # _near refuses these whatever they are compared with
+        if _never_near(w):
+            continue
         for v in _deletions(w):
             buckets[v].append(w)
     out = set()
@@ -703,8 +708,9 @@ def _spelled_twice(raw: RawCanvass, contests: list[Contest], columns: list[VoteC
         if w in exact:
             pairs.add((exact[w], k))
         exact.setdefault(w, k)
-        for i in range(len(w)):
-            by_mask[(len(w), i, w[:i] + w[i + 1:])].append(k)
+        for i, word in enumerate(w):
+            if not _never_near(word):  # (two titles apart only there are never alike)
+                by_mask[(len(w), i, w[:i] + w[i + 1:])].append(k)
     for (_, i, _), group in by_mask.items():
         if len(group) < 2:
             continue
