@@ -132,8 +132,9 @@ def _only_cell(cells: list[str]) -> str | None:
 
 def locate(source: Source, options: ReadOptions) -> Located:
     """The report's lines that hold something, each with its row."""
-    # (the cells as they stand: each distinct line's are stripped where it is taken apart)
-    rows, note = read_csv_rows(source.path, strip=False)
+    # (the cells as they stand, the same lines in one list: each distinct line's cells are
+    # stripped where it is taken apart)
+    rows, note = read_csv_rows(source.path, strip=False, shared=True)
     log = IssueLog(source.name)
     if note:
         log.warn(note)
@@ -142,11 +143,12 @@ def locate(source: Source, options: ReadOptions) -> Located:
                    "first line should start with 'Summary Results Report').", row=1)
     # Each distinct line taken apart and told what it is once (a report repeats its headers
     # and many a count; the walk looks one or two lines ahead); empty ones left out.
-    seen: dict[tuple[str, ...], _Facts | None] = {}
+    # (by the line's list of cells: the same lines share one, and every row is alive here)
+    seen: dict[int, _Facts | None] = {}
     lines = []
     facts = []  # what each line is (_facts)
     for i, r in enumerate(rows):
-        key = tuple(r)
+        key = id(r)
         if key in seen:
             got = seen[key]
         else:

@@ -226,18 +226,18 @@ class NotText(ValueError):
     """A column the parser read as other numbers than whole ones (fractions)."""
 
 
-def read_csv_rows(path: Path, limit: int | None = None, *, strip: bool = True
-                  ) -> tuple[list[list[str]], str | None]:
+def read_csv_rows(path: Path, limit: int | None = None, *, strip: bool = True,
+                  shared: bool = False) -> tuple[list[list[str]], str | None]:
     """A CSV as rows of stripped text cells (ragged rows kept as they are), and a note when
     the encoding was not UTF-8. For layouts that are not one table (stacked blocks, several
     header rows). ``strip=False``: the cells as the file has them (for a reader that
-    strips each distinct line's cells itself)."""
+    strips each distinct line's cells itself); ``shared``: as for :func:`split_csv_text`."""
     for enc in ("utf-8-sig", "cp1252"):
         try:
             if limit is None:  # the whole file: its lines split where that is the same
                 with open(path, "rb") as fb:
                     text = fb.read().decode(enc)
-                got = split_csv_text(text, strip=strip)
+                got = split_csv_text(text, strip=strip, shared=shared)
                 rows = got if got is not None else [
                     [c.strip() for c in r] if strip else r
                     for r in csv.reader(io.StringIO(text, newline=""))]
@@ -277,13 +277,16 @@ def _edge_space(text: str) -> bool:
                 or (blank[:-1] & cut[1:]).any())
 
 
-def split_csv_text(text: str, *, strip: bool = False) -> list[list[str]] | None:
+def split_csv_text(text: str, *, strip: bool = False, shared: bool = False
+                   ) -> list[list[str]] | None:
     """The rows ``csv.reader`` gives of a text without NUL, lone carriage returns or blank
     lines, several times faster: a line without quotes split at its commas, the lines with
     quotes read by the csv module together, each on its own (so that a quoted field that
     runs over a line end, which would join two of them, makes this give None). None for
     any other text (then the csv module reads it whole). ``strip``: every cell stripped
-    of white space, as ``cell.strip()``."""
+    of white space, as ``cell.strip()``. ``shared`` (where not stripped): the lines without
+    quotes that are the same text split once, into one list they share (for a reader that
+    tells each distinct line what it is once; the rows must not be changed)."""
     if "\x00" in text:
         return None
     if "\r" in text:
@@ -298,6 +301,8 @@ def split_csv_text(text: str, *, strip: bool = False) -> list[list[str]] | None:
     if '"' not in text:
         if strip and _edge_space(text):
             return [[c.strip() for c in line.split(",")] for line in lines]
+        if shared:
+            return _split_shared(lines, iter(()))
         return [line.split(",") for line in lines]
     quoted = [line + "\n" for line in lines if '"' in line]
     try:
@@ -315,7 +320,18 @@ def split_csv_text(text: str, *, strip: bool = False) -> list[list[str]] | None:
             return [next(parsed) if '"' in line else [c.strip() for c in line.split(",")]
                     for line in lines]
     parsed = iter(read)
+    if shared:
+        return _split_shared(lines, parsed)
     return [next(parsed) if '"' in line else line.split(",") for line in lines]
+
+
+def _split_shared(lines: list[str], quoted: Iterator[list[str]]) -> list[list[str]]:
+    """The lines split at their commas, each distinct one once (the same list for the same
+    text); a line with quotes takes the next of the rows ``quoted`` the csv module read
+    (the first of them for the same text)."""
+    cells: dict[str, list[str]] = {}
+    return [cells.setdefault(line, next(quoted)) if '"' in line else cells[line]
+            if line in cells else cells.setdefault(line, line.split(",")) for line in lines]
 
 
 def col_letter(i: int) -> str:

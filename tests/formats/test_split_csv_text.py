@@ -50,6 +50,14 @@ def test_split_gives_the_csv_modules_rows_or_declines(text: str, strip: bool) ->
     assert got is not None or not _plain(text)
     if got is not None:
         assert got == want
+    if not strip:  # the same rows where the same lines share one list
+        assert split_csv_text(text, shared=True) == got
+
+
+def test_the_same_lines_share_one_list() -> None:
+    rows = split_csv_text('a,b\n"c,d",e\na,b\n"c,d",e\nf\n', shared=True)
+    assert rows == [["a", "b"], ["c,d", "e"], ["a", "b"], ["c,d", "e"], ["f"]]
+    assert rows is not None and rows[0] is rows[2] and rows[1] is rows[3]
 
 
 def test_split_declines_what_it_cannot_be_sure_of() -> None:
