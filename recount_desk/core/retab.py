@@ -582,7 +582,8 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
         found = dict(zip(names, range(len(names)), strict=True))
     if tallies is not None:
         index: list[int] = list(range(len(cols.names)))
-        loaded_rows: list[tuple[int, ...] | int | None] = list(file_rows) if in_place else \
+        # (in place: the file's rows as they are, made only if one is asked for)
+        loaded_rows: Sequence[tuple[int, ...] | int | None] = file_rows if in_place else \
             [file_rows[found[p]] for p in firsts or ()]  # type: ignore[index]
     else:
         assert found is not None
