@@ -130,6 +130,10 @@ def start(job: Job, *, on_done: Callable[[Any], None],
         if dialog is not None:
             dialog.canceled.disconnect(worker.cancel)
             shown = dialog.isVisible()
+            # reset() stops the timer that shows the dialog after its minimum duration:
+            # hidden before that, it would show itself later, over whatever the job's end
+            # opened (the demo's "Who is using Recount Desk?" was left under it).
+            dialog.reset()
             dialog.hide()
             dialog.deleteLater()
             if shown and parent is not None:
