@@ -583,8 +583,8 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
     if tallies is not None:
         index: list[int] = list(range(len(cols.names)))
         # (in place: the file's rows as they are, made only if one is asked for)
-        loaded_rows: Sequence[tuple[int, ...] | int | None] = file_rows if in_place else \
-            [file_rows[found[p]] for p in firsts or ()]  # type: ignore[index]
+        loaded_rows: Sequence[tuple[int, ...] | int | None] = file_rows if found is None \
+            else [file_rows[found[p]] for p in firsts or ()]
     else:
         assert found is not None
         index, loaded_rows = [], []
