@@ -255,6 +255,21 @@ def _keep_head_outside(case: Case) -> None:
     case.conn.after_commit = keep
     if isinstance(case.conn, store.CaseConnection):
         case.conn.checked_in = root / "checked"  # store/checked.py
+        take_known_check(case)
+
+
+def take_known_check(case: Case) -> bool:
+    """When the case, page for page, is one checked here against its log (closed here, or
+    just checked by the window on a connection of its own), take that check now, so the
+    first action does not hash the file's image while the officer waits (store/checked.py;
+    ``store.take_known_check``). Nothing changes otherwise: the first action then checks
+    the case as every action does. True when the check was taken."""
+    if case.readonly:
+        return False
+    try:
+        return store.take_known_check(case.conn)
+    except (sqlite3.Error, OSError):
+        return False  # the first action checks the case itself
 
 
 def backup_before_writing(case: Case) -> list[str]:

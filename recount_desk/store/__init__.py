@@ -22,6 +22,7 @@ from .db import (
     replayed_clock,
     state_digest,
     stored_canvass_digest,
+    take_known_check,
     transaction,
     utc_now,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "replayed_clock",
     "state_digest",
     "stored_canvass_digest",
+    "take_known_check",
     "transaction",
     "utc_now",
 ]

@@ -990,6 +990,34 @@ def remember_check(conn: sqlite3.Connection) -> None:
     checked.save(conn.checked_in, image, head[0], fmt, conn.sums[1])
 
 
+def take_known_check(conn: sqlite3.Connection) -> bool:
+    """Before any write: when the case's image (every page, read in one transaction) is
+    one found here to match its log with the same last entry (store/checked.py), take that
+    check as this connection's own, as its first write would (``check_state``): the next
+    write then checks with two queries while no other connection has written the file
+    (``PRAGMA data_version``, as between any two actions). Run where a case was just opened
+    to write, or once the window's check on its own connection has found it sound, so the
+    first action does not hash the image while the officer waits. True when taken; nothing
+    changes otherwise (the first write then checks as before)."""
+    if not isinstance(conn, CaseConnection) or conn.checked_in is None or \
+            conn.in_transaction or conn.verified is not None:
+        return False
+    conn.execute("BEGIN")  # one state: the head, data_version and the pages read together
+    try:
+        head = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+        if head is None:
+            return False
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        sums = _checked_before(conn, head[0])
+        if sums is None:
+            return False
+        conn.sums = (head[0], sums)
+        conn.verified = (version, head[0])
+        return True
+    finally:
+        conn.execute("COMMIT")
+
+
 @contextmanager
 def transaction(conn: sqlite3.Connection, actor: str, action: str, *,
                 accept_reason: str | None = None, login: str | None = None,

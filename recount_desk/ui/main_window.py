@@ -793,6 +793,8 @@ class MainWindow(QMainWindow):
         def checked(problems: list[str]) -> None:
             if self.case is not None and self.case.path == path:
                 self._show_banner(self.case.readonly_reason, problems)
+                if not problems:  # sound: the first action need not check it again
+                    case_actions.take_known_check(self.case)
             self.case_checked.emit(str(path))
 
         # The history emptied while the case it belongs to is still open (emptying it reads

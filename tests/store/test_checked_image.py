@@ -17,7 +17,7 @@ from recount_desk.actions.case import open_case
 from recount_desk.actions.demo import user_data_dir
 from recount_desk.actions.verify import verify_case
 from recount_desk.core.recount import RecountMethod
-from recount_desk.store import db
+from recount_desk.store import checked, db
 from tests.actions.test_recount_actions import RACE, make_case
 from tests.store.outside import outside_edit
 
@@ -188,3 +188,56 @@ def test_the_windows_check_after_opening_is_remembered_for_the_first_write(
     outside_edit(path, "UPDATE election SET name = 'Forged'")
     assert not verify_case(path).ok
     _next_write_refused(path, "the election's details")
+
+
+def test_a_case_opened_here_takes_its_known_check_at_opening(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case last closed here in a checked state takes that check when it is opened to
+    write (store.take_known_check): its first action neither checks it in full nor hashes
+    its image while the officer waits."""
+    path = _closed_case(tmp_path)
+    case = open_case(path, actor="tester")
+    try:
+        assert case.conn.verified is not None  # taken at opening
+        hashed: list[int] = []
+        real = checked.image_sha256
+        monkeypatch.setattr(checked, "image_sha256",
+                            lambda conn: hashed.append(1) or real(conn))
+        calls = _no_full_check(monkeypatch)
+        rc.add_witness(case, RACE, name="W", designated_by="Ada", side="Ada")
+        assert calls == [] and hashed == []
+    finally:
+        case.close()
+    assert verify_case(path).ok
+
+
+def test_an_edit_made_after_opening_is_still_caught_before_the_first_write(
+        tmp_path: Path) -> None:
+    path = _closed_case(tmp_path)
+    case = open_case(path, actor="tester")
+    try:
+        assert case.conn.verified is not None
+        before = case.conn.execute("SELECT count(*) FROM audit").fetchone()[0]
+        outside_edit(path, "UPDATE election SET name = 'Forged'")
+        with pytest.raises(store.CaseChangedOutside, match="the election's details"):
+            rc.add_witness(case, RACE, name="W", designated_by="Ada", side="Ada")
+        assert case.conn.execute("SELECT count(*) FROM audit").fetchone()[0] == before
+    finally:
+        case.close()
+
+
+def test_a_case_whose_image_is_unknown_here_is_not_taken_as_checked(tmp_path: Path) -> None:
+    path = _closed_case(tmp_path)
+    for record in _records():
+        record.unlink()
+    case = open_case(path, actor="tester")
+    try:
+        assert case.conn.verified is None  # the first write checks it in full
+    finally:
+        case.close()
+    outside_edit(path, "UPDATE election SET name = 'Forged'")
+    case = open_case(path, actor="tester")
+    try:  # a record of the image before the edit does not fit the file after it
+        assert case.conn.verified is None
+    finally:
+        case.close()

@@ -96,3 +96,30 @@ def test_restore_a_backup_from_the_window(window: MainWindow, qtbot: QtBot,
     assert not window.banner.isVisible()
     assert window.case is not None
     assert window.case.election.name != "Tampered"
+
+
+def test_the_windows_check_after_opening_is_taken_by_its_own_connection(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    """A case none of whose images is known here (last closed on another workstation) is
+    checked in the background once shown; the window's connection then takes that check,
+    so the officer's first action does not check the file again."""
+    from recount_desk.actions.demo import user_data_dir
+
+    path = make_case(tmp_path)
+    for record in (user_data_dir() / "checked").glob("*.json"):
+        record.unlink()
+    open_in(window, qtbot, path)
+    assert window.case is not None and not window.banner.isVisible()
+    assert window.case.conn.verified is not None  # type: ignore[attr-defined]
+
+
+def test_a_case_changed_outside_is_not_taken_as_checked(window: MainWindow, qtbot: QtBot,
+                                                        tmp_path: Path) -> None:
+    path = make_case(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE election SET jurisdiction = 'Elsewhere County'")
+    conn.commit()
+    conn.close()
+    open_in(window, qtbot, path)
+    assert window.case is not None
+    assert window.case.conn.verified is None  # type: ignore[attr-defined]
