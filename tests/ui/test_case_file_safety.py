@@ -23,13 +23,18 @@ def open_in(window: MainWindow, qtbot: QtBot, path: Path) -> None:
         window.open_path(path)
 
 
-def test_a_case_changed_outside_shows_a_banner(window: MainWindow, qtbot: QtBot,
-                                               tmp_path: Path) -> None:
-    path = make_case(tmp_path)
+def change_outside(path: Path) -> None:
+    """Change the case with SQLite's own tools, with no audit entry."""
     conn = sqlite3.connect(path)
     conn.execute("UPDATE election SET jurisdiction = 'Elsewhere County'")
     conn.commit()
     conn.close()
+
+
+def test_a_case_changed_outside_shows_a_banner(window: MainWindow, qtbot: QtBot,
+                                               tmp_path: Path) -> None:
+    path = make_case(tmp_path)
+    change_outside(path)
     open_in(window, qtbot, path)
     assert window.banner.isVisible()
     assert "does not match its audit log" in window.banner.text()
@@ -40,10 +45,7 @@ def test_a_case_changed_outside_shows_a_banner(window: MainWindow, qtbot: QtBot,
 def test_accepting_a_case_changed_outside_clears_the_banner(window: MainWindow, qtbot: QtBot,
                                                              tmp_path: Path) -> None:
     path = make_case(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE election SET jurisdiction = 'Elsewhere County'")
-    conn.commit()
-    conn.close()
+    change_outside(path)
     open_in(window, qtbot, path)
     window.accept_file_as_is("The jurisdiction was corrected by IT; checked by the clerk.")
     assert not window.banner.isVisible()
@@ -116,10 +118,7 @@ def test_the_windows_check_after_opening_is_taken_by_its_own_connection(
 def test_a_case_changed_outside_is_not_taken_as_checked(window: MainWindow, qtbot: QtBot,
                                                         tmp_path: Path) -> None:
     path = make_case(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE election SET jurisdiction = 'Elsewhere County'")
-    conn.commit()
-    conn.close()
+    change_outside(path)
     open_in(window, qtbot, path)
     assert window.case is not None
     assert window.case.conn.verified is None  # type: ignore[attr-defined]
