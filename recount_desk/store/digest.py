@@ -105,13 +105,17 @@ def _shake_of_blob_row(prefix: bytes, row: Sequence[Any]) -> Any:
     return h
 
 
+def _row_number(prefix: bytes, row: Sequence[Any], blobs: bool = True) -> int:
+    """SHAKE-256 of ``prefix`` and the row's canonical JSON, as a number. ``blobs``: whether
+    the row may hold a long blob (both ways give the same bytes; only the time differs)."""
+    h = _shake_of_blob_row(prefix, row) if blobs and _long_blob(row) else \
+        hashlib.shake_256(prefix + _encode_row(row).encode("utf-8"))
+    return int.from_bytes(h.digest(ROW_BYTES), "little")
+
+
 def row_hash(table: str, row: Sequence[Any]) -> int:
     """One row's number: SHAKE-256 of the table's name and the row as canonical JSON."""
-    if _long_blob(row):
-        h = _shake_of_blob_row(table.encode() + b"\x1f", row)
-        return int.from_bytes(h.digest(ROW_BYTES), "little")
-    data = table.encode() + b"\x1f" + _encode_row(row).encode("utf-8")
-    return int.from_bytes(hashlib.shake_256(data).digest(ROW_BYTES), "little")
+    return _row_number(table.encode() + b"\x1f", row)
 
 
 def row_hash_reference(table: str, row: Sequence[Any]) -> int:
@@ -126,17 +130,13 @@ def row_hash_reference(table: str, row: Sequence[Any]) -> int:
 def table_sum(table: str, rows: Iterable[Sequence[Any]]) -> int:
     """The sum of the rows' numbers, modulo 2^4096."""
     prefix = table.encode() + b"\x1f"
-    shake, from_bytes, encode = hashlib.shake_256, int.from_bytes, _encode_row
     total = 0
-    # (Both ways give the same bytes, so which one a row takes changes only the time: rows
-    # are looked at for a long blob only in a table whose first row holds a blob.)
+    # (rows are looked at for a long blob only in a table whose first row holds a blob)
     blobs: bool | None = None
     for r in rows:
         if blobs is None:
             blobs = any(isinstance(v, bytes | memoryview) for v in r)
-        h = _shake_of_blob_row(prefix, r) if blobs and _long_blob(r) else \
-            shake(prefix + encode(r).encode("utf-8"))
-        total += from_bytes(h.digest(ROW_BYTES), "little")
+        total += _row_number(prefix, r, blobs)
     return total % MODULUS
 
 
