@@ -21,7 +21,9 @@ sys.path[:0] = [str(ROOT), str(Path(__file__).parent)]
 from interleave import pairwise  # noqa: E402
 
 DEFAULT = ROOT / "tests" / "data" / "openelections" / "20181106__ut__general__salt_lake__precinct.csv"
-CORPUS = ROOT.parent.parent / "shared" / "corpus"
+# The shared corpus beside the checkout (../shared, or ../../shared from a worktree).
+CORPUS = next((p / "shared" / "corpus" for p in ROOT.parents
+               if (p / "shared" / "corpus").is_dir()), ROOT.parent / "shared" / "corpus")
 
 
 def main() -> None:

@@ -32,6 +32,7 @@ ones plus those rows. A full computation from the rows gives the same sums; it i
 
 from __future__ import annotations
 
+import binascii
 import hashlib
 import json
 import json.encoder
@@ -97,7 +98,7 @@ def _shake_of_blob_row(prefix: bytes, row: Sequence[Any]) -> Any:
             update(b",")
         if isinstance(v, bytes | memoryview):
             update(b'{"blob":"')
-            update(bytes(v).hex().encode("ascii"))
+            update(binascii.hexlify(v))  # (the hex as bytes, not copied from a str)
             update(b'"}')
         else:
             update(_encode_row(v).encode("utf-8"))

@@ -12,6 +12,8 @@ from datetime import date, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recount_desk import store
 from recount_desk.actions.verify import verify_case
@@ -400,3 +402,38 @@ def test_an_edit_made_before_the_upgrade_stays_on_record(tmp_path: Path) -> None
     make_v1_file(untouched)
     store.open_case(untouched).close()
     assert verify_case(untouched).ok
+
+
+# A load's row made column by column (rr.load_blobs) against the plain, value-by-value
+# reference: the same blobs at the same width, or the same refusal.
+_COUNT = st.one_of(st.integers(0, 500), st.none(), st.just(-3), st.just(2**31),
+                   st.just(2**40), st.just(-(2**33)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 6).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(1, 2**31 - 1), min_size=n, max_size=n),
+    st.lists(st.lists(_COUNT, min_size=n, max_size=n), min_size=4, max_size=4),
+    st.lists(st.one_of(st.none(), st.lists(st.one_of(_COUNT, st.just("absent")),
+                                           min_size=n, max_size=n)), min_size=1,
+             max_size=3),
+    st.booleans())))
+def test_a_loads_blobs_are_the_plain_references(case: tuple) -> None:
+    units, fields, votes, big_id = case
+    if big_id and units:
+        units = [*units[:-1], 2**32 + 5]  # an id 4 bytes do not hold: every column at 8
+    votes = [None if c is None else [rr._Absent() if v == "absent" else v for v in c]
+             for c in votes]
+    choices = list(range(1, len(votes) + 1))
+
+    def made(f):  # type: ignore[no-untyped-def]
+        try:
+            return f(units, choices, fields, votes)
+        except ValueError as e:
+            return ("refused", str(e))
+
+    got, want = made(rr.load_blobs), made(rr.load_blobs_reference)
+    assert got == want
+    plain = [v for c in (*fields, *(c for c in votes if c is not None)) for v in c
+             if isinstance(v, int)]
+    assert (got[0] == "refused") == any(v < 0 for v in plain)
