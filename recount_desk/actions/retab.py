@@ -447,9 +447,8 @@ def _prepare(case: Case, contest_id: int, f: RetabFile, file_contest: int | None
                 env[c] += e.record.votes.votes.get(c, 0)
     comparison = compare_load(ctx.totals, ctx.layout, table.units, by_choice, plan.sheets,
                               kept, env)
-    last = store.last_entry(conn)
     return RetabPreview(contest_id, ctx.title, f, matches, chosen, plan, comparison,
-                        replaced, tuple(hand), last.hash if last else "", ctx, table)
+                        replaced, tuple(hand), store.last_hash(conn) or "", ctx, table)
 
 
 def preview_load(case: Case, contest_id: int, source: RetabFile | Path | str, *,
@@ -481,9 +480,8 @@ def load_retab(case: Case, preview: RetabPreview, *, confirm: bool = False) -> L
     cid = preview.contest_id
     f = preview.file
     with store.transaction(case.conn, case.actor, "load re-tabulated results") as tx:
-        last = store.last_entry(case.conn)
         # The preview holds unless the case changed since (then it is made again, here).
-        same = bool(preview.made_on) and last is not None and last.hash == preview.made_on \
+        same = bool(preview.made_on) and store.last_hash(case.conn) == preview.made_on \
             and preview.recount is not None and preview.recount.conn is case.conn
         ctx = preview.recount if same and preview.recount is not None else \
             load_recount(case, cid, [])

@@ -514,7 +514,6 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
     # spelled as the canvass spells it is looked up as it is (``exact``: the same answer).
     keys = list(map(str.casefold, canvass_precincts)) \
         if all(map(str.isalnum, canvass_precincts)) else list(map(norm_words, canvass_precincts))
-    full = dict(zip(keys, canvass_precincts, strict=True))
     by_code: dict[str, str] | None = None
     firsts = cols.single()
     names, file_rows = table.names, table.rows
@@ -524,9 +523,10 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
     # alike (then each is its own ``exact`` match): each file precinct is its unit's, in
     # place (its place in the file is made only if a unit is then taken on its own).
     in_place = firsts is not None and len(firsts) == len(names) and \
-        len(full) == len(keys) and list(names) == list(firsts) and \
-        len(set(firsts)) == len(firsts) and set(canvass_precincts).issuperset(names)
+        list(names) == list(firsts) and len(set(firsts)) == len(firsts) and \
+        set(canvass_precincts).issuperset(names) and len(set(keys)) == len(keys)
     if not in_place:
+        full = dict(zip(keys, canvass_precincts, strict=True))
         exact = dict(zip(canvass_precincts, map(full.__getitem__, keys), strict=True))
         unit_of = dict(zip(firsts, range(len(firsts)), strict=True)) if firsts is not None \
             else {p: i for i, ps in enumerate(cols.precincts) for p in ps}

@@ -367,6 +367,13 @@ def last_entry(conn: sqlite3.Connection) -> AuditEntry | None:
     return AuditEntry(*row) if row else None
 
 
+def last_hash(conn: sqlite3.Connection) -> str | None:
+    """The newest audit entry's hash: what a view made of the case is tied to (read alone,
+    not with the entry's payload, some hundred kB after a recount is started)."""
+    row = conn.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+    return str(row[0]) if row else None
+
+
 def audit_entries(conn: sqlite3.Connection) -> Iterator[AuditEntry]:
     for row in conn.execute("SELECT seq, at, actor, action, payload, prev_hash, hash FROM audit "
                             "ORDER BY seq"):

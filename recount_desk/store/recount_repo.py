@@ -231,10 +231,13 @@ def unit_table(conn: sqlite3.Connection, contest_id: int,
     if not ids:
         return UnitTable([], UnitColumns([], []))
     pname = precinct_name_map(conn) if names is None else names
-    of_unit = dict(zip(member_units, member_pids, strict=True))
-    if len(of_unit) == len(member_units) == len(ids):  # one precinct a unit (most recounts)
+    # One precinct a unit (most recounts): its precinct rows in the units' order, as the
+    # recount's start wrote them, or as they come.
+    of_unit = None if member_units == ids else dict(zip(member_units, member_pids, strict=True))
+    if of_unit is None or len(of_unit) == len(member_units) == len(ids):
         try:
-            one = list(map(pname.__getitem__, map(of_unit.__getitem__, ids)))
+            one = list(map(pname.__getitem__, member_pids if of_unit is None else
+                           map(of_unit.__getitem__, ids)))
         except KeyError:
             pass
         else:
