@@ -115,3 +115,20 @@ def test_threads_of_one_program_leave_the_newest_head(tmp_path: Path) -> None:
         t.join()
     head = anchor.known_head(tmp_path, CID)
     assert head is not None and (head.seq, head.hash) == (40, entries[-1].hash)
+
+
+def test_a_slot_another_program_wrote_since_is_read_before_the_next_record(
+        tmp_path: Path) -> None:
+    # This program remembers what it wrote last (not reading both slots again at each
+    # record); a program with a copy of the case open beside it writes the same record.
+    entries = _chain(4)
+    for e in entries[:2]:
+        _act(tmp_path, e)
+    _newest, slot, n = anchor._newest(tmp_path, CID)
+    other = {"seq": 4, "hash": entries[3].hash, "at": entries[3].at, "case_id": CID,
+             "case": "/elsewhere/copy.recount", "host": "another", "n": n}
+    anchor._write_slot(anchor._slot_paths(tmp_path, CID)[slot], other)
+    # Entry 3 is older than the head the other program kept: it does not replace it.
+    anchor.record(tmp_path, CID, entries[2], Path("/cases/x.recount"), committed=True)
+    head = anchor.known_head(tmp_path, CID)
+    assert head is not None and (head.seq, head.hash) == (4, entries[3].hash)
