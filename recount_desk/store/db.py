@@ -791,8 +791,11 @@ def _watch_rows(conn: sqlite3.Connection) -> None:
     and those of that one action."""
     if not isinstance(conn, CaseConnection) or case_format(conn) < ROWS_FORMAT:
         return
-    key = (int(conn.execute("PRAGMA schema_version").fetchone()[0]),
-           tuple(_digested_tables(conn)))
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    # (the tables change only with the schema's version: the schema is not read again)
+    known = conn.triggers_for
+    key = known if known is not None and known[0] == version else \
+        (version, tuple(_digested_tables(conn)))
     conn.row_changes.whole = rows_digest.whole_tables(case_format(conn))
     if conn.triggers_for != key:
         conn.triggers_for = None
