@@ -70,6 +70,7 @@ __all__ = [
     "ReadOptions",
     "detect",
     "families",
+    "odd_separator",
     "read_canvass",
     "read_canvass_with_raw",
 ]
@@ -135,23 +136,29 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
                                  options=options, detection=detection)[1]
 
 
-def _separated_by(path: Path) -> str:
-    """What to say of a text file whose columns are separated by tabs or semicolons (Excel's
-    'Text (Tab delimited)', or a comma-decimal locale's CSV): the readers take commas; the
-    column mapping sniffs the separator."""
+def odd_separator(path: Path) -> str | None:
+    """"tabs" or "semicolons" for a text file whose columns are separated so (Excel's
+    'Text (Tab delimited)', or a comma-decimal locale's CSV), else None: the readers take
+    commas; the column mapping sniffs the separator."""
     try:
         with open(path, "rb") as f:
             lines = [ln for ln in f.read(8192).splitlines() if ln.strip()][:5]
     except OSError:
-        return ""
-    if not lines:
-        return ""
+        return None
     for sep, name in ((b"\t", "tabs"), (b";", "semicolons")):
-        if all(ln.count(sep) >= 2 and ln.count(sep) > ln.count(b",") for ln in lines):
-            return (f" Its columns are separated by {name}, not commas: the column mapping "
-                    "reads it (the window's import wizard), or save it from Excel as 'CSV "
-                    "UTF-8 (Comma delimited)' and import that copy.")
-    return ""
+        if lines and all(ln.count(sep) >= 2 and ln.count(sep) > ln.count(b",")
+                         for ln in lines):
+            return name
+    return None
+
+
+def _separated_by(path: Path) -> str:
+    """What a refusal says of a file :func:`odd_separator` names (empty for any other)."""
+    name = odd_separator(path)
+    return "" if name is None else (
+        f" Its columns are separated by {name}, not commas: the column mapping reads it "
+        "(the window's import wizard), or save it from Excel as 'CSV UTF-8 (Comma "
+        "delimited)' and import that copy.")
 
 
 def read_canvass_with_raw(path: Path | str, *, family: str | None = None,

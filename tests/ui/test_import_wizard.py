@@ -147,6 +147,30 @@ def test_an_unknown_layout_is_read_through_the_mapping_page(
     assert rows["Council"].check.totals.contest.seats == 2
 
 
+def test_a_tab_separated_file_is_said_so_and_read_through_the_mapping_page(
+        empty_case: MainWindow, qtbot: QtBot, ui_data: Path, tmp_path: Path) -> None:
+    # Excel's "Text (Tab delimited)": no reader takes it, the format page says why, and the
+    # mapping page reads it with the same contests as the comma-separated file.
+    text = (ui_data / "20221108__ut__general__beaver__precinct.csv").read_text(encoding="utf-8")
+    assert "\t" not in text
+    path = tmp_path / "beaver.txt"
+    path.write_text(text.replace(",", "\t"), encoding="utf-8")
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, path)
+    summary = wiz.format_page.summary.text()
+    assert "does not recognise" in summary
+    assert "separated by tabs, not commas: the mapping reads them" in summary
+    _next(wiz)
+    assert wiz.currentId() == MAPPING_PAGE
+    assert wiz.mapping_page.columns()["votes"] == "votes"
+    with qtbot.waitSignal(wiz.read_finished, timeout=SIGNAL_MS):
+        _next(wiz)
+    qtbot.waitUntil(lambda: wiz.currentId() == PREVIEW_PAGE)
+    assert "5 contests" in wiz.preview_page.summary.text()
+    wiz.reject()
+
+
 def test_replacing_a_canvass_must_be_confirmed(empty_case: MainWindow, qtbot: QtBot,
                                                ui_data: Path) -> None:
     from recount_desk.actions.canvass import import_canvass, read_file

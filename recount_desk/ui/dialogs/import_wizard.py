@@ -220,7 +220,9 @@ class FormatPage(QWizardPage):
                 f"Recount Desk does not recognise the layout of <b>{wiz.source.name}</b>. "
                 "On the next page, say how its columns are laid out: which hold the "
                 "precinct, the contest, the choice and the votes, or which block of columns "
-                "is which contest.")
+                "is which contest."
+                + (f"<br>Its columns are separated by {wiz.separator}, not commas: the "
+                   "mapping reads them as they are." if wiz.separator else ""))
         for d in found:
             b = QRadioButton(f"{d.label} — {d.confidence} %")
             b.setProperty("family", d.family)
@@ -890,6 +892,8 @@ class ImportWizard(QWizard):
         self.mapping: dict[str, Any] | None = None
         self.parsed: ParsedCanvass | None = None
         self.sheets: list[str] = []  # the workbook's sheets, to choose the one to read
+        # Of a text file no reader recognised: "tabs" or "semicolons" between its columns.
+        self.separator: str | None = None
         self.busy = False
         self._advance = False
         self.file_page = FilePage()
@@ -939,21 +943,22 @@ class ImportWizard(QWizard):
         primary = self.target.primary
 
         def job(progress: workers.Progress, cancelled: Any) -> tuple[
-                list[Detection], ParsedCanvass | None, list[str]]:
+                list[Detection], ParsedCanvass | None, list[str], str | None]:
             sheets = wizard_actions.workbook_sheets(path)
             found = canvass_actions.detect_file(path)
-            if not found:
-                return found, None, sheets
+            if not found:  # (a text file with tabs or semicolons between its columns: said)
+                return found, None, sheets, canvass_actions.odd_separator(path)
             parsed = canvass_actions.read_file(
                 path, family=found[0].family, primary=primary,
                 options=ReadOptions(on_progress=progress, cancelled=cancelled),
                 detection=found[0])
-            return canvass_actions.with_gate(found, parsed), parsed, sheets
+            return canvass_actions.with_gate(found, parsed), parsed, sheets, None
 
-        def done(result: tuple[list[Detection], ParsedCanvass | None, list[str]]) -> None:
+        def done(result: tuple[list[Detection], ParsedCanvass | None, list[str], str | None]
+                 ) -> None:
             self.busy = False
             self.source = path
-            self.detections, self.parsed, self.sheets = result
+            self.detections, self.parsed, self.sheets, self.separator = result
             self._point_out_kind()
             self.family = self.detections[0].family if self.detections else None
             if self.parsed is not None:
