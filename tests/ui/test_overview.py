@@ -133,3 +133,5 @@ def test_the_law_applied_says_when_its_text_is_assumed(demo: MainWindow) -> None
     text = demo.contests_page.detail.edition.text()
     assert "20A-4-401 in its 2019–2023 text" in text
     assert "ASSUMED: the 2019 text is applied to an election of 2016" in text
+    # the row of the verdict's own assumptions does not say "None" under it
+    assert demo.contests_page.detail.assumptions.text() == "None besides the law's text, above"

@@ -287,8 +287,11 @@ class ContestDetailPane(QWidget):
         assumed = d.edition.assumption(self.election_date) if self.election_date else None
         self.edition.setText(d.edition.label + (f"<br><small>{assumed}</small>" if assumed
                                                 else ""))
+        # (the law's own text, when it is assumed, is said in the row above: "None" alone
+        # under an "ASSUMED:" would read as a contradiction)
         self.assumptions.setText("<br>".join(f"Assumption: {a}" for a in d.assumptions)
-                                 if d.assumptions else "None")
+                                 if d.assumptions else
+                                 "None besides the law's text, above" if assumed else "None")
         for w in (self.seats, self.scope, self.method, self.pass_rule):
             w.blockSignals(True)
         self.seats.setValue(c.seats)
