@@ -512,8 +512,10 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
     # ``match_precinct`` finds it (a full name wins over another's code); the matcher of
     # codes is made only for a name that is not a full name (one fold per name). A name
     # spelled as the canvass spells it is looked up as it is (``exact``: the same answer).
+    # (every name letters and digits only: told of all the names joined, in one call)
     keys = list(map(str.casefold, canvass_precincts)) \
-        if all(map(str.isalnum, canvass_precincts)) else list(map(norm_words, canvass_precincts))
+        if all(canvass_precincts) and "".join(canvass_precincts).isalnum() \
+        else list(map(norm_words, canvass_precincts))
     by_code: dict[str, str] | None = None
     firsts = cols.single()
     names, file_rows = table.names, table.rows
@@ -522,9 +524,12 @@ def plan_load(layout: SheetLayout, units: Sequence[RecountUnit] | UnitColumns,
     # units' order, each spelled as the canvass spells it, and no two canvass names folding
     # alike (then each is its own ``exact`` match): each file precinct is its unit's, in
     # place (its place in the file is made only if a unit is then taken on its own).
+    # (when the units' precincts are the canvass's, in its order, no two folding alike
+    # makes them distinct and the canvass's: two sets fewer)
     in_place = firsts is not None and len(firsts) == len(names) and \
-        list(names) == list(firsts) and len(set(firsts)) == len(firsts) and \
-        set(canvass_precincts).issuperset(names) and len(set(keys)) == len(keys)
+        list(names) == list(firsts) and len(set(keys)) == len(keys) and (
+            list(firsts) == list(canvass_precincts) or
+            (len(set(firsts)) == len(firsts) and set(canvass_precincts).issuperset(names)))
     if not in_place:
         full = dict(zip(keys, canvass_precincts, strict=True))
         exact = dict(zip(canvass_precincts, map(full.__getitem__, keys), strict=True))
