@@ -248,6 +248,16 @@ def _record(root: Path, cid: str, old: dict[str, object] | None, slot: int, n: i
     else:
         if old is None:  # nothing anchored yet: the pending entry is all there is
             data.update({"seq": 0, "hash": ""})
+        elif old.get("pending_seq") == entry.seq - 1 and \
+                old.get("pending_hash") == entry.prev_hash and \
+                int(old["seq"]) < entry.seq - 1:  # type: ignore[call-overload]
+            # The entry pending before this one is the one it chains on: that one was
+            # committed, though its head record was never written (a kill between its
+            # commit and that record). It is the head now: else a second kill, before this
+            # entry's commit, would leave a record naming neither, and the next check would
+            # call that entry of this workstation's a forgery.
+            data.update({"seq": entry.seq - 1, "hash": entry.prev_hash})
+            data.pop("at", None)
         data.update({"pending_seq": entry.seq, "pending_hash": entry.hash})
     data.update({"case_id": cid, "case": str(case), "host": socket.gethostname(),
                  "written": datetime.now(UTC).isoformat(timespec="seconds")})

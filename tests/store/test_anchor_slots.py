@@ -132,3 +132,37 @@ def test_a_slot_another_program_wrote_since_is_read_before_the_next_record(
     anchor.record(tmp_path, CID, entries[2], Path("/cases/x.recount"), committed=True)
     head = anchor.known_head(tmp_path, CID)
     assert head is not None and (head.seq, head.hash) == (4, entries[3].hash)
+
+
+def test_two_kills_in_a_row_never_make_an_entry_of_this_workstation_look_forged(
+        tmp_path: Path) -> None:
+    # A kill between an action's commit and its head record leaves that entry pending (and
+    # in the case). If the next action is then killed before its own commit, its pending
+    # record must still own the entry before it: the chain says that entry was committed.
+    me = anchor.writer_id(tmp_path)
+    entries: list[AuditEntry] = []
+    for i in range(4):
+        entries.append(make_entry(entries[-1] if entries else None,
+                                  f"2026-12-03T10:{i:02d}:00Z", "Clerk", f"action {i + 1}",
+                                  {"data": {}, "writer": me}))
+    for e in entries[:2]:
+        _act(tmp_path, e)
+    anchor.record(tmp_path, CID, entries[2], Path("/cases/x.recount"), committed=False)
+    # (killed here, after entry 3's commit; the case is opened again and acted on)
+    anchor.record(tmp_path, CID, entries[3], Path("/cases/x.recount"), committed=False)
+    # (killed again, before entry 4's commit: the case ends at entry 3)
+    head = anchor.known_head(tmp_path, CID)
+    assert head is not None and (head.seq, head.hash) == (3, entries[2].hash)
+    assert anchor.unseen_entries(tmp_path, CID, entries[:3]) == ([], [])
+    # A pending entry that does not chain on the one pending before it changes no head.
+    other = make_entry(entries[1], "2026-12-03T11:00:00Z", "Clerk", "elsewhere",
+                       {"data": {"x": 1}, "writer": me})
+    root2 = tmp_path / "second"
+    for e in entries[:2]:
+        _act(root2, e)
+    anchor.record(root2, CID, entries[2], Path("/cases/x.recount"), committed=False)
+    anchor.record(root2, CID, make_entry(other, "2026-12-03T11:01:00Z", "Clerk", "next",
+                                         {"data": {}}), Path("/cases/x.recount"),
+                  committed=False)
+    head = anchor.known_head(root2, CID)
+    assert head is not None and head.seq == 2
