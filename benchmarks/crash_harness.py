@@ -216,9 +216,7 @@ def _acked_in_asides(case_path: Path) -> int:
     best = 0
     for aside in case_path.parent.glob(f"{case_path.stem}.before-restore-*{case_path.suffix}"):
         try:
-            conn = sqlite3.connect(aside.resolve().as_uri() + "?mode=ro", uri=True)
-            best = max(best, conn.execute("SELECT count(*) FROM audit").fetchone()[0])
-            conn.close()
+            best = max(best, _entries(aside))
         except sqlite3.Error:
             continue
     return best

@@ -60,15 +60,7 @@ def odd_separator(path: Path | str) -> str | None:
     """For a text file no reader recognised: "tabs" or "semicolons" when its columns are
     separated so (the readers take commas; the column mapping sniffs the separator), else
     None (and for a workbook)."""
-    from recount_desk.formats.tabular import sniff
-
-    path = Path(path)
-    try:
-        if sniff(path) != "csv":
-            return None
-    except ImportFailed:
-        return None
-    return formats.odd_separator(path)
+    return formats.odd_separator(Path(path))
 
 
 def read_file(path: Path | str, *, family: str | None = None, primary: bool | None = None,

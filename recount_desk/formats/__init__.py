@@ -136,10 +136,16 @@ def read_canvass(path: Path | str, *, family: str | None = None, primary: bool |
                                  options=options, detection=detection)[1]
 
 
-def odd_separator(path: Path) -> str | None:
+def odd_separator(path: Path, kind: str | None = None) -> str | None:
     """"tabs" or "semicolons" for a text file whose columns are separated so (Excel's
-    'Text (Tab delimited)', or a comma-decimal locale's CSV), else None: the readers take
-    commas; the column mapping sniffs the separator."""
+    'Text (Tab delimited)', or a comma-decimal locale's CSV), else None (and for a workbook,
+    or a file that is not one at all): the readers take commas; the column mapping sniffs
+    the separator. ``kind``: what ``sniff`` said of the file, when it was asked already."""
+    try:
+        if (kind or sniff(path)) != "csv":
+            return None
+    except ImportFailed:
+        return None
     try:
         with open(path, "rb") as f:
             lines = [ln for ln in f.read(8192).splitlines() if ln.strip()][:5]
@@ -152,9 +158,9 @@ def odd_separator(path: Path) -> str | None:
     return None
 
 
-def _separated_by(path: Path) -> str:
+def _separated_by(path: Path, kind: str) -> str:
     """What a refusal says of a file :func:`odd_separator` names (empty for any other)."""
-    name = odd_separator(path)
+    name = odd_separator(path, kind)
     return "" if name is None else (
         f" Its columns are separated by {name}, not commas: the column mapping reads it "
         "(the window's import wizard), or save it from Excel as 'CSV UTF-8 (Comma "
@@ -181,7 +187,7 @@ def read_canvass_with_raw(path: Path | str, *, family: str | None = None,
                 read_sheet_text(path, 0, nrows=2)
             raise fail(path, "Recount Desk does not recognise this layout: a column mapping "
                        "must say which columns hold the precinct, contest, choice and votes."
-                       + (_separated_by(path) if kind == "csv" else ""),
+                       + _separated_by(path, kind),
                        remedy=Remedy.MAP_COLUMNS)
         family, detection = found[0].family, found[0]
     elif detection is not None and detection.family != family:

@@ -205,7 +205,7 @@ def record(root: Path, cid: str, entry: AuditEntry, case: Path, *, committed: bo
         else:
             old, slot, n = _newest(root, cid)
         _WRITTEN.pop(key, None)
-        written = _record(root, cid, old, slot, n, entry, case, committed=committed,
+        written = _record(root, cid, paths[slot], old, n, entry, case, committed=committed,
                           restored=restored, superseded=superseded)
         if written is not None:
             _WRITTEN[key] = (_stamps(paths), written, 1 - slot, n + 1)
@@ -231,10 +231,11 @@ def _stamps(paths: Sequence[Path]) -> tuple[object, ...]:
     return tuple(out)
 
 
-def _record(root: Path, cid: str, old: dict[str, object] | None, slot: int, n: int,
+def _record(root: Path, cid: str, path: Path, old: dict[str, object] | None, n: int,
             entry: AuditEntry, case: Path, *, committed: bool, restored: bool,
             superseded: AuditEntry | None) -> dict[str, object] | None:
-    """``record`` given the newest record (``old``), the slot to write and its number.
+    """``record`` given the newest record (``old``), the slot to write (``path``) and its
+    number.
     Returns the record written (with its ``n``), or None when there was nothing to write."""
     if old is not None:
         old = {k: v for k, v in old.items() if k != "n"}
@@ -270,7 +271,7 @@ def _record(root: Path, cid: str, old: dict[str, object] | None, slot: int, n: i
             kept.append([superseded.seq, superseded.hash])
         data["superseded"] = kept[-20:]
     data["n"] = n
-    _write_slot(_slot_paths(root, cid)[slot], data)
+    _write_slot(path, data)
     if n == 1:  # the first slot written: the one-file record of earlier versions goes
         with contextlib.suppress(OSError):
             anchor_path(root, cid).unlink(missing_ok=True)
