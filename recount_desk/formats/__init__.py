@@ -167,6 +167,13 @@ def _separated_by(path: Path, kind: str) -> str:
         "delimited)' and import that copy.")
 
 
+def _no_total(path: Path, kind: str) -> str:
+    """What a refusal says of a long table whose votes are split by mode with no total."""
+    from . import long
+
+    return long.why_not(path, kind)
+
+
 def read_canvass_with_raw(path: Path | str, *, family: str | None = None,
                           primary: bool | None = None, seats: dict[str, int] | None = None,
                           options: ReadOptions | None = None,
@@ -187,7 +194,7 @@ def read_canvass_with_raw(path: Path | str, *, family: str | None = None,
                 read_sheet_text(path, 0, nrows=2)
             raise fail(path, "Recount Desk does not recognise this layout: a column mapping "
                        "must say which columns hold the precinct, contest, choice and votes."
-                       + _separated_by(path, kind),
+                       + _separated_by(path, kind) + _no_total(path, kind),
                        remedy=Remedy.MAP_COLUMNS)
         family, detection = found[0].family, found[0]
     elif detection is not None and detection.family != family:

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import longtable
+from . import longtable, vocab
 from ._workbook_checks import first_visible_sheet
 from .base import Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source
@@ -84,6 +84,27 @@ def detect(path: Path, kind: str) -> Detection | None:
         return Detection(FAMILY, LABEL, conf,
                          f"columns {', '.join(cols[k] for k in ('office', 'candidate', 'votes'))}")
     return None
+
+
+def why_not(path: Path, kind: str) -> str:
+    """What a refusal of an unrecognised file says when its header is a long table's but
+    for its votes: contest and choice columns, and votes split by how they were cast
+    (``election_day``, ``absentee`` …) with no total. Their sum is not taken for the total:
+    a file's modes may leave some votes out (empty when the header is not so)."""
+    try:
+        header = _head(path, kind)
+    except (OSError, ValueError):
+        return ""
+    cols = _columns(header)
+    modes = [c for c in header if vocab.VOTE_MODE.match(c.replace("_", " "))]
+    if "votes" in cols or not {"office", "candidate"} <= cols.keys() or not modes:
+        return ""
+    return (f" Its header names contests ({cols['office']!r}) and choices "
+            f"({cols['candidate']!r}) and votes by how they were cast ("
+            + ", ".join(repr(m) for m in modes[:6])
+            + ") but no column of total votes; their sum is not assumed to be the total "
+            "(a file's modes may leave some votes out). Export the file with its total "
+            "votes column, or add one named 'votes'.")
 
 
 def _head(path: Path, kind: str) -> list[str]:

@@ -313,3 +313,26 @@ def test_an_unreadable_value_in_a_statistics_row_is_said_not_dropped_silently(
     assert len(said) == 1 and said[0].row == 3 and said[0].severity.value == "warning"
     assert "'n/a'" in said[0].message and "PAPER BALLOTS CAST-BLANK" in said[0].message
     assert not [i for i in parsed.issues if i.severity.value == "error"]
+
+
+@pytest.mark.parametrize(("header", "hinted"), [
+    ("precinct,office,candidate,election_day,absentee,provisional", True),
+    ("precinct,office,candidate,Election Day,Mail Ballots", True),
+    ("precinct,office,candidate,tally", False),  # no vote modes: the general refusal
+])
+def test_votes_split_by_mode_without_a_total_are_refused_saying_so(
+        tmp_path: Path, header: str, hinted: bool) -> None:
+    """The modes' sum is not taken for the total (a file's modes may leave votes out): the
+    refusal names the contest, choice and mode columns and asks for the total's."""
+    f = tmp_path / "modes.csv"
+    n = len(header.split(",")) - 3
+    f.write_text(header + "\n" + "".join(f"P{i},Mayor,Ann,{','.join(['3'] * n)}\n"
+                                          for i in range(3)))
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(f)
+    said = str(e.value)
+    assert "does not recognise this layout" in said
+    assert ("no column of total votes" in said) is hinted
+    if hinted:
+        assert "'office'" in said and "'candidate'" in said
+        assert repr(header.split(",")[3]) in said
