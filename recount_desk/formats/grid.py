@@ -8,9 +8,10 @@ In the order of the pipeline's stages:
   a family reads, else the family's sentence; the sheets to read), :func:`other_sheets`
   (which sheets were read and which were not, said once);
 - **header band**: :func:`band` (the rows of a band of several rows around a header:
-  contest, candidate, party and "Vote for" rows in any order), :func:`band_kind` (what one
-  row of it holds), :func:`band_roles` (which row names the contests, which the
-  candidates, which the parties; a party row's cells through :func:`vocab.party_of`),
+  contest, candidate, party, "Vote for" and vote-mode rows in any order),
+  :func:`band_kind` (what one row of it holds), :func:`band_roles` (which row names the
+  contests, which the candidates, which the parties; a party row's cells through
+  :func:`vocab.party_of`),
   :data:`PAGE_LINE` (a printed page's "Page n of m");
 - **grid**: :class:`Tally` (a reading's counts, every bad cell named up to a cap and the
   rest counted), :func:`number_like`;
@@ -162,7 +163,8 @@ def choice_party(name: str) -> tuple[str, str]:
 
 def band_kind(cells: Sequence[str]) -> str:
     """What one row of a header band holds over the choice columns: 'empty', 'party'
-    (party codes or names), 'seats' ('Vote for 1' under each contest), or 'text'."""
+    (party codes or names), 'seats' ('Vote for 1' under each contest), 'modes' (how the
+    votes were cast, under each choice: 'Election Day', 'Mail', 'Total'), or 'text'."""
     filled = [c for c in cells if c]
     if not filled:
         return "empty"
@@ -170,15 +172,18 @@ def band_kind(cells: Sequence[str]) -> str:
         return "party"
     if all(_VOTE_FOR_ONLY.match(c) for c in filled):
         return "seats"
+    if len(filled) >= 2 and all(vocab.VOTE_MODE.match(c) for c in filled):
+        return "modes"
     return "text"
 
 
 def band(rows: Sequence[Sequence[str]], h: int, width: int, *,
          clean: Callable[[str], str] = clean,
          leads: frozenset[str] = BAND_LEADS) -> tuple[list[int], int]:
-    """Stage *header band*: the rows of the band around the header at ``h`` (up to three
-    rows of text above it, and up to three below whose first cell is one of ``leads``;
-    none with counts or a page line) and the first row after the band."""
+    """Stage *header band*: the rows of the band around the header at ``h`` (up to four
+    rows of text above it, and up to four below whose first cell is one of ``leads``;
+    none with counts or a page line: contests, "Vote for", candidates, vote modes and
+    parties make five rows) and the first row after the band."""
     def cells(i: int) -> list[str]:
         return [clean(c) for c in rows[i]] + [""] * (width - len(rows[i]))
 
@@ -186,13 +191,13 @@ def band(rows: Sequence[Sequence[str]], h: int, width: int, *,
         return not any(to_int(c) is not None for c in r[1:width] if c)
 
     above = []
-    for i in range(h - 1, max(h - 4, -1), -1):
+    for i in range(h - 1, max(h - 5, -1), -1):
         r = cells(i)
         if not any(r[1:width]) or not no_counts(r) or PAGE_LINE.search(" ".join(r)):
             break
         above.append(i)
     below = []
-    for i in range(h + 1, min(h + 4, len(rows))):
+    for i in range(h + 1, min(h + 5, len(rows))):
         r = cells(i)
         if r[0].lower().rstrip(":") not in leads or not any(r[1:width]) or not no_counts(r):
             break

@@ -338,12 +338,21 @@ def _is_section_header(cells: list[str]) -> bool:
     return len(rest) >= 2 and not any(to_int(c) is not None for c in rest)
 
 
-def _section(rows: list[list[str]], h: int, width: int
-             ) -> tuple[int, list[Col], set[tuple[str, ...]], bool, int, dict[int, str]]:
+_TOTAL_MODE = re.compile(r"^\s*total(\s+votes)?\s*$", re.IGNORECASE)
+
+
+def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 0
+             ) -> tuple[int, list[Col], set[tuple[str, ...]], bool, int, dict[int, str],
+                        dict[tuple[str, str], set[int]]]:
     """For the header at row ``h``: the first data row, the candidate columns, the rows of
     the header block as text, whether the block names no contests, the block's first row
-    (the title rows are above it), and the statistics columns among the candidates'
-    ({column: label})."""
+    (the title rows are above it), the statistics columns among the candidates'
+    ({column: label}), and the seats a "Vote for N" row of the band gives each contest
+    ({(contest, party): the numbers it says}).
+
+    Under a row of vote modes ('Election Day', 'Mail', 'Total' under each candidate) only
+    each candidate's 'Total' column is read; a candidate whose modes have no total is
+    refused (their sum is not assumed to be the total: a file's modes may leave votes out)."""
     band, data_start = grid.band(rows, h, width, clean=_clean)
     cells = {i: ([_clean(c) for c in rows[i]] + [""] * width)[:width] for i in band}
 
@@ -361,6 +370,10 @@ def _section(rows: list[list[str]], h: int, width: int
     stats = {j: label for j in range(first, width) if (label := is_stat(j)) is not None}
     contest_i, name_i, party_i = grid.band_roles(cells, band, h, first, stats)
     empty_row = [""] * width
+    kinds = {i: grid.band_kind([cells[i][j] for j in range(first, width) if j not in stats])
+             for i in band}
+    seats_row = next((cells[i] for i in band if kinds[i] == "seats"), None)
+    modes_row = next((cells[i] for i in band if kinds[i] == "modes"), None)
     contest_row = cells[contest_i] if contest_i is not None else empty_row
     name_row, party_row = cells[name_i], cells[party_i] if party_i is not None else empty_row
     block_start = band[0]
@@ -379,6 +392,10 @@ def _section(rows: list[list[str]], h: int, width: int
     paired = {j for j, (w, rest) in stances.items() for k in (j - 1, j + 1)
               if k in stances and stances[k][1].casefold() == rest.casefold()
               and {w.lower(), stances[k][0].lower()} in ({"yes", "no"}, {"for", "against"})}
+    named = named_party = ""  # the candidate over a run of vote-mode columns
+    modes: dict[tuple[str, str], list[int]] = {}  # (contest, candidate): its mode columns
+    totalled: set[tuple[str, str]] = set()
+    seats: dict[tuple[str, str], set[int]] = {}
     for j in range(first, width):
         if j in stats:
             continue
@@ -386,6 +403,18 @@ def _section(rows: list[list[str]], h: int, width: int
         if title:
             current = seen_titles.setdefault(title.casefold(), title)
         cname = name_row[j] if j < len(name_row) else ""
+        cparty_raw = party_row[j] if j < len(party_row) else ""
+        if modes_row is not None and modes_row[j]:
+            # (the name and the party over the first of a candidate's mode columns)
+            if cname:
+                named, named_party = cname, cparty_raw
+            cname, cparty_raw = named, named_party
+            if not _TOTAL_MODE.match(modes_row[j]):
+                modes.setdefault((current, cname), []).append(j)
+                continue
+            totalled.add((current, cname))
+        if seats_row is not None and (n := vocab.seats_in(seats_row[j])) is not None:
+            seats.setdefault(_split_contest(current or "Results"), set()).add(n)
         contest_title = current or "Results"
         stance = stances[j] if j in paired else None
         if stance is not None:
@@ -399,12 +428,22 @@ def _section(rows: list[list[str]], h: int, width: int
         if k is None:
             continue
         contest, party = _split_contest(contest_title)
-        cparty_raw = party_row[j] if j < len(party_row) else ""
         cparty = (vocab.party_of(cparty_raw) or "") if cparty_raw else ""
         choice, prefix = grid.choice_party(cname)
         cols.append((j, contest, party, choice, cparty or prefix, k))
+    untotalled = [k for k in modes if k not in totalled]
+    if untotalled:
+        contest, cname = untotalled[0]
+        js = modes[(contest, cname)]
+        span = f"{col_letter(js[0] + lead)}–{col_letter(js[-1] + lead)}"
+        raise fail(path, f"The columns {span} under {cname!r} ({contest or 'Results'}) hold "
+                   "its votes by how they were cast ("
+                   + ", ".join(repr(modes_row[j]) for j in js if modes_row is not None)
+                   + ") with no 'Total' column; their sum is not assumed to be the total (a "
+                   "file's modes may leave votes out). Add each candidate's total column, or "
+                   "export the totals, and import again.", row=h + 1)
     no_titles = not (current or any(contest_row[first:width]))
-    return data_start, cols, block, no_titles, block_start, stats
+    return data_start, cols, block, no_titles, block_start, stats, seats
 
 
 def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int,
@@ -413,7 +452,8 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     log = IssueLog(name, sheet or None)
     doubt = IssueLog(name, sheet or None)
     width = max(len(r) for r in rows)
-    data_start, cols, block, no_titles, block_start, stats = _section(rows, h, width)
+    data_start, cols, block, no_titles, block_start, stats, band_seats = _section(
+        path, rows, h, width, lead)
     if not cols:
         return RawCanvass(name, FAMILY, frame([]), [], sheet=sheet)
     if no_titles:
@@ -443,8 +483,10 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         cells = [_clean(c) for c in rows[i]]
         if tuple(c for c in cells if c) in block or not _is_section_header(cells):
             continue
-        start, more, more_block, _, _, _ = _section(rows, i, width)
+        start, more, more_block, _, _, _, more_seats = _section(path, rows, i, width, lead)
         block |= more_block
+        for k, ns in more_seats.items():
+            band_seats.setdefault(k, set()).update(ns)
         if more:
             sections[i] = (start, more)
 
@@ -553,6 +595,17 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                  f"({got.suppressed_rows[hidden_key]}), "
                  "so it has no precinct counts and is not imported.")
     seats = {(c, "", p): n for c, p in all_groups if (n := vocab.seats_in(c))}
+    # A "Vote for N" row of the band: the seats of each contest under it, unless its columns
+    # say two numbers (then none is taken, and the officer is told).
+    for (c, p), ns in band_seats.items():
+        if (c, p) not in all_groups or (c, "", p) in seats:
+            continue
+        if len(ns) == 1:
+            seats[(c, "", p)] = next(iter(ns))
+        else:
+            doubt.warn(f"The 'Vote for' row says {' and '.join(map(str, sorted(ns)))} over the "
+                       f"columns of {c!r}; its seats are not taken from it. Give them with "
+                       "the seats setting.", row=h + 1)
     # The title rows, not the contest titles ('City Council Seat 2 Primary' is no primary).
     title_text = " ".join(_clean(c) for r in rows[:block_start] for c in r if c).lower()
     primary = grid.primary_of(title_text or sheet.lower(), any(p for _c, p in all_groups))

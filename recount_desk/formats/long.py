@@ -10,12 +10,15 @@ from __future__ import annotations
 import builtins
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from recount_desk.core.model import ContestKey, Issue, Severity
+
 from . import longtable, vocab
 from ._workbook_checks import first_visible_sheet
-from .base import Detection, RawCanvass, ReadOptions, fail
+from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source
 from .stages import (
     all_match,
@@ -26,6 +29,7 @@ from .stages import (
     lead_note,
     sheet_table,
     staged_read,
+    to_int,
 )
 from .tabular import (
     NotText,
@@ -93,7 +97,7 @@ def why_not(path: Path, kind: str) -> str:
     a file's modes may leave some votes out (empty when the header is not so)."""
     try:
         header = _head(path, kind)
-    except (OSError, ValueError):
+    except (OSError, ValueError, ImportFailed):
         return ""
     cols = _columns(header)
     modes = [c for c in header if vocab.VOTE_MODE.match(c.replace("_", " "))]
@@ -167,6 +171,11 @@ def locate(source: Source, options: ReadOptions) -> Located:
                        "others) so it is clear which to count.", sheet=sheet, row=top + 1)
     if not n_rows:
         raise fail(path, "The file has a header but no rows.", sheet=sheet)
+    if kind == "csv" and (cells := _cut_short(path, len(header))) is not None:
+        raise fail(path, f"The file seems cut short: its last line has {cells} of the header's "
+                   f"{len(header)} cells and no line end, as a copy or download stopped "
+                   "part-way leaves it. Copy or export the file again and import that copy.",
+                   row=top + 1 + n_rows)
     return Located(source, [], log, sheet, top + 1, facts={
         "header": header, "n": n_rows, "coded": coded, "table": table, "cols": cols})
 
@@ -182,6 +191,15 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     cols: dict[str, str] = f["cols"]
     coded: dict[str, tuple[np.ndarray, list[str]]] | None = f["coded"]
     table: pd.DataFrame | None = f["table"]
+
+    def col_values(name: str) -> tuple[np.ndarray, list[str]]:
+        """A column's codes and texts, left in place (for the checks before the reading)."""
+        if coded is not None:
+            return coded[name]
+        assert table is not None
+        codes, uniques = pd.factorize(table[name].to_numpy(dtype=object),
+                                      use_na_sentinel=False)
+        return codes, [cell_text(u) for u in uniques]
 
     # Text work happens once per distinct value: a canvass repeats the same few thousand
     # names over a million rows, so every column becomes integer codes into its distinct
@@ -201,6 +219,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         codes, uniques = factorize_text(column.to_numpy(dtype=object))
         return longtable.merge(codes, [cell_text(u) for u in uniques])
 
+    _cross_check(located, col_values)
+
     raw = longtable.rows(FAMILY, located.source.path, col, cols, n, header=f["header"],
                          issues=located.log.issues, sheet=located.sheet,
                          first_row=located.header_rows + 1,
@@ -213,6 +233,109 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
 
 
 read = staged_read(locate, map)
+
+
+def _cut_short(path: Path, width: int) -> int | None:
+    """The cells of a CSV's last line where the file ends inside it: no line end after it
+    and fewer cells than the header's ``width`` (a copy stopped part-way); else None."""
+    import csv
+
+    with open(path, "rb") as fh:
+        fh.seek(max(0, fh.seek(0, 2) - (1 << 16)))
+        tail = fh.read()
+    if not tail or tail.endswith((b"\n", b"\r")):
+        return None
+    last = tail.splitlines()[-1].decode("utf-8", "replace")
+    cells = next(csv.reader([last]), [])
+    return len(cells) if len(cells) < width else None
+
+
+def _checked(header: list[str], roles: dict[str, str]) -> list[str]:
+    """The columns a long table's votes are checked against: another column of total votes
+    ('total' beside 'votes') and the votes by mode ('election_day', 'mail' …)."""
+    votes = roles.get("votes")
+    if votes is None:
+        return []
+    used = set(roles.values())
+    return [c for c in header if c not in used and (
+        _norm(c) in _ALIASES["votes"] or vocab.VOTE_MODE.match(c.replace("_", " ")))]
+
+
+def _cross_check(located: Located, values: Callable[[str], tuple[np.ndarray, list[str]]]
+                 ) -> None:
+    """Refuse a table whose votes contradict the file's other counts of them, in the rows
+    of candidates (statistics rows repeat one figure across the mode columns): another
+    column of total votes that disagrees (which one to count cannot be guessed), or votes
+    by mode that add up to more than the votes (a file cut short inside its last cell, or
+    the votes column another mode's)."""
+    import numpy as np
+
+    f = located.facts
+    cols: dict[str, str] = f["cols"]
+    checked = _checked(f["header"], cols)
+    if not checked:
+        return
+    path, sheet, first = located.source.path, located.sheet, located.header_rows + 1
+
+    def numbers(name: str) -> np.ndarray:
+        codes, texts = values(name)
+        table = np.array([float(v) if (v := to_int(t)) is not None else np.nan
+                          for t in texts] or [np.nan])
+        out: np.ndarray = table[codes]
+        return out
+
+    office_codes, office_texts = values(cols["office"])
+    cand_codes, cand_texts = values(cols["candidate"])
+    rows = (~np.array([bool(vocab.STATISTIC.match(t)) for t in office_texts], dtype=bool)
+            [office_codes]) & np.array([bool(t.strip()) for t in cand_texts],
+                                       dtype=bool)[cand_codes]
+    votes = numbers(cols["votes"])
+    totals = [c for c in checked if _norm(c) in _ALIASES["votes"]]
+    for other in totals:
+        theirs = numbers(other)
+        bad = np.flatnonzero(rows & ~np.isnan(votes) & ~np.isnan(theirs) & (votes != theirs))
+        if len(bad):
+            r = int(bad[0])
+            raise fail(path, f"The header has both {cols['votes']!r} and {other!r} columns, and "
+                       f"they disagree in {len(bad):,} row(s) (row {first + r}: "
+                       f"{int(votes[r]):,} against {int(theirs[r]):,}); keep the one that holds "
+                       "each choice's total votes (or rename the other), and import again.",
+                       sheet=sheet, row=first + r, column=other)
+    modes = [c for c in checked if c not in totals]
+    if not modes:
+        return
+    by_mode = np.vstack([numbers(c) for c in modes])
+    summed = by_mode.sum(axis=0)  # (nan where a mode is blank: such rows are not judged)
+    bad = np.flatnonzero(rows & ~np.isnan(votes) & ~np.isnan(summed) & (summed > votes))
+    # Each contest with such rows gets an error naming its first one: its verdict cannot rest
+    # on its votes (a contest the key names not as read is every contest's, to be safe).
+    texts = {k: values(cols[k]) for k in ("district", "party") if k in cols}
+
+    def text(k: str, r: int) -> str:
+        if k not in texts:
+            return ""
+        codes, names = texts[k]
+        return str(names[int(codes[r])]).strip()
+
+    said: dict[tuple[str, str, str], int] = {}
+    for r in bad.tolist():
+        key = (office_texts[office_codes[r]].strip(), text("district", r), text("party", r))
+        said[key] = said.get(key, 0) + 1
+        if said[key] > 1 or len(said) > 10:
+            continue
+        parts = " + ".join(f"{c} {int(by_mode[k, r]):,}" for k, c in enumerate(modes))
+        located.log.issues.append(Issue(
+            path.name, f"{key[0]}: row {first + r}'s votes by mode add up to more than its "
+            f"{cols['votes']!r} ({parts} = {int(summed[r]):,}; {cols['votes']} "
+            f"{int(votes[r]):,}), so the file contradicts itself there (cut short, or its "
+            "columns mixed up); no verdict rests on this contest's figures. Check the file "
+            "against the election system.", sheet, first + r, cols["votes"], Severity.ERROR,
+            contest=ContestKey(*key)))
+    if len(bad) > 1:
+        located.log.issues.append(Issue(
+            path.name, f"In {len(bad):,} row(s) in all, of {len(said):,} contest(s), the votes "
+            f"by mode add up to more than the {cols['votes']!r} column.", sheet,
+            severity=Severity.WARNING))
 
 
 def _read_csv(path: Path, top: int = 0
@@ -234,7 +357,9 @@ def _read_csv(path: Path, top: int = 0
                                                 skiprows=top)[0].columns]
     roles = _columns(names)
     votes = roles.get("votes")
-    keep = set(roles.values())  # the columns read; the others are parsed, not coded
+    # the columns read (and those the votes are checked against); the others are parsed,
+    # not coded
+    keep = set(roles.values()) | set(_checked(names, roles))
     if votes is not None:
         try:
             return read_csv_coded(path, dtype={c: object for c in names if c != votes},
@@ -289,7 +414,7 @@ def _read_csv_small(path: Path, top: int = 0) -> tuple[list[str], int,
         return None
     roles = _columns(header)
     votes = roles.get("votes")
-    keep = set(roles.values())
+    keep = set(roles.values()) | set(_checked(header, roles))
     coded: dict[str, tuple[np.ndarray, list[str]]] = {}
     for name, cells in zip(header, zip(*rows[1:], strict=True), strict=True):
         if name not in keep:

@@ -17,12 +17,21 @@ The checks (each one an error, or a warning that makes the reading doubtful):
 * a contest titled with the name of a candidate (of any contest of the file);
 * precincts that do not add up to the file's own totals (where no precinct is suppressed);
 * more votes in a contest than ballots cast, in a precinct or in the whole file (where the
-  file gives its ballots cast), allowing one vote per seat per ballot.
+  file gives its ballots cast), allowing one vote per seat per ballot;
+* a choice whose count is, in every precinct, the sum of the contest's other choices (a
+  ``Sub Total`` or ``Grand Total`` column read as a candidate: it would win every race), or
+  the same as the only other choice's.
+
+and, outside the doubts about the reading as a whole, a contest whose choices fall into
+groups that never have votes in the same precinct (two contests under one title, ``State
+House`` over the candidates of two districts; or one candidate spelled differently from
+county to county): an error bound to that contest, whose verdict it withholds.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import re
 from collections import defaultdict
@@ -215,6 +224,29 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
     # 5. More votes than ballots.
     found.extend((i, _PENALTY_ERROR) for i in _over_ballots(raw, parsed))
 
+    # 6. A choice that is the others' sum.
+    by_contest: dict[int, list[Any]] = defaultdict(list)
+    for col in parsed.columns:
+        by_contest[col.contest].append(col)
+    for ci, choice, other in _sum_columns(parsed, by_contest)[:5]:
+        label = parsed.contests[ci].key.label()
+        if other:
+            add(f"{label}: the counts of {choice!r} and {other!r} are the same in every "
+                "precinct: one of them is a total column (a subtotal), not a choice, and read "
+                "as one it makes a tie of the contest. Rename it 'Total' or leave it out (the "
+                "column mapping), and import again.", Severity.ERROR, ci, choice)
+        else:
+            add(f"{label}: the count of {choice!r} is, in every precinct, the sum of the other "
+                "choices': it is a total column (a subtotal), not a choice, and read as one it "
+                "would win the contest. Rename it 'Total' or leave it out (the column "
+                "mapping), and import again.", Severity.ERROR, ci, choice)
+
+    # 7. A precinct that is the others' sum: a totals row named like a precinct.
+    for name in _sum_precincts(parsed)[:3]:
+        add(f"Precinct {name!r} holds, in every contest, the sum of all the other precincts: it "
+            "is the file's totals row read as a precinct, so every count would be doubled. "
+            "Name that row 'Total' (or delete it) and import again.", Severity.ERROR)
+
     issues = tuple(i for i, _ in found)
     reasons[:0] = [i.message for i in issues]
     return Verdict(issues, tuple(reasons), min(100, penalty + sum(p for _, p in found)))
@@ -278,10 +310,174 @@ def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
     return out
 
 
+def _sum_columns(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
+                 ) -> list[tuple[int, str, str]]:
+    """(contest, choice, the other choice or "") for each choice whose count in every
+    precinct is the sum of the contest's other choices' (with two choices: the other's),
+    in at least two precincts with votes. Found from the totals first (twice the choice's
+    total is the contest's), the precincts looked at only then."""
+    import numpy as np
+
+    out = []
+    for ci, t in enumerate(parsed.totals):
+        cols = by_contest.get(ci, [])
+        total = sum(c.votes for c in t.choices)
+        if len(cols) < 2 or not total or total % 2 or \
+                not any(2 * c.votes == total for c in t.choices):
+            continue
+        n = len(parsed.precincts) + 1
+        acc = np.zeros(n, dtype=np.int64)
+        for col in cols:
+            np.add.at(acc, np.asarray(col.precincts, dtype=np.int64),
+                      np.asarray(col.votes, dtype=np.int64))
+        if int(np.count_nonzero(acc)) < 2:
+            continue
+        for col in cols:
+            mine = np.zeros(n, dtype=np.int64)
+            mine[np.asarray(col.precincts, dtype=np.int64)] = np.asarray(col.votes)
+            if np.array_equal(2 * mine, acc):
+                other = (t.choices[1 - col.choice].choice.name if len(cols) == 2 else "")
+                out.append((ci, t.choices[col.choice].choice.name, other))
+                break
+    return out
+
+
+def _cells(parsed: ParsedCanvass) -> tuple[Any, Any, Any]:
+    """Every column's cells at once: their precincts, votes and columns (numpy arrays)."""
+    import numpy as np
+
+    arrays = [(np.asarray(c.precincts, dtype=np.int64), np.asarray(c.votes, dtype=np.int64))
+              for c in parsed.columns]
+    sizes = np.array([len(p) for p, _ in arrays], dtype=np.int64)
+    return (np.concatenate([p for p, _ in arrays]), np.concatenate([v for _, v in arrays]),
+            np.repeat(np.arange(len(arrays)), sizes))
+
+
+def _sum_precincts(parsed: ParsedCanvass) -> list[str]:
+    """The precincts whose count, in every column of two precincts or more with votes, is
+    the sum of the column's other precincts' (twice theirs is the column's total), with
+    votes in at least one: a totals row named like a precinct ('Morgan County')."""
+    import numpy as np
+
+    if not parsed.columns:
+        return []
+    prec, votes, col_of = _cells(parsed)
+    sizes = np.bincount(col_of, minlength=len(parsed.columns))
+    totals = np.bincount(col_of, weights=votes, minlength=len(parsed.columns)).astype(np.int64)
+    counted = ((sizes >= 2) & (totals > 0))[col_of]
+    hit = counted & (2 * votes == totals[col_of])
+    n = len(parsed.precincts) + 1
+    every = np.bincount(prec[counted], minlength=n)
+    held = np.bincount(prec[hit], minlength=n)
+    some = np.bincount(prec[hit & (votes > 0)], minlength=n)
+    found = np.flatnonzero((every >= 2) & (held == every) & (some >= 1))
+    return [parsed.precincts[p - 1] for p in found.tolist()]
+
+
+def _split_contests(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
+                    ) -> list[tuple[int, list[tuple[set[int], set[int]]]]]:
+    """(contest, its groups) for each contest whose choices fall into two groups or more
+    that share no precinct where both have votes, each group with a candidate who is no
+    write-in: (the choices' positions, their precincts with votes) per group. A contest
+    where one choice has votes wherever any choice has is one group (the usual case,
+    found for every contest at once)."""
+    import numpy as np
+
+    cols = parsed.columns
+    if not cols:
+        return []
+    prec, votes, col_of = _cells(parsed)
+    contest_of = np.array([c.contest for c in cols], dtype=np.int64)
+    nz = votes != 0
+    cells = contest_of[col_of[nz]] * (len(parsed.precincts) + 1) + prec[nz]
+    # Precincts with votes per contest, and per column (a column holds a precinct once).
+    spans = np.bincount(np.unique(cells) // (len(parsed.precincts) + 1),
+                        minlength=len(parsed.contests))
+    per_col = np.bincount(col_of[nz], minlength=len(cols))
+    widest = np.zeros(len(parsed.contests), dtype=np.int64)
+    np.maximum.at(widest, contest_of, per_col)
+    out = []
+    for ci in np.flatnonzero(widest < spans).tolist():
+        groups: list[tuple[set[int], set[int]]] = []
+        for col in by_contest[ci]:
+            ps = {p for p, v in zip(col.precincts, col.votes, strict=True) if v}
+            if not ps:
+                continue
+            joined = [g for g in groups if g[1] & ps]
+            qs = {col.choice}
+            for g in joined:
+                groups.remove(g)
+                qs |= g[0]
+                ps |= g[1]
+            groups.append((qs, ps))
+        chs = parsed.choices[ci]
+        named = [g for g in groups if any(chs[q].kind is not ChoiceKind.WRITE_IN
+                                          for q in g[0])]
+        if len(named) >= 2:
+            out.append((ci, sorted(named, key=lambda g: min(g[0]))))
+    return out
+
+
+def split_contests(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+    """An error bound to each contest whose choices fall into groups that never have votes
+    in the same precinct: one candidate spelled differently from precinct to precinct (or
+    county to county: 'KALI GLEAVE', 'KALI CLEAVE'), or two contests under one title. Either
+    way its votes are not one race's as read, so no verdict rests on them (the contest's
+    alone: the rest of the reading is not put in doubt)."""
+    by_contest: dict[int, list[Any]] = defaultdict(list)
+    for col in parsed.columns:
+        by_contest[col.contest].append(col)
+    out = []
+    for ci, groups in _split_contests(parsed, by_contest):
+        key = parsed.contests[ci].key
+        chs = parsed.choices[ci]
+        shown = "; ".join(
+            ", ".join(repr(chs[q].name) for q in sorted(qs)[:4])
+            + (" …" if len(qs) > 4 else "") + f" in {len(ps)} precinct{'s' * (len(ps) != 1)}"
+            for qs, ps in groups[:3]) + ("; …" if len(groups) > 3 else "")
+        names = [[chs[q].name for q in qs] for qs, _ in groups]
+        if _spellings(names):
+            why = ("the same candidates are probably spelled differently from one part of the "
+                   "file to another (precincts of different counties, say), so each one's votes "
+                   "are split among the spellings. Spell each name one way and import again.")
+        else:
+            why = (f"they are probably {len(groups)} contests under one title (districts of one "
+                   "office, say), and a margin over them all is no contest's. Give each contest "
+                   "its own title (with its district) and import again.")
+        loc = raw.where.get((key.title, key.district, key.party, ""), (None, None))
+        out.append(Issue(
+            raw.file, f"{key.label()}: its choices fall into {len(groups)} groups that never "
+            f"have votes in the same precinct ({shown}): {why} No verdict rests on this "
+            "contest's figures as read.", raw.sheet, loc[0], loc[1], Severity.ERROR,
+            contest=key))
+    return out
+
+
+def _spellings(groups: list[list[str]]) -> bool:
+    """Whether every group's names are, but for a letter or an initial, another group's
+    (one list of candidates spelled several ways), not other candidates."""
+    def words(name: str) -> list[str]:
+        return [w for w in _norm(name).split() if len(w) > 1]
+
+    def alike(a: str, b: str) -> bool:
+        wa, wb = words(a), words(b)
+        if not wa or not wb:
+            return False
+        return wa[-1] == wb[-1] or (
+            wa[0] == wb[0] and difflib.SequenceMatcher(None, wa[-1], wb[-1]).ratio() >= 0.8)
+
+    return all(any(alike(a, b) for k, other in enumerate(groups) if k != i for b in other)
+               for i, group in enumerate(groups) for a in group)
+
+
 def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     """The reading with the gate's issues added and its family's confidence lowered; a
-    doubtful reading says why in :attr:`ParsedCanvass.doubts`."""
+    doubtful reading says why in :attr:`ParsedCanvass.doubts`. Contests split into groups
+    (:func:`split_contests`) get an error each, which doubts only that contest."""
     verdict = assess(raw, parsed)
+    split = split_contests(raw, parsed)
+    if split:
+        parsed = dataclasses.replace(parsed, issues=[*parsed.issues, *split])
     if not verdict.reasons:
         return parsed
     d = parsed.detection

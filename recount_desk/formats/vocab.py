@@ -41,7 +41,8 @@ _BLANK = re.compile(r"^\s*(blank(\s+votes?)?|blanks|" + _TIMES.format("blank")
 # Rows that sum other rows: counting them would double the votes.
 _SUM_ROW = re.compile(
     r"^\s*(write-?\s*ins?\s+totals?|write-?\s*in\s+votes\s+total|total\s+votes(\s+cast)?|"
-    r"contest\s+totals?|totals?|total\s+write-?\s*ins?|write-?\s*in\s+total)\s*:?\s*$",
+    r"contest\s+totals?|totals?|total\s+write-?\s*ins?|write-?\s*in\s+total|"
+    r"sub-?\s*totals?|grand\s+totals?|race\s+totals?|sum|total\s+cast|votes\s+cast)\s*:?\s*$",
     re.IGNORECASE,
 )
 # Statistics that sit among the choices in some files.

@@ -6,7 +6,9 @@ readers once misread (issue #16): a header band of a contests' row, a candidates
 parties' row in any order, with ``Precinct Name, Total Reg. Voters, Total Ballots Cast,
 Turn out %`` on the candidates' or the contests' row; party rows as codes, words or letters;
 a ``Turn out %`` column between contests; precinct rows in any order, a ``FEDERAL`` row and
-a ``COUNTY TOTALS`` row; ``Suppressed`` cells; a sheet of ballot statistics first.
+a ``COUNTY TOTALS`` row; ``Suppressed`` cells; a sheet of ballot statistics first; votes by
+mode under each candidate (with or without a ``Total``), a ``Vote for N`` row, a ``Sub
+Total`` column after each contest.
 
 :func:`write` returns what a right reading gives, so a test can tell a right reading from a
 wrong one. Run as a script, it writes one workbook of each named layout into a folder::
@@ -28,6 +30,10 @@ PARTY_STYLES = {
     "letters": {"REP": "R", "DEM": "D", "LIB": "L", "UUP": "UUP", "": "NP"},
 }
 STATS = ["Total Reg. Voters", "Total Ballots Cast", "Turn out %"]
+
+MODES = {"": [""], "total-last": ["Election Day", "Mail", "Total"],
+         "total-first": ["Total", "Election Day", "Mail"], "no-total": ["Election Day", "Mail"]}
+SEATS = {"County Commission Seat A": 2}  # what a 'Vote for' row says (else 1)
 
 CONTESTS: list[tuple[str, list[tuple[str, str]]]] = [
     ("US Senate", [("Mike Lee", "REP"), ("Evan McMullin", ""), ("James Hansen", "LIB")]),
@@ -57,6 +63,11 @@ class Layout:
     seed: int = 0
     sheet: str = "2024 General"
     totals_label: str = "COUNTY TOTALS"  # the precinct cell of the closing totals row
+    # Vote-mode columns under each candidate, their names over the first: "" none,
+    # "total-last" / "total-first" (Election Day, Mail and Total), "no-total" (refused).
+    modes: str = ""
+    vote_for: bool = False           # a 'Vote for N' row in the band, under the contests
+    subtotal: bool = False           # a 'Sub Total' column after each contest's candidates
 
 
 @dataclass
@@ -68,6 +79,8 @@ class Expected:
     parties: dict[str, dict[str, str]] = field(default_factory=dict)
     precincts: list[str] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)  # suppressed in some contest
+    seats: dict[str, int] = field(default_factory=dict)  # where the sheet states them
+    refused: bool = False            # no right reading: the sheet must be refused
 
 
 def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
@@ -83,25 +96,51 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
     primary = "primary" in layout.sheet.lower()
     if primary:  # in a primary each contest is one party's
         contests = [(t, [(c, "REP") for c, _ in cands]) for t, cands in contests]
+    modes = MODES[layout.modes]
+    mode_row: list[str] = []
+    seats_row: list[str] = []
+    subtotals: set[int] = set()  # positions of the 'Sub Total' columns
+    exp.refused = layout.modes == "no-total"
     for n, (title, cands) in enumerate(contests):
         exp.totals[title] = {c: 0 for c, _ in cands}
         # In a primary the party belongs to the contest, not to its candidates.
         exp.parties[title] = {c: p if "party" in layout.band and not primary else ""
                               for c, p in cands}
+        if layout.vote_for:
+            exp.seats[title] = SEATS.get(title, 1)
         for k, (cand, party) in enumerate(cands):
-            titles.append(title if k == 0 or not layout.merged_titles else "")
-            names.append(cand)
-            parties.append(style[party])
+            for m, mode in enumerate(modes):
+                titles.append(title if (k == 0 and m == 0) or not layout.merged_titles else "")
+                names.append(cand if m == 0 else "")
+                parties.append(style[party] if m == 0 else "")
+                mode_row.append(mode)
+                seats_row.append(f"Vote for {SEATS.get(title, 1)}" if layout.vote_for else "")
+        if layout.subtotal:
+            subtotals.add(len(names))
+            titles.append("" if layout.merged_titles else title)
+            names.append("Sub Total")
+            parties.append("")
+            mode_row.append("Total" if layout.modes else "")
+            seats_row.append("")
         if layout.turnout_between and n == 0:
             gaps.add(len(names))
             titles.append("")
             names.append("Turn out %")
             parties.append("")
-    lead = {"contest": ["", "", "", ""], "names": ["", "", "", ""], "party": ["", "", "", ""]}
+            mode_row.append("")
+            seats_row.append("")
+    blank = ["", "", "", ""]
+    lead = {"contest": blank, "names": blank, "party": blank, "modes": blank, "seats": blank}
     lead[layout.stats_on] = ["Precinct Name", *STATS]
-    body = {"contest": titles, "names": names, "party": parties}
+    body = {"contest": titles, "names": names, "party": parties, "modes": mode_row,
+            "seats": seats_row}
+    band = list(layout.band)
+    if layout.modes:
+        band.insert(band.index("names") + 1, "modes")
+    if layout.vote_for:
+        band.insert(band.index("contest") + 1, "seats")
     rows: list[list[object]] = [[f"{layout.sheet} Election - Canvass Report"], []]
-    for kind in layout.band:
+    for kind in band:
         rows.append([*lead[kind], *body[kind]])
     precinct_rows: list[list[object]] = []
     sums = [0, 0]
@@ -109,6 +148,23 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
     if layout.federal_row:
         pnames.append("FEDERAL")
     suppressed_at = 1 if layout.suppressed else -1
+    mode_sums: dict[tuple[str, str, str], int] = {}  # (contest, candidate, mode): votes
+
+    def cells(title: str, cands: list[tuple[str, str]], got: list[int | None]) -> list[object]:
+        """A contest's cells in a precinct: each candidate's by mode, and its subtotal."""
+        out: list[object] = []
+        for (cand, _), v in zip(cands, got, strict=True):
+            day = rnd.randint(0, v) if v is not None and "Mail" in modes else None
+            by = {"": v, "Total": v, "Election Day": day,
+                  "Mail": None if v is None else v - (day or 0)}
+            for mode in modes:
+                out.append(by[mode])
+                key = (title, cand, mode)
+                mode_sums[key] = mode_sums.get(key, 0) + (by[mode] or 0)
+        if layout.subtotal:
+            out.append(None if all(v is None for v in got) else sum(v or 0 for v in got))
+        return out
+
     for p, pname in enumerate(pnames):
         votes: list[object] = []
         ballots = 0
@@ -118,11 +174,12 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
             else:
                 got = [rnd.randint(0, 400) for _ in cands]
             ballots = max(ballots, sum(v or 0 for v in got) + rnd.randint(0, 30))
+            these = cells(title, cands, got)
             if p == suppressed_at and n == 0:
                 exp.hidden.append(pname)
-                votes.extend(["Suppressed", *[None] * (len(cands) - 1)])
+                votes.extend(["Suppressed", *[None] * (len(these) - 1)])
             else:
-                votes.extend(got)
+                votes.extend(these)
             for (cand, _), v in zip(cands, got, strict=True):
                 exp.totals[title][cand] += v or 0
             if len(votes) in gaps:
@@ -142,7 +199,10 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
     # The county's totals count the suppressed precincts too.
     total: list[object] = [layout.totals_label, sums[0], sums[1], None]
     for n, (title, cands) in enumerate(contests):
-        total.extend(exp.totals[title][c] for c, _ in cands)
+        total.extend(exp.totals[title][c] if not mode else mode_sums[(title, c, mode)]
+                     for c, _ in cands for mode in modes)
+        if layout.subtotal:
+            total.append(sum(exp.totals[title].values()))
         if layout.turnout_between and n == 0:
             total.append(None)
     rows.append(total)
@@ -184,6 +244,15 @@ NAMED: dict[str, Layout] = {
     "suppressed-precinct": Layout(suppressed=True),
     "statistics-sheet-first": Layout(stats_sheet_first=True),
     "primary-recount-sheet": Layout(sheet="2024 Primary Recount", party_style="words"),
+    # Found by trying county layouts (session 12): each was read wrong and offered as done.
+    "vote-modes-total-last": Layout(modes="total-last"),
+    "vote-modes-total-first": Layout(modes="total-first", turnout_between=True, contests=4),
+    "vote-for-row": Layout(vote_for=True, contests=4),
+    "subtotal-columns": Layout(subtotal=True, contests=4),
+}
+# Layouts with no right reading: each must be refused.
+REFUSED: dict[str, Layout] = {
+    "vote-modes-without-totals": Layout(modes="no-total"),
 }
 
 

@@ -336,3 +336,57 @@ def test_votes_split_by_mode_without_a_total_are_refused_saying_so(
     if hinted:
         assert "'office'" in said and "'candidate'" in said
         assert repr(header.split(",")[3]) in said
+
+
+_MODES = "precinct,office,candidate,election_day,mail,votes\n"
+
+
+def test_a_total_column_beside_votes_that_disagrees_is_refused_naming_the_row(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text("precinct,office,candidate,votes,total\n"
+                 "P1,Mayor,Ann,10,10\nP1,Mayor,Bo,4,9\nP2,Mayor,Ann,3,3\n")
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(f)
+    assert "both 'votes' and 'total'" in str(e.value) and "row 3: 4 against 9" in str(e.value)
+    assert e.value.issue.row == 3 and e.value.issue.column == "total"
+    f.write_text("precinct,office,candidate,votes,total\nP1,Mayor,Ann,10,10\nP1,Mayor,Bo,4,4\n")
+    assert not read_canvass(f).errors  # agreeing: read
+
+
+def test_votes_by_mode_adding_up_to_more_than_the_votes_withhold_that_contests_verdict(
+        tmp_path):
+    # A file cut short inside its last cell: 509 became 5; the modes still add up to 509.
+    from datetime import date
+
+    from recount_desk.actions.canvass import check_parsed
+
+    f = tmp_path / "t.csv"
+    f.write_text(_MODES + "P1,Mayor,Ann,10,20,30\nP1,Mayor,Bo,1,2,3\n"
+                 "P1,Council,Cy,5,5,10\nP1,Council,Di,1,1,2\n"
+                 "P2,Registered Voters,,900,900,900\n"  # (a statistic repeats its figure)
+                 "P2,Council,Cy,7,8,15\nP2,Council,Di,0,1,1\n"
+                 "P2,Mayor,Ann,21,473,5")
+    parsed = read_canvass(f)
+    [err] = [i for i in parsed.errors if "votes by mode" in i.message]
+    assert err.row == 9 and err.column == "votes" and err.contest.title == "Mayor"
+    assert "election_day 21 + mail 473 = 494; votes 5" in err.message
+    verdicts = {c.totals.contest.key.title: c.decision
+                for c in check_parsed(parsed, election_date=date(2024, 11, 5)).contests}
+    assert not verdicts["Mayor"].decided and verdicts["Council"].decided
+
+
+def test_modes_that_leave_votes_out_are_no_error(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text(_MODES + "P1,Mayor,Ann,10,15,30\nP1,Mayor,Bo,1,2,3\n")
+    assert not read_canvass(f).errors
+
+
+def test_a_csv_cut_short_inside_its_last_row_is_refused(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text("precinct,office,candidate,party,votes\nP1,Mayor,Ann,,10\nP1,Mayor,Bo,")
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(f)
+    assert "cut short" in str(e.value) and "4 of the header's 5 cells" in str(e.value)
+    assert e.value.issue.row == 3
+    f.write_text("precinct,office,candidate,party,votes\nP1,Mayor,Ann,,10\nP1,Mayor,Bo,,4")
+    assert read_canvass(f).totals[0].total == 14  # no line end after a whole row: read

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from handbuilt_layouts import NAMED, Expected, Layout, write
+from handbuilt_layouts import NAMED, REFUSED, Expected, Layout, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,8 +29,10 @@ def right(parsed, exp: Expected) -> bool:
     want_parties = {t: {c: p for c, p in cs.items()} for t, cs in exp.parties.items()}
     # A precinct suppressed in its only contest has no counts to read.
     missing = set(exp.precincts) - set(parsed.precincts)
-    return (totals == exp.totals and parties == want_parties
-            and set(parsed.precincts) <= set(exp.precincts) and missing <= set(exp.hidden))
+    seats = {c.key.title: c.seats for c in parsed.contests if c.key.title in exp.seats}
+    return (not exp.refused and totals == exp.totals and parties == want_parties
+            and set(parsed.precincts) <= set(exp.precincts) and missing <= set(exp.hidden)
+            and seats == exp.seats)
 
 
 def offered_as_done(parsed) -> bool:
@@ -46,6 +48,25 @@ def test_named_layouts_read_right_and_are_offered_as_done(tmp_path, name):
     assert right(parsed, exp)
     assert offered_as_done(parsed), parsed.doubts + [str(i) for i in parsed.errors]
     assert parsed.detection is not None and parsed.detection.confidence >= 50
+
+
+@pytest.mark.parametrize("name", list(REFUSED), ids=list(REFUSED))
+def test_layouts_with_no_right_reading_are_refused_with_a_sentence(tmp_path, name):
+    exp = write(REFUSED[name], tmp_path / f"{name}.xlsx")
+    assert exp.refused
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(tmp_path / f"{name}.xlsx")
+    assert "no 'Total' column" in e.value.issue.message
+    assert "'Mike Lee'" in e.value.issue.message and e.value.issue.row is not None
+
+
+def test_a_vote_for_row_gives_each_contest_its_seats(tmp_path):
+    write(NAMED["vote-for-row"], tmp_path / "t.xlsx")
+    parsed = read_canvass(tmp_path / "t.xlsx")
+    seats = {c.key.title: (c.seats, c.seats_from_file) for c in parsed.contests}
+    assert seats["County Commission Seat A"] == (2, True)
+    assert seats["US Senate"] == (1, True)
+    assert not any("does not say how many seats" in i.message for i in parsed.issues)
 
 
 def test_a_turnout_column_between_contests_is_left_out_and_named(tmp_path):
@@ -211,6 +232,8 @@ layouts = st.builds(
     merged_titles=st.booleans(), turnout_between=st.booleans(), shuffle_rows=st.booleans(),
     federal_row=st.booleans(), suppressed=st.booleans(), stats_sheet_first=st.booleans(),
     contests=st.integers(1, 5), precincts=st.integers(2, 8), seed=st.integers(0, 10**6),
+    modes=st.sampled_from(["", "total-last", "total-first", "no-total"]),
+    vote_for=st.booleans(), subtotal=st.booleans(),
 )
 
 
