@@ -213,8 +213,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             total_idx = i
             continue
         if total_idx is not None:
-            log.warn(f"Row after the COUNTY TOTALS row ({pname or code!r}) is read as a "
-                     "precinct.", row=i + 1)
+            log.repeated("after totals", f"Row after the COUNTY TOTALS row ({pname or code!r}) "
+                         "is read as a precinct.", Severity.WARNING, cap=3, row=i + 1,
+                         more="rows after the COUNTY TOTALS row are read as precincts")
         body_idx.append(i)
     if not body_idx:
         raise fail(path, "The SOVC export has headers but no precinct rows.", sheet=sheet)

@@ -140,6 +140,11 @@ def _find_header(rows: list[list[str]]) -> int | None:
         cells = [_clean(c) for c in r]
         if not _is_header(cells):
             continue
+        below = [_clean(c) for c in rows[i + 1]] if i + 1 < len(rows) else []
+        if _is_header(below) and below != cells:
+            # The header band's rows each begin 'Precinct Name, Reg. Voters …': the lower
+            # one names the candidates, the upper one (above it in the band) the contests.
+            i, cells = i + 1, below
         # Not the Salt Lake SOVC ('Precinct, Type, …') nor an ES&S table ('By Mail').
         low = {c.lower() for c in cells}
         if "type" in low or "by mail" in low:
@@ -339,6 +344,9 @@ def _is_section_header(cells: list[str]) -> bool:
 
 
 _TOTAL_MODE = re.compile(r"^\s*total(\s+votes)?\s*$", re.IGNORECASE)
+# A candidate's share beside its votes ('%', 'Pct', 'Percent'): a statistic, not a choice.
+_PERCENT_COLUMN = re.compile(r"^(%|pct\.?|percent(age)?|%\s*of\s+(votes|total))$",
+                             re.IGNORECASE)
 
 
 def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 0
@@ -357,7 +365,10 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
     cells = {i: ([_clean(c) for c in rows[i]] + [""] * width)[:width] for i in band}
 
     def is_stat(j: int) -> str | None:
-        return next((cells[i][j] for i in band if _STAT.match(cells[i][j])), None)
+        # (a second precinct column, 'Precinct Name' after 'Precinct ID', is no candidate)
+        return next((cells[i][j] for i in band if _STAT.match(cells[i][j])
+                     or _PERCENT_COLUMN.match(cells[i][j])
+                     or (i == h and j < 3 and _PRECINCT.match(cells[i][j]))), None)
 
     first = 1
     # Past the statistics, and past empty columns (but not a ballot question's columns,

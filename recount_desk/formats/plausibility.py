@@ -431,12 +431,17 @@ def split_contests(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
     for ci, groups in _split_contests(parsed, by_contest):
         key = parsed.contests[ci].key
         chs = parsed.choices[ci]
+        names = [[chs[q].name for q in qs] for qs, _ in groups]
+        spelled = _spellings(names)
+        # A lone candidate with votes only where no other had any, in a precinct or two, may
+        # be the choice of a tiny precinct's few voters: not enough to call it a contest.
+        if not spelled and sum(len(qs) >= 2 or len(ps) >= 3 for qs, ps in groups) < 2:
+            continue
         shown = "; ".join(
             ", ".join(repr(chs[q].name) for q in sorted(qs)[:4])
             + (" …" if len(qs) > 4 else "") + f" in {len(ps)} precinct{'s' * (len(ps) != 1)}"
             for qs, ps in groups[:3]) + ("; …" if len(groups) > 3 else "")
-        names = [[chs[q].name for q in qs] for qs, _ in groups]
-        if _spellings(names):
+        if spelled:
             why = ("the same candidates are probably spelled differently from one part of the "
                    "file to another (precincts of different counties, say), so each one's votes "
                    "are split among the spellings. Spell each name one way and import again.")

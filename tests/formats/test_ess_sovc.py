@@ -481,3 +481,15 @@ def test_a_csv_resaved_with_blank_lines_first_reads_the_same_and_names_its_real_
     assert rows["The vote count '3x' is not a whole number; it is read as 0."] == 6
     assert any(i.message.startswith("The file starts with 2 blank line(s)") and i.row == 3
                for i in b.issues)
+
+
+def test_rows_after_a_totals_row_at_the_top_are_said_a_few_times_then_counted(tmp_path):
+    # The totals row moved above the precincts: each of the 157 precincts after it was
+    # warned of, one line each.
+    lines = (DATA / "weber_2020g_sovc.csv").read_text().splitlines(keepends=True)
+    total = next(i for i, ln in enumerate(lines) if ",ZZZ,COUNTY TOTALS," in ln)
+    moved = [*lines[:3], lines[total], *lines[3:total], *lines[total + 1:]]
+    (tmp_path / "w.csv").write_text("".join(moved))
+    parsed = read_canvass(tmp_path / "w.csv")
+    said = [i.message for i in parsed.issues if "after the COUNTY TOTALS row" in i.message]
+    assert len(said) == 4 and said[-1].startswith("… and 154 more rows after the COUNTY")

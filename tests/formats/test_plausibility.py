@@ -312,3 +312,45 @@ def test_hand_built_precincts_against_a_disagreeing_totals_row_are_doubtful(tmp_
     clarity = read_canvass(Path(__file__).parents[1] / "data" / "formats" / "clarity"
                            / "arkansas-2014-general-detail.xml")
     assert not clarity.doubtful and clarity.detection.confidence < 97
+
+
+_HEAD = ["Total Reg. Voters", "Total Ballots Cast", "Turn out %"]
+
+
+def _mayor(parsed) -> dict[str, int]:
+    return {c.choice.name: c.votes for t in parsed.totals if t.contest.key.title == "Mayor"
+            for c in t.choices}
+
+
+def test_a_share_column_beside_each_candidate_is_a_statistic(tmp_path):
+    # 'Ann Able, %, Bob Baker, %': the shares were read as choices (duplicate-row errors).
+    path = _sheet(tmp_path / "c.xlsx", [
+        ["2024 General Election"], ["", "", "", "", "Mayor", "Mayor", "Mayor", "Mayor"],
+        ["Precinct Name", *_HEAD, "Ann Able", "%", "Bob Baker", "Pct"],
+        ["P1", 300, 200, 0.66, 120, 0.6, 80, 0.4], ["P2", 200, 100, 0.5, 30, 0.3, 70, 0.7]])
+    parsed = read_canvass(path)
+    assert _mayor(parsed) == {"Ann Able": 150, "Bob Baker": 150}
+    assert not parsed.errors and not parsed.doubtful
+
+
+def test_a_precinct_id_column_before_the_names_is_no_candidate(tmp_path):
+    path = _sheet(tmp_path / "c.xlsx", [
+        ["2024 General Election"], ["", "", "", "", "", "Mayor", "Mayor"],
+        ["Precinct ID", "Precinct Name", *_HEAD, "Ann Able", "Bob Baker"],
+        [1001, "P1", 300, 200, 0.66, 120, 80], [1002, "P2", 200, 100, 0.5, 30, 70]])
+    parsed = read_canvass(path)
+    assert _mayor(parsed) == {"Ann Able": 150, "Bob Baker": 150}
+    assert not parsed.errors and not parsed.doubtful
+
+
+def test_a_band_whose_rows_each_begin_with_the_statistics_reads_its_contests(tmp_path):
+    # Both band rows start 'Precinct Name, Reg. Voters …': the upper names the contests.
+    path = _sheet(tmp_path / "c.xlsx", [
+        ["2024 General Election"],
+        ["Precinct Name", *_HEAD, "Mayor", "Mayor", "Sheriff", "Sheriff"],
+        ["Precinct Name", *_HEAD, "Ann Able", "Bob Baker", "Cy Cole", "Di Dunn"],
+        ["P1", 300, 200, 0.66, 120, 80, 100, 90], ["P2", 200, 100, 0.5, 30, 70, 50, 40]])
+    parsed = read_canvass(path)
+    assert _mayor(parsed) == {"Ann Able": 150, "Bob Baker": 150}
+    assert {t.contest.key.title for t in parsed.totals} == {"Mayor", "Sheriff"}
+    assert not parsed.doubts
