@@ -344,6 +344,10 @@ def _is_section_header(cells: list[str]) -> bool:
 
 
 _TOTAL_MODE = re.compile(r"^\s*total(\s+votes)?\s*$", re.IGNORECASE)
+# A column before the candidates that says how each row's votes were cast (a precinct's
+# 'Election Day', 'Mail' and 'Total' rows).
+_MODE_COLUMN = re.compile(r"^(vote\s+(type|mode|method)|voting\s+(method|type)|ballot\s+type|"
+                          r"counting\s+group)$", re.IGNORECASE)
 # A candidate's share beside its votes ('%', 'Pct', 'Percent'): a statistic, not a choice.
 _PERCENT_COLUMN = re.compile(r"^(%|pct\.?|percent(age)?|%\s*of\s+(votes|total))$",
                              re.IGNORECASE)
@@ -368,7 +372,8 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
         # (a second precinct column, 'Precinct Name' after 'Precinct ID', is no candidate)
         return next((cells[i][j] for i in band if _STAT.match(cells[i][j])
                      or _PERCENT_COLUMN.match(cells[i][j])
-                     or (i == h and j < 3 and _PRECINCT.match(cells[i][j]))), None)
+                     or (i == h and j < 4 and (_PRECINCT.match(cells[i][j])
+                                               or _MODE_COLUMN.match(cells[i][j])))), None)
 
     first = 1
     # Past the statistics, and past empty columns (but not a ballot question's columns,
@@ -539,6 +544,12 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                 error=lambda i, k: errors.get((body[i][0], cols[k][0] + lead + 1))))
             body.clear()
 
+    # A column of vote modes: each precinct's rows by how its votes were cast, and its total.
+    mode_j = next((j for j in range(1, cols[0][0]) if _MODE_COLUMN.match(_clean(rows[h][j]))),
+                  None)
+    last_label = ""
+    by_mode: dict[str, int] = {}  # precinct: its first row by mode
+    mode_totals: set[str] = set()
     for i in range(data_start, len(rows)):
         if i in sections:
             count()
@@ -548,6 +559,16 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             continue  # the rows of a header further down
         r = [c.strip() for c in rows[i]] + [""] * width
         label = _clean(r[0])
+        if mode_j is not None:
+            mode = _clean(r[mode_j])
+            last_label = label or last_label
+            if mode and vocab.VOTE_MODE.match(mode):
+                label = label or last_label
+                if not _TOTAL_MODE.match(mode):
+                    by_mode.setdefault(label, i + 1)
+                    continue  # (only a precinct's total is read)
+                mode_totals.add(label)
+                r[mode_j] = ""  # (its 'Total' names no totals row of the county)
         lead_cells = [_clean(c) for c in r[:cols[0][0] + 1]]
         is_total = any(c and vocab.is_total_precinct(c) for c in lead_cells) or \
             label.lower().startswith("county total")
@@ -578,6 +599,16 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             ballots_rows.setdefault(label, i + 1)
         body.append((i + 1, label, [r[j] for j, *_ in cols]))
     count()
+    untotalled = [p for p in by_mode if p not in mode_totals]
+    if untotalled:
+        first_p = untotalled[0]
+        more = f" (nor have {len(untotalled) - 1} more)" if len(untotalled) > 1 else ""
+        raise fail(path, f"Precinct {first_p!r} (row {by_mode[first_p]}) has its votes by how "
+                   f"they were cast (the column {_clean(rows[h][mode_j or 0])!r}) but no "
+                   f"'Total' row{more}; their sum is not assumed to be the total (a file's "
+                   "modes may leave votes out). Add each precinct's total row, or export the "
+                   "totals, and import again.",
+                   sheet=sheet, row=by_mode[first_p])
     out = got.rows
     if not out and file_totals:
         # Only a totals row (a recount sheet may give the county figures alone): read it as

@@ -68,6 +68,9 @@ class Layout:
     modes: str = ""
     vote_for: bool = False           # a 'Vote for N' row in the band, under the contests
     subtotal: bool = False           # a 'Sub Total' column after each contest's candidates
+    # A 'Vote Type' column and rows by mode under each precinct: "" none, "total" (its
+    # Election Day, Mail and Total rows, the name on the first only), "no-total" (refused).
+    mode_rows: str = ""
 
 
 @dataclass
@@ -100,7 +103,7 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
     mode_row: list[str] = []
     seats_row: list[str] = []
     subtotals: set[int] = set()  # positions of the 'Sub Total' columns
-    exp.refused = layout.modes == "no-total"
+    exp.refused = "no-total" in (layout.modes, layout.mode_rows)
     for n, (title, cands) in enumerate(contests):
         exp.totals[title] = {c: 0 for c, _ in cands}
         # In a primary the party belongs to the contest, not to its candidates.
@@ -139,6 +142,8 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
         band.insert(band.index("names") + 1, "modes")
     if layout.vote_for:
         band.insert(band.index("contest") + 1, "seats")
+    if layout.mode_rows:  # the 'Vote Type' column after the precinct's name
+        lead = {k: [v[0], "Vote Type" if v[0] else "", *v[1:]] for k, v in lead.items()}
     rows: list[list[object]] = [[f"{layout.sheet} Election - Canvass Report"], []]
     for kind in band:
         rows.append([*lead[kind], *body[kind]])
@@ -188,16 +193,30 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
         row: list[object] = [pname, reg, ballots, round(ballots / max(reg, 1), 4)]
         for j, v in enumerate(votes):
             row.append(round(ballots / max(reg, 1), 4) if j in gaps else v)
-        precinct_rows.append(row)
+        if layout.mode_rows:
+            # Election Day and Mail rows above the total (counts split, statistics blank).
+            day = [rnd.randint(0, v) if isinstance(v, int) and j not in gaps else None
+                   for j, v in enumerate(votes)]
+            mail = [v - d if d is not None and isinstance(v, int) else None
+                    for v, d in zip(votes, day, strict=True)]
+            block = [[pname, "Election Day", None, None, None, *day],
+                     ["", "Mail", None, None, None, *mail]]
+            if layout.mode_rows == "total":
+                block.append(["", "Total", *row[1:]])
+            precinct_rows.append(block)
+        else:
+            precinct_rows.append(row)
         exp.precincts.append(pname)
         sums[0] += reg
         sums[1] += ballots
     if layout.shuffle_rows:
         rnd.shuffle(precinct_rows)
-        exp.precincts = [str(r[0]) for r in precinct_rows]
-    rows.extend(precinct_rows)
+        exp.precincts = [str(r[0][0] if layout.mode_rows else r[0]) for r in precinct_rows]
+    for r in precinct_rows:
+        rows.extend(r if layout.mode_rows else [r])  # type: ignore[list-item]
     # The county's totals count the suppressed precincts too.
-    total: list[object] = [layout.totals_label, sums[0], sums[1], None]
+    total: list[object] = [layout.totals_label, *([""] if layout.mode_rows else []),
+                           sums[0], sums[1], None]
     for n, (title, cands) in enumerate(contests):
         total.extend(exp.totals[title][c] if not mode else mode_sums[(title, c, mode)]
                      for c, _ in cands for mode in modes)
@@ -249,10 +268,12 @@ NAMED: dict[str, Layout] = {
     "vote-modes-total-first": Layout(modes="total-first", turnout_between=True, contests=4),
     "vote-for-row": Layout(vote_for=True, contests=4),
     "subtotal-columns": Layout(subtotal=True, contests=4),
+    "vote-mode-rows": Layout(mode_rows="total", shuffle_rows=True),
 }
 # Layouts with no right reading: each must be refused.
 REFUSED: dict[str, Layout] = {
     "vote-modes-without-totals": Layout(modes="no-total"),
+    "vote-mode-rows-without-totals": Layout(mode_rows="no-total"),
 }
 
 
