@@ -23,7 +23,6 @@ from .pipeline import IssueLog, Located, Source
 from .stages import (
     all_match,
     blank_lead,
-    csv_lead,
     detector,
     head_rows,
     lead_note,
@@ -112,10 +111,29 @@ def why_not(path: Path, kind: str) -> str:
 
 
 def _head(path: Path, kind: str) -> list[str]:
-    """The header: the first row (of a CSV, the first below any blank lines)."""
+    """The header: the first row (of a CSV, the first below any blank or title lines)."""
     rows = head_rows(path, kind, nrows=1 if kind != "csv" else _LEAD + 1)
-    rows = rows[blank_lead(rows):] if kind == "csv" else rows
+    rows = rows[_lead(rows):] if kind == "csv" else rows
     return rows[0] if rows else []
+
+
+def _lead(rows: list[list[str]]) -> int:
+    """The lines above a CSV's header: blank ones (a re-saved file), and title lines of a
+    cell or two ('Morgan County Official Canvass', as Excel saves a sheet with its title)
+    where the header below them names the contest, choice and votes columns."""
+    top = blank_lead(rows)
+    for i in range(top, min(len(rows), _LEAD)):
+        if {"office", "candidate", "votes"} <= _columns(rows[i]).keys():
+            return i
+        if sum(1 for c in rows[i] if c.strip()) > 2:
+            break  # (a line of many cells that is no header: not a title)
+    return top
+
+
+def _title_lines(path: Path, top: int) -> list[str]:
+    """The text of the title lines above a CSV's header (none where they are blank)."""
+    return [" ".join(c.strip() for c in r if c.strip())
+            for r in head_rows(path, "csv", nrows=top)[:top] if any(c.strip() for c in r)]
 
 
 _LEAD = 20  # blank lines above a CSV's header that are passed over
@@ -129,11 +147,17 @@ def locate(source: Source, options: ReadOptions) -> Located:
     sheet = None
     top = 0  # blank lines above the header (a re-saved CSV)
     if kind == "csv":
-        top = min(csv_lead(path), _LEAD)
+        top = min(_lead(head_rows(path, "csv", nrows=_LEAD + 1)), _LEAD)
         header, n_rows, coded, note = _read_csv(path, top)
         if note:
             log.warn(note)
-        lead_note(log, top)
+        titles = _title_lines(path, top)
+        if titles:
+            log.note(f"The file starts with {len(titles)} title line(s) ("
+                     + "; ".join(repr(t) for t in titles[:2]) + f"); its header is read from "
+                     f"row {top + 1}.", row=top + 1)
+        else:
+            lead_note(log, top)
         table = None
     elif kind in ("xlsx", "xls", "ods"):
         sheet = options.sheet

@@ -390,3 +390,25 @@ def test_a_csv_cut_short_inside_its_last_row_is_refused(tmp_path):
     assert e.value.issue.row == 3
     f.write_text("precinct,office,candidate,party,votes\nP1,Mayor,Ann,,10\nP1,Mayor,Bo,,4")
     assert read_canvass(f).totals[0].total == 14  # no line end after a whole row: read
+
+
+@pytest.mark.parametrize("titles", ["Morgan County Official Canvass\nGeneral Election 2018\n",
+                                    "Morgan County Official Canvass,,,\n\n"])
+def test_title_lines_above_a_csv_header_are_passed_over_and_said(tmp_path, titles):
+    # A sheet with its title saved from Excel as CSV: once "does not recognise this layout".
+    f = tmp_path / "t.csv"
+    f.write_text(titles + "precinct,office,candidate,votes\nP1,Mayor,Ann,10\nP1,Mayor,Bo,x\n")
+    parsed = read_canvass(f)
+    n = titles.count("\n")
+    note = next(i for i in parsed.issues if "title line" in i.message)
+    assert "'Morgan County Official Canvass'" in note.message
+    assert note.row == n + 1
+    [bad] = [i for i in parsed.errors if "'x'" in i.message]
+    assert bad.row == n + 3  # the file's own row
+
+
+def test_a_table_under_lines_of_many_cells_is_no_long_table(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text("a,b,c,d\n1,2,3,4\nprecinct,office,candidate,votes\nP1,Mayor,Ann,10\n")
+    with pytest.raises(ImportFailed):
+        read_canvass(f)
