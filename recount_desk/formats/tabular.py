@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import errno
 import io
+import re
 import stat
 import zipfile
 from collections.abc import Callable, Collection, Iterator
@@ -33,6 +34,12 @@ def _malformed(path: Path, e: Exception) -> ImportFailed:
     """pandas' "Error tokenizing data … line N, saw M" as our message, with its row."""
     msg = str(e)
     row = None
+    m = re.search(r"EOF inside string starting at row (\d+)", msg)
+    if m:  # (pandas counts the file's lines from 0)
+        return fail(path, "The CSV file ends inside a quoted cell (a quote opened near row "
+                    f"{int(m.group(1)) + 1} is never closed): the file seems cut short, as a "
+                    "copy or download stopped part-way leaves it. Copy or export the file "
+                    "again and import that copy.", row=int(m.group(1)) + 1)
     if "line " in msg:
         try:
             row = int(msg.split("line ")[1].split(",")[0])

@@ -57,8 +57,8 @@ def test_layouts_with_no_right_reading_are_refused_with_a_sentence(tmp_path, nam
     with pytest.raises(ImportFailed) as e:
         read_canvass(tmp_path / f"{name}.xlsx")
     said = e.value.issue.message
-    assert "no 'Total' column" in said and "'Mike Lee'" in said or \
-        "no 'Total' row" in said and "'Vote Type'" in said
+    assert ("no 'Total' column" in said and "'Mike Lee'" in said) or \
+        ("no 'Total' row" in said and "'Vote Type'" in said)
     assert e.value.issue.row is not None
 
 

@@ -88,3 +88,17 @@ def test_split_reads_the_real_files_as_the_csv_module(path: Path) -> None:
         assert got is not None or not _plain(text)
         if got is not None:
             assert got == _csv_module(text, strip)
+
+
+def test_a_csv_cut_short_inside_a_quoted_cell_says_so(tmp_path):
+    from recount_desk.formats import ImportFailed, read_canvass
+
+    f = tmp_path / "t.csv"
+    f.write_text("precinct,office,candidate,votes\n" + "P1,Mayor,Ann,10\n" * 20000
+                 + '"P2,Mayor,Bo')
+    try:
+        read_canvass(f)
+    except ImportFailed as e:
+        assert "ends inside a quoted cell" in e.issue.message and e.issue.row == 20002
+    else:
+        raise AssertionError("read")
