@@ -96,9 +96,6 @@ def test_a_csv_cut_short_inside_a_quoted_cell_says_so(tmp_path):
     f = tmp_path / "t.csv"
     f.write_text("precinct,office,candidate,votes\n" + "P1,Mayor,Ann,10\n" * 20000
                  + '"P2,Mayor,Bo')
-    try:
+    with pytest.raises(ImportFailed) as e:
         read_canvass(f)
-    except ImportFailed as e:
-        assert "ends inside a quoted cell" in e.issue.message and e.issue.row == 20002
-    else:
-        raise AssertionError("read")
+    assert "ends inside a quoted cell" in e.value.issue.message and e.value.issue.row == 20002
