@@ -110,8 +110,18 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
 
     Raises ImportFailed (from the reader) for a file that is not a canvass.
     """
-    parsed = [read(p) for p in paths]
+    # A file given twice (the same path, however written) is read once: its figures would
+    # otherwise count twice in every race it is part of.
+    once: dict[Path, Path | str] = {}
+    for p in paths:
+        once.setdefault(Path(p).resolve(), p)
+    twice = [str(p) for p in paths if once.get(Path(p).resolve()) is not p]
+    parsed = [read(p) for p in once.values()]
     issues = [i for p in parsed for i in p.issues]
+    if twice:
+        issues.insert(0, Issue(", ".join(dict.fromkeys(Path(p).name for p in twice)),
+                               "This file was given more than once; it is read once (its "
+                               "figures are counted once).", severity=Severity.WARNING))
     parts = [part for p in parsed for part in parts_of(p)]
     if election_date is None:
         dates = {p.election_date for p in parsed if p.election_date}

@@ -21,6 +21,12 @@ def first_visible_sheet(path: Path) -> tuple[str | None, list[str]]:
     return None, hidden
 
 
+def hidden_sheets(path: Path) -> list[str]:
+    """The names of a workbook's hidden sheets (Excel shows them only when unhidden)."""
+    return [m.name for m in workbook(path).sheets_metadata
+            if str(m.visible).rsplit(".", 1)[-1].lower() != "visible"]
+
+
 _MAX_SHEET_XML = 256 * 1024**2
 _REL_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 
@@ -108,17 +114,43 @@ _COLS = re.compile(rb'\br="([A-Z]{1,3})[0-9]')
 _ROWS = re.compile(rb'<(?:[\w.-]+:)?row\b[^>]*?\br="([0-9]+)"')
 
 
-def sheet_extent(path: Path, sheet: str | None) -> tuple[int, int] | None:
-    """(rows, columns) of the rectangle calamine would build for an XLSX sheet, from the
-    sheet's cell references; None when the sheet cannot be found (calamine then says)."""
+# A formula cell with no value after it: <c r="E12"><f>SUM(E5:E11)</f></c> (or an empty
+# <v/>), as a program that writes formulas without calculating them leaves it.
+_UNCALCULATED = re.compile(
+    rb'<(?:[\w.-]+:)?c\b[^>]*?\br="([A-Z]{1,3}[0-9]{1,7})"[^>]*>\s*'
+    rb'(?:<(?:[\w.-]+:)?f\b[^>]*/>|<(?:[\w.-]+:)?f\b[^>]*>([^<]*)</(?:[\w.-]+:)?f>)\s*'
+    rb'(?:<(?:[\w.-]+:)?v\s*/>|<(?:[\w.-]+:)?v>\s*</(?:[\w.-]+:)?v>)?\s*</(?:[\w.-]+:)?c>')
+
+
+def sheet_facts(path: Path, sheet: str | None
+                ) -> tuple[tuple[int, int] | None, tuple[str, str, int] | None]:
+    """What an XLSX sheet's XML says before calamine reads it: :func:`sheet_extent`, and
+    its formula cells that hold no value ((first cell, its formula, how many), or None):
+    calamine reads such a cell as empty, which would drop a precinct's votes unseen."""
     try:
         with zipfile.ZipFile(path) as z:
             name = sheet_part(z, sheet)
             if name is None:
-                return None
+                return None, None
             data = z.read(name)
     except (OSError, KeyError, zipfile.BadZipFile, ValueError, SyntaxError):
-        return None
+        return None, None
+    bare = None
+    if b"<f" in data or b":f" in data:
+        found = _UNCALCULATED.findall(data)
+        if found:
+            ref, formula = found[0]
+            bare = (ref.decode(), formula.decode("utf-8", "replace"), len(found))
+    return _extent(data), bare
+
+
+def sheet_extent(path: Path, sheet: str | None) -> tuple[int, int] | None:
+    """(rows, columns) of the rectangle calamine would build for an XLSX sheet, from the
+    sheet's cell references; None when the sheet cannot be found (calamine then says)."""
+    return sheet_facts(path, sheet)[0]
+
+
+def _extent(data: bytes) -> tuple[int, int]:
     cols = max((col_number(c) for c in set(_COLS.findall(data))), default=0)
     rows = max((int(r) for r in _ROWS.findall(data)), default=0)
     # A cell may name a row beyond its <row> element's: look for any longer row number.

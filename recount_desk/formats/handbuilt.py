@@ -32,10 +32,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from recount_desk.core.model import Issue, Severity
+from recount_desk.core.model import Issue, Remedy, Severity
 
 from . import grid, vocab
-from ._workbook_checks import excel_error_cells
+from ._workbook_checks import excel_error_cells, hidden_sheets
 from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
 from .stages import detector, frame, sheets, to_int
@@ -243,6 +243,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     """Read one election (one sheet) of a hand-built county workbook."""
     options = options or ReadOptions()
     kind, all_names, names = grid.open_sheets(path, options.sheet)
+    # Excel shows the visible sheets; a hidden one is read only when the officer chooses it
+    # (a draft, or an earlier election's figures, kept out of sight).
+    hidden = hidden_sheets(path) if kind != "csv" and options.sheet is None else []
+    if hidden and names is not None:
+        names = [n for n in names if n not in hidden]
     readable: list[str] = []
     summaries: dict[str, str] = {}
     empty: list[str] = []
@@ -285,6 +290,11 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                    "header with results under it, so this workbook cannot be read without help. "
                    "Use the column mapping to say where the precincts, contests and candidates "
                    "are.", sheet=options.sheet)
+    if hidden:
+        result.issues.insert(0, Issue(
+            path.name, "Hidden sheet(s) " + ", ".join(repr(h) for h in hidden) + " were not "
+            f"read; the canvass was read from {read_from!r}. Choose a hidden sheet to read it.",
+            read_from, severity=Severity.WARNING, remedy=Remedy.CHOOSE_SHEET))
     if pages:
         result.issues.insert(0, Issue(
             path.name, f"Sheets {read_from!r}, " + ", ".join(repr(s) for s in pages) + " are "
@@ -548,6 +558,8 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     mode_j = next((j for j in range(1, cols[0][0]) if _MODE_COLUMN.match(_clean(rows[h][j]))),
                   None)
     last_label = ""
+    nameless: list[tuple[int, dict[int, int], dict[int, int]]] = []  # row, counts, sums above
+    sums: dict[int, int] = {}  # each column's precinct counts so far
     by_mode: dict[str, int] = {}  # precinct: its first row by mode
     mode_totals: set[str] = set()
     for i in range(data_start, len(rows)):
@@ -573,6 +585,9 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         is_total = any(c and vocab.is_total_precinct(c) for c in lead_cells) or \
             label.lower().startswith("county total")
         if not label and not is_total:
+            counts = {j: v for j, *_ in cols if (v := to_int(r[j])) is not None}
+            if counts:
+                nameless.append((i + 1, counts, dict(sums)))
             continue
         texts = tuple(_clean(c) for c in r if c.strip())
         if texts in block or _is_section_header([_clean(c) for c in r]) or \
@@ -598,14 +613,29 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             ballots[label] = ballots.get(label, 0) + b
             ballots_rows.setdefault(label, i + 1)
         body.append((i + 1, label, [r[j] for j, *_ in cols]))
+        for j, *_ in cols:
+            if (v := to_int(r[j])) is not None:
+                sums[j] = sums.get(j, 0) + v
     count()
+    # Rows with counts and no precinct's name: an unlabelled sum of the rows above is
+    # passed over; any other (a precinct's second row under a name merged over both?) is
+    # no one's, so it is not counted and no verdict rests on the figures.
+    unread = [n for n, counts, above in nameless
+              if any(above.get(j, 0) != v for j, v in counts.items())]
+    if unread:
+        log.error((f"Row {unread[0]} holds" if len(unread) == 1 else
+                   f"Rows {unread[0]} and {len(unread) - 1} more hold")
+                  + " counts under the candidates but no precinct name (a precinct's "
+                  "second row, under its name merged over both?): they are not read, so no "
+                  "verdict rests on these figures. Give each row its precinct's name and "
+                  "import again.", row=unread[0], column=column_name(0))
     untotalled = [p for p in by_mode if p not in mode_totals]
     if untotalled:
         first_p = untotalled[0]
-        more = f" (nor have {len(untotalled) - 1} more)" if len(untotalled) > 1 else ""
+        nor = f" (nor have {len(untotalled) - 1} more)" if len(untotalled) > 1 else ""
         raise fail(path, f"Precinct {first_p!r} (row {by_mode[first_p]}) has its votes by how "
                    f"they were cast (the column {_clean(rows[h][mode_j or 0])!r}) but no "
-                   f"'Total' row{more}; their sum is not assumed to be the total (a file's "
+                   f"'Total' row{nor}; their sum is not assumed to be the total (a file's "
                    "modes may leave votes out). Add each precinct's total row, or export the "
                    "totals, and import again.",
                    sheet=sheet, row=by_mode[first_p])

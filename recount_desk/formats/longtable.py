@@ -67,7 +67,9 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
         prec_u = [f"{county_u[k // len(prec_u)]} / {prec_u[k % len(prec_u)]}"
                   for k in pairs.tolist()]
     dist_c, dist_u = col("district")
-    dist_c, dist_u = merge(dist_c, [re.sub(r"\.0$", "", d) for d in dist_u])
+    # One district written several ways ('53.0', '053', 'District 53') is one district: the
+    # contest's label says "District" itself, and a race split so is no race's figures.
+    dist_c, dist_u = merge(dist_c, [_district(d) for d in dist_u])
     party_c, party_u = col("party")
 
     def flags(uniques: list[str], test: Callable[[str], bool]) -> np.ndarray:
@@ -223,6 +225,32 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
         alone = wi_total & ~np.isin(race, race[named])
         kind = np.where(alone, kind_of["write_in"], kind)
     keep &= kind >= 0
+    # A generic 'Write-in' line beside named write-ins ('Write-In: Joe Smith') is their
+    # total where, in every precinct, it is their sum: counted too it would count them
+    # twice. Where it is not their sum it is the other write-ins, and counted.
+    is_wi = keep & (kind == kind_of["write_in"])
+    generic = is_wi & flags(cand_u, lambda c: bool(_GENERIC_WRITE_IN.match(c)))[cand_c]
+    if generic.any() and (is_wi & ~generic).any():
+        cell = race * len(prec_u) + prec_c
+        g_keys, g_sums = _sums_by(cell[generic], votes[generic])
+        n_keys, n_sums = _sums_by(cell[is_wi & ~generic], votes[is_wi & ~generic])
+        both = np.intersect1d(race[generic], race[is_wi & ~generic])
+        summed = []
+        for r in both.tolist():
+            at = g_keys // len(prec_u) == r
+            named_at = _sums_at(g_keys[at], n_keys, n_sums)
+            # (equal where the generic line is, and no named votes anywhere else)
+            if np.array_equal(named_at, g_sums[at]) and \
+                    int(n_sums[n_keys // len(prec_u) == r].sum()) == int(g_sums[at].sum()):
+                summed.append(r)
+        if summed:
+            drop = generic & np.isin(race, summed)
+            keep &= ~drop
+            shown = ", ".join(repr(office_u[int(r) // len(dist_u)]) for r in summed[:3])
+            issues.append(Issue(name, f"The generic write-in line of {shown} is, in every "
+                                "precinct, the sum of the named write-ins beside it: it is "
+                                "their total and not counted again.", sheet,
+                                severity=Severity.NOTE))
 
     # A contest's title in the precinct column is a parse artifact of some exports. Where
     # those rows repeat what the precincts add up to they are the contest's totals row;
@@ -408,6 +436,17 @@ def _numbers(texts: list[str]) -> tuple[np.ndarray, list[int]]:
 def _fold(text: str) -> str:
     """A title compared without case and spacing."""
     return " ".join(text.split()).casefold()
+
+
+_GENERIC_WRITE_IN = re.compile(r"^\s*write-?\s*ins?(\s+votes?)?\s*:?\s*$", re.IGNORECASE)
+_DISTRICT_NUMBER = re.compile(r"^(?:district|dist\.?)?\s*0*([0-9]+)(?:\.0)?$", re.IGNORECASE)
+
+
+def _district(text: str) -> str:
+    """A district column's cell as its number alone where it is one ('053', 'District 53',
+    '53.0' -> '53'); any other text as it stands."""
+    m = _DISTRICT_NUMBER.match(text.strip())
+    return str(int(m.group(1))) if m else re.sub(r"\.0$", "", text)
 
 
 def merge(codes: np.ndarray, texts: list[str]) -> tuple[np.ndarray, list[str]]:

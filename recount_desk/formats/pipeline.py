@@ -167,6 +167,7 @@ def validate(raw: RawCanvass) -> RawCanvass:
     contest disagree, it is an error naming the row: the file contradicts itself. (A totals
     row that is not the sum of the precincts for any choice is refused by the plausibility
     gate, whichever family read it.)"""
+    raw = _without_running_totals(raw)
     coded = raw.coded_rows() if isinstance(raw, CodedRawCanvass) else None
     if coded is not None:  # the precincts that occur, from the codes (no frame made)
         codes, texts = coded.columns["precinct"]
@@ -242,6 +243,36 @@ def validate(raw: RawCanvass) -> RawCanvass:
         ballots_rows={p: r for p, r in raw.ballots_rows.items() if p in ballots},
         hidden={k: {ch: [p for p in ps if not _total_name(p)] for ch, ps in v.items()}
                 for k, v in raw.hidden.items()})
+
+
+def _running_total(precinct: str) -> bool:
+    return vocab.is_running_total(precinct.split(" / ", 1)[1] if " / " in precinct
+                                  else precinct)
+
+
+def _without_running_totals(raw: RawCanvass) -> RawCanvass:
+    """Rows of a running total ('Carried Forward', 'Page Total': the sum of the rows above
+    it on a printed page) taken out of the precincts, with a note: they are neither a
+    precinct nor the county's totals, and counted they would count votes twice."""
+    coded = raw.coded_rows() if isinstance(raw, CodedRawCanvass) else None
+    if coded is not None:
+        codes, texts = coded.columns["precinct"]
+        if not any(_running_total(texts[k]) for k in _present(codes, len(texts))):
+            return raw
+    df = raw.rows
+    if df.empty:
+        return raw
+    names = [p for p in df["precinct"].unique().tolist() if _running_total(str(p))]
+    if not names:
+        return raw
+    shown = ", ".join(repr(p) for p in sorted(names)[:5])
+    return dataclasses.replace(
+        raw, rows=df[~df["precinct"].isin(names)].reset_index(drop=True),
+        issues=[*raw.issues, Issue(
+            raw.file, f"Rows named {shown} are a running total of the rows above them (a "
+            "page's subtotal), not a precinct: they are not counted.", raw.sheet,
+            severity=Severity.NOTE)],
+        ballots={p: b for p, b in raw.ballots.items() if p not in names})
 
 
 def _present(codes: np.ndarray, n: int) -> list[int]:

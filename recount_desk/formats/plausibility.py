@@ -20,7 +20,10 @@ The checks (each one an error, or a warning that makes the reading doubtful):
   file gives its ballots cast), allowing one vote per seat per ballot;
 * a choice whose count is, in every precinct, the sum of the contest's other choices (a
   ``Sub Total`` or ``Grand Total`` column read as a candidate: it would win every race), or
-  the same as the only other choice's.
+  the same as the only other choice's;
+* a precinct whose counts are the sum of all the other precincts' (a totals row named like a
+  precinct, ``Countywide``), or two precincts named alike but for leading zeros (``001``
+  and ``1``: one precinct listed twice).
 
 and, outside the doubts about the reading as a whole, a contest whose choices fall into
 groups that never have votes in the same precinct (two contests under one title, ``State
@@ -241,6 +244,12 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
                 "would win the contest. Rename it 'Total' or leave it out (the column "
                 "mapping), and import again.", Severity.ERROR, ci, choice)
 
+    # 8. One precinct under two names that differ only by leading zeros ('001' and '1').
+    for a, b in _zero_twins(parsed.precincts)[:3]:
+        add(f"Precincts {a!r} and {b!r} are named alike but for leading zeros: probably one "
+            "precinct listed twice, whose votes would count twice. Correct the file (one "
+            "name for each precinct) and import again.", Severity.ERROR)
+
     # 7. A precinct that is the others' sum: a totals row named like a precinct.
     for name in _sum_precincts(parsed)[:3]:
         add(f"Precinct {name!r} holds, in every contest, the sum of all the other precincts: it "
@@ -351,6 +360,22 @@ def _cells(parsed: ParsedCanvass) -> tuple[Any, Any, Any]:
     sizes = np.array([len(p) for p, _ in arrays], dtype=np.int64)
     return (np.concatenate([p for p, _ in arrays]), np.concatenate([v for _, v in arrays]),
             np.repeat(np.arange(len(arrays)), sizes))
+
+
+_LEADING_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
+
+
+def _zero_twins(precincts: list[str]) -> list[tuple[str, str]]:
+    """Pairs of precinct names that are one name once the leading zeros of their numbers
+    are dropped ('001' and '1', 'Beaver / 07' and 'Beaver / 7')."""
+    seen: dict[str, str] = {}
+    out = []
+    for p in precincts:
+        key = _LEADING_ZEROS.sub("", p.strip())
+        if key in seen and seen[key] != p:
+            out.append((seen[key], p))
+        seen.setdefault(key, p)
+    return out
 
 
 def _sum_precincts(parsed: ParsedCanvass) -> list[str]:

@@ -32,12 +32,16 @@ _TOTAL_PRECINCT = re.compile(
 
 # 'Times Over Voted', 'Number of Under Votes', 'Times Blank Voted' (GEMS' pseudo-candidates).
 _TIMES = r"(number\s+of|times)\s+{}(\s*-?\s*vote[sd]?)?"
-_OVER = re.compile(r"^\s*(over\s*-?\s*votes?|overvotes?|" + _TIMES.format("over")
+_OVER = re.compile(r"^\s*(over\s*-?\s*(votes?|voted)|overvot(es?|ed)|" + _TIMES.format("over")
                    + r"|over\s+vote\s+count)\s*$", re.IGNORECASE)
-_UNDER = re.compile(r"^\s*(under\s*-?\s*votes?|undervotes?|" + _TIMES.format("under")
-                    + r"|under\s+vote\s+count)\s*$", re.IGNORECASE)
-_BLANK = re.compile(r"^\s*(blank(\s+votes?)?|blanks|" + _TIMES.format("blank")
+_UNDER = re.compile(r"^\s*(under\s*-?\s*(votes?|voted)|undervot(es?|ed)|"
+                    + _TIMES.format("under") + r"|under\s+vote\s+count|not\s+voted|"
+                    r"no\s+votes?|did\s+not\s+vote)\s*$", re.IGNORECASE)
+_BLANK = re.compile(r"^\s*(blank(\s+(votes?|ballots?))?|blanks|" + _TIMES.format("blank")
                     + r"|ballots\s+cast\s*-?\s*blank)\s*$", re.IGNORECASE)
+# Over and under votes counted together: neither kind alone, and no choice.
+_OVER_UNDER = re.compile(r"^\s*(over\s*[/&]\s*under|under\s*[/&]\s*over)(\s*-?\s*votes?)?\s*$",
+                         re.IGNORECASE)
 # Rows that sum other rows: counting them would double the votes.
 _SUM_ROW = re.compile(
     r"^\s*(write-?\s*ins?\s+totals?|write-?\s*in\s+votes\s+total|total\s+votes(\s+cast)?|"
@@ -87,6 +91,18 @@ def is_total_precinct(precinct: str) -> bool:
     return bool(_TOTAL_PRECINCT.match(precinct))
 
 
+# A running total in the precinct column: the sum of the rows above it on a printed page.
+_RUNNING_TOTAL = re.compile(
+    r"^\s*((carried|brought)\s+(forward|fwd\.?|over)|balance\s+(brought|carried)\s+forward|"
+    r"page\s+(sub-?\s*)?totals?|sub-?\s*totals?|running\s+totals?)\s*:?\s*$", re.IGNORECASE)
+
+
+@_cached
+def is_running_total(precinct: str) -> bool:
+    """'Carried Forward', 'Page Total', 'Subtotal': no precinct and not the county's totals."""
+    return bool(_RUNNING_TOTAL.match(precinct))
+
+
 @_cached
 def choice_kind(name: str) -> str | None:
     """'candidate', 'write_in', 'over', 'under', 'blank', or None for a row to leave out
@@ -97,7 +113,7 @@ def choice_kind(name: str) -> str | None:
         return "under"
     if _BLANK.match(name):
         return "blank"
-    if _SUM_ROW.match(name) or _STAT_CHOICE.match(name):
+    if _SUM_ROW.match(name) or _STAT_CHOICE.match(name) or _OVER_UNDER.match(name):
         return None
     if _WRITE_IN.search(name):
         return "write_in"
