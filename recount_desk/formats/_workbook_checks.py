@@ -57,11 +57,15 @@ def sheet_part(z: zipfile.ZipFile, sheet: str | None) -> str | None:
 
 
 def excel_error_cells(path: Path, sheet: str | None) -> dict[tuple[int, int], str]:
-    """Excel error values (#DIV/0!, #N/A …) of an XLSX sheet by (row, column), 1-based.
+    """Excel error values (#DIV/0!, #N/A …) of an XLSX sheet by (row, column), 1-based,
+    and formulas that hold no value ("=SUM(E5:E11)": a program that writes formulas
+    without calculating them leaves them so).
 
-    calamine reads an error cell as empty, which would turn a broken formula into 0 votes.
-    The sheet is parsed once, in a stream (linear in its size whatever its cells hold); an
-    error cell without a cached value is "#VALUE!" (Excel shows one once recalculated).
+    calamine reads an error cell as empty, and a formula with no value too, which would
+    turn a broken formula into 0 votes and an uncalculated one into a precinct not on the
+    ballot. The sheet is parsed once, in a stream (linear in its size whatever its cells
+    hold); an error cell without a cached value is "#VALUE!" (Excel shows one once
+    recalculated).
     """
     from defusedxml.ElementTree import iterparse
 
@@ -71,19 +75,22 @@ def excel_error_cells(path: Path, sheet: str | None) -> dict[tuple[int, int], st
             if name is None or z.getinfo(name).file_size > _MAX_SHEET_XML:
                 return {}
             data = z.read(name)
-            if b't="e"' not in data and b"t='e'" not in data:
-                return {}  # no error cell at all: no parse
+            errors = b't="e"' in data or b"t='e'" in data
+            if not errors and not _BARE_FORMULA.search(data):
+                return {}  # no error cell and no formula without a value: no parse
             out: dict[tuple[int, int], str] = {}
             with io.BytesIO(data) as f:
                 for _, el in iterparse(f, events=("end",)):
                     if _local(el.tag) != "c":
                         continue
-                    if el.get("t") == "e":
-                        ref = _split_ref(el.get("r") or "")
-                        if ref is not None:
-                            value = next((v.text or "" for v in el
-                                          if _local(v.tag) == "v"), "") or "#VALUE!"
-                            out[ref] = value
+                    value = next((v.text or "" for v in el if _local(v.tag) == "v"), "")
+                    formula = next((x.text or "" for x in el if _local(x.tag) == "f"), None)
+                    ref = _split_ref(el.get("r") or "")
+                    if ref is not None and el.get("t") == "e":
+                        out[ref] = value or "#VALUE!"
+                    elif ref is not None and formula is not None and not value.strip() \
+                            and el.get("t") not in ("s", "str", "inlineStr"):
+                        out[ref] = "=" + formula  # (a formula never calculated)
                     el.clear()
             return out
     except (OSError, KeyError, zipfile.BadZipFile, ValueError, SyntaxError):
@@ -91,6 +98,10 @@ def excel_error_cells(path: Path, sheet: str | None) -> dict[tuple[int, int], st
 
 
 _REF = re.compile(r"([A-Z]{1,3})([0-9]{1,7})$")
+# A formula followed by no value: </f></c>, or an empty <v/> or <v></v> after it.
+_BARE_FORMULA = re.compile(rb"</(?:[\w.-]+:)?f>\s*(?:<(?:[\w.-]+:)?v\s*/>|"
+                           rb"<(?:[\w.-]+:)?v>\s*</(?:[\w.-]+:)?v>)?\s*</(?:[\w.-]+:)?c>|"
+                           rb"<(?:[\w.-]+:)?f\b[^>]*/>\s*</(?:[\w.-]+:)?c>")
 
 
 def _split_ref(ref: str) -> tuple[int, int] | None:
@@ -114,40 +125,18 @@ _COLS = re.compile(rb'\br="([A-Z]{1,3})[0-9]')
 _ROWS = re.compile(rb'<(?:[\w.-]+:)?row\b[^>]*?\br="([0-9]+)"')
 
 
-# A formula cell with no value after it: <c r="E12"><f>SUM(E5:E11)</f></c> (or an empty
-# <v/>), as a program that writes formulas without calculating them leaves it.
-_UNCALCULATED = re.compile(
-    rb'<(?:[\w.-]+:)?c\b[^>]*?\br="([A-Z]{1,3}[0-9]{1,7})"[^>]*>\s*'
-    rb'(?:<(?:[\w.-]+:)?f\b[^>]*/>|<(?:[\w.-]+:)?f\b[^>]*>([^<]*)</(?:[\w.-]+:)?f>)\s*'
-    rb'(?:<(?:[\w.-]+:)?v\s*/>|<(?:[\w.-]+:)?v>\s*</(?:[\w.-]+:)?v>)?\s*</(?:[\w.-]+:)?c>')
-
-
-def sheet_facts(path: Path, sheet: str | None
-                ) -> tuple[tuple[int, int] | None, tuple[str, str, int] | None]:
-    """What an XLSX sheet's XML says before calamine reads it: :func:`sheet_extent`, and
-    its formula cells that hold no value ((first cell, its formula, how many), or None):
-    calamine reads such a cell as empty, which would drop a precinct's votes unseen."""
+def sheet_extent(path: Path, sheet: str | None) -> tuple[int, int] | None:
+    """(rows, columns) of the rectangle calamine would build for an XLSX sheet, from the
+    sheet's cell references; None when the sheet cannot be found (calamine then says)."""
     try:
         with zipfile.ZipFile(path) as z:
             name = sheet_part(z, sheet)
             if name is None:
-                return None, None
+                return None
             data = z.read(name)
     except (OSError, KeyError, zipfile.BadZipFile, ValueError, SyntaxError):
-        return None, None
-    bare = None
-    if b"<f" in data or b":f" in data:
-        found = _UNCALCULATED.findall(data)
-        if found:
-            ref, formula = found[0]
-            bare = (ref.decode(), formula.decode("utf-8", "replace"), len(found))
-    return _extent(data), bare
-
-
-def sheet_extent(path: Path, sheet: str | None) -> tuple[int, int] | None:
-    """(rows, columns) of the rectangle calamine would build for an XLSX sheet, from the
-    sheet's cell references; None when the sheet cannot be found (calamine then says)."""
-    return sheet_facts(path, sheet)[0]
+        return None
+    return _extent(data)
 
 
 def _extent(data: bytes) -> tuple[int, int]:

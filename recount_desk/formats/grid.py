@@ -327,7 +327,10 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
                     f = (*key, choices[k][3])
                     got.fractional[f] = got.fractional.get(f, 0) + 1
                 if text.strip() or err:
-                    what = f"Excel error value {err}" if err else repr(text)
+                    what = (repr(text) if not err else
+                            f"a formula with no value ({err}: never calculated; save the file "
+                            "in Excel or LibreOffice)" if err.startswith("=") else
+                            f"Excel error value {err}")
                     tally.wrong(message(what, choices[k][3], p) if message is not None else
                                 f"The vote count {what} is not a whole number; it is read as 0.",
                                 row=where(i, k)[0], column=where(i, k)[1])

@@ -54,6 +54,8 @@ _ALIASES = {
     "county": ("county", "county_name"),
     "district": ("district",),
     "party": ("party", "party_name", "party_code"),
+    # How each row's votes were cast, where a choice has a row per mode (and its total).
+    "mode": ("mode", "vote_mode", "vote_type", "voting_method", "vote_method", "ballot_type"),
 }
 
 
@@ -244,11 +246,12 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         return longtable.merge(codes, [cell_text(u) for u in uniques])
 
     _cross_check(located, col_values)
+    skip = _by_mode(located, col_values)
 
     raw = longtable.rows(FAMILY, located.source.path, col, cols, n, header=f["header"],
                          issues=located.log.issues, sheet=located.sheet,
                          first_row=located.header_rows + 1,
-                         kind_name=located.source.kind, options=options)
+                         kind_name=located.source.kind, options=options, skip=skip)
     m = re.match(r"(\d{4})(\d{2})(\d{2})__", located.source.name)  # 20181106__ut__…
     options.on_progress(4, 4)
     # (set, not replaced: a copy would make the frame of rows held as codes)
@@ -257,6 +260,39 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
 
 
 read = staged_read(locate, map)
+
+
+_TOTAL_MODE = re.compile(r"^\s*total(\s+votes)?\s*$", re.IGNORECASE)
+
+
+def _by_mode(located: Located, values: Callable[[str], tuple[np.ndarray, list[str]]]
+             ) -> np.ndarray | None:
+    """The rows to leave out of a table whose mode column gives a choice's votes by how
+    they were cast: every row but the 'Total' ones (said in a note); None where there is no
+    mode column, or it is empty. Modes without a 'Total' row are refused: their sum is not
+    assumed to be the total (a file's modes may leave votes out)."""
+    import numpy as np
+
+    cols: dict[str, str] = located.facts["cols"]
+    if "mode" not in cols:
+        return None
+    codes, texts = values(cols["mode"])
+    filled = [bool(t.strip()) for t in texts]
+    if not any(filled):
+        return None
+    total = np.array([bool(_TOTAL_MODE.match(t)) for t in texts], dtype=bool)
+    if not total.any():
+        shown = ", ".join([repr(t) for t, f in zip(texts, filled, strict=True) if f][:4])
+        raise fail(located.source.path, f"The {cols['mode']!r} column gives each choice's "
+                   f"votes by how they were cast ({shown}) with no 'Total' rows; their sum is "
+                   "not assumed to be the total (a file's modes may leave votes out). Export "
+                   "the file with its total rows (or a votes column of totals), and import "
+                   "that copy.", sheet=located.sheet, column=cols["mode"])
+    located.log.note(f"The {cols['mode']!r} column splits each choice's votes by how they "
+                     "were cast; only its 'Total' rows are read.")
+    blank = np.array([not f for f in filled], dtype=bool)
+    skip: np.ndarray = ~(total | blank)[codes]
+    return skip
 
 
 def _cut_short(path: Path, width: int) -> int | None:

@@ -40,12 +40,14 @@ Column = Callable[[str], "tuple[np.ndarray, list[str]]"]
 
 def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
          header: list[str], issues: list[Issue], sheet: str | None, first_row: int,
-         kind_name: str, options: ReadOptions) -> RawCanvass:
+         kind_name: str, options: ReadOptions, skip: np.ndarray | None = None
+         ) -> RawCanvass:
     """The raw rows of a long table of ``n`` rows. ``cols``: the header name of each role
     found (office, candidate and votes always; precinct, county, district, party where the
     file has them); ``col(role)``: that column as (codes, distinct texts), codes 0 into
     [""] for a role the file lacks. ``first_row``: the file's row of the table's first row;
-    ``issues``: what the family noticed so far (added to)."""
+    ``issues``: what the family noticed so far (added to); ``skip``: rows the family has
+    left out (a choice's rows by vote mode beside its total row)."""
     import numpy as np
     import pandas as pd
 
@@ -90,6 +92,8 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
 
     votes_blank_u = word_flags(lambda v: v == "")
     keep = ~flags(office_u, lambda o: o == "" or vocab.is_non_contest_office(o))[office_c]
+    if skip is not None:
+        keep &= ~skip
     # A choice without a contest (a merged or blanked office cell) cannot be placed: an error,
     # never a silent drop. A statistic (Registered Voters, Ballots Cast) named in the choice
     # column is no choice: files put turnout rows there with the office left empty.
@@ -169,9 +173,13 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
         for i in np.flatnonzero(keep & blank):
             err = errs.get((first_row + int(i), vpos))
             if err:
-                issues.append(Issue(name, f"The vote count is the Excel error value {err} "
-                                    "(a broken formula). Fix the formula in Excel.", sheet,
-                                    first_row + int(i), cols["votes"], Severity.ERROR))
+                issues.append(Issue(name, (
+                    f"The vote count is a formula with no value ({err}): the file was "
+                    "written by a program that does not calculate formulas. Save it in Excel "
+                    "or LibreOffice and import that copy." if err.startswith("=") else
+                    f"The vote count is the Excel error value {err} (a broken formula). Fix "
+                    "the formula in Excel."), sheet, first_row + int(i), cols["votes"],
+                    Severity.ERROR))
                 blank[i] = False
                 xl_error[i] = True
     # "1e3" is not how a count is written: refuse it rather than read 1,000.

@@ -323,8 +323,8 @@ def _sum_columns(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
                  ) -> list[tuple[int, str, str]]:
     """(contest, choice, the other choice or "") for each choice whose count in every
     precinct is the sum of the contest's other choices' (with two choices: the other's),
-    in at least two precincts with votes. Found from the totals first (twice the choice's
-    total is the contest's), the precincts looked at only then."""
+    in at least two precincts with votes (three with two choices). Found from the totals
+    first (twice the choice's total is the contest's), the precincts looked at only then."""
     import numpy as np
 
     out = []
@@ -339,7 +339,9 @@ def _sum_columns(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
         for col in cols:
             np.add.at(acc, np.asarray(col.precincts, dtype=np.int64),
                       np.asarray(col.votes, dtype=np.int64))
-        if int(np.count_nonzero(acc)) < 2:
+        # (two precincts with votes at least; with two choices, three: a tie of two in a
+        # precinct or two of a few voters is no total column)
+        if int(np.count_nonzero(acc)) < (2 if len(cols) > 2 else 3):
             continue
         for col in cols:
             mine = np.zeros(n, dtype=np.int64)
@@ -379,7 +381,7 @@ def _zero_twins(precincts: list[str]) -> list[tuple[str, str]]:
 
 
 def _sum_precincts(parsed: ParsedCanvass) -> list[str]:
-    """The precincts whose count, in every column of two precincts or more with votes, is
+    """The precincts whose count, in every column of three precincts or more with votes, is
     the sum of the column's other precincts' (twice theirs is the column's total), with
     votes in at least one: a totals row named like a precinct ('Morgan County')."""
     import numpy as np
@@ -389,7 +391,8 @@ def _sum_precincts(parsed: ParsedCanvass) -> list[str]:
     prec, votes, col_of = _cells(parsed)
     sizes = np.bincount(col_of, minlength=len(parsed.columns))
     totals = np.bincount(col_of, weights=votes, minlength=len(parsed.columns)).astype(np.int64)
-    counted = ((sizes >= 2) & (totals > 0))[col_of]
+    # (columns of three precincts or more: with two, each is "the sum of the other")
+    counted = ((sizes >= 3) & (totals > 0))[col_of]
     hit = counted & (2 * votes == totals[col_of])
     n = len(parsed.precincts) + 1
     every = np.bincount(prec[counted], minlength=n)

@@ -40,10 +40,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import grid, vocab
+from ._workbook_checks import excel_error_cells
 from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
 from .stages import detector, frame, sheets, to_int
-from .tabular import col_letter
+from .tabular import col_letter, sniff
 
 FAMILY = "sideways"
 LABEL = "County workbook with precincts across and contests stacked down"
@@ -458,6 +459,8 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
     got = grid.Counted()
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
     seats: dict[tuple[str, str, str], int] = {}
+    # Excel error values and formulas never calculated, which calamine reads as blanks.
+    errors = excel_error_cells(path, sheet) if sniff(path) == "xlsx" else {}
     # Contest key -> precincts already read, to tell a continued contest from a second one.
     seen: dict[tuple[str, str, str], set[str]] = {}
     for b in lay.blocks:
@@ -514,12 +517,17 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                   ) -> tuple[int, str]:
             return lines[c] + 1, col_letter(cols[p])
 
+        def error(p: int, c: int, lines: list[int] = lines, cols: list[int] = cols
+                  ) -> str | None:
+            return errors.get((lines[c] + 1, cols[p] + 1))
+
         got.add(grid.count(
             [[rows[i][j].strip() if j < len(rows[i]) else "" for i in lines] for j in cols],
             choices, list(h.precincts.values()), where, tally, suppress="cell",
             by_column=True, message=lambda what, ch, p: (
-                f"The vote count {what} for {ch!r} in precinct {p!r} is not a whole number; it "
-                "is read as 0.")))
+                f"The vote count for {ch!r} in precinct {p!r} is {what}, not a whole number; "
+                "it is read as 0."),
+            error=error))
     tally.close()
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "

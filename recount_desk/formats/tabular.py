@@ -438,7 +438,7 @@ def read_sheet_raw(path: Path, sheet: str | int = 0) -> list[list[object]]:
 def _refuse_vast_sheet(path: Path, sheet: str) -> None:
     """A sheet whose farthest cell makes calamine's rectangle too large to build (one value
     in XFD1048576 would abort the whole process) is refused with where that cell is."""
-    from ._workbook_checks import sheet_facts
+    from ._workbook_checks import sheet_extent
 
     try:
         with open(path, "rb") as f:
@@ -450,17 +450,7 @@ def _refuse_vast_sheet(path: Path, sheet: str) -> None:
     # references.
     if _is_ods(path):
         return  # every sheet was sized when the workbook was opened
-    extent, bare = sheet_facts(path, sheet)
-    _refuse_extent(path, sheet, extent)
-    if bare is not None:
-        ref, formula, n = bare
-        more = f" and {n - 1:,} more" if n > 1 else ""
-        raise fail(path, f"Cell {ref}{more} of this sheet hold{'s' if n == 1 else ''} a formula "
-                   + (f"(={formula}) " if formula else "") + "with no value: the file was "
-                   "written by a program that does not calculate formulas, so the figures are "
-                   "not in it (they would be read as blanks). Open it in Excel or LibreOffice, "
-                   "save it there, and import that copy.", sheet=sheet,
-                   row=int(re.sub(r"[A-Z]+", "", ref)), column=re.sub(r"[0-9]+", "", ref))
+    _refuse_extent(path, sheet, sheet_extent(path, sheet))
 
 
 def _is_ods(path: Path) -> bool:

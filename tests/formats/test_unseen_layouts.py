@@ -41,16 +41,17 @@ def _mayor(parsed) -> dict[str, int]:
             if t.contest.key.title == "Mayor"}
 
 
-def test_formulas_that_were_never_calculated_are_refused_naming_the_cell(tmp_path):
+def test_a_vote_cell_holding_a_formula_never_calculated_is_an_error_naming_it(tmp_path):
     # openpyxl (and other programs) write formulas without their values: calamine read the
-    # cells as blank, and the precincts' votes were dropped unseen.
+    # cells as blank ("not on this precinct's ballot"), and the votes were dropped unseen.
+    # A formula with no value elsewhere (a share, a sum row) costs nothing and is not said.
     path = _book(tmp_path / "f.xlsx", {"2024 General": _grid([
-        ["P1", 300, 200, 0.66, 120, 80], ["P2", 200, 100, 0.5, "=20+10", 70]])})
-    with pytest.raises(ImportFailed) as e:
-        read_canvass(path)
-    said = e.value.issue
-    assert "formula (=20+10) with no value" in said.message
-    assert (said.row, said.column) == (5, "E")
+        ["P1", 300, 200, "=C4/B4", 120, 80], ["P2", 200, 100, 0.5, "=20+10", 70],
+        ["Total", None, None, None, "=SUM(E4:E5)", "=SUM(F4:F5)"]])})
+    parsed = read_canvass(path)
+    [err] = parsed.errors
+    assert "a formula with no value (=20+10: never calculated" in err.message
+    assert (err.row, err.column) == (5, "E")
 
 
 def test_a_row_of_counts_with_no_precinct_name_is_an_error_and_a_blank_sum_row_is_not(
@@ -146,3 +147,30 @@ def test_a_generic_write_in_line_that_is_the_named_ones_sum_is_not_counted_again
     f.write_text("precinct,office,candidate,votes\n" + rows.format(9))  # not their sum
     assert read_canvass(f).totals[0].total == 190
     assert not any(i.severity is Severity.ERROR for i in read_canvass(f).issues)
+
+
+def test_a_long_table_with_a_row_per_vote_mode_reads_the_total_rows_or_is_refused(tmp_path):
+    f = tmp_path / "m.csv"
+    body = ("P1,Mayor,Ann,3,Election Day\nP1,Mayor,Ann,7,Mail\nP1,Mayor,Ann,10,Total\n"
+            "P1,Mayor,Bo,1,Election Day\nP1,Mayor,Bo,3,Mail\nP1,Mayor,Bo,4,Total\n")
+    f.write_text("precinct,office,candidate,votes,mode\n" + body)
+    parsed = read_canvass(f)
+    assert [c.votes for c in parsed.totals[0].choices] == [10, 4] and not parsed.errors
+    f.write_text("precinct,office,candidate,votes,mode\n"
+                 + "".join(ln + "\n" for ln in body.splitlines() if "Total" not in ln))
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(f)
+    assert "no 'Total' rows" in e.value.issue.message and e.value.issue.column == "mode"
+
+
+def test_a_formula_never_calculated_in_a_sideways_sheet_is_an_error_naming_it(tmp_path):
+    rows = [["Garfield County 2024 General Election Canvass"], [],
+            [None, "Total", "P1", "P2", "P3", "P4"], ["Registered Voters", 1200, *[300] * 4],
+            ["Ballots Cast", 800, *[200] * 4], [], ["County Sheriff"],
+            ["Ann Able", 400, 100, "=90+10", 100, 100], ["Bob Baker", 360, *[90] * 4], [],
+            ["County Clerk"], ["Cy Cole", 400, *[100] * 4], ["Di Dunn", 360, *[90] * 4]]
+    parsed = read_canvass(_book(tmp_path / "s.xlsx", {"Canvass": rows}))
+    assert parsed.family == "sideways"
+    [err] = parsed.errors
+    assert "is a formula with no value (=90+10" in err.message
+    assert (err.row, err.column) == (8, "D")

@@ -71,8 +71,8 @@ CASES = [
     Bad("formulas.xlsx", OK, "", totals=GOOD),
     Bad("error_div0.xlsx", ERROR, "Excel error value #DIV/0!", row=3),
     Bad("error_na.xlsx", ERROR, "Excel error value #N/A", row=5),
-    Bad("formula_no_cache.xlsx", OK, "have no vote count", row=2,
-        totals={"Ann Able": 5, "Bob Baker": 16}),
+    # (a formula with no value: its count is not in the file, so it is an error, not 0)
+    Bad("formula_no_cache.xlsx", ERROR, "a formula with no value (=4+6)", row=2),
     # Vote counts that are not counts.
     Bad("negative_votes.csv", ERROR, "'-7' is negative", row=3),
     Bad("negative_votes.xlsx", ERROR, "'-7' is negative", row=3),
