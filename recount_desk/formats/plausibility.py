@@ -56,11 +56,7 @@ _PENALTY_WARNING = 30
 MIN_ONE_CANDIDATE_CONTESTS = 4
 
 _STATISTIC = vocab.STATISTIC
-_OFFICE = re.compile(
-    r"\b(president|senate|senator|house|congress(ional)?|governor|attorney\s+general|"
-    r"treasurer|auditor|sheriff|county\s+(clerk|recorder|assessor|attorney|commission\w*)|"
-    r"council|mayor|school\s+board|board\s+of\s+education|district\s+\d+|dist\.?\s*\d+|"
-    r"judge|proposition|amendment)\b", re.IGNORECASE)
+_OFFICE = vocab.OFFICE
 _PERCENT = vocab.PERCENT
 
 

@@ -39,6 +39,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from recount_desk.core.model import Severity
+
 from . import grid, vocab
 from ._workbook_checks import excel_error_cells
 from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
@@ -137,6 +139,9 @@ class _Layout:
     stats_rows: list[int]          # statistics rows left out
     orphan_rows: list[int]         # rows with counts that belong to no contest
     title_rows: list[str]          # the title block above the first header, row by row
+    # A choice's name carried onto the next row (a PDF conversion wraps long names): its
+    # row and the text of the line below it.
+    wraps: dict[int, tuple[int, str]] = field(default_factory=dict)
 
 
 def _label_col(rows: list[list[str]]) -> int:
@@ -243,6 +248,7 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
     current: _Block | None = None
     pending: tuple[str, int] | None = None   # a title row not yet followed by choices
     stat_section = False
+    wraps: dict[int, tuple[int, str]] = {}
     for i in range(first.row + 1, len(rows)):
         if options is not None and i % 5000 == 0 and options.cancelled():
             raise Cancelled()
@@ -263,6 +269,10 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             if current is not None and current.choices and \
                     vocab.choice_kind(label) in ("write_in", "over", "under", "blank"):
                 continue   # a choice row left empty, not a title
+            if current is not None and current.choices and current.choices[-1] == i - 1 \
+                    and _wrapped(label, rows, i + 1, lc, h):
+                wraps[i - 1] = (i, label)  # the rest of the name above ('Evan' / 'McMullin')
+                continue
             n = next((vocab.seats_in(c) for c in r if c.strip() and vocab.seats_in(c)), None)
             if _VOTE_FOR_ROW.match(label):
                 if pending is not None and "\x00" not in pending[0]:
@@ -301,7 +311,24 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             continue
         current.choices.append(i)
     blocks = [b for b in blocks if b.choices]
-    return _Layout(headers, blocks, stats_rows, orphan_rows, title_rows)
+    return _Layout(headers, blocks, stats_rows, orphan_rows, title_rows, wraps)
+
+
+_NAME_LINE = re.compile(r"^[^\W\d_][\w.'’-]*(\s+[^\W\d_][\w.'’-]*){0,2}$")
+
+
+def _wrapped(label: str, rows: list[list[str]], after: int, lc: int, h: _Header) -> bool:
+    """Whether a label-only row right under a choice's row is the rest of that choice's
+    name, not the next contest's title: a word or three of a name (no office or ballot
+    question word, no number), followed at once by another choice's row with counts, or by
+    a blank row or the end (a title is followed by its choices)."""
+    if not _NAME_LINE.match(label) or vocab.CONTEST_WORD.search(label) or \
+            vocab.choice_kind(label) != "candidate":
+        return False
+    if after >= len(rows) or not any(c.strip() for c in rows[after]):
+        return True
+    nxt = rows[after]
+    return bool(lc < len(nxt) and nxt[lc].strip() and _has_counts(nxt, h))
 
 
 def _classify_unheaded(rows: list[list[str]], lay: _Layout) -> dict[int, dict[int, str]]:
@@ -491,6 +518,13 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
         for i in b.choices:
             r = rows[i]
             label = _clean(r[h.label_col])
+            if i in lay.wraps:
+                below, rest = lay.wraps[i]
+                log.repeated("wrapped", f"Row {below + 1} ({rest!r}) is read as the rest of "
+                             f"the name above it ({label + ' ' + rest!r}).", Severity.NOTE,
+                             cap=3, row=below + 1, column=col_letter(h.label_col),
+                             more="names read from two rows")
+                label = f"{label} {rest}"
             if vocab.is_non_contest_office(label) or _MORE_STATS.match(label):
                 continue
             k = vocab.choice_kind(label)
@@ -541,7 +575,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                  row=i + 1, column=col_letter(lc))
     grid.some(log, lay.orphan_rows, orphan, "rows with counts outside any contest were left out")
     primary = grid.primary_of(" ".join(lay.title_rows), any(r[3] for r in got.rows))
-    return RawCanvass(log.file, FAMILY, frame(got.rows), log.issues, seats, file_totals,
+    return RawCanvass(log.file, FAMILY, frame(got.rows), log.close(), seats, file_totals,
                       got.suppressed,
                       primary, election_name=lay.title_rows[0] if lay.title_rows else None,
                       sheet=log.sheet)

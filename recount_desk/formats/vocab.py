@@ -298,6 +298,19 @@ STATISTIC = re.compile(
     r"number\s+of\s+precincts.*|total\s+votes(\s+cast)?|votes\s+cast|percent(age)?|pct\.?)"
     r"\s*:?\s*$", re.IGNORECASE)
 PERCENT = re.compile(r"%|\bpercent", re.IGNORECASE)
+# Words that name an office or a ballot question: a contest's title, never a choice's name.
+OFFICE = re.compile(
+    r"\b(president|senate|senator|house|congress(ional)?|governor|attorney\s+general|"
+    r"treasurer|auditor|sheriff|county\s+(clerk|recorder|assessor|attorney|commission\w*)|"
+    r"council|mayor|school\s+board|board\s+of\s+education|district\s+\d+|dist\.?\s*\d+|"
+    r"judge|proposition|amendment)\b", re.IGNORECASE)
+# Wider: any word a contest's title may hold (for telling a title row from a name's
+# second line).
+CONTEST_WORD = re.compile(
+    OFFICE.pattern[:-3] + r"|clerk|recorder|assessor|commission\w*|board|retention|justice|"
+    r"court|question|measure|bond|seat|trustee|supervisor|constable|district|dist|"
+    r"representative|legislat\w*|elector\w*|prop|amend\w*|levy|tax|initiative|referendum|"
+    r"vote\s+for)\b", re.IGNORECASE)
 
 
 # --- Shared by the grid and block readers (ES&S SOVC and statement, GEMS, the mapping). ---

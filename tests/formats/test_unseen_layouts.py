@@ -174,3 +174,19 @@ def test_a_formula_never_calculated_in_a_sideways_sheet_is_an_error_naming_it(tm
     [err] = parsed.errors
     assert "is a formula with no value (=90+10" in err.message
     assert (err.row, err.column) == (8, "D")
+
+
+def test_a_sideways_name_wrapped_onto_the_next_row_is_one_name(tmp_path):
+    # A PDF conversion puts a long name's second line in a row of its own: read as the next
+    # contest's title it made 'McMullin' a contest won by 'Hansen'.
+    rows = [["Garfield County 2024 General Election Canvass"], [],
+            [None, "Total", "P1", "P2", "P3", "P4"], ["Ballots Cast", 800, *[200] * 4], [],
+            ["U.S. Senate"], ["Evan", 400, *[100] * 4], ["McMullin"],
+            ["James Arthur", 360, *[90] * 4], ["Hansen"], ["Mike Lee", 40, *[10] * 4], [],
+            ["County Sheriff"], ["Cy Cole", 400, *[100] * 4], ["Di Dunn", 360, *[90] * 4]]
+    parsed = read_canvass(_book(tmp_path / "w.xlsx", {"Canvass": rows}))
+    got = {t.contest.key.title: [c.choice.name for c in t.choices] for t in parsed.totals}
+    assert got == {"U.S. Senate": ["Evan McMullin", "James Arthur Hansen", "Mike Lee"],
+                   "County Sheriff": ["Cy Cole", "Di Dunn"]}
+    assert any("Row 8 ('McMullin') is read as the rest of the name" in i.message
+               for i in parsed.issues)
