@@ -87,7 +87,7 @@ def sniff(path: Path) -> str:
             b"GIF8", b"II*\x00", b"MM\x00*"):
         raise fail(path, "This is a picture, not a spreadsheet. Export the canvass as CSV or "
                    "Excel (XLSX) from the election system.")
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or _utf16_without_bom(head[:1024]):
         raise fail(path, "This text file is saved as UTF-16 (Excel's 'Unicode Text'). Save it "
                    "again as 'CSV UTF-8 (Comma delimited)' and import that copy.")
     if head.startswith(b"\xd0\xcf\x11\xe0"):
@@ -112,6 +112,18 @@ def sniff(path: Path) -> str:
         raise fail(path, "This file is not text and not a spreadsheet Recount Desk knows "
                    "(binary data). Export the canvass as CSV or XLSX.")
     return "csv"
+
+
+def _utf16_without_bom(head: bytes) -> bool:
+    """Text saved as UTF-16 with no byte-order mark: every other byte a zero, the others
+    printable (ASCII text in either byte order)."""
+    if len(head) < 8:
+        return False
+    for zeros, text in ((head[1::2], head[0::2]), (head[0::2], head[1::2])):
+        if zeros.count(0) >= 0.9 * len(zeros) and \
+                all(32 <= b < 127 or b in (9, 10, 13) for b in text[:256]):
+            return True
+    return False
 
 
 def _read_all(path: Path, limit: int) -> bytes:

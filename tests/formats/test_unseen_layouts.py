@@ -190,3 +190,12 @@ def test_a_sideways_name_wrapped_onto_the_next_row_is_one_name(tmp_path):
                    "County Sheriff": ["Cy Cole", "Di Dunn"]}
     assert any("Row 8 ('McMullin') is read as the rest of the name" in i.message
                for i in parsed.issues)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_named_not_called_binary(tmp_path, encoding):
+    f = tmp_path / "u.csv"
+    f.write_bytes("precinct,office,candidate,votes\nP1,Mayor,Ann,5\n".encode(encoding))
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(f)
+    assert "saved as UTF-16" in e.value.issue.message
