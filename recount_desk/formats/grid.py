@@ -139,6 +139,8 @@ def primary_of(text: str, party: bool = False) -> bool | None:
 # --- The header band --------------------------------------------------------------------
 
 PAGE_LINE = re.compile(r"\bpage\s+\d+(\s+of\s+\d+)?\b", re.IGNORECASE)
+# The sheets a PDF conversion makes of one report's pages: 'Table 1', 'Page 2' …
+PAGE_SHEET = re.compile(r"^(table|page|sheet|pg\.?)\s*\d+$", re.IGNORECASE)
 _VOTE_FOR_ONLY = re.compile(r"^\(?\s*vote\s+for\s+(not\s+more\s+than\s+)?\d+\s*\)?$",
                             re.IGNORECASE)
 # What the first cell of a band row under the header may say.

@@ -58,7 +58,6 @@ _PARTY_PREFIX = re.compile(r"^(GOP|REP|Republican|DEM|Democratic|Democrat|LIB|Li
                            r"Constitution)\s+(for\s+)?(?=\S)", re.IGNORECASE)
 _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
                            re.IGNORECASE)
-_PAGE_SHEET = re.compile(r"^(table|page|sheet|pg\.?)\s*\d+$", re.IGNORECASE)
 # 'YES Judicial Retention', 'NO \nJudicial Retention', 'FOR Cons. Amend A', 'Prop 1 - Against'.
 _STANCE_FIRST = re.compile(r"^(yes|no|for|against)\b[\s:\-–]*(?=\S)(.*)$", re.IGNORECASE)
 _STANCE_LAST = re.compile(r"^(.*?\S)[\s:\-–]+(yes|no|for|against)$", re.IGNORECASE)
@@ -270,7 +269,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             if result.rows.empty:
                 result = None
                 continue
-        elif _PAGE_SHEET.match(read_from) and _PAGE_SHEET.match(sheet) and \
+        elif grid.PAGE_SHEET.match(read_from) and grid.PAGE_SHEET.match(sheet) and \
                 _title_of(rows, h) in ("", first_title):
             # 'Table 1', 'Table 2' … of a PDF conversion: pages of one report.
             page = _read_sheet(path, kind, sheet, rows, h, lead)

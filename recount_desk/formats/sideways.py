@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from recount_desk.core.model import Severity
+from recount_desk.core.model import Issue, Severity
 
 from . import grid, vocab
 from ._workbook_checks import excel_error_cells
@@ -424,6 +424,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     result: RawCanvass | None = None
     read_from = ""
     readable: list[str] = []
+    pages: list[str] = []
+    first_titles: list[str] = []
+    first_precincts: set[str] = set()
     ballot_list: tuple[str, tuple[int, int]] | None = None
     for sheet, rows in sheets(path, kind, names=names, options=options):
         lay = _layout(rows, options)
@@ -432,9 +435,24 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             if bl is not None and ballot_list is None:
                 ballot_list = (sheet, bl)
             continue
-        readable.append(sheet)
         if result is None:
-            result, read_from = _read_sheet(path, sheet, rows, lay), sheet
+            result, read_from, first_titles = _read_sheet(path, sheet, rows, lay), sheet, \
+                lay.title_rows
+            first_precincts = {p for h in lay.headers for p in h.precincts.values()}
+        elif grid.PAGE_SHEET.match(read_from) and grid.PAGE_SHEET.match(sheet) and \
+                lay.title_rows == first_titles and not first_precincts & {
+                    p for h in lay.headers for p in h.precincts.values()}:
+            # 'Page 1', 'Page 2' … of a PDF conversion: one report's precincts, page by page.
+            grid.merge(result, _read_sheet(path, sheet, rows, lay))
+            first_precincts |= {p for h in lay.headers for p in h.precincts.values()}
+            pages.append(sheet)
+            continue
+        readable.append(sheet)
+    if pages and result is not None:
+        result.issues.insert(0, Issue(
+            path.name, f"Sheets {read_from!r}, " + ", ".join(repr(s) for s in pages) + " are "
+            "read as the pages of one report (a PDF conversion): the same title, other "
+            "precincts.", read_from, severity=Severity.NOTE))
     if result is None:
         if ballot_list is not None:
             raise _ballot_list_failure(path, *ballot_list)

@@ -199,3 +199,20 @@ def test_utf16_without_a_byte_order_mark_is_named_not_called_binary(tmp_path, en
     with pytest.raises(ImportFailed) as e:
         read_canvass(f)
     assert "saved as UTF-16" in e.value.issue.message
+
+
+def test_a_sideways_report_split_over_page_sheets_is_read_whole(tmp_path):
+    def page(precincts: list[str], ann: int, bob: int) -> list[list[object]]:
+        n = len(precincts)
+        return [["Garfield County 2024 General Election Canvass"], [],
+                [None, *precincts], ["Ballots Cast", *[200] * n], [], ["County Sheriff"],
+                ["Ann Able", *[ann] * n], ["Bob Baker", *[bob] * n], [], ["County Clerk"],
+                ["Cy Cole", *[100] * n], ["Di Dunn", *[90] * n]]
+    path = _book(tmp_path / "p.xlsx", {"Page 1": page(["P1", "P2", "P3"], 100, 90),
+                                       "Page 2": page(["P4", "P5", "P6"], 10, 90)})
+    parsed = read_canvass(path)
+    sheriff = {c.choice.name: c.votes for t in parsed.totals for c in t.choices
+               if t.contest.key.title == "County Sheriff"}
+    assert sheriff == {"Ann Able": 330, "Bob Baker": 540}
+    assert len(parsed.precincts) == 6
+    assert any("pages of one report" in i.message for i in parsed.issues)
