@@ -95,8 +95,9 @@ def _norm(name: str) -> str:
     return re.sub(r"[^\w]+", " ", name.casefold()).strip()
 
 
-def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
-    """Every doubt about a reading, as issues that name where it is, and a penalty."""
+def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None) -> Verdict:
+    """Every doubt about a reading, as issues that name where it is, and a penalty
+    (``cells``: :func:`_cells` of the reading, where made already)."""
     found: list[tuple[Issue, int]] = []
     reasons: list[str] = []  # doubts already stated by the build step's issues
     penalty = 0
@@ -247,7 +248,7 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass) -> Verdict:
             "name for each precinct) and import again.", Severity.ERROR)
 
     # 7. A precinct that is the others' sum: a totals row named like a precinct.
-    for name in _sum_precincts(parsed)[:3]:
+    for name in _sum_precincts(parsed, cells)[:3]:
         add(f"Precinct {name!r} holds, in every contest, the sum of all the other precincts: it "
             "is the file's totals row read as a precinct, so every count would be doubled. "
             "Name that row 'Total' (or delete it) and import again.", Severity.ERROR)
@@ -349,15 +350,29 @@ def _sum_columns(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
     return out
 
 
-def _cells(parsed: ParsedCanvass) -> tuple[Any, Any, Any]:
-    """Every column's cells at once: their precincts, votes and columns (numpy arrays)."""
+Cells = tuple[Any, Any, Any]  # every column's precincts, votes and column (numpy arrays)
+
+
+def _cells(parsed: ParsedCanvass) -> Cells:
+    """Every column's cells at once: their precincts, votes and columns (numpy arrays),
+    made once per reading (:func:`gate` hands them to each check). The build stage's
+    columns are arrays of one item size: their bytes joined are read as one array each."""
     import numpy as np
 
-    arrays = [(np.asarray(c.precincts, dtype=np.int64), np.asarray(c.votes, dtype=np.int64))
-              for c in parsed.columns]
-    sizes = np.array([len(p) for p, _ in arrays], dtype=np.int64)
-    return (np.concatenate([p for p, _ in arrays]), np.concatenate([v for _, v in arrays]),
-            np.repeat(np.arange(len(arrays)), sizes))
+    cols = parsed.columns
+    sizes = np.fromiter((len(c.precincts) for c in cols), dtype=np.int64, count=len(cols))
+    codes = {getattr(c.precincts, "typecode", None) for c in cols} | \
+        {getattr(c.votes, "typecode", None) for c in cols}
+    if len(codes) == 1 and None not in codes:
+        kind = np.dtype(next(iter(codes)))  # ('i' or 'q': array's and numpy's codes agree)
+        prec = np.frombuffer(b"".join(bytes(memoryview(c.precincts)) for c in cols),  # type: ignore[arg-type]
+                             dtype=kind).astype(np.int64)
+        votes = np.frombuffer(b"".join(bytes(memoryview(c.votes)) for c in cols),  # type: ignore[arg-type]
+                              dtype=kind).astype(np.int64)
+    else:
+        prec = np.concatenate([np.asarray(c.precincts, dtype=np.int64) for c in cols])
+        votes = np.concatenate([np.asarray(c.votes, dtype=np.int64) for c in cols])
+    return prec, votes, np.repeat(np.arange(len(cols)), sizes)
 
 
 _LEADING_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
@@ -376,15 +391,15 @@ def _zero_twins(precincts: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _sum_precincts(parsed: ParsedCanvass) -> list[str]:
+def _sum_precincts(parsed: ParsedCanvass, cells: Cells | None = None) -> list[str]:
     """The precincts whose count, in every column of three precincts or more with votes, is
     the sum of the column's other precincts' (twice theirs is the column's total), with
     votes in at least one: a totals row named like a precinct ('Morgan County')."""
     import numpy as np
 
-    if not parsed.columns:
+    if not parsed.columns or len(parsed.precincts) < 3:
         return []
-    prec, votes, col_of = _cells(parsed)
+    prec, votes, col_of = cells if cells is not None else _cells(parsed)
     sizes = np.bincount(col_of, minlength=len(parsed.columns))
     totals = np.bincount(col_of, weights=votes, minlength=len(parsed.columns)).astype(np.int64)
     # (columns of three precincts or more: with two, each is "the sum of the other")
@@ -398,30 +413,44 @@ def _sum_precincts(parsed: ParsedCanvass) -> list[str]:
     return [parsed.precincts[p - 1] for p in found.tolist()]
 
 
-def _split_contests(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
+def _split_contests(parsed: ParsedCanvass, by_contest: dict[int, list[Any]],
+                    cells: Cells | None = None
                     ) -> list[tuple[int, list[tuple[set[int], set[int]]]]]:
     """(contest, its groups) for each contest whose choices fall into two groups or more
     that share no precinct where both have votes, each group with a candidate who is no
-    write-in: (the choices' positions, their precincts with votes) per group. A contest
-    where one choice has votes wherever any choice has is one group (the usual case,
-    found for every contest at once)."""
+    write-in: (the choices' positions, their precincts with votes) per group. The groups of
+    every contest are found at once, in numpy: each column takes the least label among
+    the columns it shares a precinct with votes with, until no label moves (connected
+    components); only a contest of two groups or more is looked at name by name."""
     import numpy as np
 
     cols = parsed.columns
     if not cols:
         return []
-    prec, votes, col_of = _cells(parsed)
+    prec, votes, col_of = cells if cells is not None else _cells(parsed)
     contest_of = np.array([c.contest for c in cols], dtype=np.int64)
     nz = votes != 0
-    cells = contest_of[col_of[nz]] * (len(parsed.precincts) + 1) + prec[nz]
-    # Precincts with votes per contest, and per column (a column holds a precinct once).
-    spans = np.bincount(np.unique(cells) // (len(parsed.precincts) + 1),
-                        minlength=len(parsed.contests))
-    per_col = np.bincount(col_of[nz], minlength=len(cols))
-    widest = np.zeros(len(parsed.contests), dtype=np.int64)
-    np.maximum.at(widest, contest_of, per_col)
+    col_nz = col_of[nz]
+    key = contest_of[col_nz] * (len(parsed.precincts) + 1) + prec[nz]
+    order = np.argsort(key, kind="stable")
+    key_s, col_s = key[order], col_nz[order]
+    if not len(key_s):
+        return []
+    starts = np.flatnonzero(np.concatenate(([True], key_s[1:] != key_s[:-1])))
+    widths = np.diff(np.append(starts, len(key_s)))
+    label = np.arange(len(cols))
+    while True:
+        least = np.repeat(np.minimum.reduceat(label[col_s], starts), widths)
+        moved = label.copy()
+        np.minimum.at(moved, col_s, least)
+        if np.array_equal(moved, label):
+            break
+        label = moved
+    voted = np.bincount(col_nz, minlength=len(cols)) > 0
+    pairs = np.unique(contest_of[voted] * len(cols) + label[voted])
+    groups_in = np.bincount(pairs // len(cols), minlength=len(parsed.contests))
     out = []
-    for ci in np.flatnonzero(widest < spans).tolist():
+    for ci in np.flatnonzero(groups_in >= 2).tolist():
         groups: list[tuple[set[int], set[int]]] = []
         for col in by_contest[ci]:
             ps = {p for p, v in zip(col.precincts, col.votes, strict=True) if v}
@@ -442,7 +471,8 @@ def _split_contests(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
     return out
 
 
-def split_contests(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+def split_contests(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None
+                   ) -> list[Issue]:
     """An error bound to each contest whose choices fall into groups that never have votes
     in the same precinct: one candidate spelled differently from precinct to precinct (or
     county to county: 'KALI GLEAVE', 'KALI CLEAVE'), or two contests under one title. Either
@@ -452,7 +482,7 @@ def split_contests(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
     for col in parsed.columns:
         by_contest[col.contest].append(col)
     out = []
-    for ci, groups in _split_contests(parsed, by_contest):
+    for ci, groups in _split_contests(parsed, by_contest, cells):
         key = parsed.contests[ci].key
         chs = parsed.choices[ci]
         names = [[chs[q].name for q in qs] for qs, _ in groups]
@@ -503,8 +533,9 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     """The reading with the gate's issues added and its family's confidence lowered; a
     doubtful reading says why in :attr:`ParsedCanvass.doubts`. Contests split into groups
     (:func:`split_contests`) get an error each, which doubts only that contest."""
-    verdict = assess(raw, parsed)
-    split = split_contests(raw, parsed)
+    cells = _cells(parsed) if parsed.columns else None
+    verdict = assess(raw, parsed, cells)
+    split = split_contests(raw, parsed, cells)
     if split:
         parsed = dataclasses.replace(parsed, issues=[*parsed.issues, *split])
     if not verdict.reasons:
