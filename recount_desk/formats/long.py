@@ -1,8 +1,13 @@
 """The long format: one row per precinct × contest × choice (OpenElections style), CSV or XLSX.
 
 Columns ``county, precinct, office, district, party, candidate, votes`` in any order and any
-case; extra vote-mode columns (``mail``, ``early_voting`` …) are ignored because ``votes``
-is their total. County-level files (no ``precinct``) use the county as the unit.
+case; extra vote-mode columns (``mail``, ``early_voting`` …) are not counted because
+``votes`` is their total, but a candidate's row whose modes add up to more than its votes
+is an error on its contest (the file contradicts itself), and a ``total`` column beside
+``votes`` that disagrees with it is refused. A ``mode`` column (a row per vote mode) is
+read from its ``Total`` rows. County-level files (no ``precinct``) use the county as the
+unit. Blank and title lines above a CSV's header are passed over; a CSV cut short inside
+its last row is refused.
 """
 
 from __future__ import annotations

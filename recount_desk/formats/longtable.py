@@ -9,8 +9,9 @@ contest's title in the precinct column is a totals row where it adds up (else sa
 that look garbled or hold invisible characters are said, counts are whole numbers (a '*' is
 suppressed, a blank a warning, '1e3', fractions, negatives and absurd sizes are errors
 naming their rows), invalid write-ins are not counted, a write-in total beside named
-write-ins is not counted twice, and the hidden cells of each contest are kept for the
-verdict.
+write-ins is not counted twice (nor a generic 'Write-in' line that is, precinct by
+precinct, their sum), one district written '53', '053' or 'District 53' is one, and the
+hidden cells of each contest are kept for the verdict.
 """
 
 from __future__ import annotations
