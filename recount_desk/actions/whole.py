@@ -19,8 +19,17 @@ from recount_desk.core.model import ElectionKind, Issue, Scope, Severity
 from recount_desk.core.rules import Edition, edition_for, not_added_up, read_errors_of
 from recount_desk.core.scope import Coverage, officer_finding, scope_override
 from recount_desk.core.whole import CountyPart, Disagreement, WholeRace, combine, cross_check
+from recount_desk.formats import ImportFailed
 
-from .canvass import ContestCheck, ParsedCanvass, check_contest, file_county, map_year, read_file
+from .canvass import (
+    ContestCheck,
+    ParsedCanvass,
+    check_contest,
+    file_counties,
+    file_county,
+    map_year,
+    read_file,
+)
 
 
 @dataclass(frozen=True)
@@ -152,6 +161,15 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
     state_errors = 0
     if state_canvass is not None:
         sp = read(state_canvass)
+        named = file_counties(sp)
+        if len(named) < 2:
+            # The lieutenant governor's canvass gives every county's figures; a file of one
+            # county (or of none) is a county's canvass, and a race's whole is not in it.
+            raise ImportFailed(Issue(
+                sp.file, "This file is not the state canvass: it holds "
+                + (f"only {named[0]} County's figures" if named else "no county's figures")
+                + ". Give it among the counties' files, and for --state-canvass the lieutenant "
+                "governor's canvass by county.", severity=Severity.ERROR))
         state_file = sp.file
         issues.extend(sp.issues)
         state_errors = sum(1 for i in sp.issues if i.severity is Severity.ERROR)

@@ -357,3 +357,14 @@ def test_two_counties_own_propositions_alike_in_name_are_never_added_up(
     assert carbon.check.decision.within_margin  # type: ignore[attr-defined]
     assert iron.check.decision.verdict is Verdict.NOT_ELIGIBLE  # type: ignore[attr-defined]
     assert "Proposition #1" not in races
+
+
+def test_a_county_file_given_as_the_state_canvass_is_refused():
+    # Summit's precinct file given as the lieutenant governor's canvass was taken for the
+    # official figures of every race in it ("verdicts rest on the state canvass").
+    from recount_desk.formats import ImportFailed
+
+    one_county = FILES[0]
+    with pytest.raises(ImportFailed) as e:
+        check_files(FILES[1:], state_canvass=one_county)
+    assert "is not the state canvass" in e.value.issue.message
