@@ -495,10 +495,19 @@ def split_contests(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None =
             ", ".join(repr(chs[q].name) for q in sorted(qs)[:4])
             + (" …" if len(qs) > 4 else "") + f" in {len(ps)} precinct{'s' * (len(ps) != 1)}"
             for qs, ps in groups[:3]) + ("; …" if len(groups) > 3 else "")
+        counties = [{parsed.precincts[p - 1].split(" / ", 1)[0] for p in ps
+                     if " / " in parsed.precincts[p - 1]} for _, ps in groups]
         if spelled:
             why = ("the same candidates are probably spelled differently from one part of the "
                    "file to another (precincts of different counties, say), so each one's votes "
                    "are split among the spellings. Spell each name one way and import again.")
+        elif all(len(c) == 1 for c in counties) and len(set.union(*counties)) == len(groups):
+            # Each group in one county of a file of several: each county's own contest.
+            names_c = ", ".join(sorted(next(iter(c)) for c in counties))
+            why = ("each group lies in one county (" + names_c + "): they are probably each "
+                   "county's own contest of that name, read as one from a file of several "
+                   "counties. Check each county's file apart, or the counties' files together "
+                   "(each county's own races are then kept apart).")
         else:
             why = (f"they are probably {len(groups)} contests under one title (districts of one "
                    "office, say), and a margin over them all is no contest's. Give each contest "

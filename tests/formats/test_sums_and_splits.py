@@ -120,3 +120,14 @@ def test_a_write_in_alone_in_a_precinct_is_no_second_contest(tmp_path):
              ("P3", "Mayor", "Write-in", 1)]
     parsed = read_canvass(_csv(tmp_path / "c.csv", rows))
     assert not _errors(parsed, "groups")
+
+
+def test_two_counties_own_races_of_one_name_in_one_file_are_said_so(tmp_path):
+    f = tmp_path / "two.csv"
+    rows = "".join(f"{c},{c[0]}{k},County Commission,{n},{v}\n"
+                   for c, names in (("Daggett", ("Ann Cole", "Bo Lund")),
+                                    ("Duchesne", ("Cy Dunn", "Di Eads")))
+                   for k in (1, 2, 3) for n, v in zip(names, (60, 40), strict=True))
+    f.write_text("county,precinct,office,candidate,votes\n" + rows)
+    [err] = _errors(read_canvass(f), "groups that never have votes")
+    assert "each group lies in one county (Daggett, Duchesne)" in err.message
