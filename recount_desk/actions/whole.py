@@ -19,7 +19,6 @@ from recount_desk.core.model import ElectionKind, Issue, Scope, Severity
 from recount_desk.core.rules import Edition, edition_for, not_added_up, read_errors_of
 from recount_desk.core.scope import Coverage, officer_finding, scope_override
 from recount_desk.core.whole import CountyPart, Disagreement, WholeRace, combine, cross_check
-from recount_desk.formats import ImportFailed
 
 from .canvass import (
     ContestCheck,
@@ -164,12 +163,13 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
         named = file_counties(sp)
         if len(named) < 2:
             # The lieutenant governor's canvass gives every county's figures; a file of one
-            # county (or of none) is a county's canvass, and a race's whole is not in it.
-            raise ImportFailed(Issue(
-                sp.file, "This file is not the state canvass: it holds "
+            # county decides no race beyond it (such races stay portions), and says so.
+            issues.append(Issue(
+                sp.file, "The file given as the state canvass holds "
                 + (f"only {named[0]} County's figures" if named else "no county's figures")
-                + ". Give it among the counties' files, and for --state-canvass the lieutenant "
-                "governor's canvass by county.", severity=Severity.ERROR))
+                + "; the lieutenant governor's canvass gives every county's. No race beyond "
+                "that county is decided from it (give the canvass by county).",
+                severity=Severity.WARNING))
         state_file = sp.file
         issues.extend(sp.issues)
         state_errors = sum(1 for i in sp.issues if i.severity is Severity.ERROR)
