@@ -63,6 +63,12 @@ def odd_separator(path: Path | str) -> str | None:
     return formats.odd_separator(Path(path))
 
 
+def unread_hint(path: Path | str) -> str:
+    """For a file no reader recognised: why, where its header says (a long table whose
+    votes are split by mode with no total column), else ""."""
+    return formats.unread_hint(Path(path))
+
+
 def read_file(path: Path | str, *, family: str | None = None, primary: bool | None = None,
               seats: dict[str, int] | None = None,
               options: ReadOptions | None = None,

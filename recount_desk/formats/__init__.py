@@ -73,6 +73,7 @@ __all__ = [
     "odd_separator",
     "read_canvass",
     "read_canvass_with_raw",
+    "unread_hint",
 ]
 
 
@@ -167,11 +168,15 @@ def _separated_by(path: Path, kind: str) -> str:
         "delimited)' and import that copy.")
 
 
-def _no_total(path: Path, kind: str) -> str:
-    """What a refusal says of a long table whose votes are split by mode with no total."""
+def unread_hint(path: Path, kind: str | None = None) -> str:
+    """What a refusal says of a long table whose votes are split by mode with no total
+    ("" for any other file). ``kind``: what ``sniff`` said of the file, when asked already."""
     from . import long
 
-    return long.why_not(path, kind)
+    try:
+        return long.why_not(path, kind or sniff(path)).strip()
+    except ImportFailed:
+        return ""
 
 
 def read_canvass_with_raw(path: Path | str, *, family: str | None = None,
@@ -194,7 +199,8 @@ def read_canvass_with_raw(path: Path | str, *, family: str | None = None,
                 read_sheet_text(path, 0, nrows=2)
             raise fail(path, "Recount Desk does not recognise this layout: a column mapping "
                        "must say which columns hold the precinct, contest, choice and votes."
-                       + _separated_by(path, kind) + _no_total(path, kind),
+                       + _separated_by(path, kind)
+                       + (f" {hint}" if (hint := unread_hint(path, kind)) else ""),
                        remedy=Remedy.MAP_COLUMNS)
         family, detection = found[0].family, found[0]
     elif detection is not None and detection.family != family:

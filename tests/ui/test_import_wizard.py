@@ -171,6 +171,22 @@ def test_a_tab_separated_file_is_said_so_and_read_through_the_mapping_page(
     wiz.reject()
 
 
+def test_votes_by_mode_without_a_total_are_said_on_the_format_page(
+        empty_case: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    # A long table with 'election_day' and 'mail' but no 'votes': why it is not read is said
+    # where the clerk is, not only on the command line.
+    path = tmp_path / "modes.csv"
+    path.write_text("precinct,office,candidate,election_day,mail\nP1,Mayor,Ann,3,4\n"
+                    "P1,Mayor,Bo,1,2\n", encoding="utf-8")
+    wiz = empty_case.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, path)
+    summary = wiz.format_page.summary.text()
+    assert "does not recognise" in summary
+    assert "no column of total votes" in summary and "&#x27;election_day&#x27;" in summary
+    wiz.reject()
+
+
 def test_replacing_a_canvass_must_be_confirmed(empty_case: MainWindow, qtbot: QtBot,
                                                ui_data: Path) -> None:
     from recount_desk.actions.canvass import import_canvass, read_file

@@ -6,6 +6,7 @@ last page, and then in one transaction (actions.canvass.import_canvass).
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -222,7 +223,8 @@ class FormatPage(QWizardPage):
                 "precinct, the contest, the choice and the votes, or which block of columns "
                 "is which contest."
                 + (f"<br>Its columns are separated by {wiz.separator}, not commas: the "
-                   "mapping reads them as they are." if wiz.separator else ""))
+                   "mapping reads them as they are." if wiz.separator else "")
+                + (f"<br>{html.escape(wiz.unread_hint)}" if wiz.unread_hint else ""))
         for d in found:
             b = QRadioButton(f"{d.label} — {d.confidence} %")
             b.setProperty("family", d.family)
@@ -894,6 +896,7 @@ class ImportWizard(QWizard):
         self.sheets: list[str] = []  # the workbook's sheets, to choose the one to read
         # Of a text file no reader recognised: "tabs" or "semicolons" between its columns.
         self.separator: str | None = None
+        self.unread_hint = ""  # why a file no reader recognised is not one (its votes by mode)
         self.busy = False
         self._advance = False
         self.file_page = FilePage()
@@ -943,22 +946,25 @@ class ImportWizard(QWizard):
         primary = self.target.primary
 
         def job(progress: workers.Progress, cancelled: Any) -> tuple[
-                list[Detection], ParsedCanvass | None, list[str], str | None]:
+                list[Detection], ParsedCanvass | None, list[str], str | None, str]:
             sheets = wizard_actions.workbook_sheets(path)
             found = canvass_actions.detect_file(path)
-            if not found:  # (a text file with tabs or semicolons between its columns: said)
-                return found, None, sheets, canvass_actions.odd_separator(path)
+            if not found:  # (a text file with tabs or semicolons between its columns, or
+                # a long table's votes by mode with no total: said)
+                return (found, None, sheets, canvass_actions.odd_separator(path),
+                        canvass_actions.unread_hint(path))
             parsed = canvass_actions.read_file(
                 path, family=found[0].family, primary=primary,
                 options=ReadOptions(on_progress=progress, cancelled=cancelled),
                 detection=found[0])
-            return canvass_actions.with_gate(found, parsed), parsed, sheets, None
+            return canvass_actions.with_gate(found, parsed), parsed, sheets, None, ""
 
-        def done(result: tuple[list[Detection], ParsedCanvass | None, list[str], str | None]
-                 ) -> None:
+        def done(result: tuple[list[Detection], ParsedCanvass | None, list[str], str | None,
+                               str]) -> None:
             self.busy = False
             self.source = path
-            self.detections, self.parsed, self.sheets, self.separator = result
+            (self.detections, self.parsed, self.sheets, self.separator,
+             self.unread_hint) = result
             self._point_out_kind()
             self.family = self.detections[0].family if self.detections else None
             if self.parsed is not None:
