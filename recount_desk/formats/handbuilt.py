@@ -78,11 +78,6 @@ _GENERIC_STAT = re.compile(
     r"election\s+day|vote\s+centers?|military|overseas|drop\s+box(es)?|precincts?(\s+name)?|"
     r"precincts?\s+(counted|reporting)|statistics|summary|ballot\s+summary|reason|date|"
     r"count|number|percent|%|total|totals)\s*:?$", re.IGNORECASE)
-_CONTEST_WORD = re.compile(
-    r"\b(vote\s+for|candidates?|write-?\s*ins?|president|senat\w*|house|congress\w*|governor|"
-    r"attorney|auditor|treasurer|sheriff|clerk|recorder|assessor|commission\w*|council\w*|"
-    r"mayor|judge|judicial|retention|amendment|amend\.?|proposition|prop\.?|school\s+board|"
-    r"board\s+of|district)\b", re.IGNORECASE)
 _CHOICE_WORD = re.compile(r"^(yes|no|for|against|rep|dem|gop|lib|con|una|iap|write-?\s*in)$",
                           re.IGNORECASE)
 # Column names of a comparison of counts (a recount sheet), not of candidates.
@@ -171,7 +166,7 @@ def _ballot_summary(rows: list[list[str]]) -> str | None:
                 strong += 1
             elif _GENERIC_STAT.match(t):
                 labels.append(t)
-            elif _CONTEST_WORD.search(t) or _CHOICE_WORD.match(t):
+            elif vocab.CONTEST_WORD.search(t) or _CHOICE_WORD.match(t):
                 return None
     distinct = list(dict.fromkeys(x.lower() for x in labels))
     if not strong or len(distinct) < 3 or numbers < 3:

@@ -168,17 +168,10 @@ def validate(raw: RawCanvass) -> RawCanvass:
     row that is not the sum of the precincts for any choice is refused by the plausibility
     gate, whichever family read it.)"""
     raw = _without_running_totals(raw)
-    coded = raw.coded_rows() if isinstance(raw, CodedRawCanvass) else None
-    if coded is not None:  # the precincts that occur, from the codes (no frame made)
-        codes, texts = coded.columns["precinct"]
-        if not any(_total_name(texts[k]) for k in _present(codes, len(texts))):
-            return raw
-    df = raw.rows
-    if df.empty:
-        return raw
-    names = [p for p in df["precinct"].unique().tolist() if _total_name(str(p))]
+    names = _precincts_named(raw, _total_name)
     if not names:
         return raw
+    df = raw.rows
     is_total = df["precinct"].isin(names)
     tot = df[is_total]
     issues = list(raw.issues)
@@ -245,6 +238,20 @@ def validate(raw: RawCanvass) -> RawCanvass:
                 for k, v in raw.hidden.items()})
 
 
+def _precincts_named(raw: RawCanvass, test: Callable[[str], bool]) -> list[str]:
+    """The precincts of the rows whose name passes ``test``: asked of the codes where the
+    rows are held so (no frame made when none passes), else of the frame."""
+    coded = raw.coded_rows() if isinstance(raw, CodedRawCanvass) else None
+    if coded is not None:
+        codes, texts = coded.columns["precinct"]
+        if not any(test(texts[k]) for k in _present(codes, len(texts))):
+            return []
+    df = raw.rows
+    if df.empty:
+        return []
+    return [p for p in df["precinct"].unique().tolist() if test(str(p))]
+
+
 def _running_total(precinct: str) -> bool:
     return vocab.is_running_total(precinct.split(" / ", 1)[1] if " / " in precinct
                                   else precinct)
@@ -254,17 +261,10 @@ def _without_running_totals(raw: RawCanvass) -> RawCanvass:
     """Rows of a running total ('Carried Forward', 'Page Total': the sum of the rows above
     it on a printed page) taken out of the precincts, with a note: they are neither a
     precinct nor the county's totals, and counted they would count votes twice."""
-    coded = raw.coded_rows() if isinstance(raw, CodedRawCanvass) else None
-    if coded is not None:
-        codes, texts = coded.columns["precinct"]
-        if not any(_running_total(texts[k]) for k in _present(codes, len(texts))):
-            return raw
-    df = raw.rows
-    if df.empty:
-        return raw
-    names = [p for p in df["precinct"].unique().tolist() if _running_total(str(p))]
+    names = _precincts_named(raw, _running_total)
     if not names:
         return raw
+    df = raw.rows
     shown = ", ".join(repr(p) for p in sorted(names)[:5])
     return dataclasses.replace(
         raw, rows=df[~df["precinct"].isin(names)].reset_index(drop=True),

@@ -304,13 +304,14 @@ OFFICE = re.compile(
     r"treasurer|auditor|sheriff|county\s+(clerk|recorder|assessor|attorney|commission\w*)|"
     r"council|mayor|school\s+board|board\s+of\s+education|district\s+\d+|dist\.?\s*\d+|"
     r"judge|proposition|amendment)\b", re.IGNORECASE)
-# Wider: any word a contest's title may hold (for telling a title row from a name's
-# second line).
+# Wider: any word a contest's title (or a header naming contests) may hold: a sheet of
+# such words is no ballot summary, and a row of one is no second line of a name.
 CONTEST_WORD = re.compile(
-    OFFICE.pattern[:-3] + r"|clerk|recorder|assessor|commission\w*|board|retention|justice|"
-    r"court|question|measure|bond|seat|trustee|supervisor|constable|district|dist|"
-    r"representative|legislat\w*|elector\w*|prop|amend\w*|levy|tax|initiative|referendum|"
-    r"vote\s+for)\b", re.IGNORECASE)
+    OFFICE.pattern[:-3] + r"|senat\w*|congress\w*|council\w*|clerk|recorder|assessor|"
+    r"attorney|commission\w*|board|judicial|retention|justice|court|question|measure|bond|"
+    r"seat|trustee|supervisor|constable|district|dist|representative|legislat\w*|elector\w*|"
+    r"prop\.?|amend\w*|amend\.|levy|tax|initiative|referendum|vote\s+for|candidates?|"
+    r"write-?\s*ins?)\b", re.IGNORECASE)
 
 
 # --- Shared by the grid and block readers (ES&S SOVC and statement, GEMS, the mapping). ---

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-import openpyxl
 import pytest
+from workbooks import write_workbook
 
 from recount_desk.actions.whole import check_files
 from recount_desk.core.model import Severity
@@ -19,16 +19,7 @@ HEAD = ["Precinct Name", "Total Reg. Voters", "Total Ballots Cast", "Turn out %"
 
 def _book(path: Path, sheets: dict[str, list[list[object]]], hidden: tuple[str, ...] = ()
           ) -> Path:
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    for title, rows in sheets.items():
-        ws = wb.create_sheet(title)
-        for r in rows:
-            ws.append(r)
-        if title in hidden:
-            ws.sheet_state = "hidden"
-    wb.save(path)
-    return path
+    return write_workbook(path, sheets, hidden)
 
 
 def _grid(rows: list[list[object]]) -> list[list[object]]:

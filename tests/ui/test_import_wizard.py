@@ -336,16 +336,9 @@ def test_a_doubtful_reading_goes_to_the_mapping_page_not_to_done(
 
 
 def _town_workbook(path: Path, sheets: dict[str, list[list[object]]]) -> Path:
-    import openpyxl
+    from workbooks import write_workbook
 
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    for name, rows in sheets.items():
-        ws = wb.create_sheet(name)
-        for r in rows:
-            ws.append(r)
-    wb.save(path)
-    return path
+    return write_workbook(path, sheets)
 
 
 def _wide_town(k: int) -> list[list[object]]:
