@@ -208,9 +208,11 @@ def band(rows: Sequence[Sequence[str]], h: int, width: int, *,
 
 
 def band_roles(grid: dict[int, list[str]], rows: Sequence[int], h: int, first: int,
-               skip: Container[int] = ()) -> tuple[int | None, int, int | None]:
+               skip: Container[int] = ()
+               ) -> tuple[int | None, int, int | None, dict[int, str]]:
     """Stage *header band*: of the band's ``rows`` (``grid``: each one's cells) around the
-    header ``h``, the contests' row, the choices' row and the parties' row, judged over the
+    header ``h``, the contests' row, the choices' row and the parties' row, and what each
+    row holds (:func:`band_kind`: the "Vote for" and vote-mode rows), judged over the
     choice columns (from ``first``, but not those of ``skip``). The choices' row is the row
     under the header where it holds text (the header is then the contests' row) unless the
     header has more distinct names, else the header, else the last row of text; the
@@ -230,7 +232,7 @@ def band_roles(grid: dict[int, list[str]], rows: Sequence[int], h: int, first: i
     up = [i for i in others if i < name_i]
     contest_i = up[-1] if up else (others[0] if others else None)
     party_i = next((i for i in rows if kinds[i] == "party"), None)
-    return contest_i, name_i, party_i
+    return contest_i, name_i, party_i, kinds
 
 
 def _distinct(cells: Sequence[str]) -> int:

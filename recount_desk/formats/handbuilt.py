@@ -347,7 +347,6 @@ def _is_section_header(cells: list[str]) -> bool:
     return len(rest) >= 2 and not any(to_int(c) is not None for c in rest)
 
 
-_TOTAL_MODE = re.compile(r"^\s*total(\s+votes)?\s*$", re.IGNORECASE)
 # A column before the candidates that says how each row's votes were cast (a precinct's
 # 'Election Day', 'Mail' and 'Total' rows).
 _MODE_COLUMN = re.compile(r"^(vote\s+(type|mode|method)|voting\s+(method|type)|ballot\s+type|"
@@ -388,10 +387,8 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
             break
     # Statistics further right ('Turn out %' between contests): never a candidate.
     stats = {j: label for j in range(first, width) if (label := is_stat(j)) is not None}
-    contest_i, name_i, party_i = grid.band_roles(cells, band, h, first, stats)
+    contest_i, name_i, party_i, kinds = grid.band_roles(cells, band, h, first, stats)
     empty_row = [""] * width
-    kinds = {i: grid.band_kind([cells[i][j] for j in range(first, width) if j not in stats])
-             for i in band}
     seats_row = next((cells[i] for i in band if kinds[i] == "seats"), None)
     modes_row = next((cells[i] for i in band if kinds[i] == "modes"), None)
     contest_row = cells[contest_i] if contest_i is not None else empty_row
@@ -429,7 +426,7 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
             if cname:
                 named, named_party = cname, cparty_raw
             cname, cparty_raw = named, named_party
-            if not _TOTAL_MODE.match(modes_row[j]):
+            if not vocab.TOTAL_MODE.match(modes_row[j]):
                 modes.setdefault((current, cname), []).append(j)
                 continue
             totalled.add((current, cname))
@@ -570,7 +567,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             last_label = label or last_label
             if mode and vocab.VOTE_MODE.match(mode):
                 label = label or last_label
-                if not _TOTAL_MODE.match(mode):
+                if not vocab.TOTAL_MODE.match(mode):
                     by_mode.setdefault(label, i + 1)
                     continue  # (only a precinct's total is read)
                 mode_totals.add(label)

@@ -267,7 +267,6 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
 read = staged_read(locate, map)
 
 
-_TOTAL_MODE = re.compile(r"^\s*total(\s+votes)?\s*$", re.IGNORECASE)
 
 
 def _by_mode(located: Located, values: Callable[[str], tuple[np.ndarray, list[str]]]
@@ -285,7 +284,7 @@ def _by_mode(located: Located, values: Callable[[str], tuple[np.ndarray, list[st
     filled = [bool(t.strip()) for t in texts]
     if not any(filled):
         return None
-    total = np.array([bool(_TOTAL_MODE.match(t)) for t in texts], dtype=bool)
+    total = np.array([bool(vocab.TOTAL_MODE.match(t)) for t in texts], dtype=bool)
     if not total.any():
         shown = ", ".join([repr(t) for t, f in zip(texts, filled, strict=True) if f][:4])
         raise fail(located.source.path, f"The {cols['mode']!r} column gives each choice's "

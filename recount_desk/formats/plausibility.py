@@ -95,9 +95,11 @@ def _norm(name: str) -> str:
     return re.sub(r"[^\w]+", " ", name.casefold()).strip()
 
 
-def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None) -> Verdict:
+def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
+           by_contest: dict[int, list[Any]] | None = None) -> Verdict:
     """Every doubt about a reading, as issues that name where it is, and a penalty
-    (``cells``: :func:`_cells` of the reading, where made already)."""
+    (``cells``, ``by_contest``: :func:`_cells` and :func:`_columns_by_contest` of the
+    reading, where made already)."""
     found: list[tuple[Issue, int]] = []
     reasons: list[str] = []  # doubts already stated by the build step's issues
     penalty = 0
@@ -225,9 +227,8 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None) -
     found.extend((i, _PENALTY_ERROR) for i in _over_ballots(raw, parsed))
 
     # 6. A choice that is the others' sum.
-    by_contest: dict[int, list[Any]] = defaultdict(list)
-    for col in parsed.columns:
-        by_contest[col.contest].append(col)
+    if by_contest is None:
+        by_contest = _columns_by_contest(parsed)
     for ci, choice, other in _sum_columns(parsed, by_contest)[:5]:
         label = parsed.contests[ci].key.label()
         if other:
@@ -353,6 +354,14 @@ def _sum_columns(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
 Cells = tuple[Any, Any, Any]  # every column's precincts, votes and column (numpy arrays)
 
 
+def _columns_by_contest(parsed: ParsedCanvass) -> dict[int, list[Any]]:
+    """Each contest's vote columns."""
+    out: dict[int, list[Any]] = defaultdict(list)
+    for col in parsed.columns:
+        out[col.contest].append(col)
+    return out
+
+
 def _cells(parsed: ParsedCanvass) -> Cells:
     """Every column's cells at once: their precincts, votes and columns (numpy arrays),
     made once per reading (:func:`gate` hands them to each check). The build stage's
@@ -471,16 +480,15 @@ def _split_contests(parsed: ParsedCanvass, by_contest: dict[int, list[Any]],
     return out
 
 
-def split_contests(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None
-                   ) -> list[Issue]:
+def split_contests(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
+                   by_contest: dict[int, list[Any]] | None = None) -> list[Issue]:
     """An error bound to each contest whose choices fall into groups that never have votes
     in the same precinct: one candidate spelled differently from precinct to precinct (or
     county to county: 'KALI GLEAVE', 'KALI CLEAVE'), or two contests under one title. Either
     way its votes are not one race's as read, so no verdict rests on them (the contest's
     alone: the rest of the reading is not put in doubt)."""
-    by_contest: dict[int, list[Any]] = defaultdict(list)
-    for col in parsed.columns:
-        by_contest[col.contest].append(col)
+    if by_contest is None:
+        by_contest = _columns_by_contest(parsed)
     out = []
     for ci, groups in _split_contests(parsed, by_contest, cells):
         key = parsed.contests[ci].key
@@ -543,8 +551,9 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     doubtful reading says why in :attr:`ParsedCanvass.doubts`. Contests split into groups
     (:func:`split_contests`) get an error each, which doubts only that contest."""
     cells = _cells(parsed) if parsed.columns else None
-    verdict = assess(raw, parsed, cells)
-    split = split_contests(raw, parsed, cells)
+    by_contest = _columns_by_contest(parsed)
+    verdict = assess(raw, parsed, cells, by_contest)
+    split = split_contests(raw, parsed, cells, by_contest)
     if split:
         parsed = dataclasses.replace(parsed, issues=[*parsed.issues, *split])
     if not verdict.reasons:

@@ -334,6 +334,9 @@ def party_code(text: str) -> str:
     t = re.sub(r"\s+PARTY$", "", clean_name(text).upper())
     t = _PARTY_WORDS.get(t, t)
     return "" if t in NO_PARTY else t
+# The vote mode that is the total of the others ('Total' under a candidate, a precinct's
+# 'Total' row, a mode column's 'Total' rows).
+TOTAL_MODE = re.compile(r"^\s*total(\s+votes)?\s*$", re.IGNORECASE)
 # How the votes were cast (a column, or a sub-row of a precinct), and their total: the vote
 # modes of Electionware's reports and statements.
 VOTE_MODE = re.compile(

@@ -66,7 +66,7 @@ def test_band_roles_find_the_contest_choice_and_party_rows_in_any_order(order):
     band, end = grid.band(rows, h, 4)
     assert band == [1 + i for i in range(len(order))] and end == 1 + len(order)
     cells = {i: rows[i] + [""] * (4 - len(rows[i])) for i in band}
-    contest_i, name_i, party_i = grid.band_roles(cells, band, h, 1)
+    contest_i, name_i, party_i, _kinds = grid.band_roles(cells, band, h, 1)
     assert name_i == 1 + order.index("names")
     assert party_i == 1 + order.index("party")
     assert contest_i == (1 + order.index("contest") if "contest" in order else None)
