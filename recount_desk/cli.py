@@ -552,6 +552,10 @@ def cmd_import(args: argparse.Namespace) -> int:
             return EXIT_FAIL
         print(f"Imported {parsed.file}: {len(parsed.contests)} contests, "
               f"{len(parsed.precincts)} precincts, {parsed.rows:,} rows.")
+        if parsed.withheld:
+            print(f"No verdict on {len(parsed.withheld)} contest(s) until the file is "
+                  "corrected, for the errors in their own figures listed below: "
+                  + "; ".join(c.key.label() for c in parsed.withheld) + ".")
         if parsed.issues:
             print("Notes:")
             _print_issues(parsed.issues, sys.stdout)

@@ -28,6 +28,7 @@ from recount_desk.core.rules import (
     Verdict,
     edition_for,
     filing_office,
+    own_errors_of,
     read_errors_of,
     request_deadline,
     unread_counts,
@@ -133,13 +134,17 @@ class ImportRefused(Exception):
 def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) -> int:
     """Store a read canvass in the case, all or nothing, as one audited action.
 
-    A canvass with errors is refused whole. A case that already holds a canvass keeps it
-    unless ``replace`` is given; replacing also removes the requests recorded against it.
+    A canvass with errors is refused whole (``parsed.blocking``), but for those in how one
+    contest's figures hang together (``parsed.withheld``: a candidate spelled two ways):
+    that contest is imported with no verdict until the file is corrected
+    (core.rules.unread_counts), as a contest with hidden counts is. A case that
+    already holds a canvass keeps it unless ``replace`` is given; replacing also removes
+    the requests recorded against it.
     """
-    if parsed.errors:
+    if parsed.blocking:
         raise ImportRefused(
-            f"{parsed.file} was not imported: {len(parsed.errors)} error(s) must be fixed "
-            "first. Nothing was changed.", parsed.errors)
+            f"{parsed.file} was not imported: {len(parsed.blocking)} error(s) must be fixed "
+            "first. Nothing was changed.", parsed.blocking)
     existing = repo.current_import(case.conn)
     if existing is not None and not replace:
         same = existing.sha256 == parsed.sha256
@@ -167,6 +172,7 @@ def import_canvass(case: Case, parsed: ParsedCanvass, *, replace: bool = False) 
         tx.update({"file": parsed.file, "sha256": parsed.sha256, "family": parsed.family,
                    "contests": len(parsed.contests), "precincts": len(parsed.precincts),
                    "rows": parsed.rows, "canvass_digest": digest,
+                   "withheld": [c.key.label() for c in parsed.withheld],
                    "replaced": existing.file if existing else None})
     return import_id
 
@@ -261,12 +267,13 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
                   scope: ScopeFinding | None = None, coverage: Coverage | None = None,
                   county: str | None = None,
                   county_totals: ContestTotals | None = None,
-                  read_errors: int = 0) -> ContestCheck:
+                  read_errors: int = 0, own_errors: bool = False) -> ContestCheck:
     """One contest's verdict, office and deadline; ``closed``: the case's proclaimed
     holidays (63G-1-301). The office's assumption, if any, joins the verdict's. A county's
     portion of a multicounty or statewide contest gets no verdict (core.scope).
     ``read_errors``: counts the reader of these figures refused; any could be this
-    contest's, so no verdict rests on the margin (core.rules.unread_counts)."""
+    contest's, so no verdict rests on the margin (core.rules.unread_counts); ``own_errors``:
+    they are all in this contest's own figures."""
     if scope is None:
         scope = infer_scope(totals.contest, county=county, election_date=election_date)
     if coverage is None and county:
@@ -279,7 +286,7 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
     if office.assumption:
         d = dataclasses.replace(d, assumptions=(*d.assumptions, office.assumption))
-    d = unread_counts(d, read_errors)
+    d = unread_counts(d, read_errors, own=own_errors)
     dl = (request_deadline(kind, canvass_completed, totals.contest.kind, closed)
           if canvass_completed else None)
     return ContestCheck(
@@ -396,7 +403,8 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     checks = [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
                             coverage=file_coverage(parsed, f, county, present),
                             county=county,
-                            read_errors=read_errors_of(issues, t.contest.key, keys))
+                            read_errors=(n := read_errors_of(issues, t.contest.key, keys)),
+                            own_errors=n == own_errors_of(issues, t.contest.key))
               for t, f in zip(parsed.totals, findings, strict=True)]
     return CheckResult(
         parsed.file, parsed.family, ed, kind,

@@ -56,22 +56,26 @@ def overview(case: Case) -> list[ContestRow]:
     county = case_county(case)
     closed = case.closed_days
     whole = whole_races(case)
+    withheld = repo.withheld_contests(case.conn)
     return [_row(case, sc, cc, closed, county, set_by_officer.get(sc.id), whole.get(sc.id),
-                 counts.get(sc.id, 0))
+                 counts.get(sc.id, 0), withheld.get(sc.id, 0))
             for sc in repo.contests(case.conn)]
 
 
 def _check(case: Case, totals: ContestTotals, cc: date | None, closed: Closed,
            county: str | None, finding: ScopeFinding,
-           whole: WholeRaceRecord | None) -> ContestCheck:
-    """The contest's check: on the whole race when the case knows it, else on its figures."""
+           whole: WholeRaceRecord | None, read_errors: int = 0) -> ContestCheck:
+    """The contest's check: on the whole race when the case knows it, else on its figures.
+    ``read_errors``: the import's errors in this contest's own figures (no verdict on them,
+    nor on a whole race they are part of)."""
     e = case.election
     if whole is not None and spans_counties(finding):
         return check_contest(whole.totals(totals), case.edition, e.kind, e.date, cc, closed,
                              scope=finding, coverage=whole.coverage(), county=county,
-                             county_totals=totals)
+                             county_totals=totals, read_errors=read_errors,
+                             own_errors=True)
     return check_contest(totals, case.edition, e.kind, e.date, cc, closed, scope=finding,
-                         county=county)
+                         county=county, read_errors=read_errors, own_errors=True)
 
 
 def case_county(case: Case) -> str | None:
@@ -129,10 +133,10 @@ def labelled(totals: ContestTotals, county: str | None, when: date) -> tuple[Con
 
 def _row(case: Case, sc: repo.StoredContest, cc: date | None, closed: Closed,
          county: str | None, officer: Scope | None, whole: WholeRaceRecord | None,
-         requests: int) -> ContestRow:
+         requests: int, read_errors: int = 0) -> ContestRow:
     totals, relabelled = labelled(sc.totals, county, case.election.date)
     check = _check(case, totals, cc, closed, county,
-                   _finding(totals.contest, officer, county, case), whole)
+                   _finding(totals.contest, officer, county, case), whole, read_errors)
     if relabelled is not None:
         check = replace(check, decision=replace(
             check.decision, assumptions=(*check.decision.assumptions, relabelled)))
@@ -147,7 +151,8 @@ def contest_check(case: Case, contest_id: int) -> ContestRow:
                           "contest_id=?", (contest_id,)).fetchone()[0]
     county = case_county(case)
     return _row(case, sc, cc, case.closed_days, county, officer_scopes(case).get(contest_id),
-                whole_races(case).get(contest_id), n)
+                whole_races(case).get(contest_id), n,
+                repo.withheld_contests(case.conn).get(contest_id, 0))
 
 
 def precinct_table(case: Case, contest_id: int) -> tuple[list[str], list[str], list[list[int]]]:

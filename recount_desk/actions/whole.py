@@ -83,7 +83,7 @@ def parts_of(parsed: ParsedCanvass, jurisdiction: str | None = None) -> list[Cou
             for cs, t in zip(contest_counties(parsed, county), parsed.totals, strict=True)]
 
 
-def _read_errors(parsed: Sequence[ParsedCanvass], races: Sequence[WholeRace]
+def read_errors(parsed: Sequence[ParsedCanvass], races: Sequence[WholeRace]
                  ) -> Callable[[WholeRace], int]:
     """The reading errors that can touch each race (core.rules.read_errors_of): those of
     the files it is added up from, in its own rows or naming no contest. An error in a
@@ -175,7 +175,7 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
         state_errors = sum(1 for i in sp.issues if i.severity is Severity.ERROR)
         state_races = combine(parts_of(sp), known_date)
     disagreements, official = cross_check(races, state_races)
-    errors = _read_errors(parsed, races)
+    errors = read_errors(parsed, races)
     out = []
     for r in races:
         for n in r.notes:

@@ -153,26 +153,36 @@ def combine_counties(case: Case, paths: Sequence[Path | str]) -> list[CombinedCo
     if not rows:
         raise WholeRaceRefused("The case holds no multicounty or statewide contest. Nothing "
                                "was changed.")
-    from .whole import parts_of
+    from .whole import parts_of, read_errors
 
     files = []
+    read = []
     others: list[CountyPart] = []
     for p in paths:
         parsed = read_file(p)
+        read.append(parsed)
         files.append({"file": parsed.file, "sha256": parsed.sha256})
         others.extend(parts_of(parsed))
     when = case.election.date
     mine = [CountyPart((county,) if county else (), "this case's canvass", r.check.totals)
             for r in rows]
     races = combine([*mine, *others], when)
+    errors_in = read_errors(read, races)
     out: list[CombinedContest] = []
     record = []
     for r, part in zip(rows, mine, strict=True):
         race = next(x for x in races if part in x.parts)
         label = r.check.totals.contest.key.label()
+        refused = race.refused
+        if refused is None and race.totals is not None and errors_in(race):
+            # No whole-race figure rests on counts a file's reading refused
+            # (20A-4-401(1)(b), (2)(a): the margin is on every vote cast in the race).
+            refused = (f"reading the counties' files found {errors_in(race)} error(s) that "
+                       "can touch this race's figures (the check of each file lists them "
+                       "with their rows): correct the files and combine again.")
         out.append(CombinedContest(r.id, label, race.coverage.counties, race.whole,
-                                   race.confirm, race.refused))
-        if race.totals is None:
+                                   race.confirm, refused))
+        if race.totals is None or refused is not None:
             continue
         by_key = {choice_key(c.choice): c.votes for c in race.totals.choices}
         record.append({"contest_id": r.id, "contest": label,

@@ -128,6 +128,10 @@ class Issue:
     severity: Severity = Severity.WARNING
     remedy: Remedy | None = None
     contest: ContestKey | None = None
+    # An error in how the contest's figures hang together as one contest (a candidate
+    # spelled two ways, two contests under one title), not in any cell: it withholds that
+    # contest's verdict only, and the file can be imported with the others.
+    only_contest: bool = False
 
     def where(self) -> str:
         parts = [self.file]

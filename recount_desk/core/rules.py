@@ -586,20 +586,32 @@ def read_errors_of(issues: Iterable[Issue], key: ContestKey,
                and (i.contest is None or i.contest == key or i.contest not in keys))
 
 
-def unread_counts(shown: MarginDecision, errors: int) -> MarginDecision:
-    """No verdict when some of the file's counts could not be read.
+def own_errors_of(issues: Iterable[Issue], key: ContestKey) -> int:
+    """The reading errors in the contest ``key``'s own figures (its rows contradict
+    themselves, or were not read)."""
+    return sum(1 for i in issues if i.severity is Severity.ERROR and i.contest == key)
+
+
+def unread_counts(shown: MarginDecision, errors: int, *, own: bool = False) -> MarginDecision:
+    """No verdict when some of the file's counts could not be read, or contradict.
 
     The margin is reckoned on the votes cast for all candidates in the race (20A-4-401(1)(b),
     (2)(a)); a count the reader refused could be any number, so a margin, a threshold or a
     tie reckoned without it is no finding. Verdicts that do not rest on the counts (a
-    county's portion, an IRV race, an uncontested race) stand."""
-    why = ("reading the file found errors (listed with their rows), such as counts that "
+    county's portion, an IRV race, an uncontested race) stand. ``own``: every one of the
+    errors is in this contest's own figures, whose list of candidates as read may then not
+    be the contest's either (one candidate spelled two ways, two contests under one
+    title): an uncontested race's verdict is withheld too."""
+    why = ("reading the file found errors in this contest's own figures (listed with their "
+           "rows): as read they are not the contest's." if own else
+           "reading the file found errors (listed with their rows), such as counts that "
            "are not numbers, and a count not read may be this contest's.")
     if errors > 0 and shown.verdict is Verdict.UNDECIDABLE and why not in shown.explanation:
         # Undecidable already (hidden counts, say): the unread counts are a reason too.
         return dataclasses.replace(shown, explanation=f"{shown.explanation} Besides, {why}")
-    if errors <= 0 or shown.verdict in (Verdict.PORTION, Verdict.EXCLUDED_IRV,
-                                        Verdict.UNCONTESTED, Verdict.UNDECIDABLE):
+    standing = (Verdict.PORTION, Verdict.EXCLUDED_IRV, Verdict.UNDECIDABLE) + (
+        () if own else (Verdict.UNCONTESTED,))
+    if errors <= 0 or shown.verdict in standing:
         return shown
     return MarginDecision(
         shown.contest, shown.edition, shown.outcome, shown.total, Verdict.UNDECIDABLE,

@@ -91,6 +91,23 @@ class ParsedCanvass:
         return [i for i in self.issues if i.severity is Severity.ERROR]
 
     @property
+    def blocking(self) -> list[Issue]:
+        """The errors that stop an import: a cell that cannot be read, rows that contradict
+        each other (bad input: the case is left as it was), anything not bound to a contest
+        of this reading. Not those in how one contest's figures hang together as one
+        contest (``Issue.only_contest``: a candidate spelled two ways), which are imported
+        with it, as hidden counts are, and withhold its verdict."""
+        keys = {c.key for c in self.contests}
+        return [i for i in self.errors if not (i.only_contest and i.contest in keys)]
+
+    @property
+    def withheld(self) -> list[Contest]:
+        """The contests whose figures do not hang together as one contest's: they can be
+        imported, with no verdict on them until the file is corrected."""
+        bound = {i.contest for i in self.errors if i.only_contest}
+        return [c for c in self.contests if c.key in bound]
+
+    @property
     def rows(self) -> int:
         return sum(len(c.votes) for c in self.columns)
 
@@ -737,12 +754,17 @@ def _spelled_twice(raw: RawCanvass, contests: list[Contest], columns: list[VoteC
         la, lb = contests[a].key.label(), contests[b].key.label()
         na, nb = (f"{n} precinct{'s' if n != 1 else ''}"
                   for n in (len(precincts[a]), len(precincts[b])))
-        out.append(Issue(
-            raw.file, f"{la!r} ({na}) and {lb!r} ({nb}) look like one contest spelled two "
-            "ways in the "
-            "file: they share no precinct and their names differ only by a letter or "
-            "punctuation. They are kept apart, so neither one's margin is the contest's. "
-            "Correct the file and import it again.", raw.sheet, severity=Severity.WARNING))
+        # Bound to each of the two: neither part's figures are the contest's, so neither
+        # gets a verdict (the rest of the reading stands).
+        for k, (this, n_this, other, n_other) in enumerate(((la, na, lb, nb),
+                                                            (lb, nb, la, na))):
+            out.append(Issue(
+                raw.file, f"{this!r} ({n_this}) and {other!r} ({n_other}) look like one "
+                "contest spelled two ways in the file: they share no precinct and their names "
+                "differ only by a letter or punctuation. Read apart, neither one's figures are "
+                "the contest's, so no verdict rests on either. Spell the contest one way and "
+                "import the file again.", raw.sheet, severity=Severity.ERROR,
+                contest=contests[(a, b)[k]].key, only_contest=True))
     return out
 
 

@@ -219,8 +219,11 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                                        log=log, is_total=is_total)
     blocks.multicounty(log, [ch[0] for _, ch in columns])
     if not present[is_total].any():
-        log.warn("The statement has no Totals row, so the precincts cannot be checked "
-                 "against the county totals; it may be cut short.")
+        # The export always ends with its Totals row: without it the file is probably cut
+        # short, and no figure of it can be trusted as the whole canvass.
+        log.error("The statement has no Totals row, which the election system's export "
+                  "always ends with: the file is probably cut short (or the row was deleted), "
+                  "so its precincts may not be all of them. Export the statement again.")
     options.on_progress(3, 4)
     if type_col is not None and summed:
         df = df.groupby(["precinct", "contest", "district", "party", "choice", "choice_party",

@@ -220,8 +220,10 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     if not body_idx:
         raise fail(path, "The SOVC export has headers but no precinct rows.", sheet=sheet)
     if total_idx is None:
-        log.warn("The file has no 'ZZZ, COUNTY TOTALS' row, so its precincts cannot be "
-                 "checked against the county totals; it may be cut short.")
+        # The export always ends with that row: without it the file is probably cut short.
+        log.error("The file has no 'ZZZ, COUNTY TOTALS' row, which the election system's "
+                  "export always ends with: the file is probably cut short (or the row was "
+                  "deleted), so its precincts may not be all of them. Export it again.")
 
     pick = itemgetter(*contest_cols) if contest_cols else (lambda r: ())
     last = max(contest_cols, default=-1)

@@ -270,9 +270,12 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         "choice_party": counted_rows["cand_party"].map(vocab.party_code),
         "kind": counted_rows["kind"], "votes": counted_rows["v"]}, is_total[~void])
     if not is_total.any():
-        issues.append(Issue(name, "The export has no 'Election Total' (999999) rows, so the "
-                            "precincts cannot be checked against the file's totals; it may be "
-                            "cut short.", severity=Severity.WARNING))
+        # The export always ends with them: without them the file is probably cut short.
+        issues.append(Issue(name, "The export has no 'Election Total' (999999) rows, which "
+                            "the election system's export always ends with: the file is "
+                            "probably cut short (or the rows were deleted), so its precincts "
+                            "may not be all of them. Export it again.",
+                            severity=Severity.ERROR))
     seats: dict[tuple[str, str, str], int] = {}
     for r, d, p in set(zip(out["contest"], out["district"], out["party"], strict=True)):
         n = vocab.seats_in(r)

@@ -315,6 +315,19 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
 
     total_rows = keep & is_total
     body = keep & ~is_total
+    cut = _cut_at_a_line_end(body & (kind == kind_of["candidate"]), prec_c, race, cand_c)
+    if cut is not None:
+        last, have, every, short = cut
+        label = office_u[office_c[last]] + (f" {dist_u[dist_c[last]]}"
+                                            if dist_u[dist_c[last]] else "")
+        what = (f"{have} of the {every} candidates of {label!r} that every other precinct "
+                "lists" if short is not None else
+                f"{have} of the {every} contests that every other precinct has")
+        issues.append(Issue(name, f"The file seems cut short at a line's end: its last "
+                            f"precinct, {prec_u[prec_c[last]]!r}, lists {what}, so the rows "
+                            "after it are probably missing (a copy or download stopped "
+                            "part-way). Copy or export the file again and import that copy.",
+                            sheet, first_row + last, cols["candidate"], Severity.ERROR))
     options.on_progress(3, 4)
 
     # The file's own totals row.
@@ -391,6 +404,61 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
         {(o, d, "") for o, d in sup_contests}, is_primary, sheet=sheet, hidden=hidden_cells,
         counties=tuple(c for c in county_u if c), coded=coded,
     )
+
+
+def _cut_at_a_line_end(candidate: np.ndarray, prec_c: np.ndarray, race: np.ndarray,
+                      cand_c: np.ndarray) -> tuple[int, int, int, int | None] | None:
+    """How a long table shows it was cut at a line's end, inside its last precinct's rows:
+    (the last candidate row, what that precinct lists, what every other precinct lists, the
+    race short of candidates or None) when the last precinct lists fewer of its last
+    contest's candidates than every other precinct of it does (three or more), or, its rows
+    coming last in the file and those of its contests the precinct before it has the first
+    of that one's, in the same order, fewer of the contests that every other precinct has;
+    else None."""
+    import numpy as np
+
+    rows = np.flatnonzero(candidate)
+    if not len(rows):
+        return None
+    last = int(rows[-1])
+    width = int(cand_c.max()) + 1
+    of_race = rows[race[rows] == race[last]]
+    precincts, inverse = np.unique(prec_c[of_race], return_inverse=True)
+    if len(precincts) >= 3:
+        listed = np.bincount(np.unique(inverse.astype(np.int64) * width + cand_c[of_race])
+                             // width, minlength=len(precincts))
+        here = int(np.searchsorted(precincts, prec_c[last]))
+        every = len(np.unique(cand_c[of_race]))
+        if listed[here] < every and (np.delete(listed, here) == every).all():
+            return last, int(listed[here]), every, int(race[last])
+    # The precinct's rows last in the file, and contests every other precinct has missing.
+    mine = prec_c[rows] == prec_c[last]
+    first_mine = int(np.argmax(mine))
+    if not mine[first_mine:].all():
+        return None
+    others = np.unique(prec_c[rows[~mine]])
+    if len(others) < 3:
+        return None
+    # Its contests, in the file's order, begin the precinct's before it as a cut leaves
+    # them: the same contests in the same order, then none of the rest.
+    before = rows[:first_mine]
+    block = before[prec_c[before] == prec_c[before[-1]]]
+    mine_order = list(dict.fromkeys(race[rows[mine]].tolist()))
+    prev_order = list(dict.fromkeys(race[block].tolist()))
+    # (a district's contest the precinct before does not have may be among them)
+    in_both = [r for r in mine_order if r in set(prev_order)]
+    if not (len(in_both) < len(prev_order) and prev_order[:len(in_both)] == in_both):
+        return None
+    pairs = np.unique(race[rows].astype(np.int64) * (int(prec_c.max()) + 1) + prec_c[rows])
+    races, spread = np.unique(pairs // (int(prec_c.max()) + 1), return_counts=True)
+    have = set(mine_order)
+    everywhere = [int(r) for r, k in zip(races.tolist(), spread.tolist(), strict=True)
+                  if k == len(others) and r not in have]
+    shared = sum(1 for r, k in zip(races.tolist(), spread.tolist(), strict=True)
+                 if k == len(others) + 1)
+    if everywhere and shared:
+        return last, shared, shared + len(everywhere), None
+    return None
 
 
 def _sums_by(codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -525,8 +525,69 @@ def split_contests(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None =
             raw.file, f"{key.label()}: its choices fall into {len(groups)} groups that never "
             f"have votes in the same precinct ({shown}): {why} No verdict rests on this "
             "contest's figures as read.", raw.sheet, loc[0], loc[1], Severity.ERROR,
-            contest=key))
+            contest=key, only_contest=True))
     return out
+
+
+def spelled_apart(raw: RawCanvass, parsed: ParsedCanvass,
+                  by_contest: dict[int, list[Any]], skip: set[int]) -> list[Issue]:
+    """An error bound to each contest with two candidates named alike ('Tim Glenn', 'Tim
+    Glen'; 'BRIAN S. KING', 'Brian King') who never have votes in the same precinct: one
+    candidate spelled two ways, whose votes are split between the spellings, so the
+    contest's figures as read are not its own. (Two real candidates of a race are on the same
+    ballots: each has votes where the other has.) ``skip``: contests already found split."""
+    out = []
+    for ci, chs in enumerate(parsed.choices):
+        if ci in skip or len(chs) < 2:
+            continue
+        people = [q for q, c in enumerate(chs) if c.kind is ChoiceKind.CANDIDATE]
+        pairs = [(a, b) for i, a in enumerate(people) for b in people[i + 1:]
+                 if _one_name(chs[a].name, chs[b].name)]
+        if not pairs:
+            continue
+        where = {col.choice: {p for p, v in zip(col.precincts, col.votes, strict=True) if v}
+                 for col in by_contest.get(ci, ())}
+        apart = [(a, b) for a, b in pairs if where.get(a) and where.get(b)
+                 and not where[a] & where[b]]
+        if not apart:
+            continue
+        key = parsed.contests[ci].key
+
+        shown = {q: f"{chs[q].name!r} (votes in {len(where[q])} precinct"
+                 f"{'s' * (len(where[q]) != 1)})" for pair in apart[:3] for q in pair}
+        pairs_text = "; ".join(f"{shown[a]} and {shown[b]}" for a, b in apart[:3])
+        loc = raw.where.get((key.title, key.district, key.party, ""), (None, None))
+        out.append(Issue(
+            raw.file, f"{key.label()}: {pairs_text} look like one candidate spelled two ways: "
+            "they never have votes in the same precinct, so the candidate's votes are split "
+            "between the spellings. Spell the name one way and import again. No verdict rests "
+            "on this contest's figures as read.", raw.sheet, loc[0], loc[1], Severity.ERROR,
+            contest=key, only_contest=True))
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _one_name(a: str, b: str) -> bool:
+    """Two spellings of one person's name: the same words but for initials, punctuation
+    and case ('BRIAN S. KING', 'Brian King'), a middle name more or less, or one word a
+    letter or two apart ('Glen', 'Glenn'; 'Kali', 'Kale')."""
+    from .canvass import _near
+
+    if a == b:
+        return False
+    na, nb = _norm(a), _norm(b)
+    wa, wb = ([w for w in n.split() if len(w) > 1] for n in (na, nb))
+    if not wa or not wb:
+        return False
+    if na == nb or wa == wb:
+        return True
+    if wa[0] == wb[0] and wa[-1] == wb[-1] and abs(len(wa) - len(wb)) == 1 \
+            and min(len(wa), len(wb)) >= 2:
+        return True
+    if len(wa) != len(wb):
+        return False
+    apart = [i for i in range(len(wa)) if wa[i] != wb[i]]
+    return len(apart) == 1 and len(wa) >= 2 and _near(wa[apart[0]], wb[apart[0]])
 
 
 def _spellings(groups: list[list[str]]) -> bool:
@@ -554,6 +615,9 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     by_contest = _columns_by_contest(parsed)
     verdict = assess(raw, parsed, cells, by_contest)
     split = split_contests(raw, parsed, cells, by_contest)
+    split += spelled_apart(raw, parsed, by_contest,
+                           {ci for ci, c in enumerate(parsed.contests)
+                            if any(i.contest == c.key for i in split)})
     if split:
         parsed = dataclasses.replace(parsed, issues=[*parsed.issues, *split])
     if not verdict.reasons:

@@ -509,7 +509,16 @@ CREATE TABLE retab_set_aside (
 );
 """
 
+# V10: an error in how one contest's figures hang together as one contest (a candidate
+# spelled three ways, two contests under one title) no longer stops the import of the
+# others (issue 16): the contest it is bound to is recorded with it, and that contest's
+# verdict is withheld (core.rules.unread_counts) until the file is corrected. Any other
+# error (a cell that cannot be read) still refuses the whole file.
+V10 = """
+ALTER TABLE import_issue ADD COLUMN contest_id INTEGER REFERENCES contest(id);
+"""
+
 MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [V1, V2, v3_canvass_columns,
                                                                  V4, V5, people_roster, V7,
-                                                                 V8, V9]
+                                                                 V8, V9, V10]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -95,7 +95,7 @@ def current_import(conn: sqlite3.Connection) -> ImportInfo | None:
 def clear_canvass(tx: Tx) -> None:
     """Remove the canvass (before a replacement import), keeping the election."""
     for t in ("canvass_column", "canvass_extra", "request_voter", "recount_request", "choice",
-              "contest", "precinct", "import_issue", "canvass_import"):
+              "import_issue", "contest", "precinct", "canvass_import"):
         tx.execute(f"DELETE FROM {t}")
 
 
@@ -161,17 +161,32 @@ def insert_canvass(
                        "primary_election, digest, digest_scheme) VALUES (?,?,?,?,?,?,?,3)",
                        (file, sha256, family, imported_at, rows, int(primary), digest))
     import_id = int(cur.lastrowid or 0)
+    contest_ids = {t.contest.key: ci + 1 for ci, t in enumerate(totals)}
     tx.executemany("INSERT INTO import_issue(import_id, file, sheet, row_number, column_name, "
-                     "severity, message) VALUES (?,?,?,?,?,?,?)",
-                     ((import_id, i.file, i.sheet, i.row, i.column, i.severity.value, i.message)
+                     "severity, message, contest_id) VALUES (?,?,?,?,?,?,?,?)",
+                     ((import_id, i.file, i.sheet, i.row, i.column, i.severity.value, i.message,
+                       contest_ids.get(i.contest) if i.only_contest and i.contest else None)
                       for i in issues))
     return import_id, digest
 
 
 def import_issues(conn: sqlite3.Connection) -> list[Issue]:
-    return [Issue(f, m, s, r, c, Severity(sev)) for f, s, r, c, sev, m in conn.execute(
-        "SELECT file, sheet, row_number, column_name, severity, message FROM import_issue "
-        "ORDER BY id")]
+    """The import's findings, each with the contest whose figures it is bound to."""
+    return [Issue(f, m, s, r, c, Severity(sev),
+                  contest=ContestKey(t, d, p) if t is not None else None,
+                  only_contest=t is not None)
+            for f, s, r, c, sev, m, t, d, p in conn.execute(
+                "SELECT i.file, i.sheet, i.row_number, i.column_name, i.severity, i.message, "
+                "c.title, c.district, c.party FROM import_issue i "
+                "LEFT JOIN contest c ON c.id = i.contest_id ORDER BY i.id")]
+
+
+def withheld_contests(conn: sqlite3.Connection) -> dict[int, int]:
+    """The errors bound to each contest's own figures, by contest id (the contests imported
+    with no verdict on them: core.rules.unread_counts)."""
+    return dict(conn.execute(
+        "SELECT contest_id, count(*) FROM import_issue WHERE severity='error' AND "
+        "contest_id IS NOT NULL GROUP BY contest_id").fetchall())
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ def test_a_split_the_file_does_not_mark_is_a_warning_naming_the_columns(tmp_path
     [
         (lambda ls: [*ls[:5], ls[5].replace(",33,22,", ",3x,22,"), ls[6]], 6, "I",
          Severity.ERROR, "not a whole number"),
-        (lambda ls: ls[:5], None, None, Severity.WARNING, "COUNTY TOTALS"),
+        (lambda ls: ls[:5], None, None, Severity.ERROR, "COUNTY TOTALS"),
     ],
     ids=["garbled-cell", "truncated-no-totals-row"],
 )
@@ -401,14 +401,18 @@ def test_party_races_sharing_a_title_are_told_apart_by_the_party_row(tmp_path: P
     assert len(pc.contests) == 5 and mismatch(pc) == []
 
 
-def test_no_county_totals_row_reads_without_a_check(tmp_path: Path) -> None:
+def test_no_county_totals_row_is_an_error_the_file_is_probably_cut_short(
+        tmp_path: Path) -> None:
+    """The export always ends with its county totals row: a file without it was cut short
+    (or the row deleted), so its precincts may not be all of them, and no verdict rests on
+    them (a copy cut at a precinct's line end reads as a whole canvass otherwise)."""
     rows = [r for r in read_rows(DATA / "weber_2020g_sovc.csv") if r[1:2] != ["ZZZ"]]
     pc = read_canvass(write_csv(rows, tmp_path / "cut_sovc.csv"))
     assert len(pc.contests) == 56
     assert totals_of(pc, "U.S. CONGRESSIONAL DISTRICT 1") == {"DARREN PARRY": 37504,
                                                                "BLAKE DAVID MOORE": 69061}
-    assert [w for w in warnings_of(pc) if "no 'ZZZ, COUNTY TOTALS' row" in w]
-    assert pc.errors == []
+    [err] = [i for i in pc.errors if "no 'ZZZ, COUNTY TOTALS' row" in i.message]
+    assert "cut short" in err.message and err.contest is None and pc.blocking == [err]
 
 
 def test_blank_and_dash_cells_mean_the_contest_is_not_on_that_ballot(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recount_desk.core.model import Contest, ContestKey, VoteColumn
+from recount_desk.core.model import Contest, ContestKey, Severity, VoteColumn
 from recount_desk.formats.canvass import _near, _spelled_twice, _words
 
 # Words alike and not: OCR slips ('Distriet'), numbers and parts that tell contests apart,
@@ -51,7 +51,12 @@ def test_the_pairs_named_are_those_every_two_titles_compared_give(titles: list[s
     want = sorted((a, b) for a, b in combinations(range(len(contests)), 2)
                   if _alike(words, a, b))
     got = _spelled_twice(_Raw(), contests, columns)  # type: ignore[arg-type]
-    assert len(got) == len(want)
-    for issue, (a, b) in zip(got, want, strict=True):
-        assert issue.message.startswith(f"{contests[a].key.label()!r} (1 precinct) and "
+    # One error bound to each contest of a pair: neither part gets a verdict.
+    assert len(got) == 2 * len(want)
+    for (first, second), (a, b) in zip(zip(got[::2], got[1::2], strict=True), want, strict=True):
+        assert first.message.startswith(f"{contests[a].key.label()!r} (1 precinct) and "
                                         f"{contests[b].key.label()!r} (1 precinct)")
+        assert second.message.startswith(f"{contests[b].key.label()!r} (1 precinct) and "
+                                         f"{contests[a].key.label()!r} (1 precinct)")
+        assert (first.contest, second.contest) == (contests[a].key, contests[b].key)
+        assert first.severity is second.severity is Severity.ERROR

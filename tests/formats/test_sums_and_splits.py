@@ -131,3 +131,26 @@ def test_two_counties_own_races_of_one_name_in_one_file_are_said_so(tmp_path):
     f.write_text("county,precinct,office,candidate,votes\n" + rows)
     [err] = _errors(read_canvass(f), "groups that never have votes")
     assert "each group lies in one county (Daggett, Duchesne)" in err.message
+
+
+def test_one_candidate_spelled_two_ways_beside_one_spelled_alike_is_an_error(
+        tmp_path: Path) -> None:
+    """'KARL B. WARD' in some precincts, 'KARL B WARD' in the others, beside a candidate
+    spelled one way: the groups share precincts (through the other candidate), but the two
+    spellings never have votes in the same one. Read apart, the other candidate won."""
+    from recount_desk.formats import read_canvass
+
+    rows = ["precinct,office,candidate,votes"]
+    for k in range(1, 7):
+        ward = "KARL B. WARD" if k % 2 else "KARL B WARD"
+        rows += [f"P{k},County Council,Ann Tripp,40", f"P{k},County Council,{ward},60",
+                 f"P{k},Mayor,Jane Smith,10", f"P{k},Mayor,John Smith,{k}"]
+    f = tmp_path / "t.csv"
+    f.write_text("\n".join(rows) + "\n")
+    pc = read_canvass(f)
+    [err] = pc.errors
+    assert err.contest is not None and err.contest.title == "County Council"
+    assert err.only_contest and "spelled two ways" in err.message
+    assert "'KARL B. WARD' (votes in 3 precincts)" in err.message
+    # Named alike, but on the same ballots (John and Jane Smith): two candidates.
+    assert not pc.blocking and [c.key.title for c in pc.withheld] == ["County Council"]

@@ -26,6 +26,7 @@ from recount_desk.core.recount import EntryMode, RecountMethod, TallySheet
 from recount_desk.core.retab import UnitSource
 from recount_desk.store import recount_repo as rr
 from recount_desk.store import repo
+from recount_desk.store.migrations import SCHEMA_VERSION
 from tests.store.outside import outside_edit
 
 DATA = Path(__file__).parents[1] / "data" / "retab"
@@ -202,7 +203,7 @@ def test_a_format_8_case_with_a_loaded_recount_migrates_and_verifies(
     assert c.execute("PRAGMA user_version").fetchone()[0] == 8
     c.close()
     with open_case(path, actor="clerk") as case:
-        assert case.conn.execute("PRAGMA user_version").fetchone()[0] == 9
+        assert case.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         last = store.last_entry(case.conn)
         assert last is not None and last.action == "migrate case file"
         data = json.loads(last.payload)["data"]

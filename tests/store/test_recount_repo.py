@@ -91,7 +91,7 @@ def make_v1_file(path: Path) -> None:
 
 
 def test_schema_version_is_nine() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 9
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 10
 
 
 def test_v1_file_migrates_to_the_current_format_with_a_backup(tmp_path: Path) -> None:

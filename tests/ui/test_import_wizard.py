@@ -104,6 +104,39 @@ def test_a_canvass_with_errors_cannot_be_imported_and_says_why(
     assert empty_case.contests_page.all_rows() == []
 
 
+def test_a_candidate_spelled_two_ways_withholds_that_contests_verdict_only(
+        empty_case: MainWindow, qtbot: QtBot, ui_data: Path, tmp_path: Path) -> None:
+    """Tim Aalders spelled 'Tim Alders' in one precinct: U.S. Senate's figures as read are
+    not one race's, so it has no verdict; the file is imported, and the others decided."""
+    text = (ui_data / "grand_2018_bad_vote.csv").read_text().replace(",1O3", ",0")
+    text = text.replace("02 Moab 2:69,U.S. Senate,,Con,Tim Aalders,",
+                        "02 Moab 2:69,U.S. Senate,,Con,Tim Alders,")
+    spelled = tmp_path / "grand_2018_spelled.csv"
+    spelled.write_text(text)
+    window = empty_case
+    wiz = window.import_canvass()
+    assert wiz is not None
+    _read_file(wiz, qtbot, spelled)
+    _next(wiz)
+    _next(wiz)
+    assert wiz.currentId() == ISSUES_PAGE
+    banner = wiz.issues_page.banner.text()
+    assert "can be imported" in banner and "1 contest(s) will have no verdict" in banner
+    assert "U.S. Senate" in banner
+    model = wiz.issues_page.model
+    first = [model.cell(0, c) for c in range(model.columnCount())]
+    assert first[0] == "Error" and "spelled two ways" in first[5]
+    assert wiz.button(QWizard.WizardButton.NextButton).isEnabled()
+    _next(wiz)
+    _next(wiz)
+    assert wiz.currentId() == CONFIRM_PAGE
+    with qtbot.waitSignal(window.canvass_imported, timeout=SIGNAL_MS):
+        wiz.button(QWizard.WizardButton.FinishButton).click()
+    rows = {r.check.totals.contest.key.label(): r for r in window.contests_page.all_rows()}
+    from recount_desk.store import repo
+    assert repo.withheld_contests(window.case.conn) == {rows["U.S. Senate"].id: 1}
+
+
 def test_an_unknown_layout_is_read_through_the_mapping_page(
         empty_case: MainWindow, qtbot: QtBot, ui_data: Path) -> None:
     wiz = empty_case.import_canvass()

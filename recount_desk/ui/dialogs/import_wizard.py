@@ -737,13 +737,21 @@ class IssuesPage(QWizardPage):
             self.table.setColumnWidth(c, min(self.table.columnWidth(c), 220))
         self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
         self.table.resizeRowsToContents()
-        n_err = len(p.errors)
+        n_err = len(p.blocking)
         if n_err:
             self.banner.setText(
                 f"<span style='color:#b3261e'><b>✘ This canvass cannot be imported:</b></span> "
                 f"{n_err} error(s), listed first, must be fixed in the file (or in the column "
                 "mapping) and the file read again. Nothing has been written to the case. "
                 "Use Back to choose another file or mapping.")
+        elif p.withheld:
+            names = ", ".join(html.escape(c.key.label()) for c in p.withheld[:5]) + (
+                ", …" if len(p.withheld) > 5 else "")
+            self.banner.setText(
+                "<b>✔ The canvass can be imported,</b> <span style='color:#b3261e'><b>but "
+                f"{len(p.withheld)} contest(s) will have no verdict</b></span> until the file "
+                f"is corrected ({names}): the errors listed first are in their own figures. "
+                "The other contests are not touched by them.")
         elif p.issues:
             self.banner.setText(f"<b>✔ The canvass can be imported.</b> {len(p.issues)} "
                                 "warning(s) and note(s) to read; they are kept with the "
@@ -754,7 +762,7 @@ class IssuesPage(QWizardPage):
 
     def isComplete(self) -> bool:
         p = self.wizard().parsed
-        return p is not None and not p.errors
+        return p is not None and not p.blocking
 
 
 class SettingsDelegate(QStyledItemDelegate):

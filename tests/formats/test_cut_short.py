@@ -1,0 +1,84 @@
+"""A canvass cut short reads as a smaller canvass, every figure plausible: the readers refuse
+what the file itself shows to be cut (issue 16).
+
+- A vendor export that always ends with its totals rows (ES&S 'ZZZ, COUNTY TOTALS', the
+  statement's 'Election Total' block, GEMS 'Election Total' 999999 rows) and has none.
+- A long table whose last precinct lists only some of a contest's choices (cut at a line's
+  end inside a precinct's rows).
+
+Files: tests/data/formats (GEMS Wayne 2016, Davis 2016 primary statement) and
+tests/data/openelections (Wayne 2020 general), each with its source note there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from recount_desk.core.model import Severity
+from recount_desk.formats import read_canvass
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+GEMS = DATA / "formats" / "gems" / "wayne_2016g_gems.txt"
+DAVIS = DATA / "formats" / "ess_custom" / "davis_2016p_sovc.xlsx"
+OE = DATA / "openelections"
+
+
+def test_a_gems_export_without_its_election_total_rows_is_refused(tmp_path: Path) -> None:
+    lines = GEMS.read_text(encoding="utf-8", errors="replace").splitlines()
+    cut = tmp_path / GEMS.name
+    cut.write_text("\n".join(x for x in lines if ",999999," not in x) + "\n",
+                   encoding="utf-8")
+    pc = read_canvass(cut)
+    [err] = [i for i in pc.errors if "Election Total" in i.message]
+    assert "cut short" in err.message and pc.blocking == [err]
+    assert not read_canvass(GEMS).errors  # (the whole file reads clean)
+
+
+def test_a_statement_without_its_election_total_block_is_refused(tmp_path: Path) -> None:
+    from openpyxl import Workbook, load_workbook
+
+    src = load_workbook(DAVIS).worksheets[0]
+    wb = Workbook()
+    ws = wb.active
+    for row in src.iter_rows(values_only=True):
+        if isinstance(row[0], str) and row[0].strip() == "Election Total":
+            break  # cut there: the block and everything after it are gone
+        ws.append(list(row))
+    cut = tmp_path / "davis_cut.xlsx"
+    wb.save(cut)
+    pc = read_canvass(cut)
+    errs = [i for i in pc.errors if "no Totals row" in i.message]
+    assert errs and errs[0].severity is Severity.ERROR and "cut short" in errs[0].message
+
+
+def _figures(pc) -> dict[str, dict[str, int]]:
+    return {t.contest.key.label(): {c.choice.name: c.votes for c in t.choices}
+            for t in pc.totals}
+
+
+def test_a_long_table_cut_at_any_line_end_of_its_last_precinct_is_refused_or_read_right(
+        tmp_path: Path) -> None:
+    """Wayne 2022, cut after each line of its last precinct's contest rows: the reading
+    says the file is cut short, or every candidate's figure is the whole file's (only the
+    over- and under-vote lines were cut). Never a smaller canvass offered as the whole one.
+    (Cut before its first contest row, the file is a canvass of one precinct less: nothing
+    in it shows that.)"""
+    src = OE / "20221108__ut__general__wayne__precinct.csv"
+    lines = src.read_text(encoding="utf-8").splitlines()
+    last = lines[-1].split(",")[1]
+    block = [k for k, line in enumerate(lines)
+             if line.split(",")[1:2] == [last] and line.split(",")[2]]
+    whole = _figures(read_canvass(src))
+    refused = 0
+    for end in range(block[0] + 1, len(lines)):
+        cut = tmp_path / src.name
+        cut.write_text("\n".join(lines[:end]) + "\n", encoding="utf-8")
+        pc = read_canvass(cut)
+        told = [i for i in pc.errors if "cut short" in i.message]
+        if told:
+            refused += 1
+            assert told[0].row is not None and told[0].row <= end
+            continue
+        got = _figures(pc)
+        assert {k: v for k, v in got.items()} == whole, f"cut after line {end}"
+    assert refused >= len(block) // 2
