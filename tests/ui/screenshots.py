@@ -115,6 +115,20 @@ def main(folder: Path) -> None:
     shot(wiz, folder, "15_wizard_5_issues_with_error")
     wiz.reject()
 
+    # Piute 2022 (OpenElections): a candidate spelled three ways; that contest is imported
+    # with no verdict, the rest as read.
+    wiz = w.import_canvass()
+    assert wiz is not None
+    wiz.file_page.path.setText(str(DATA.parent / "openelections" /
+                                   "20221108__ut__general__piute__precinct.csv"))
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    wait(wiz.read_finished)
+    settle()
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    shot(wiz, folder, "15b_wizard_5_issues_contest_withheld")
+    wiz.reject()
+
     shot(w.show_statute(), folder, "16_help_statute")
     shot(w.show_plain_words(), folder, "17_help_plain_words")
     about = w.show_about()

@@ -715,7 +715,8 @@ class IssuesPage(QWizardPage):
         super().__init__()
         self.setTitle("Problems found in the file")
         self.setSubTitle("Step 5. Each problem with where it is: file, sheet, row and column. "
-                         "Errors must be fixed before the canvass can be imported.")
+                         "Errors must be fixed before the canvass can be imported, but "
+                         "for those in one contest's figures: that contest gets no verdict.")
         self.banner = QLabel()
         self.banner.setWordWrap(True)
         self.banner.setAccessibleName("Can the canvass be imported")
