@@ -174,10 +174,10 @@ def combine_counties(case: Case, paths: Sequence[Path | str]) -> list[CombinedCo
         race = next(x for x in races if part in x.parts)
         label = r.check.totals.contest.key.label()
         refused = race.refused
-        if refused is None and race.totals is not None and errors_in(race):
+        if refused is None and race.totals is not None and (n := errors_in(race)):
             # No whole-race figure rests on counts a file's reading refused
             # (20A-4-401(1)(b), (2)(a): the margin is on every vote cast in the race).
-            refused = (f"reading the counties' files found {errors_in(race)} error(s) that "
+            refused = (f"reading the counties' files found {n} error(s) that "
                        "can touch this race's figures (the check of each file lists them "
                        "with their rows): correct the files and combine again.")
         out.append(CombinedContest(r.id, label, race.coverage.counties, race.whole,

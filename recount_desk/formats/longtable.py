@@ -434,23 +434,26 @@ def _cut_at_a_line_end(candidate: np.ndarray, prec_c: np.ndarray, race: np.ndarr
     # The precinct's rows last in the file, and contests every other precinct has missing.
     mine = prec_c[rows] == prec_c[last]
     first_mine = int(np.argmax(mine))
-    if not mine[first_mine:].all():
-        return None
-    others = np.unique(prec_c[rows[~mine]])
-    if len(others) < 3:
+    if first_mine == 0 or not mine[first_mine:].all():
         return None
     # Its contests, in the file's order, begin the precinct's before it as a cut leaves
-    # them: the same contests in the same order, then none of the rest.
+    # them: the same contests in the same order, then none of the rest. (Tested first: it
+    # looks at two precincts' rows only, and a whole file passes it by.)
     before = rows[:first_mine]
     block = before[prec_c[before] == prec_c[before[-1]]]
     mine_order = list(dict.fromkeys(race[rows[mine]].tolist()))
     prev_order = list(dict.fromkeys(race[block].tolist()))
     # (a district's contest the precinct before does not have may be among them)
-    in_both = [r for r in mine_order if r in set(prev_order)]
+    prev_set = set(prev_order)
+    in_both = [r for r in mine_order if r in prev_set]
     if not (len(in_both) < len(prev_order) and prev_order[:len(in_both)] == in_both):
         return None
-    pairs = np.unique(race[rows].astype(np.int64) * (int(prec_c.max()) + 1) + prec_c[rows])
-    races, spread = np.unique(pairs // (int(prec_c.max()) + 1), return_counts=True)
+    others = np.unique(prec_c[rows[~mine]])
+    if len(others) < 3:
+        return None
+    places = int(prec_c.max()) + 1
+    pairs = np.unique(race[rows].astype(np.int64) * places + prec_c[rows])
+    races, spread = np.unique(pairs // places, return_counts=True)
     have = set(mine_order)
     everywhere = [int(r) for r, k in zip(races.tolist(), spread.tolist(), strict=True)
                   if k == len(others) and r not in have]

@@ -530,15 +530,16 @@ def split_contests(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None =
 
 
 def spelled_apart(raw: RawCanvass, parsed: ParsedCanvass,
-                  by_contest: dict[int, list[Any]], skip: set[int]) -> list[Issue]:
+                  by_contest: dict[int, list[Any]], skip: set[Any]) -> list[Issue]:
     """An error bound to each contest with two candidates named alike ('Tim Glenn', 'Tim
     Glen'; 'BRIAN S. KING', 'Brian King') who never have votes in the same precinct: one
     candidate spelled two ways, whose votes are split between the spellings, so the
     contest's figures as read are not its own. (Two real candidates of a race are on the same
-    ballots: each has votes where the other has.) ``skip``: contests already found split."""
+    ballots: each has votes where the other has.) ``skip``: the keys of the contests
+    already found split."""
     out = []
     for ci, chs in enumerate(parsed.choices):
-        if ci in skip or len(chs) < 2:
+        if len(chs) < 2 or parsed.contests[ci].key in skip:
             continue
         people = [q for q, c in enumerate(chs) if c.kind is ChoiceKind.CANDIDATE]
         pairs = [(a, b) for i, a in enumerate(people) for b in people[i + 1:]
@@ -615,9 +616,7 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     by_contest = _columns_by_contest(parsed)
     verdict = assess(raw, parsed, cells, by_contest)
     split = split_contests(raw, parsed, cells, by_contest)
-    split += spelled_apart(raw, parsed, by_contest,
-                           {ci for ci, c in enumerate(parsed.contests)
-                            if any(i.contest == c.key for i in split)})
+    split += spelled_apart(raw, parsed, by_contest, {i.contest for i in split})
     if split:
         parsed = dataclasses.replace(parsed, issues=[*parsed.issues, *split])
     if not verdict.reasons:
