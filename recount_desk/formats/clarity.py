@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from recount_desk.core.model import ContestKey, Issue, Severity
+
 from . import grid, vocab
 from .base import RAW_COLUMNS, Cancelled, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
@@ -336,6 +338,7 @@ class _Workbook(grid.Book):
         off_total: list[tuple[str, int]] = []
         countless: list[tuple[str, int]] = []
         count_cols = [c for c, _ in cols] + ([] if total_col is None else [total_col])
+        rows_before = len(self.rows)
         for i, r in enumerate(rows[t + 1:], start=t + 2):
             if not r or not r[0].strip():
                 continue
@@ -367,6 +370,15 @@ class _Workbook(grid.Book):
                 tv = _num(r[total_col]) if total_col < len(r) else None
                 if tv is not None and tv != row_sum:
                     off_total.append((precinct, i))
+        if key not in self.file_totals and len(self.rows) > rows_before:
+            # Every contest's sheet ends with its 'Total:' row: without it the sheet was cut
+            # short (or the row deleted), and its precincts may not be all of them.
+            self.log.issues.append(Issue(
+                self.log.file, f"{title}: the contest's sheet has no 'Total:' row, which the "
+                "results export ends every contest's sheet with: the sheet is probably cut "
+                "short (or the row was deleted), so its precincts may not be all of them. "
+                "Download the results again.", sheet, severity=Severity.ERROR,
+                contest=ContestKey(*key)))
         if countless:
             self.log.warn(f"{title}: {len(countless)} row(s) name no counts at all (first "
                           f"{countless[0][0][:60]!r}); they are not read as precincts.",

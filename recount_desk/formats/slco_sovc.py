@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from recount_desk.core.model import ContestKey, Issue, Severity
+
 from . import grid, vocab
 from .base import Detection, RawCanvass, ReadOptions, fail
 from .stages import detector, iter_sheets, to_int, workbook_sheet_names
@@ -313,6 +315,8 @@ class _State(grid.Book):
             for _, values in rows_tot:
                 for (_, name, cparty, k), v in zip(cols, values, strict=True):
                     self.rows.append((precinct, title, "", party, name, cparty, k, v))
+        if first_row and not any(vocab.is_total_precinct(p) for p in (*first_row, *hidden)):
+            self._cut_short(sheet, title, key)
         for typ, (n, first) in unknown.items():
             self.log.warn(f"{title}: {n} row(s) have the unknown Type {typ!r}; only 'Total' rows "
                           "are counted, so check that these are not votes left out.",
@@ -416,11 +420,24 @@ class _State(grid.Book):
         use = totals if totals is not None else fallback
         if use is not None:
             self.file_totals[key] = use
+        elif any(r and r[0].strip() for r in rows[h + 1:]):
+            self._cut_short(sheet, title, key)
         if sup:
             self.suppressed.add(key)
             self.log.note(f"{title}: {sup} precinct(s) are suppressed ('****', insufficient "
                           "turnout to protect voter privacy); their votes are only in the county "
                           "total row, which is used for the contest total.", sheet=sheet)
+
+    def _cut_short(self, sheet: str, title: str, key: tuple[str, str, str]) -> None:
+        """A contest's sheet without the county's totals, which the export ends every
+        contest's sheet with: cut short (or the rows deleted), so its precincts may not be
+        all of them. An error on that contest (the other sheets are whole)."""
+        self.log.issues.append(Issue(
+            self.log.file, f"{title}: the contest's sheet has no county (Election Total) rows, "
+            "which the Statement of Votes Cast ends every contest's sheet with: the sheet is "
+            "probably cut short (or the rows were deleted), so its precincts may not be all of "
+            "them. Export the statement again.", sheet, severity=Severity.ERROR,
+            contest=ContestKey(*key)))
 
     def finish(self) -> RawCanvass:
         self.tally.close()

@@ -5,14 +5,19 @@ what the file itself shows to be cut (issue 16).
   statement's 'Election Total' block, GEMS 'Election Total' 999999 rows) and has none.
 - A long table whose last precinct lists only some of a contest's choices (cut at a line's
   end inside a precinct's rows).
+- A Salt Lake SOVC's or a Clarity workbook's contest sheet without the county totals it
+  ends with.
 
-Files: tests/data/formats (GEMS Wayne 2016, Davis 2016 primary statement) and
-tests/data/openelections (Wayne 2020 general), each with its source note there.
+Files: tests/data/formats (GEMS Wayne 2016, Davis 2016 primary statement, Salt Lake SOVC
+2018 primary and 2024 general, Salt Lake Clarity 2020) and tests/data/openelections (Wayne
+2022 general), each with its source note there.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from recount_desk.core.model import Severity
 from recount_desk.formats import read_canvass
@@ -82,3 +87,29 @@ def test_a_long_table_cut_at_any_line_end_of_its_last_precinct_is_refused_or_rea
         got = _figures(pc)
         assert {k: v for k, v in got.items()} == whole, f"cut after line {end}"
     assert refused >= len(block) // 2
+
+
+@pytest.mark.parametrize(("source", "sheet"), [
+    ("slco_sovc/Salt Lake UT 18P_SOVC_Final.xlsx", 1),
+    ("slco_sovc/slco-2024-general-sovc-trimmed.xlsx", 1),
+    ("slco_sovc/slco-2024-general-sovc-trimmed.xlsx", 3),
+    ("clarity/SaltLake_2020 Precinct2.xlsx", 2),
+])
+def test_a_contest_sheet_cut_in_half_withholds_that_contests_verdict(
+        tmp_path: Path, source: str, sheet: int) -> None:
+    """A Salt Lake SOVC or Clarity workbook with one contest's sheet cut in half: its
+    county totals (the Election Total block, the 'Total:' row) are gone, and its precincts
+    read as a whole contest of fewer votes (House 32's recount statement, cut so, lost its
+    5-vote margin). It is an error on that contest: no verdict, no import."""
+    from openpyxl import load_workbook
+
+    wb = load_workbook(DATA / "formats" / source)
+    ws = wb.worksheets[sheet]
+    ws.delete_rows(ws.max_row // 2, ws.max_row)
+    cut = tmp_path / "cut.xlsx"
+    wb.save(cut)
+    pc = read_canvass(cut)
+    [err] = [i for i in pc.errors if "cut short" in i.message]
+    assert err.sheet == ws.title and err.contest in {c.key for c in pc.contests}
+    assert pc.blocking == [err] and not pc.withheld
+    assert not read_canvass(DATA / "formats" / source).errors  # (whole, it reads clean)
