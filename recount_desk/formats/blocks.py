@@ -218,6 +218,46 @@ def runs(cols: Sequence[int], titles: Sequence[str], names: Sequence[str], *,
     return out
 
 
+def sums_left_out(log: IssueLog, found: Sequence[Run], values: np.ndarray,
+                  present: np.ndarray, pos: dict[int, int], *, row: int | None = None) -> None:
+    """The columns a header band leaves out as sums, checked against what they would be
+    the sum of, so that a choice named like a total is never lost without a word. In each
+    run, 'Write-in Totals' with no write-in column beside it is the write-ins: kept, as a
+    write-in. Any other column named like a sum ('Total Votes') must be, in every precinct
+    that has it, the sum of the run's candidates and write-ins (or of all its counted
+    columns); else it is an error naming it (a candidate's column headed 'Total Votes' would
+    vanish, and the runner-up win)."""
+    import numpy as np
+
+    for run in found:
+        counted = [pos[c] for c, k in zip(run.cols, run.kinds, strict=True)
+                   if k in ("candidate", "write_in")]
+        every = [pos[c] for c, k in zip(run.cols, run.kinds, strict=True) if k is not None]
+        has_write_ins = "write_in" in run.kinds
+        for j, (c, lab, k) in enumerate(zip(run.cols, run.names, run.kinds, strict=True)):
+            if k is not None or not vocab.is_sum_name(lab):
+                continue
+            if "write" in lab.casefold() and not has_write_ins:
+                run.kinds[j] = "write_in"
+                continue
+            at = present[:, pos[c]]
+            got = values[at, pos[c]]
+            sums = [values[at][:, cols].sum(axis=1) for cols in (counted, every) if cols]
+            if not sums or any((got == s).all() for s in sums):
+                continue
+            bad = int(np.flatnonzero(got != sums[0])[0])
+            log.error(f"{run.title}: the column {lab!r} is named like a total, but it is not "
+                      f"the sum of the contest's choices ({int(got[bad]):,} against "
+                      f"{int(sums[0][bad]):,} in the {_nth(bad + 1)} precinct that has it): "
+                      "it may be a candidate's column headed so, whose votes would be left "
+                      "out. Check the header against the election system's export.",
+                      row=row, column=col_letter(c))
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def count_cells(cells: Sequence[Sequence[str]], *, log: IssueLog, rows: Sequence[int],
                 columns: Sequence[int], not_on_ballot: frozenset[str] = frozenset(),
                 bad_reads_as: str = "it is read as 0") -> tuple[np.ndarray, np.ndarray]:

@@ -317,6 +317,8 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             for lst in (seg.cols, seg.names, seg.kinds):
                 del lst[j]
 
+    blocks.sums_left_out(log, segments, values, present, pos, row=top + 3)
+
     # Contest keys: title, a number when a title repeats, the party when the file says.
     seg_party: list[str] = []
     for seg in segments:

@@ -121,6 +121,12 @@ def choice_kind(name: str) -> str | None:
 
 
 @_cached
+def is_sum_name(name: str) -> bool:
+    """A choice named like the sum of others ('Total Votes', 'Write-in Totals')."""
+    return bool(_SUM_ROW.match(name))
+
+
+@_cached
 def is_invalid_write_in(name: str) -> bool:
     return bool(_INVALID_WRITE_IN.search(name))
 

@@ -12,6 +12,7 @@ import pytest
 from recount_desk.core.model import ExtraKind, Severity
 from recount_desk.formats import detect, read_canvass, vocab
 from recount_desk.formats.base import ImportFailed
+from recount_desk.formats.tabular import col_letter
 
 DATA = Path(__file__).parent.parent / "data" / "formats" / "ess_sovc"
 
@@ -497,3 +498,31 @@ def test_rows_after_a_totals_row_at_the_top_are_said_a_few_times_then_counted(tm
     parsed = read_canvass(tmp_path / "w.csv")
     said = [i.message for i in parsed.issues if "after the COUNTY TOTALS row" in i.message]
     assert len(said) == 4 and said[-1].startswith("… and 154 more rows after the COUNTY")
+
+
+def test_a_candidate_headed_like_a_total_is_an_error_not_left_out(tmp_path: Path) -> None:
+    """Pima 2016 with STEIN's column headed 'TOTAL VOTES': it is not the sum of the
+    contest's choices, so it is no total; leaving it out would lose her votes unseen."""
+    rows = read_rows(DATA / "pima_az_2016g_export1.sovc.csv")
+    j = rows[2].index("STEIN")
+    rows[2][j] = "TOTAL VOTES"
+    pc = read_canvass(write_csv(rows, tmp_path / "export1.sovc.csv"))
+    [err] = [i for i in pc.errors if "named like a total" in i.message]
+    assert err.column == col_letter(j) and "PRESIDENTIAL ELECTORS" in err.message
+
+
+def test_write_in_totals_with_no_write_in_column_beside_them_are_the_write_ins(
+        tmp_path: Path) -> None:
+    """Every 'WRITE-IN' column headed 'Write In Totals': each is its contest's write-ins
+    (there are no named write-ins for it to be the sum of), so every figure is the same."""
+    src = DATA / "pima_az_2016g_export1.sovc.csv"
+    rows = read_rows(src)
+    rows[2] = ["Write In Totals" if x == "WRITE-IN" else x for x in rows[2]]
+    pc = read_canvass(write_csv(rows, tmp_path / "export1.sovc.csv"))
+    whole = read_canvass(src)
+    assert not pc.errors
+    assert [{c.choice.kind: c.votes for c in t.choices if c.choice.kind.value == "write_in"}
+            for t in pc.totals] == \
+        [{c.choice.kind: c.votes for c in t.choices if c.choice.kind.value == "write_in"}
+         for t in whole.totals]
+    assert sum(t.total for t in pc.totals) == sum(t.total for t in whole.totals)
