@@ -219,7 +219,8 @@ def runs(cols: Sequence[int], titles: Sequence[str], names: Sequence[str], *,
 
 
 def sums_left_out(log: IssueLog, found: Sequence[Run], values: np.ndarray,
-                  present: np.ndarray, pos: dict[int, int], *, row: int | None = None) -> None:
+                  present: np.ndarray, pos: dict[int, int], precincts: Sequence[str], *,
+                  row: int | None = None) -> None:
     """The columns a header band leaves out as sums, checked against what they would be
     the sum of, so that a choice named like a total is never lost without a word. In each
     run, 'Write-in Totals' with no write-in column beside it is the write-ins: kept, as a
@@ -246,16 +247,13 @@ def sums_left_out(log: IssueLog, found: Sequence[Run], values: np.ndarray,
             if not sums or any((got == s).all() for s in sums):
                 continue
             bad = int(np.flatnonzero(got != sums[0])[0])
+            where = precincts[int(np.flatnonzero(at)[bad])]
             log.error(f"{run.title}: the column {lab!r} is named like a total, but it is not "
                       f"the sum of the contest's choices ({int(got[bad]):,} against "
-                      f"{int(sums[0][bad]):,} in the {_nth(bad + 1)} precinct that has it): "
+                      f"{int(sums[0][bad]):,} in precinct {where!r}): "
                       "it may be a candidate's column headed so, whose votes would be left "
                       "out. Check the header against the election system's export.",
                       row=row, column=col_letter(c))
-
-
-def _nth(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def count_cells(cells: Sequence[Sequence[str]], *, log: IssueLog, rows: Sequence[int],

@@ -317,7 +317,6 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             for lst in (seg.cols, seg.names, seg.kinds):
                 del lst[j]
 
-    blocks.sums_left_out(log, segments, values, present, pos, row=top + 3)
 
     # Contest keys: title, a number when a title repeats, the party when the file says.
     seg_party: list[str] = []
@@ -337,6 +336,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     inferred: list[str] = []
     skipped: list[str] = []
     prec_names = _precinct_names(rows, body_idx)
+    blocks.sums_left_out(log, segments, values, present, pos, prec_names, row=top + 3)
     columns: list[tuple[int, blocks.Choice]] = []
     for seg, cparty in zip(segments, seg_party, strict=True):
         title = seg.title or "(untitled contest)"
