@@ -438,6 +438,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
     election_name = election_date = None
     any_party = False
     n_contests = 0
+    titled: dict[tuple[str, str], int] = {}  # (title, party): <Contest>s of it so far
     no_units: list[str] = []
     bad_counts: list[str] = []
     try:
@@ -467,7 +468,11 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                 if vocab.is_non_contest_office(title):
                     el.clear()
                     continue
-                key = (title, "", party)
+                # Two <Contest>s of one title (districts of one office, say) are two contests,
+                # kept apart by a number, never one contest of both's candidates.
+                nth = titled[title, party] = titled.get((title, party), 0) + 1
+                district = f"#{nth}" if nth > 1 else ""
+                key = (title, district, party)
                 vf = el.get("voteFor")
                 if vf and vf.strip().isdigit():
                     seats[key] = int(vf)
@@ -477,8 +482,8 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                         k = vocab.choice_kind(child.get("name", ""))
                         if k in ("over", "under", "blank"):
                             for prec, v in _units(child, bad_counts):
-                                rows.append((prec, title, "", party, child.get("name", k), "", k,
-                                             v))
+                                rows.append((prec, title, district, party, child.get("name", k),
+                                             "", k, v))
                     elif child.tag == "Choice":
                         cname = " ".join((child.get("text") or "").split())
                         k = vocab.choice_kind(cname) or "candidate"
@@ -488,7 +493,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                             for prec, v in _units(vt, bad_counts):
                                 per[prec] = per.get(prec, 0) + v
                         for prec, v in per.items():
-                            rows.append((prec, title, "", party, cname, cparty, k, v))
+                            rows.append((prec, title, district, party, cname, cparty, k, v))
                         tv = child.get("totalVotes")
                         if not per and _num(tv or "") and k in ("candidate", "write_in"):
                             no_units.append(f"{title}: {cname}")
@@ -501,6 +506,11 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
         raise fail(path, "This XML file cannot be read as a Clarity detail.xml "
                    f"({'forbidden DTD or entities' if isinstance(e, HostileXml) else e})"
                    ". Download detail.xml again from the results site.") from e
+    shared = sorted({t for (t, _), n in titled.items() if n > 1})
+    if shared:
+        log.note("Several contests share a title and are kept apart, the second and later "
+                 "numbered #2, #3 …: " + ", ".join(repr(t) for t in shared) + ". Check which "
+                 "district each one is.")
     if bad_counts:
         log.error(f"{len(bad_counts)} count(s) are not vote counts (first: {bad_counts[0]}). "
                   "Download detail.xml again from the results site; nothing is read as 0.")

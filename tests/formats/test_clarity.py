@@ -511,3 +511,33 @@ def test_a_banner_above_every_page_is_not_every_contest_s_title(tmp_path):
     assert [(t.contest.key, [(c.choice.name, c.votes) for c in t.choices]) for t in got.totals] \
         == [(t.contest.key, [(c.choice.name, c.votes) for c in t.choices]) for t in base.totals]
     assert not any("Official Canvass" in t.contest.key.title for t in got.totals)
+
+
+def test_two_contests_of_one_title_are_kept_apart_not_merged(tmp_path: Path) -> None:
+    """A detail.xml with a second <Contest> of the same text (another key: another
+    district's race under one name): two contests, each with its own figures, never one
+    contest holding both's candidates (or one candidate's votes added twice)."""
+    import copy
+    import xml.etree.ElementTree as ET
+
+    src = DATA / "greenup-ky-2014-primary-detail.xml"
+    tree = ET.parse(src)
+    root = tree.getroot()
+    first = root.find("Contest")
+    assert first is not None
+    twin = copy.deepcopy(first)
+    twin.set("key", "999999")
+    root.insert(list(root).index(first) + 1, twin)
+    f = tmp_path / "detail.xml"
+    tree.write(f, encoding="utf-8", xml_declaration=True)
+    whole = read_canvass(src)
+    pc = read_canvass(f)
+    assert len(pc.contests) == len(whole.contests) + 1
+    one = next(t for t in whole.totals if t.contest.key == whole.contests[0].key)
+    pair = [t for t in pc.totals if t.contest.key.title == one.contest.key.title
+            and t.contest.key.party == one.contest.key.party]
+    assert [t.contest.key.district for t in pair] == ["", "#2"]
+    for t in pair:
+        assert {c.choice.name: c.votes for c in t.choices} == \
+            {c.choice.name: c.votes for c in one.choices}
+    assert any("share a title" in i.message for i in pc.issues)
