@@ -646,11 +646,11 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                    "again.", sheet=sheet or None, row=i + 1,
                    column=col_letter(lay.headers[0].label_col))
     log = IssueLog(path.name, sheet or None)
-    if any(h.mode_row is not None for h in lay.headers):
-        h = next(h for h in lay.headers if h.mode_row is not None)
+    mode_row = next((h.mode_row for h in lay.headers if h.mode_row is not None), None)
+    if mode_row is not None:
         log.note(f"Each precinct's columns are split by how the votes were cast (row "
-                 f"{h.mode_row + 1}): its 'Total' column is read, the others are its parts.",
-                 row=h.mode_row + 1)
+                 f"{mode_row + 1}): its 'Total' column is read, the others are its parts.",
+                 row=mode_row + 1)
     if lay.names:
         log.note(f"{len(lay.names)} choice(s) have their votes by how they were cast in rows "
                  "under their name: each one's 'Total' row is read, the others are its parts.")
