@@ -121,6 +121,7 @@ class _Header:
     party_col: int | None
     unheaded: list[int]            # to be told apart by their contents
     ignored: list[int]             # percent columns
+    mode_row: int | None = None    # a row of vote modes under it (each precinct's 'Total' read)
 
 
 @dataclass
@@ -142,6 +143,20 @@ class _Layout:
     # A choice's name carried onto the next row (a PDF conversion wraps long names): its
     # row and the text of the line below it.
     wraps: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # Rows that name a choice but hold no counts, where the file cannot say whether they are
+    # a candidate whose counts were left blank or the rest of the name above: (row, label,
+    # the label above it, the contest's title).
+    blank_rows: list[tuple[int, str, str | None, str]] = field(default_factory=list)
+    # Precincts whose columns are split by how the votes were cast with no 'Total' among
+    # them: (header row, precinct, its columns, the modes).
+    untotalled: list[tuple[int, str, list[int], list[str]]] = field(default_factory=list)
+    # A choice's votes by how they were cast, in rows under it ('Mail', 'Election Day',
+    # 'Total'): the 'Total' row read under the name above it (row -> the name), the mode
+    # rows under a choice's own counts left out (how many), and the names whose modes have
+    # no 'Total' row: (row, name, the modes).
+    names: dict[int, str] = field(default_factory=dict)
+    mode_parts: int = 0
+    untotalled_rows: list[tuple[int, str, list[str]]] = field(default_factory=list)
 
 
 def _label_col(rows: list[list[str]]) -> int:
@@ -240,6 +255,9 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
         return None
     title_rows = [t for t in (" ".join(_clean(c) for c in r if c.strip())
                               for r in rows[:first.row]) if t]
+    untotalled: list[tuple[int, str, list[int], list[str]]] = []
+    blank_rows: list[tuple[int, str, str | None, str]] = []
+    sub_rows = {r for r in [_split_by_modes(rows, first, width, untotalled)] if r is not None}
     headers = [first]
     h = first
     blocks: list[_Block] = []
@@ -249,17 +267,28 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
     pending: tuple[str, int] | None = None   # a title row not yet followed by choices
     stat_section = False
     wraps: dict[int, tuple[int, str]] = {}
+    names: dict[int, str] = {}
+    mode_parts = 0
+    untotalled_rows: list[tuple[int, str, list[str]]] = []
+    # A name with no counts over rows of its votes by mode.
+    parent: _Parent | None = None
     for i in range(first.row + 1, len(rows)):
         if options is not None and i % 5000 == 0 and options.cancelled():
             raise Cancelled()
         r = rows[i]
         label = _clean(r[lc]) if lc < len(r) else ""
-        if not any(c.strip() for c in r):
+        if i in sub_rows or not any(c.strip() for c in r):
             continue   # a separator; a title row, not a blank one, starts the next contest
+        if parent is not None and not (vocab.VOTE_MODE.match(label) and _has_counts(r, h)):
+            _close(parent, current, untotalled_rows)
+            parent = None
         nh = _as_header(r, lc, width)
         if nh is not None:
             # The header again: per contest, or a new page with the next precincts.
             nh.row = i
+            below = _split_by_modes(rows, nh, width, untotalled)
+            if below is not None:
+                sub_rows.add(below)
             if nh.precincts != h.precincts:
                 headers.append(nh)
                 h = nh
@@ -269,9 +298,27 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             if current is not None and current.choices and \
                     vocab.choice_kind(label) in ("write_in", "over", "under", "blank"):
                 continue   # a choice row left empty, not a title
+            if (current is not None or pending is not None) and not _is_stat(label) and \
+                    not vocab.VOTE_MODE.match(label) and _modes_below(rows, i + 1, lc, h):
+                parent = _Parent(i, label)   # its votes by mode in the rows below
+                continue
             if current is not None and current.choices and current.choices[-1] == i - 1 \
                     and _wrapped(label, rows, i + 1, lc, h):
-                wraps[i - 1] = (i, label)  # the rest of the name above ('Evan' / 'McMullin')
+                above = _clean(rows[i - 1][lc])
+                if _whole_name(label) and _whole_name(above) and not _JOINER.search(above):
+                    # ('Mike Lee' / 'Tommy Williams': a candidate with no counts, or one name?)
+                    blank_rows.append((i, label, above, current.title))
+                else:
+                    wraps[i - 1] = (i, label)  # the rest of the name above ('Evan' / 'McMullin')
+                continue
+            if current is None and pending is not None and _whole_name(label) and \
+                    not vocab.CONTEST_WORD.search(label) and \
+                    vocab.CONTEST_WORD.search(pending[0].split("\x00")[0]) and \
+                    i + 1 < len(rows) and _has_counts(rows[i + 1], h) and \
+                    lc < len(rows[i + 1]) and rows[i + 1][lc].strip():
+                # A name under a contest's title, with no counts, before its choices: a
+                # candidate whose counts were left blank (not the contest's title).
+                blank_rows.append((i, label, None, pending[0].split("\x00")[0]))
                 continue
             n = next((vocab.seats_in(c) for c in r if c.strip() and vocab.seats_in(c)), None)
             if _VOTE_FOR_ROW.match(label):
@@ -309,9 +356,106 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             else:
                 orphan_rows.append(i)
             continue
+        if vocab.VOTE_MODE.match(label) and (parent is not None or current.choices):
+            if parent is None:
+                mode_parts += 1   # a part of the choice's own counts above it
+            elif vocab.TOTAL_MODE.match(label):
+                names[i] = parent.name
+                parent.total = True
+                current.choices.append(i)
+            else:
+                parent.modes.append((i, label))
+            continue
         current.choices.append(i)
+    if parent is not None:
+        _close(parent, current, untotalled_rows)
     blocks = [b for b in blocks if b.choices]
-    return _Layout(headers, blocks, stats_rows, orphan_rows, title_rows, wraps)
+    return _Layout(headers, blocks, stats_rows, orphan_rows, title_rows, wraps, blank_rows,
+                   untotalled, names, mode_parts, untotalled_rows)
+
+
+@dataclass
+class _Parent:
+    """A choice's name on a row of its own, its votes by mode in the rows below it."""
+
+    row: int
+    name: str
+    modes: list[tuple[int, str]] = field(default_factory=list)   # (row, mode)
+    total: bool = False
+
+
+def _close(parent: _Parent, block: _Block | None,
+           untotalled: list[tuple[int, str, list[str]]]) -> None:
+    """A choice whose modes have no 'Total' row is refused when the sheet is read; its block
+    keeps a row so that the sheet is still told to be this layout (and the refusal says
+    why)."""
+    if parent.total or not parent.modes:
+        return
+    untotalled.append((parent.row, parent.name, [m for _, m in parent.modes]))
+    if block is not None and not block.choices:
+        block.choices.append(parent.modes[0][0])
+
+
+def _modes_below(rows: list[list[str]], k: int, lc: int, h: _Header) -> bool:
+    """Whether row ``k`` is a row of a choice's votes by one way of casting them ('Mail')."""
+    if k >= len(rows) or lc >= len(rows[k]):
+        return False
+    label = _clean(rows[k][lc])
+    return bool(vocab.VOTE_MODE.match(label)) and _has_counts(rows[k], h)
+
+
+# The end of a line of a name that goes on below ('Joseph R. Biden /', 'Kanye West and').
+_JOINER = re.compile(r"(/|&|,|-|\band)\s*$", re.IGNORECASE)
+
+
+def _whole_name(label: str) -> bool:
+    """A label that could be a candidate's whole name on its own: two words or more of a
+    name ('Tommy Williams'; not 'McMullin', not 'Hansen')."""
+    return bool(_NAME_LINE.match(label)) and len(label.split()) >= 2 and \
+        vocab.choice_kind(label) == "candidate" and vocab.party_of(label) is None
+
+
+def _split_by_modes(rows: list[list[str]], h: _Header, width: int,
+                    untotalled: list[tuple[int, str, list[int], list[str]]]) -> int | None:
+    """A row of vote modes under the header ('Mail', 'Election Day', 'Total' under each
+    precinct, the precinct's name over the first): each precinct is read from its 'Total'
+    column alone, the modes' columns left out (they are its parts). A precinct whose modes
+    have no 'Total' is put in ``untotalled``: their sum is not assumed to be the total (a
+    file's modes may leave votes out). The mode row's index, or None when there is none."""
+    k = h.row + 1
+    while k < len(rows) and not any(c.strip() for c in rows[k]):
+        k += 1
+    if k >= len(rows) or k > h.row + 2:
+        return None
+    sub = rows[k]
+    label = _clean(sub[h.label_col]) if h.label_col < len(sub) else ""
+    cells = {j: _clean(c) for j, c in enumerate(sub) if j > h.label_col and c.strip()}
+    if (label and not _HEADER_WORD.match(label)) or len(cells) < 2 or \
+            not all(vocab.VOTE_MODE.match(c) for c in cells.values()) or \
+            set(cells) <= set(h.precincts) | set(h.total_cols):
+        return None
+    named = set(h.precincts) | set(h.total_cols) | set(h.ignored) | \
+        ({h.party_col} if h.party_col is not None else set())
+    precincts: dict[int, str] = {}
+    parts: set[int] = set()
+    for j, name in h.precincts.items():
+        span = [j]
+        while span[-1] + 1 < width and span[-1] + 1 not in named and span[-1] + 1 in cells:
+            span.append(span[-1] + 1)
+        modes = [cells[c] for c in span if c in cells]
+        total = [c for c in span if c in cells and vocab.TOTAL_MODE.match(cells[c])]
+        if total:
+            precincts[total[0]] = name
+        elif modes:
+            untotalled.append((h.row, name, span, modes))
+            precincts[j] = name
+        else:
+            precincts[j] = name
+        parts.update(c for c in span if c not in precincts)
+    h.precincts = precincts
+    h.unheaded = [j for j in h.unheaded if j not in parts and j not in precincts]
+    h.mode_row = k
+    return k
 
 
 _NAME_LINE = re.compile(r"^[^\W\d_][\w.'’-]*(\s+[^\W\d_][\w.'’-]*){0,2}$")
@@ -480,7 +624,48 @@ def _split_title(title: str) -> tuple[str, str, int | None]:
 
 
 def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> RawCanvass:
+    if lay.untotalled:
+        hrow, name, span, modes = lay.untotalled[0]
+        more = len({p for _, p, _, _ in lay.untotalled}) - 1
+        raise fail(path, f"The columns {col_letter(span[0])}–{col_letter(span[-1])} under "
+                   f"precinct {name!r} hold its votes by how they were cast ("
+                   + ", ".join(repr(m) for m in modes) + ") with no 'Total' column"
+                   + (f" (and so do {more} more precincts)" if more > 0 else "")
+                   + "; their sum is not assumed to be the total (a file's modes may leave "
+                   "votes out). Add each precinct's total column, or export the totals, and "
+                   "import again.", sheet=sheet or None, row=hrow + 2,
+                   column=col_letter(span[0]))
+    if lay.untotalled_rows:
+        i, name, modes = lay.untotalled_rows[0]
+        more = len(lay.untotalled_rows) - 1
+        raise fail(path, f"The rows under {name!r} (row {i + 1}) hold its votes by how they "
+                   "were cast (" + ", ".join(repr(m) for m in modes) + ") with no 'Total' row"
+                   + (f" (and so do {more} more choices)" if more > 0 else "")
+                   + "; their sum is not assumed to be the total (a file's modes may leave "
+                   "votes out). Add each choice's total row, or export the totals, and import "
+                   "again.", sheet=sheet or None, row=i + 1,
+                   column=col_letter(lay.headers[0].label_col))
     log = IssueLog(path.name, sheet or None)
+    mode_row = next((h.mode_row for h in lay.headers if h.mode_row is not None), None)
+    if mode_row is not None:
+        log.note(f"Each precinct's columns are split by how the votes were cast (row "
+                 f"{mode_row + 1}): its 'Total' column is read, the others are its parts.",
+                 row=mode_row + 1)
+    if lay.names:
+        log.note(f"{len(lay.names)} choice(s) have their votes by how they were cast in rows "
+                 "under their name: each one's 'Total' row is read, the others are its parts.")
+    if lay.mode_parts:
+        log.note(f"{lay.mode_parts} row(s) under a choice's counts give them by how they were "
+                 "cast ('Mail', 'Election Day'): left out, as parts of the counts above them.")
+    for i, label, above, title in lay.blank_rows:
+        either = (f"a candidate whose counts were left blank, or the rest of the name above "
+                  f"it ({above + ' ' + label!r})" if above is not None else
+                  "a candidate whose counts were left blank (it is not the contest's title: "
+                  "choices follow it)")
+        log.error(f"Row {i + 1} ({label!r}, in {title!r}) names a choice but has no counts: "
+                  f"it may be {either}; the file does not say which. Type its counts (0 "
+                  "where it had none), or put the whole name on one row, and import again.",
+                  row=i + 1, column=col_letter(lay.headers[0].label_col))
     tally = grid.Tally(log)
     unheaded = _classify_unheaded(rows, lay)
 
@@ -535,7 +720,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
         lines: list[int] = []
         for i in b.choices:
             r = rows[i]
-            label = _clean(r[h.label_col])
+            label = lay.names.get(i) or _clean(r[h.label_col])
             if i in lay.wraps:
                 below, rest = lay.wraps[i]
                 log.repeated("wrapped", f"Row {below + 1} ({rest!r}) is read as the rest of "
