@@ -668,6 +668,10 @@ def _spellings(groups: list[list[str]]) -> bool:
                for i, group in enumerate(groups) for a in group)
 
 
+# A candidate's 'party' that is none: no party holds a primary for such a candidate.
+_NO_PARTY = vocab.NO_PARTY | {"UNA", "UNAFFILIATED", "IND", "INDEPENDENT", "WRI", "WRITE-IN"}
+
+
 def primaries_read_as_one(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
     """A primary read as a general election (named 'general', or named nothing): in a
     primary each party's race is a contest of its own, so where two parties hold a primary
@@ -685,8 +689,8 @@ def primaries_read_as_one(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]
     mixed: list[tuple[int, dict[str, list[str]]]] = []
     for ci, chs in enumerate(parsed.choices):
         people = [c for c in chs if c.kind is ChoiceKind.CANDIDATE]
-        if len(people) < 2 or not all(c.party for c in people):
-            continue
+        if len(people) < 2 or not all(c.party.upper() not in _NO_PARTY for c in people):
+            continue   # (nonpartisan, unaffiliated: no party holds a primary for them)
         several += 1
         parties: dict[str, list[str]] = {}
         for c in people:
