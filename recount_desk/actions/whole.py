@@ -125,7 +125,19 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
         once.setdefault(Path(p).resolve(), p)
     twice = [str(p) for p in paths if once.get(Path(p).resolve()) is not p]
     parsed = [read(p) for p in once.values()]
+    # A copy of a file given beside it (the same bytes under another name) is read once too.
+    by_bytes: dict[str, ParsedCanvass] = {}
+    copies: list[tuple[str, str]] = []
+    for p in parsed:
+        first = by_bytes.setdefault(p.sha256, p) if p.sha256 else p
+        if first is not p:
+            copies.append((p.file, first.file))
+    parsed = [p for p in parsed if not p.sha256 or by_bytes[p.sha256] is p]
     issues = [i for p in parsed for i in p.issues]
+    for copy, first in reversed(copies):
+        issues.insert(0, Issue(f"{copy}, {first}", f"{copy} is the same file as {first} (the "
+                               "same bytes under another name); it is read once (its figures "
+                               "are counted once).", severity=Severity.WARNING))
     if twice:
         issues.insert(0, Issue(", ".join(dict.fromkeys(Path(p).name for p in twice)),
                                "This file was given more than once; it is read once (its "

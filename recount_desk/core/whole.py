@@ -280,6 +280,16 @@ def _add_up(key: ContestKey, parts: list[CountyPart], notes: tuple[str, ...],
                 return refuse(f"{c} County's figures are in two files ({seen[c]} and "
                               f"{p.source}); give each county once.")
             seen[c] = p.source
+    # A file whose county cannot be told may hold the same county's figures as another
+    # file (a copy, or its CSV beside its workbook): added up, they counted twice, and the
+    # race was decided on doubled figures. The data cannot say, so they are not added up.
+    unnamed = next((p for p in parts if not p.counties), None)
+    if unnamed is not None and len({p.source for p in parts}) > 1:
+        other = next(p.source for p in parts if p.source != unnamed.source)
+        return refuse(f"the county of {unnamed.source} cannot be told from the file, so its "
+                      f"figures and {other}'s may be one county's given twice: they are not "
+                      "added up. Check each file on its own, or give files that name their "
+                      "county (in a county column, their title or the file's name).")
 
     # Candidates: one cluster per name key, then spellings that never meet in one file
     # and are near enough (Greg/Gregory Duerden, Heusser/Heiser) joined, for confirmation.

@@ -168,11 +168,49 @@ def test_a_county_given_twice_is_refused(tmp_path: Path) -> None:
     a = _csv(tmp_path / "20181106__ut__general__grand__precinct.csv",
              [("Grand", "G1", "State House", "69", "Christine Watkins", 10),
               ("Grand", "G1", "State House", "69", "Tim Glenn", 9)])
+    # (the same county's figures in other bytes: its rows in another order)
     b = _csv(tmp_path / "copy__ut__general__grand__precinct.csv",
-             [("Grand", "G1", "State House", "69", "Christine Watkins", 10),
-              ("Grand", "G1", "State House", "69", "Tim Glenn", 9)])
+             [("Grand", "G1", "State House", "69", "Tim Glenn", 9),
+              ("Grand", "G1", "State House", "69", "Christine Watkins", 10)])
     rc = _race(check_files([a, b]), "State House", "69")
     assert rc.race.refused is not None and "two files" in rc.race.refused
+
+
+def _plain(path: Path, lines: list[str]) -> Path:
+    """A county file that does not name its county (no county column, a neutral name)."""
+    path.write_text("precinct,office,candidate,votes\n" + "\n".join(lines) + "\n")
+    return path
+
+
+COMMISSION = ["P1,County Commission Seat A,Ann Able,100",
+              "P1,County Commission Seat A,Bob Baker,99",
+              "P2,County Commission Seat A,Ann Able,50",
+              "P2,County Commission Seat A,Bob Baker,50"]
+
+
+def test_a_copy_of_a_file_is_read_once(tmp_path: Path) -> None:
+    # The same bytes under another name: added up, the race was decided on doubled figures
+    # ('not eligible', 598 votes, margin 2) where the file alone is within the margin.
+    a = _plain(tmp_path / "results.csv", COMMISSION)
+    b = _plain(tmp_path / "results (1).csv", COMMISSION)
+    result = check_files([a, b])
+    [rc] = result.races
+    assert rc.check.decision.total == 299 and rc.check.decision.within_margin
+    assert any("results (1).csv is the same file as results.csv" in i.message
+               for i in result.issues)
+
+
+def test_files_whose_county_cannot_be_told_are_not_added_up(tmp_path: Path) -> None:
+    # The same county's figures, in other bytes (a row moved), with no county named: they
+    # may be one county's given twice, so the race is not decided on their sum.
+    a = _plain(tmp_path / "results.csv", COMMISSION)
+    b = _plain(tmp_path / "results copy.csv", [*COMMISSION[1:], COMMISSION[0]])
+    result = check_files([a, b])
+    [rc] = result.races
+    assert rc.race.refused is not None
+    assert "the county of results.csv cannot be told from the file" in rc.race.refused
+    d = rc.check.decision
+    assert not d.decided and not d.within_margin and d.total == 0
 
 
 def _rows(path: Path, rows: list[tuple[str, str, str, str, str, str, str]]) -> Path:
