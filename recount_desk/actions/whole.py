@@ -128,11 +128,11 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
     # A copy of a file given beside it (the same bytes under another name) is read once too.
     by_bytes: dict[str, ParsedCanvass] = {}
     copies: list[tuple[str, str]] = []
-    for p in parsed:
-        first = by_bytes.setdefault(p.sha256, p) if p.sha256 else p
-        if first is not p:
-            copies.append((p.file, first.file))
-    parsed = [p for p in parsed if not p.sha256 or by_bytes[p.sha256] is p]
+    for pc in parsed:
+        first = by_bytes.setdefault(pc.sha256, pc) if pc.sha256 else pc
+        if first is not pc:
+            copies.append((pc.file, first.file))
+    parsed = [pc for pc in parsed if not pc.sha256 or by_bytes[pc.sha256] is pc]
     issues = [i for p in parsed for i in p.issues]
     for copy, first in reversed(copies):
         issues.insert(0, Issue(f"{copy}, {first}", f"{copy} is the same file as {first} (the "
