@@ -134,8 +134,8 @@ def check_files(paths: Sequence[Path | str], *, kind: ElectionKind | None = None
             copies.append((pc.file, first.file))
     parsed = [pc for pc in parsed if not pc.sha256 or by_bytes[pc.sha256] is pc]
     issues = [i for p in parsed for i in p.issues]
-    for copy, first in reversed(copies):
-        issues.insert(0, Issue(f"{copy}, {first}", f"{copy} is the same file as {first} (the "
+    for copy, kept in reversed(copies):
+        issues.insert(0, Issue(f"{copy}, {kept}", f"{copy} is the same file as {kept} (the "
                                "same bytes under another name); it is read once (its figures "
                                "are counted once).", severity=Severity.WARNING))
     if twice:
