@@ -41,7 +41,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from recount_desk.core.model import ChoiceKind, ContestKind, Issue, Severity
+from recount_desk.core.model import ChoiceKind, ContestKind, Issue, Remedy, Severity
 
 from . import vocab
 from .base import RawCanvass
@@ -259,10 +259,9 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
     return Verdict(issues, tuple(reasons), min(100, penalty + sum(p for _, p in found)))
 
 
-def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
-    """Contests with more votes than seats × ballots cast, per precinct and in all."""
-    if not raw.ballots and raw.ballots_total is None:
-        return []
+def _ballots_and_sums(raw: RawCanvass, parsed: ParsedCanvass) -> tuple[Any, dict[int, Any]]:
+    """The ballots cast per precinct (index 1 on, -1 where the file gives none) and each
+    contest's votes per precinct, as numpy arrays."""
     import numpy as np
 
     index = {p: i + 1 for i, p in enumerate(parsed.precincts)}
@@ -277,6 +276,67 @@ def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
             acc = sums[col.contest] = np.zeros(len(parsed.precincts) + 1, dtype=np.int64)
         np.add.at(acc, np.asarray(col.precincts, dtype=np.int64),
                   np.asarray(col.votes, dtype=np.int64))
+    return ballots, sums
+
+
+def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+    """An error bound to each race whose seats nobody stated (one is assumed) with more
+    votes than ballots cast in a precinct, or in all: more than one vote a ballot, which one
+    seat cannot give. Either it fills more seats than the one assumed (and the verdict on
+    one seat is wrong), or its columns hold another contest's choices too (a title merged
+    over the next contest's first column, and that contest's title lost under it). Races
+    whose votes no number of seats explains are the gate's errors already
+    (:func:`_over_ballots`)."""
+    if not raw.ballots and raw.ballots_total is None:
+        return []
+    import numpy as np
+
+    ballots, sums = (_ballots_and_sums(raw, parsed) if raw.ballots
+                     else (np.full(len(parsed.precincts) + 1, -1, dtype=np.int64), {}))
+    out: list[Issue] = []
+    for ci, t in enumerate(parsed.totals):
+        c = t.contest
+        if c.kind is not ContestKind.RACE or c.seats_from_file or c.seats != 1 or \
+                len(parsed.choices[ci]) < 2:
+            continue
+        if ci in sums:
+            a = np.asarray(sums[ci])
+            bad: list[int] = np.flatnonzero((ballots >= 0) & (a > ballots)).tolist()
+            if bad and (a > len(parsed.choices[ci]) * ballots)[bad].any():
+                continue   # (no number of seats explains it: the gate's error already)
+        else:
+            bad = []
+        where = None
+        if bad:
+            name = parsed.precincts[bad[0] - 1]
+            where = (f"precinct {name!r} has {int(a[bad[0]]):,} votes but "
+                     f"{int(ballots[bad[0]]):,} ballots cast"
+                     + (f" (and {len(bad) - 1} more precincts like it)" if len(bad) > 1 else ""))
+        elif raw.ballots_total is not None and raw.ballots_total < t.total <= \
+                len(parsed.choices[ci]) * raw.ballots_total:
+            where = f"it has {t.total:,} votes in all but the file counts " \
+                f"{raw.ballots_total:,} ballots cast"
+        if where is None:
+            continue
+        loc = raw.where.get((c.key.title, c.key.district, c.key.party, ""), (None, None))
+        out.append(Issue(
+            raw.file, f"{c.key.label()}: {where}: more than one vote a ballot, which the one "
+            "seat assumed for it cannot give (the file does not say how many it fills). Either "
+            "it fills more than one seat, or its columns hold another contest's choices too "
+            "(a contest's title over the wrong columns). Set its seats if it fills several, "
+            "or correct the titles, and import again. No verdict rests on this contest's "
+            "figures as read.", raw.sheet, loc[0], loc[1], Severity.ERROR,
+            remedy=Remedy.SET_SEATS, contest=c.key, only_contest=True))
+    return out
+
+
+def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+    """Contests with more votes than seats × ballots cast, per precinct and in all."""
+    if not raw.ballots and raw.ballots_total is None:
+        return []
+    import numpy as np
+
+    ballots, sums = _ballots_and_sums(raw, parsed)
     out: list[Issue] = []
     per_contest: dict[int, list[int]] = defaultdict(list)
     for ci, acc in sums.items():
@@ -608,6 +668,58 @@ def _spellings(groups: list[list[str]]) -> bool:
                for i, group in enumerate(groups) for a in group)
 
 
+# A candidate's 'party' that is none: no party holds a primary for such a candidate.
+_NO_PARTY = vocab.NO_PARTY | {"UNA", "UNAFFILIATED", "IND", "INDEPENDENT", "WRI", "WRITE-IN"}
+
+
+def primaries_read_as_one(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+    """A primary read as a general election (named 'general', or named nothing): in a
+    primary each party's race is a contest of its own, so where two parties hold a primary
+    for one office their candidates were read as one race, and its verdict would set one
+    party's nominee against the other's. Told from the file's contests: in a general almost
+    no race has two candidates or more, all of one party (none in the shared corpus's 70
+    general files but 12 of 65 in one); in a primary almost every one has. Where at least
+    three contests and three in four of those with two candidates or more (each with a
+    party) are of one party, a warning says the file looks like a primary, and each contest
+    with two or more candidates of each of two parties or more gets an error that withholds
+    its verdict."""
+    if parsed.primary:
+        return []
+    several = single = 0
+    mixed: list[tuple[int, dict[str, list[str]]]] = []
+    for ci, chs in enumerate(parsed.choices):
+        people = [c for c in chs if c.kind is ChoiceKind.CANDIDATE]
+        if len(people) < 2 or not all(c.party.upper() not in _NO_PARTY for c in people):
+            continue   # (nonpartisan, unaffiliated: no party holds a primary for them)
+        several += 1
+        parties: dict[str, list[str]] = {}
+        for c in people:
+            parties.setdefault(c.party, []).append(c.name)
+        if len(parties) == 1:
+            single += 1
+        elif sum(len(names) >= 2 for names in parties.values()) >= 2:
+            mixed.append((ci, parties))
+    if single < 3 or 4 * single < 3 * several:
+        return []
+    look = (f"{single} of the {several} contests with two candidates or more have candidates "
+            "of one party only, as a primary's do, but the file is read as a general "
+            "election")
+    how = ("If it is a primary, read it as one (check --kind primary; in the window, a case "
+           "for a primary election).")
+    out = [Issue(raw.file, f"{look}. {how}", raw.sheet, severity=Severity.WARNING)]
+    for ci, parties in mixed:
+        key = parsed.contests[ci].key
+        shown = "; ".join(f"{party}: " + ", ".join(names[:3]) + ("…" if len(names) > 3 else "")
+                          for party, names in parties.items() if len(names) >= 2)
+        loc = raw.where.get((key.title, key.district, key.party, ""), (None, None))
+        out.append(Issue(
+            raw.file, f"{key.label()}: its candidates are two or more of each of several "
+            f"parties ({shown}), and {look}: these are probably each party's primary contest "
+            f"read as one race. {how} No verdict rests on this contest's figures as read.",
+            raw.sheet, loc[0], loc[1], Severity.ERROR, contest=key, only_contest=True))
+    return out
+
+
 def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     """The reading with the gate's issues added and its family's confidence lowered; a
     doubtful reading says why in :attr:`ParsedCanvass.doubts`. Contests split into groups
@@ -617,6 +729,8 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     verdict = assess(raw, parsed, cells, by_contest)
     split = split_contests(raw, parsed, cells, by_contest)
     split += spelled_apart(raw, parsed, by_contest, {i.contest for i in split})
+    split += primaries_read_as_one(raw, parsed)
+    split += one_seat_over_ballots(raw, parsed)
     if split:
         parsed = dataclasses.replace(parsed, issues=[*parsed.issues, *split])
     if not verdict.reasons:

@@ -33,7 +33,7 @@ from layout_writers import (
     write_slco_sovc,
 )
 
-from recount_desk.core.model import ExtraKind, Severity, stance_of
+from recount_desk.core.model import ExtraKind, Remedy, Severity, stance_of
 from recount_desk.formats import ReadOptions, read_canvass, vocab
 from recount_desk.formats.plausibility import _PERCENT, _STATISTIC
 
@@ -89,6 +89,10 @@ def canvasses(draw: st.DrawFn, *, seats: bool = False, extras: bool | None = Non
         title = case(f"{office} Seat {i + 1} {draw(word)}")
         n_seats = draw(st.integers(1, min(3, len(chosen) - 1))) if seats else 1
         cparties = [draw(st.sampled_from(("", *PARTIES))) if parties else "" for _ in chosen]
+        # A general election's race: a party puts up at most one candidate a seat (more, in
+        # most of a file's races, is a primary's look, which the gate says).
+        cparties = [p if not p or cparties[:k].count(p) < n_seats else ""
+                    for k, p in enumerate(cparties)]
         votes = [draw(st.lists(st.integers(0, 5000), min_size=len(chosen),
                                max_size=len(chosen))) for _ in precincts]
         if shared:
@@ -117,7 +121,14 @@ def check_round_trip(path: Path, family: str, cv: Canvass, titles: dict[str, str
     else:
         pc = read_canvass(path, options=ReadOptions(mapping=mapping))
     assert pc.family == family
-    assert not pc.errors, [str(i) for i in pc.errors]
+    # A race of several seats that the file does not state, with more votes than ballots
+    # somewhere: the one seat assumed cannot give them, so its verdict is withheld (the
+    # figures still read right, below).
+    several = {titles[c.title] for c in cv.contests if c.seats > 1 and not (
+        seats_stated(c) if callable(seats_stated) else seats_stated)}
+    errors = [i for i in pc.errors if not (i.only_contest and i.remedy is Remedy.SET_SEATS
+                                           and i.contest and i.contest.title in several)]
+    assert not errors, [str(i) for i in errors]
     warnings = [str(i) for i in pc.issues if i.severity is Severity.WARNING
                 and not any(re.search(a, i.message) for a in allowed_warnings)]
     assert not warnings, warnings
