@@ -105,7 +105,7 @@ def _cut_before_the_footnote(located: Located, header: list[str], body: Any) -> 
     and its last contests' precincts are missing: read as it stood, a contest cut in half
     was offered as done with half its votes. The footnote may stand anywhere in the last
     rows (blank rows after it)."""
-    marked = [c.strip() for c in header if c.strip().endswith("*")]
+    marked = [" ".join(c.split()) for c in header if c.strip().endswith("*")]
     if not marked:
         return
     tail = [str(v).strip() for v in body.iloc[-12:, 0].tolist()] if len(body) else []

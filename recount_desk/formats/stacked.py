@@ -75,14 +75,15 @@ def _header(row: list[str]) -> tuple[int, dict[int, str]] | None:
     if any(to_int(c) is not None for _, c in cells[1:]):
         return None
     return cells[0][0], {j: c for j, c in cells[1:] if not vocab.TOTAL_MODE.match(c)
-                         and not vocab.is_total_precinct(c) and not _SHARE_HEAD.match(c)}
+                         and not vocab.is_total_precinct(c) and not _SHARE_HEAD.match(c)
+                         and not vocab.STATISTIC.match(c) and not vocab.PERCENT.search(c)}
 
 
 def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
     """The tables of a sheet and the title rows above the first; None unless there are two
     or more, whose precinct rows are the same precincts."""
     tables: list[_Table] = []
-    above: list[tuple[int, str]] = []     # label-only rows since the last table
+    above: list[tuple[int, str, int]] = []   # label-only rows since the last table (column)
     seats: int | None = None
     t: _Table | None = None
     head: list[str] = []
@@ -93,9 +94,13 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             continue
         found = _header(r)
         if found is not None:
-            title_row, title = above[-1] if above else (-1, "")
+            title_row, title, at = above[-1] if above else (-1, "", found[0])
+            if at != found[0]:
+                # A title over the choices' columns, not in the precincts' column: a
+                # hand-built sheet's contest band (the hand-built reader's), not this layout.
+                return None
             if not tables:
-                head = [x for _, x in above[:-1]]
+                head = [x for _, x, _ in above[:-1]]
             t = _Table(title, title_row, i, found[0], found[1], seats)
             tables.append(t)
             above, seats = [], None
@@ -111,7 +116,7 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             if _VOTE_FOR_ROW.match(label):
                 seats = n
             else:
-                above.append((i, label))
+                above.append((i, label, texts[0][0]))
                 seats = n if vocab.seats_in(label) is None else None
             continue
         if counted:
