@@ -19,7 +19,7 @@ from pathlib import Path
 
 FORMATS = Path(__file__).resolve().parent.parent / "recount_desk" / "formats"
 FAMILIES = ("long", "dominion", "ess_custom", "ess_sovc", "ess_report", "ess_summary", "gems",
-            "mapping", "handbuilt", "sideways", "slco_sovc", "clarity", "blocks",
+            "mapping", "handbuilt", "sideways", "stacked", "slco_sovc", "clarity", "blocks",
             "_workbook_checks", "grid", "stages", "longtable", "vocab")
 
 

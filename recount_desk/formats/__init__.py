@@ -54,6 +54,7 @@ FAMILY_MODULES: tuple[str, ...] = (
     "gems",             # GEMS text export (headerless ten fields)
     "dominion",         # Dominion Statement / Summary of Votes (CSV/XLSX)
     "long",             # long table, OpenElections style
+    "stacked",          # county workbooks with contests stacked down, a table each
     "sideways",         # county workbooks with precincts across, contests stacked down
     "handbuilt",        # hand-built county workbooks
     "mapping",          # anything else through a user mapping
@@ -99,11 +100,12 @@ if TYPE_CHECKING:  # every family module fulfils the protocol (mypy checks these
         mapping,
         sideways,
         slco_sovc,
+        stacked,
     )
 
     _REGISTRY_CHECK: tuple[FormatFamily, ...] = (
         clarity, dominion, ess_custom, ess_report, ess_sovc, ess_summary, gems, handbuilt,
-        long, mapping, sideways, slco_sovc)
+        long, mapping, sideways, slco_sovc, stacked)
 
 
 def detect(path: Path, *, best_only: bool = False, kind: str | None = None

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+from typing import Any
 
 from . import blocks, vocab
 from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
@@ -97,6 +98,26 @@ def detect(path: Path, kind: str) -> Detection | None:
                      "Title, Choice Name, Total Votes, Total Undervotes, Total Overvotes")
 
 
+def _cut_before_the_footnote(located: Located, header: list[str], body: Any) -> None:
+    """Refused: a file whose header marks a column for the footnote that a Dominion export
+    ends with ('Active Voters*', then '* Active Voters are total voters in the precinct…')
+    and that has no such footnote. It was cut short (a copy or download stopped part-way),
+    and its last contests' precincts are missing: read as it stood, a contest cut in half
+    was offered as done with half its votes. The footnote may stand anywhere in the last
+    rows (blank rows after it)."""
+    marked = [" ".join(c.split()) for c in header if c.strip().endswith("*")]
+    if not marked:
+        return
+    tail = [str(v).strip() for v in body.iloc[-12:, 0].tolist()] if len(body) else []
+    if any(t.startswith("*") for t in tail):
+        return
+    raise fail(located.source.path, f"The file seems cut short: its header marks "
+               f"{marked[0]!r} for the footnote ('* …') that a Dominion export ends with, and "
+               "it has none, so the rows after its last are probably missing (a copy or "
+               "download stopped part-way). Export the file again and import that copy.",
+               sheet=located.sheet, row=located.header_rows + len(body))
+
+
 def locate(source: Source, options: ReadOptions) -> Located:
     """The sheet holding the header (the one asked for, else the first whose first rows
     hold it: a workbook may open on a cover sheet), and its header row."""
@@ -127,6 +148,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     raw_header = [str(c) for c in df.iloc[h]]
     col = {c: j for j, c in reversed(list(enumerate(_norm(c) for c in raw_header))) if c}
     body = df.iloc[h + 1:].reset_index(drop=True)
+    _cut_before_the_footnote(located, raw_header, body)
     rowno = np.arange(h + 2, h + 2 + len(body))
     # Contests and choices as codes into their distinct texts (the rows are kept so), and
     # as the texts of the rows for what is asked of them.

@@ -36,7 +36,7 @@ from . import blocks, vocab
 from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source
 from .stages import blank_lead, detector, head_rows, lead_note, staged_read
-from .tabular import col_letter, read_csv_rows, read_sheet_raw, read_sheet_text, sheet_names
+from .tabular import col_letter, read_csv_rows, read_sheet_text, sheet_names
 
 FAMILY = "ess_sovc"
 LABEL = "ES&S Electionware SOVC export (three header rows)"
@@ -65,12 +65,13 @@ def detect(path: Path, kind: str) -> Detection | None:
         rows = head_rows(path, kind, nrows=13)
         rows = rows[blank_lead(rows):][:3]  # (blank lines above the header passed over)
     else:
-        # The export is usually the only sheet; a copy may put a short cover or notes
-        # sheet first (only such a sheet is passed over, so big workbooks stay cheap).
+        # The export is usually the only sheet; a copy may put a cover, notes or a sheet
+        # of chart data first (the first three sheets are looked at: a chart's data put
+        # before the export was read as a long table of its ten contests).
         rows = []
         for s in sheet_names(path, kind)[:3]:
             rows = read_sheet_text(path, s, nrows=3)
-            if (rows and _is_header(rows[0])) or len(read_sheet_raw(path, s)) >= 20:
+            if rows and _is_header(rows[0]):
                 break
     if not rows or not _is_header(rows[0]):
         return None

@@ -25,7 +25,7 @@ from recount_desk.core.model import Severity
 from . import blocks, vocab
 from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source
-from .stages import coded_rows, detector, head_rows, staged_read
+from .stages import coded_rows, cut_in_the_last_precinct, detector, head_rows, staged_read
 from .tabular import read_csv_rows
 
 FAMILY = "ess_summary"
@@ -324,6 +324,13 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
         i += 1
     options.on_progress(n, n)
 
+    if saw_precinct and (cut := cut_in_the_last_precinct(
+            [(r[0], r[1], r[2]) for r in recs if r[3] in ("candidate", "write_in")
+             and not vocab.is_total_precinct(r[0])])) is not None:
+        last = next(r[5] for r in reversed(recs) if r[0] == cut[0])
+        log.error(f"The file seems cut short: its last precinct, {cut[0]!r}, lists {cut[1]}, "
+                  "so the lines after it are probably missing (a copy or download stopped "
+                  "part-way). Export the report again and import that copy.", row=last)
     if mode_bad:
         r0, lab0, tot0, parts0 = mode_bad[0]
         log.warn(f"{len(mode_bad)} line(s) whose vote-mode columns do not add up to their "

@@ -13,6 +13,7 @@ its last row is refused.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import functools
 import re
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 from recount_desk.core.model import ContestKey, Issue, Severity
 
 from . import longtable, vocab
-from ._workbook_checks import first_visible_sheet
+from ._workbook_checks import first_visible_sheet, hidden_sheets
 from .base import Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog, Located, Source
 from .stages import (
@@ -41,6 +42,9 @@ from .tabular import (
     factorize_text,
     read_csv_coded,
     read_csv_text,
+    read_sheet_raw,
+    sheet_names,
+    sniff,
     split_csv_text,
 )
 
@@ -153,6 +157,7 @@ def locate(source: Source, options: ReadOptions) -> Located:
     log = IssueLog(name)
     sheet = None
     top = 0  # blank lines above the header (a re-saved CSV)
+    doubts: list[Issue] = []   # what the reading itself doubts (the gate says it loudly)
     if kind == "csv":
         top = min(_lead(head_rows(path, "csv", nrows=_LEAD + 1)), _LEAD)
         header, n_rows, coded, note = _read_csv(path, top)
@@ -179,6 +184,11 @@ def locate(source: Source, options: ReadOptions) -> Located:
                            "sheet in Excel, or choose the sheet to read.")
         table, coded = sheet_table(path, sheet), None
         header, n_rows = [str(c) for c in table.columns], len(table)
+        if options.sheet is None and (doubt := _bigger_sheets(path, sheet, n_rows)):
+            log.issues.append(doubt)
+            # (doubted as strongly as an error, so that the reading is not offered as done;
+            # it is a warning among the issues: the file is imported if the officer says so)
+            doubts.append(dataclasses.replace(doubt, severity=Severity.ERROR))
     else:
         raise fail(path, "This file is not a long-format CSV or spreadsheet.")
     options.on_progress(1, 4)
@@ -208,7 +218,8 @@ def locate(source: Source, options: ReadOptions) -> Located:
                    "part-way leaves it. Copy or export the file again and import that copy.",
                    row=top + 1 + n_rows)
     return Located(source, [], log, sheet, top + 1, facts={
-        "header": header, "n": n_rows, "coded": coded, "table": table, "cols": cols})
+        "header": header, "n": n_rows, "coded": coded, "table": table, "cols": cols,
+        "doubts": doubts})
 
 
 def map(located: Located, options: ReadOptions) -> RawCanvass:
@@ -261,10 +272,33 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     options.on_progress(4, 4)
     # (set, not replaced: a copy would make the frame of rows held as codes)
     raw.election_date = f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None
+    raw.doubts = f["doubts"]
     return raw
 
 
 read = staged_read(locate, map)
+
+
+def _bigger_sheets(path: Path, sheet: str, n_rows: int) -> Issue | None:
+    """A workbook's other visible sheets with more rows than the long table read from its
+    first: a doubt (the reading is not offered as done), for the canvass may be one of them
+    (a sheet of chart data, the county's totals by contest, put before the export read as
+    a long table of ten contests, the export's fifty left unread)."""
+    hidden = set(hidden_sheets(path))
+    bigger = []
+    for other in sheet_names(path, sniff(path))[:8]:
+        if other == sheet or other in hidden:
+            continue
+        n = len(read_sheet_raw(path, other))
+        if n > n_rows + 1:
+            bigger.append(f"{other!r} ({n:,} rows)")
+    if not bigger:
+        return None
+    return Issue(path.name, f"Only the first sheet, {sheet!r} ({n_rows:,} rows under its "
+                 "header), was read, as a long table; the workbook's sheet(s) "
+                 + ", ".join(bigger) + " hold more rows and were not read. If the canvass "
+                 "is on another sheet, save that sheet as a file of its own (CSV, or a "
+                 "workbook of one sheet) and import that.", sheet, severity=Severity.WARNING)
 
 
 

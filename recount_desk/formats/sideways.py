@@ -41,7 +41,7 @@ from pathlib import Path
 
 from recount_desk.core.model import Issue, Severity
 
-from . import grid, vocab
+from . import grid, stacked, vocab
 from ._workbook_checks import excel_error_cells
 from .base import Cancelled, Detection, ImportFailed, RawCanvass, ReadOptions, fail
 from .pipeline import IssueLog
@@ -543,7 +543,7 @@ def detect(path: Path, kind: str) -> Detection | None:
     for sheet, rows in sheets(path, kind, limit=4, nrows=_DETECT_ROWS):
         where = f"sheet {sheet!r}, " if sheet else ""
         lay = _layout(rows)
-        if lay is not None and _plausible(rows, lay, 2):
+        if lay is not None and _plausible(rows, lay, 2) and not stacked.tables_in(rows):
             h = lay.headers[0]
             names = list(h.precincts.values())
             titles = [b.title for b in lay.blocks[:3]]
@@ -574,7 +574,9 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     ballot_list: tuple[str, tuple[int, int]] | None = None
     for sheet, rows in sheets(path, kind, names=names, options=options):
         lay = _layout(rows, options)
-        if lay is None or not _plausible(rows, lay, 1):
+        if lay is None or not _plausible(rows, lay, 1) or stacked.tables_in(rows):
+            # (contests stacked down, a table each: read sideways, every candidate would be
+            # a precinct and every precinct a candidate)
             bl = _ballot_list(rows)
             if bl is not None and ballot_list is None:
                 ballot_list = (sheet, bl)

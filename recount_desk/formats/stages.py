@@ -384,6 +384,43 @@ def stated_seats(stated: dict[ContestTuple, set[int]], log: IssueLog, column: st
     return seats
 
 
+def cut_in_the_last_precinct(recs: Sequence[tuple[str, str, str]]) -> tuple[str, str] | None:
+    """How a file listed precinct by precinct (``recs``: each candidate line's precinct,
+    contest and choice, in the file's order) shows it was cut inside its last precinct:
+    (that precinct, what it lists) when its last contest lists fewer candidates than every
+    other precinct with that contest lists (three precincts or more, each the same), or its
+    contests are the first of another precinct's, in the same order (a precinct of the same
+    ballot), short of one that every other precinct has; else None. (A cut that falls
+    between two precincts leaves nothing to see.)"""
+    if not recs:
+        return None
+    last = recs[-1][0]
+    k = len(recs)
+    while k and recs[k - 1][0] == last:
+        k -= 1
+    if not k or any(r[0] == last for r in recs[:k]):
+        return None   # (one precinct, or a file not in precinct order)
+    listed: dict[str, dict[str, set[str]]] = {}
+    for p, c, ch in recs:
+        listed.setdefault(p, {}).setdefault(c, set()).add(ch)
+    mine = listed[last]
+    contest = recs[-1][1]
+    others = [d[contest] for p, d in listed.items() if p != last and contest in d]
+    if len(others) >= 3 and all(o == others[0] for o in others) and mine[contest] < others[0]:
+        return last, (f"{len(mine[contest])} of the {len(others[0])} candidates of {contest!r} "
+                      "that every other precinct lists")
+    order = list(mine)
+    longer = [list(d) for p, d in listed.items() if p != last and len(d) > len(order)
+              and list(d)[:len(order)] == order]
+    if len(listed) >= 3 and longer:
+        every = set.intersection(*(set(d) for p, d in listed.items() if p != last))
+        missing = [c for c in longer[0] if c in every and c not in mine]
+        if missing:
+            return last, (f"the first {len(order)} of the contests that precincts of its "
+                          f"ballot list, not {missing[0]!r}, which every other precinct has")
+    return None
+
+
 def primary_in_name(text: str) -> bool | None:
     """True where a file's name (or title) says primary, False where it says general."""
     low = text.lower()

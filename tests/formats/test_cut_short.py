@@ -113,3 +113,64 @@ def test_a_contest_sheet_cut_in_half_withholds_that_contests_verdict(
     assert err.sheet == ws.title and err.contest in {c.key for c in pc.contests}
     assert pc.blocking == [err] and not pc.withheld
     assert not read_canvass(DATA / "formats" / source).errors  # (whole, it reads clean)
+
+
+# --- Session 14: a Dominion export without its footnote, an ES&S Summary Results Report cut
+# inside its last precinct (tests/data/formats/dominion, Boulder County 2025; and
+# tests/data/formats/ess_summary, Box Elder County 2018; each with its source note there).
+
+BOULDER = DATA / "formats" / "dominion" / "2025C-Boulder-County-Official-Statement-of-Votes.csv"
+BOX_ELDER = DATA / "formats" / "ess_summary" / "box_elder_2018g_summary.csv"
+
+
+@pytest.mark.parametrize("keep", [0.5, 0.9, 0.999])
+def test_a_dominion_statement_without_its_footnote_is_refused(tmp_path: Path,
+                                                              keep: float) -> None:
+    # Cut at a line's end, a contest's last precincts gone: read before as done, with a
+    # contest at three quarters of its votes.
+    from recount_desk.formats import ImportFailed
+
+    lines = BOULDER.read_text(encoding="utf-8-sig").splitlines()
+    cut = tmp_path / BOULDER.name
+    cut.write_text("\n".join(lines[:int(len(lines) * keep)]) + "\n", encoding="utf-8")
+    with pytest.raises(ImportFailed) as e:
+        read_canvass(cut)
+    assert "The file seems cut short: its header marks 'Active Voters*' for the footnote" in \
+        e.value.issue.message
+    assert not read_canvass(BOULDER).errors   # (the whole file, footnote and all, reads)
+
+
+def test_a_dominion_statement_whose_header_marks_no_footnote_needs_none(tmp_path: Path) -> None:
+    lines = BOULDER.read_text(encoding="utf-8-sig").splitlines()
+    plain = tmp_path / "plain.csv"
+    plain.write_text("\n".join([lines[0].replace("*", ""),
+                                *[x for x in lines[1:] if not x.startswith('"*')]]) + "\n",
+                     encoding="utf-8")
+    assert not read_canvass(plain).errors
+
+
+def _report_lines() -> list[str]:
+    return BOX_ELDER.read_text(encoding="utf-8-sig").splitlines()
+
+
+def test_a_summary_report_cut_inside_its_last_precinct_is_refused(tmp_path: Path) -> None:
+    # Box Elder's report lists each precinct's contests in turn, with no county totals:
+    # cut at a line's end, its last precinct's last contests were gone without a word.
+    lines = _report_lines()
+    starts = [i for i, x in enumerate(lines) if x.startswith("Summary Results Report")]
+    # The last precinct's first page: its first contests, not the rest.
+    precinct_at = [i + 3 for i in starts]
+    names = [lines[i].split(",")[0] for i in precinct_at]
+    first_of_last = next(i for i, n in zip(starts, names, strict=True) if n == names[-1])
+    cut = tmp_path / BOX_ELDER.name
+    refused = 0
+    for end in range(first_of_last + 12, len(lines) - 1, 7):
+        cut.write_text("\n".join(lines[:end]) + "\n", encoding="utf-8")
+        pc = read_canvass(cut)
+        errs = [i for i in pc.errors if "seems cut short" in i.message]
+        if errs:
+            refused += 1
+            assert f"its last precinct, {names[-1]!r}, lists" in errs[0].message
+            assert pc.blocking
+    assert refused >= 0.8 * len(range(first_of_last + 12, len(lines) - 1, 7))
+    assert not [i for i in read_canvass(BOX_ELDER).errors if "cut short" in i.message]

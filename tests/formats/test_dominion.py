@@ -65,7 +65,8 @@ def test_thousands_separators_and_line_broken_headers(tmp_path):
         '"Active \nVoters*","Total \nBallots","Total \nVotes","Total \nUndervotes",'
         '"Total \nOvervotes"\n'
         '"001","9001","Mayor","Ann","3,000","1,500","1,075",5,0\n'
-        '"001","9001","Mayor","Bob","3,000","1,500",420,5,0\n', encoding="utf-8")
+        '"001","9001","Mayor","Bob","3,000","1,500",420,5,0\n'
+        '"* Active Voters are total voters in the precinct.",,,,,,,,\n', encoding="utf-8")
     parsed = read_canvass(path)
     assert parsed.family == "dominion"
     t = totals_of(parsed, "Mayor")

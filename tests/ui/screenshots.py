@@ -129,6 +129,33 @@ def main(folder: Path) -> None:
     shot(wiz, folder, "15b_wizard_5_issues_contest_withheld")
     wiz.reject()
 
+    # Contests stacked down one sheet, a table each (session 14): read by the 'stacked'
+    # family, a table each.
+    sys.path.insert(0, str(Path(__file__).parent.parent))
+    from workbooks import write_workbook
+
+    def table(title: str, cands: dict[str, list[int]]) -> list[list[object]]:
+        names = ["Fremont", "Loa", "Lyman", "Teasdale"]
+        return [[title], ["Precinct", *cands, "Total"],
+                *[[p, *[v[k] for v in cands.values()], sum(v[k] for v in cands.values())]
+                  for k, p in enumerate(names)], []]
+    stacked = write_workbook(tmp / "Wayne stacked.xlsx", {"Results": [
+        ["Wayne County 2020 General Election"], [],
+        *table("President", {"Joseph R. Biden": [18, 35, 8, 91],
+                             "Donald J. Trump": [120, 300, 140, 110]}),
+        *table("County Commission Seat A", {"Ann Able": [50, 60, 70, 80],
+                                            "Bob Baker": [49, 61, 70, 79]})]})
+    wiz = w.import_canvass()
+    assert wiz is not None
+    wiz.file_page.path.setText(str(stacked))
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    wait(wiz.read_finished)
+    settle()
+    shot(wiz, folder, "15c_wizard_2_stacked_tables")
+    wiz.button(QWizard.WizardButton.NextButton).click()
+    shot(wiz, folder, "15d_wizard_4_stacked_tables_preview")
+    wiz.reject()
+
     shot(w.show_statute(), folder, "16_help_statute")
     shot(w.show_plain_words(), folder, "17_help_plain_words")
     about = w.show_about()

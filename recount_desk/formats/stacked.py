@@ -1,0 +1,248 @@
+"""County workbooks with contests stacked down one sheet, each a small table of its own.
+
+Some counties paste one table per contest, one under another, on a single sheet::
+
+      Wayne County 2020 General Election
+      President
+      Precinct        Brock Pierce   Joseph R. Biden   …   Total
+      Fremont         0              18                    …
+      Loa             0              35
+      Total           2              365
+      (blank row)
+      U.S. House District 2
+      Precinct        Kael Weston    Chris Stewart     …
+      Fremont         16             123
+      …
+
+What the family shares, and what this reader takes from it:
+
+* a contest is a **title row** (a label and nothing else), optionally a ``Vote for N`` row,
+  then a **header row** whose first cell says ``Precinct`` and whose other cells name the
+  choices (a ``Total`` column is the precinct's sum, a ``%`` column a share: neither is a
+  choice), then one row per precinct, and perhaps a ``Total`` row (the file's own totals);
+* the same precincts down every table (this is what tells the layout from a sideways
+  sheet, whose header rows name precincts and whose rows are choices: read sideways, these
+  tables made every candidate a precinct and every precinct a candidate);
+* the title rows above the first contest name the election.
+
+Two tables at least, each with a title: a sheet holding one table is a hand-built workbook's
+(:mod:`.handbuilt`). A table with no title above its header is refused, naming its row.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import grid, vocab
+from ._workbook_checks import excel_error_cells
+from .base import Detection, RawCanvass, ReadOptions, fail
+from .pipeline import IssueLog
+from .stages import detector, frame, sheets, to_int
+from .tabular import col_letter, sniff
+
+FAMILY = "stacked"
+LABEL = "County workbook with contests stacked down one sheet, a table each"
+MAX_CONFIDENCE = 80
+
+_PRECINCT_HEAD = re.compile(r"^(precincts?|precinct\s+name|voting\s+precinct|pct)\s*:?$",
+                            re.IGNORECASE)
+_SHARE_HEAD = re.compile(r"^(%|pct\.?|percent(age)?|%\s*of\s*votes|vote\s*%)$", re.IGNORECASE)
+_VOTE_FOR_ROW = re.compile(r"^\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?\(?\s*\d+\s*\)?\s*\)?$",
+                           re.IGNORECASE)
+_clean = grid.clean
+
+
+@dataclass
+class _Table:
+    title: str
+    title_row: int                  # 0-based; -1 where no title stands above it
+    header_row: int
+    label_col: int                  # the column of the precinct names
+    choices: dict[int, str]         # column -> the choice it names
+    seats: int | None = None
+    precincts: list[int] = field(default_factory=list)   # rows
+    totals: list[int] = field(default_factory=list)      # rows of the file's own totals
+
+
+def _header(row: list[str]) -> tuple[int, dict[int, str]] | None:
+    """A table's header row: 'Precinct' first (its column), then the choices' names (sums
+    and shares left out); None if it is not one."""
+    cells = [(j, _clean(c)) for j, c in enumerate(row) if c.strip()]
+    if len(cells) < 2 or not _PRECINCT_HEAD.match(cells[0][1]):
+        return None
+    if any(to_int(c) is not None for _, c in cells[1:]):
+        return None
+    return cells[0][0], {j: c for j, c in cells[1:] if not vocab.TOTAL_MODE.match(c)
+                         and not vocab.is_total_precinct(c) and not _SHARE_HEAD.match(c)
+                         and not vocab.STATISTIC.match(c) and not vocab.PERCENT.search(c)}
+
+
+def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
+    """The tables of a sheet and the title rows above the first; None unless there are two
+    or more, whose precinct rows are the same precincts."""
+    tables: list[_Table] = []
+    above: list[tuple[int, str, int]] = []   # label-only rows since the last table (column)
+    seats: int | None = None
+    t: _Table | None = None
+    head: list[str] = []
+    for i, r in enumerate(rows):
+        texts = [(j, _clean(c)) for j, c in enumerate(r) if c.strip()]
+        if not texts:
+            t = None
+            continue
+        found = _header(r)
+        if found is not None:
+            title_row, title, at = above[-1] if above else (-1, "", found[0])
+            if at != found[0]:
+                # A title over the choices' columns, not in the precincts' column: a
+                # hand-built sheet's contest band (the hand-built reader's), not this layout.
+                return None
+            if not tables:
+                head = [x for _, x, _ in above[:-1]]
+            t = _Table(title, title_row, i, found[0], found[1], seats)
+            tables.append(t)
+            above, seats = [], None
+            continue
+        label = texts[0][1]
+        counted = [c for j, c in texts[1:] if to_int(c) is not None or vocab.is_suppressed(c)]
+        if t is not None and counted:
+            (t.totals if vocab.is_total_precinct(label) else t.precincts).append(i)
+            continue
+        if len(texts) == 1 or all(vocab.seats_in(c) is not None for _, c in texts[1:]):
+            t = None
+            n = vocab.seats_in(" ".join(c for _, c in texts))
+            if _VOTE_FOR_ROW.match(label):
+                seats = n
+            else:
+                above.append((i, label, texts[0][0]))
+                seats = n if vocab.seats_in(label) is None else None
+            continue
+        if counted:
+            return None   # counts outside any table: not this layout
+    if len(tables) < 2 or any(not x.precincts for x in tables):
+        return None
+    names = [{_label(rows[i], x.label_col) for i in x.precincts} for x in tables]
+    shared = set.intersection(*names)
+    if len(shared) < 0.8 * max(len(n) for n in names):
+        return None
+    return tables, head
+
+
+def _label(row: list[str], col: int) -> str:
+    return _clean(row[col]) if col < len(row) else ""
+
+
+def tables_in(rows: list[list[str]]) -> bool:
+    """Whether a sheet's rows are this layout (for the sideways reader, which must not read
+    them: its header rows would be these tables' choices)."""
+    return _tables(rows) is not None
+
+
+@detector(*grid.SPREADSHEETS)
+def detect(path: Path, kind: str) -> Detection | None:
+    for sheet, rows in sheets(path, kind, limit=4, nrows=400):
+        found = _tables(rows)
+        if found is None:
+            continue
+        tables = found[0]
+        where = f"sheet {sheet!r}, " if sheet else ""
+        return Detection(FAMILY, LABEL, MAX_CONFIDENCE,
+                         f"{where}{len(tables)} tables stacked down, each a contest's title, a "
+                         f"'Precinct' header row and {len(tables[0].precincts)} precinct "
+                         f"rows ({', '.join(x.title or '?' for x in tables[:3])}, …)")
+    return None
+
+
+def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
+    options = options or ReadOptions()
+    kind, _all, names = grid.open_sheets(path, options.sheet)
+    readable: list[tuple[str, list[list[str]], tuple[list[_Table], list[str]]]] = []
+    for sheet, rows in sheets(path, kind, names=names, options=options):
+        found = _tables(rows)
+        if found is not None:
+            readable.append((sheet, rows, found))
+    if not readable:
+        raise fail(path, "No sheet holds two tables or more stacked down, each a contest's "
+                   "title, a 'Precinct' header row and a row per precinct.",
+                   sheet=options.sheet)
+    sheet, rows, (tables, head) = readable[0]
+    result = _read_sheet(path, sheet, rows, tables, head)
+    if options.sheet is None:
+        grid.other_sheets(result.issues, path.name, result.sheet, [s for s, _, _ in readable[1:]])
+    return result
+
+
+def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Table],
+                head: list[str]) -> RawCanvass:
+    untitled = next((x for x in tables if not x.title), None)
+    if untitled is not None:
+        raise fail(path, f"The table whose header is row {untitled.header_row + 1} has no "
+                   "contest title above it: type the contest's title in the row above its "
+                   "header, and import again.", sheet=sheet or None,
+                   row=untitled.header_row + 1, column=col_letter(untitled.label_col))
+    log = IssueLog(path.name, sheet or None)
+    tally = grid.Tally(log)
+    errors = excel_error_cells(path, sheet) if sniff(path) == "xlsx" else {}
+    got = grid.Counted()
+    file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
+    seats: dict[tuple[str, str, str], int] = {}
+    seen: dict[tuple[str, str, str], int] = {}   # contest -> its title's row
+    for t in tables:
+        seats_in_title = vocab.seats_in(t.title)
+        title = re.sub(r"\s*\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?\d+\s*\)?\s*$", "",
+                       t.title, flags=re.IGNORECASE) or t.title
+        party = vocab.contest_party(title)
+        if party and title.upper().startswith(party + " "):
+            title = title[len(party) + 1:].strip()
+        key = (title, "", party)
+        if key in seen:
+            raise fail(path, f"The contest title {title!r} heads two tables (rows "
+                       f"{seen[key] + 1} and {t.title_row + 1}): give each contest its own "
+                       "title, and import again.", sheet=sheet or None, row=t.title_row + 1,
+                       column=col_letter(t.label_col))
+        seen[key] = t.title_row
+        if t.seats or seats_in_title:
+            seats[key] = t.seats or seats_in_title or 1
+        choices: list[grid.Choice] = []
+        cols: list[int] = []
+        for j, name in t.choices.items():
+            k = vocab.choice_kind(name)
+            if k is None:
+                continue
+            choice, chparty = grid.choice_party(name)
+            choices.append((title, "", party, choice, "" if k in ("over", "under", "blank")
+                            else chparty, k))
+            cols.append(j)
+        for i in t.totals:
+            tot = file_totals.setdefault(key, {})
+            for ch, j in zip(choices, cols, strict=True):
+                v = to_int(rows[i][j]) if j < len(rows[i]) else None
+                if v is not None:
+                    tot[ch[3]] = tot.get(ch[3], 0) + v
+        lines = t.precincts
+
+        def where(p: int, c: int, lines: list[int] = lines, cols: list[int] = cols
+                  ) -> tuple[int, str]:
+            return lines[p] + 1, col_letter(cols[c])
+
+        def error(p: int, c: int, lines: list[int] = lines, cols: list[int] = cols
+                  ) -> str | None:
+            return errors.get((lines[p] + 1, cols[c] + 1))
+
+        got.add(grid.count(
+            [[rows[i][j].strip() if j < len(rows[i]) else "" for j in cols] for i in lines],
+            choices, [_label(rows[i], t.label_col) for i in lines], where, tally,
+            suppress="cell",
+            message=lambda what, ch, p: (f"The vote count for {ch!r} in precinct {p!r} is "
+                                         f"{what}, not a whole number; it is read as 0."),
+            error=error))
+    tally.close()
+    if got.suppressed_cells:
+        log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "
+                 "the file's totals are used for those contests.")
+    primary = grid.primary_of(" ".join(head), any(r[3] for r in got.rows))
+    return RawCanvass(log.file, FAMILY, frame(got.rows), log.close(), seats, file_totals,
+                      got.suppressed, primary, election_name=head[0] if head else None,
+                      sheet=log.sheet)
