@@ -156,3 +156,17 @@ def test_a_totals_named_row_that_is_no_sum_is_refused_not_counted(tmp_path, kind
         parsed.errors[0].message
     assert parsed.doubtful
     assert "Total" not in parsed.precincts
+
+
+def test_a_county_totals_row_a_few_votes_off_its_precincts_is_still_a_totals_row():
+    # Iron County's 2018 file (tests/data/openelections/trimmed, from OpenElections) has a
+    # precinct 'IRON UT' holding the county's totals, two of whose counts are some votes off
+    # its precincts' sums (Jeffrey Whipple 853 against 864): read as a precinct, it doubled
+    # every race, and State House 72 was 'not eligible' on twice its votes.
+    iron = (Path(__file__).resolve().parents[1] / "data" / "openelections" / "trimmed" / "2018"
+            / "20181106__ut__general__iron__precinct.csv")
+    parsed = read_canvass(iron)
+    [err] = [i for i in parsed.errors if "IRON UT" in i.message]
+    assert err.message.startswith("Precinct 'IRON UT' holds, in 8 of its 10 counts (and nearly "
+                                  "in the others), the sum of all the other precincts")
+    assert parsed.blocking
