@@ -145,7 +145,8 @@ class _Layout:
     wraps: dict[int, tuple[int, str]] = field(default_factory=dict)
     # Rows that name a choice but hold no counts, where the file cannot say whether they are
     # a candidate whose counts were left blank or the rest of the name above: (row, label,
-    # the label above it, the contest's title).
+    # the label above it — None first under the title, "" for a name with its party —,
+    # the contest's title).
     blank_rows: list[tuple[int, str, str | None, str]] = field(default_factory=list)
     # Precincts whose columns are split by how the votes were cast with no 'Total' among
     # them: (header row, precinct, its columns, the modes).
@@ -311,6 +312,13 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
                 else:
                     wraps[i - 1] = (i, label)  # the rest of the name above ('Evan' / 'McMullin')
                 continue
+            if current is not None and current.choices and current.choices[-1] == i - 1 \
+                    and grid.choice_party(label)[1] and _whole_name(label):
+                # A name with its party ('Tommy Williams (IAP)') right under the contest's
+                # choices, with no counts: a candidate whose counts were left blank (read
+                # as the next title, it was dropped without a word).
+                blank_rows.append((i, label, "", current.title))
+                continue
             if current is None and pending is not None and _whole_name(label) and \
                     not vocab.CONTEST_WORD.search(label) and \
                     vocab.CONTEST_WORD.search(pending[0].split("\x00")[0]) and \
@@ -409,10 +417,12 @@ _JOINER = re.compile(r"(/|&|,|-|\band)\s*$", re.IGNORECASE)
 
 
 def _whole_name(label: str) -> bool:
-    """A label that could be a candidate's whole name on its own: two words or more of a
-    name ('Tommy Williams'; not 'McMullin', not 'Hansen')."""
-    return bool(_NAME_LINE.match(label)) and len(label.split()) >= 2 and \
-        vocab.choice_kind(label) == "candidate" and vocab.party_of(label) is None
+    """A label that could be a candidate's whole name on its own, its party aside: two words
+    or more of a name ('Tommy Williams', 'Tommy Williams (IAP)'; not 'McMullin', not
+    'Hansen')."""
+    name = grid.choice_party(label)[0].strip()
+    return bool(_NAME_LINE.match(name)) and len(name.split()) >= 2 and \
+        vocab.choice_kind(name) == "candidate" and vocab.party_of(name) is None
 
 
 def _split_by_modes(rows: list[list[str]], h: _Header, width: int,
@@ -660,14 +670,18 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
         log.note(f"{lay.mode_parts} row(s) under a choice's counts give them by how they were "
                  "cast ('Mail', 'Election Day'): left out, as parts of the counts above them.")
     for i, label, above, title in lay.blank_rows:
-        either = (f"a candidate whose counts were left blank, or the rest of the name above "
-                  f"it ({above + ' ' + label!r})" if above is not None else
-                  "a candidate whose counts were left blank (it is not the contest's title: "
-                  "choices follow it)")
+        if above:
+            why = ("it may be a candidate whose counts were left blank, or the rest of the name "
+                   f"above it ({above + ' ' + label!r}); the file does not say which. Type its "
+                   "counts (0 where it had none), or put the whole name on one row")
+        else:
+            why = ("it is not the contest's title (choices follow it)" if above is None else
+                   "it names a party, as no contest's title does") + (
+                ": it is probably a candidate whose counts were left blank. Type its counts "
+                "(0 where it had none)")
         log.error(f"Row {i + 1} ({label!r}, in {title!r}) names a choice but has no counts: "
-                  f"it may be {either}; the file does not say which. Type its counts (0 "
-                  "where it had none), or put the whole name on one row, and import again.",
-                  row=i + 1, column=col_letter(lay.headers[0].label_col))
+                  f"{why}, and import again.", row=i + 1,
+                  column=col_letter(lay.headers[0].label_col))
     tally = grid.Tally(log)
     unheaded = _classify_unheaded(rows, lay)
 

@@ -142,3 +142,17 @@ def test_votes_by_mode_in_rows_with_no_total_row_under_a_blank_name_are_refused(
     assert (issue.row, issue.column) == (6, "A")
     assert "The rows under 'Cy Cole' (row 6) hold its votes by how they were cast ('Mail', " \
         "'Election Day') with no 'Total' row (and so do 3 more choices)" in issue.message
+
+
+def test_a_candidate_row_with_its_party_and_no_counts_is_an_error(tmp_path):
+    # ('Tommy Williams (IAP)' after the contest's last choice, no blank row: read as the next
+    # contest's title, then replaced by it, and the candidate was dropped without a word)
+    rows = [*TITLE, HEAD, [], ["U.S. Senate"], ["Evan McMullin (UNA)", 60, 20, 20, 20],
+            ["Mike Lee (REP)", 90, 30, 30, 30], ["Tommy Williams (IAP)"], ["County Sheriff"],
+            ["Cy Cole (REP)", 150, 50, 50, 50], ["Di Dunn (DEM)", 120, 40, 40, 40]]
+    parsed = _read(tmp_path, rows)
+    [err] = parsed.errors
+    assert (err.row, err.column) == (8, "A")
+    assert err.message.startswith("Row 8 ('Tommy Williams (IAP)', in 'U.S. Senate') names a "
+                                  "choice but has no counts: it names a party")
+    assert _votes(parsed)["County Sheriff"] == {"Cy Cole": 150, "Di Dunn": 120}
