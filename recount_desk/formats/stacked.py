@@ -19,7 +19,8 @@ What the family shares, and what this reader takes from it:
 * a contest is a **title row** (a label and nothing else), optionally a ``Vote for N`` row,
   then a **header row** whose first cell says ``Precinct`` and whose other cells name the
   choices (a ``Total`` column is the precinct's sum, a ``%`` column a share: neither is a
-  choice), then one row per precinct, and perhaps a ``Total`` row (the file's own totals);
+  choice), perhaps a row of the choices' parties, then one row per precinct, and perhaps a
+  ``Total`` row (the file's own totals);
 * the same precincts down the tables, most of each table's in other tables too (a
   district's race lists some of them): this is what tells the layout from a sideways
   sheet, whose header rows name precincts and whose rows are choices (read sideways, these
@@ -64,6 +65,7 @@ class _Table:
     choices: dict[int, str]         # column -> the choice it names
     seats: int | None = None
     precincts: list[int] = field(default_factory=list)   # rows
+    parties: dict[int, str] = field(default_factory=dict)  # column -> party (a party row)
     totals: list[int] = field(default_factory=list)      # rows of the file's own totals
 
 
@@ -91,8 +93,9 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
     for i, r in enumerate(rows):
         texts = [(j, _clean(c)) for j, c in enumerate(r) if c.strip()]
         if not texts:
-            t = None
-            continue
+            if t is not None and (t.precincts or t.totals):
+                t = None   # (a blank row ends a table; one under its header, a party row
+            continue       # left blank for a nonpartisan race, does not)
         found = _header(r)
         if found is not None:
             title_row, title, at = above[-1] if above else (-1, "", found[0])
@@ -107,6 +110,10 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             above, seats = [], None
             continue
         label = texts[0][1]
+        if t is not None and not t.precincts and all(
+                j in t.choices and vocab.party_of(c) is not None for j, c in texts):
+            t.parties = {j: vocab.party_of(c) or "" for j, c in texts}   # a party row
+            continue
         if t is not None:
             # (a precinct's row by the cell under 'Precinct': one left blank is a precinct
             # with no name, which the pipeline refuses where it holds the others' sum)
@@ -223,7 +230,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Tab
                 continue
             choice, chparty = grid.choice_party(name)
             choices.append((title, "", party, choice, "" if k in ("over", "under", "blank")
-                            else chparty, k))
+                            else t.parties.get(j) or chparty, k))
             cols.append(j)
         for i in t.totals:
             tot = file_totals.setdefault(key, {})

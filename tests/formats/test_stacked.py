@@ -125,3 +125,20 @@ def test_a_totals_row_with_no_label_is_refused_as_elsewhere(tmp_path):
     assert parsed.family == "stacked"
     assert any(i.message.startswith("Precinct '' holds, in every contest, the sum of all the "
                                     "other precincts") for i in parsed.errors)
+
+
+def test_a_party_row_under_a_header_gives_the_choices_parties(tmp_path):
+    # (the party row of a nonpartisan race left blank: it ended the table, and the sheet
+    # went to the sideways reader)
+    def with_parties(title: str, cands: dict[str, list[int]], parties: list[str | None]
+                     ) -> list[list[object]]:
+        rows = _table(title, cands)
+        return [rows[0], rows[1], [None, *parties], *rows[2:]]
+    path = write_workbook(tmp_path / "p.xlsx", {"Results": _sheet(
+        with_parties("President", PRESIDENT, ["DEM", "REP", "LIB"]),
+        with_parties("School Board 4", COUNCIL, [None, None, None]))})
+    parsed = read_canvass(path)
+    assert parsed.family == "stacked" and not parsed.errors
+    assert [(c.name, c.party) for c in parsed.choices[0]] == [
+        ("Joseph R. Biden", "DEM"), ("Donald J. Trump", "REP"), ("Jo Jorgensen", "LIB")]
+    assert _votes(parsed)["School Board 4"] == {n: sum(v) for n, v in COUNCIL.items()}
