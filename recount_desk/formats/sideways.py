@@ -145,7 +145,8 @@ class _Layout:
     wraps: dict[int, tuple[int, str]] = field(default_factory=dict)
     # Rows that name a choice but hold no counts, where the file cannot say whether they are
     # a candidate whose counts were left blank or the rest of the name above: (row, label,
-    # the label above it, the contest's title).
+    # the label above it — None first under the title, "" for a name with its party —,
+    # the contest's title).
     blank_rows: list[tuple[int, str, str | None, str]] = field(default_factory=list)
     # Precincts whose columns are split by how the votes were cast with no 'Total' among
     # them: (header row, precinct, its columns, the modes).
@@ -157,6 +158,10 @@ class _Layout:
     names: dict[int, str] = field(default_factory=dict)
     mode_parts: int = 0
     untotalled_rows: list[tuple[int, str, list[str]]] = field(default_factory=list)
+    # A name's first part on the row above the row of its counts (that row -> (the row
+    # above, its text)), and fragments that fit neither way when the sheet wraps so.
+    down: dict[int, tuple[int, str]] = field(default_factory=dict)
+    both_ways: list[int] = field(default_factory=list)
 
 
 def _label_col(rows: list[list[str]]) -> int:
@@ -267,6 +272,7 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
     pending: tuple[str, int] | None = None   # a title row not yet followed by choices
     stat_section = False
     wraps: dict[int, tuple[int, str]] = {}
+    down: dict[int, tuple[int, str]] = {}   # a name's first part on the row above its counts
     names: dict[int, str] = {}
     mode_parts = 0
     untotalled_rows: list[tuple[int, str, list[str]]] = []
@@ -310,6 +316,20 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
                     blank_rows.append((i, label, above, current.title))
                 else:
                     wraps[i - 1] = (i, label)  # the rest of the name above ('Evan' / 'McMullin')
+                continue
+            if current is not None and current.choices and current.choices[-1] == i - 1 \
+                    and grid.choice_party(label)[1] and _whole_name(label):
+                # A name with its party ('Tommy Williams (IAP)') right under the contest's
+                # choices, with no counts: a candidate whose counts were left blank (read
+                # as the next title, it was dropped without a word).
+                blank_rows.append((i, label, "", current.title))
+                continue
+            if current is None and pending is not None and not _whole_name(label) and \
+                    _fragment(label) and vocab.CONTEST_WORD.search(pending[0].split("\x00")[0]) \
+                    and _counted_name(rows, i + 1, lc, h):
+                # The first part of the name below it ('EVAN' / 'MCMULLIN 946 …': a PDF
+                # conversion that sets the counts on a name's last line), not a title.
+                down[i + 1] = (i, label)
                 continue
             if current is None and pending is not None and _whole_name(label) and \
                     not vocab.CONTEST_WORD.search(label) and \
@@ -370,8 +390,33 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
     if parent is not None:
         _close(parent, current, untotalled_rows)
     blocks = [b for b in blocks if b.choices]
+    both: list[int] = []
+    if down:
+        # The sheet sets a wrapped name's counts on its last line (a name's first part alone
+        # under a title shows it): every fragment is then the first part of the name below
+        # it, not the rest of the one above. One with no name below it (a block's last row)
+        # would say the other way: the sheet wraps both ways, and no reading is sure.
+        chosen = {i for b in blocks for i in b.choices}
+        for named, (k, rest) in list(wraps.items()):
+            del wraps[named]
+            if k + 1 in chosen:
+                down[k + 1] = (k, rest)
+            else:
+                both.append(k)
     return _Layout(headers, blocks, stats_rows, orphan_rows, title_rows, wraps, blank_rows,
-                   untotalled, names, mode_parts, untotalled_rows)
+                   untotalled, names, mode_parts, untotalled_rows, down, both)
+
+
+def _fragment(label: str) -> bool:
+    """A word or three of a name, no office or ballot-question word, no number."""
+    return bool(_NAME_LINE.match(label)) and not vocab.CONTEST_WORD.search(label) and \
+        vocab.choice_kind(label) == "candidate"
+
+
+def _counted_name(rows: list[list[str]], k: int, lc: int, h: _Header) -> bool:
+    """Whether row ``k`` is a choice's row: a label and counts."""
+    return k < len(rows) and lc < len(rows[k]) and bool(rows[k][lc].strip()) and \
+        _has_counts(rows[k], h)
 
 
 @dataclass
@@ -409,10 +454,12 @@ _JOINER = re.compile(r"(/|&|,|-|\band)\s*$", re.IGNORECASE)
 
 
 def _whole_name(label: str) -> bool:
-    """A label that could be a candidate's whole name on its own: two words or more of a
-    name ('Tommy Williams'; not 'McMullin', not 'Hansen')."""
-    return bool(_NAME_LINE.match(label)) and len(label.split()) >= 2 and \
-        vocab.choice_kind(label) == "candidate" and vocab.party_of(label) is None
+    """A label that could be a candidate's whole name on its own, its party aside: two words
+    or more of a name ('Tommy Williams', 'Tommy Williams (IAP)'; not 'McMullin', not
+    'Hansen')."""
+    name = grid.choice_party(label)[0].strip()
+    return bool(_NAME_LINE.match(name)) and len(name.split()) >= 2 and \
+        vocab.choice_kind(name) == "candidate" and vocab.party_of(name) is None
 
 
 def _split_by_modes(rows: list[list[str]], h: _Header, width: int,
@@ -659,15 +706,25 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
     if lay.mode_parts:
         log.note(f"{lay.mode_parts} row(s) under a choice's counts give them by how they were "
                  "cast ('Mail', 'Election Day'): left out, as parts of the counts above them.")
+    for i in lay.both_ways[:5]:
+        log.error(f"Row {i + 1} ({_clean(rows[i][lay.headers[0].label_col])!r}) is part of a "
+                  "name, but the sheet sets other names' counts on their last line and this "
+                  "one has no name below it: which name it belongs to cannot be told. Put "
+                  "each name on one row, and import again.", row=i + 1,
+                  column=col_letter(lay.headers[0].label_col))
     for i, label, above, title in lay.blank_rows:
-        either = (f"a candidate whose counts were left blank, or the rest of the name above "
-                  f"it ({above + ' ' + label!r})" if above is not None else
-                  "a candidate whose counts were left blank (it is not the contest's title: "
-                  "choices follow it)")
+        if above:
+            why = ("it may be a candidate whose counts were left blank, or the rest of the name "
+                   f"above it ({above + ' ' + label!r}); the file does not say which. Type its "
+                   "counts (0 where it had none), or put the whole name on one row")
+        else:
+            why = ("it is not the contest's title (choices follow it)" if above is None else
+                   "it names a party, as no contest's title does") + (
+                ": it is probably a candidate whose counts were left blank. Type its counts "
+                "(0 where it had none)")
         log.error(f"Row {i + 1} ({label!r}, in {title!r}) names a choice but has no counts: "
-                  f"it may be {either}; the file does not say which. Type its counts (0 "
-                  "where it had none), or put the whole name on one row, and import again.",
-                  row=i + 1, column=col_letter(lay.headers[0].label_col))
+                  f"{why}, and import again.", row=i + 1,
+                  column=col_letter(lay.headers[0].label_col))
     tally = grid.Tally(log)
     unheaded = _classify_unheaded(rows, lay)
 
@@ -723,6 +780,13 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
         for i in b.choices:
             r = rows[i]
             label = lay.names.get(i) or _clean(r[h.label_col])
+            if i in lay.down:
+                at, first = lay.down[i]
+                log.repeated("wrapped", f"Row {at + 1} ({first!r}) is read as the first "
+                             f"part of the name below it ({first + ' ' + label!r}).",
+                             Severity.NOTE, cap=3, row=at + 1,
+                             column=col_letter(h.label_col), more="names read from two rows")
+                label = f"{first} {label}"
             if i in lay.wraps:
                 below, rest = lay.wraps[i]
                 log.repeated("wrapped", f"Row {below + 1} ({rest!r}) is read as the rest of "

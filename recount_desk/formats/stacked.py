@@ -19,9 +19,11 @@ What the family shares, and what this reader takes from it:
 * a contest is a **title row** (a label and nothing else), optionally a ``Vote for N`` row,
   then a **header row** whose first cell says ``Precinct`` and whose other cells name the
   choices (a ``Total`` column is the precinct's sum, a ``%`` column a share: neither is a
-  choice), then one row per precinct, and perhaps a ``Total`` row (the file's own totals);
-* the same precincts down every table (this is what tells the layout from a sideways
-  sheet, whose header rows name precincts and whose rows are choices: read sideways, these
+  choice), perhaps a row of the choices' parties, then one row per precinct, and perhaps a
+  ``Total`` row (the file's own totals);
+* the same precincts down the tables, most of each table's in other tables too (a
+  district's race lists some of them): this is what tells the layout from a sideways
+  sheet, whose header rows name precincts and whose rows are choices (read sideways, these
   tables made every candidate a precinct and every precinct a candidate);
 * the title rows above the first contest name the election.
 
@@ -63,6 +65,7 @@ class _Table:
     choices: dict[int, str]         # column -> the choice it names
     seats: int | None = None
     precincts: list[int] = field(default_factory=list)   # rows
+    parties: dict[int, str] = field(default_factory=dict)  # column -> party (a party row)
     totals: list[int] = field(default_factory=list)      # rows of the file's own totals
 
 
@@ -90,8 +93,9 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
     for i, r in enumerate(rows):
         texts = [(j, _clean(c)) for j, c in enumerate(r) if c.strip()]
         if not texts:
-            t = None
-            continue
+            if t is not None and (t.precincts or t.totals):
+                t = None   # (a blank row ends a table; one under its header, a party row
+            continue       # left blank for a nonpartisan race, does not)
         found = _header(r)
         if found is not None:
             title_row, title, at = above[-1] if above else (-1, "", found[0])
@@ -106,10 +110,20 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             above, seats = [], None
             continue
         label = texts[0][1]
-        counted = [c for j, c in texts[1:] if to_int(c) is not None or vocab.is_suppressed(c)]
-        if t is not None and counted:
-            (t.totals if vocab.is_total_precinct(label) else t.precincts).append(i)
+        if t is not None and not t.precincts and all(
+                j in t.choices and vocab.party_of(c) is not None for j, c in texts):
+            t.parties = {j: vocab.party_of(c) or "" for j, c in texts}   # a party row
             continue
+        if t is not None:
+            # (a precinct's row by the cell under 'Precinct': one left blank is a precinct
+            # with no name, which the pipeline refuses where it holds the others' sum)
+            counted = [c for j, c in texts if j != t.label_col
+                       and (to_int(c) is not None or vocab.is_suppressed(c))]
+            if counted:
+                name = _label(r, t.label_col)
+                (t.totals if vocab.is_total_precinct(name) else t.precincts).append(i)
+                continue
+        counted = [c for j, c in texts[1:] if to_int(c) is not None or vocab.is_suppressed(c)]
         if len(texts) == 1 or all(vocab.seats_in(c) is not None for _, c in texts[1:]):
             t = None
             n = vocab.seats_in(" ".join(c for _, c in texts))
@@ -123,10 +137,13 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             return None   # counts outside any table: not this layout
     if len(tables) < 2 or any(not x.precincts for x in tables):
         return None
+    # Most of each table's precincts are other tables' too (a district's race lists some of
+    # the county's precincts); read sideways, each 'precinct' would be one contest's choice.
     names = [{_label(rows[i], x.label_col) for i in x.precincts} for x in tables]
-    shared = set.intersection(*names)
-    if len(shared) < 0.8 * max(len(n) for n in names):
-        return None
+    for k, mine in enumerate(names):
+        others = set().union(*(n for j, n in enumerate(names) if j != k))
+        if 2 * len(mine & others) < len(mine):
+            return None
     return tables, head
 
 
@@ -213,7 +230,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Tab
                 continue
             choice, chparty = grid.choice_party(name)
             choices.append((title, "", party, choice, "" if k in ("over", "under", "blank")
-                            else chparty, k))
+                            else t.parties.get(j) or chparty, k))
             cols.append(j)
         for i in t.totals:
             tot = file_totals.setdefault(key, {})

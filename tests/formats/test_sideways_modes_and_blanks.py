@@ -142,3 +142,45 @@ def test_votes_by_mode_in_rows_with_no_total_row_under_a_blank_name_are_refused(
     assert (issue.row, issue.column) == (6, "A")
     assert "The rows under 'Cy Cole' (row 6) hold its votes by how they were cast ('Mail', " \
         "'Election Day') with no 'Total' row (and so do 3 more choices)" in issue.message
+
+
+def test_a_candidate_row_with_its_party_and_no_counts_is_an_error(tmp_path):
+    # ('Tommy Williams (IAP)' after the contest's last choice, no blank row: read as the next
+    # contest's title, then replaced by it, and the candidate was dropped without a word)
+    rows = [*TITLE, HEAD, [], ["U.S. Senate"], ["Evan McMullin (UNA)", 60, 20, 20, 20],
+            ["Mike Lee (REP)", 90, 30, 30, 30], ["Tommy Williams (IAP)"], ["County Sheriff"],
+            ["Cy Cole (REP)", 150, 50, 50, 50], ["Di Dunn (DEM)", 120, 40, 40, 40]]
+    parsed = _read(tmp_path, rows)
+    [err] = parsed.errors
+    assert (err.row, err.column) == (8, "A")
+    assert err.message.startswith("Row 8 ('Tommy Williams (IAP)', in 'U.S. Senate') names a "
+                                  "choice but has no counts: it names a party")
+    assert _votes(parsed)["County Sheriff"] == {"Cy Cole": 150, "Di Dunn": 120}
+
+
+def test_a_name_whose_counts_stand_on_its_last_line_is_read_down(tmp_path):
+    # A PDF conversion that sets the counts on a wrapped name's last line: 'EVAN' alone
+    # under the title, 'MCMULLIN' and the counts below. 'EVAN' was read as the contest's
+    # title (U.S. Senate lost), and 'JAMES' as the rest of 'MCMULLIN'.
+    rows = [*TITLE, HEAD, [], ["U.S. Senate"], ["Evan"], ["McMullin", 60, 20, 20, 20],
+            ["James Arthur"], ["Hansen", 30, 10, 10, 10], ["Mike Lee", 95, 35, 30, 30], [],
+            ["County Sheriff"], ["Cy Cole", 150, 50, 50, 50], ["Di Dunn", 120, 40, 40, 40]]
+    parsed = _read(tmp_path, rows)
+    assert not parsed.errors
+    assert _votes(parsed)["U.S. Senate"] == {"Evan McMullin": 60, "James Arthur Hansen": 30,
+                                             "Mike Lee": 95}
+    assert any("Row 6 ('Evan') is read as the first part of the name below it" in i.message
+               for i in parsed.issues)
+
+
+def test_a_sheet_that_wraps_names_both_ways_is_refused_where_it_cannot_tell(tmp_path):
+    # ('Evan' alone under the title says the counts stand on a name's last line; 'Lee'
+    # under Mike's counts at the block's end says the other way)
+    rows = [*TITLE, HEAD, [], ["U.S. Senate"], ["Evan"], ["McMullin", 60, 20, 20, 20],
+            ["Mike", 95, 35, 30, 30], ["Lee"], [], ["County Sheriff"],
+            ["Cy Cole", 150, 50, 50, 50], ["Di Dunn", 120, 40, 40, 40]]
+    parsed = _read(tmp_path, rows)
+    [err] = parsed.errors
+    assert (err.row, err.column) == (9, "A")
+    assert err.message.startswith("Row 9 ('Lee') is part of a name, but the sheet sets other "
+                                  "names' counts on their last line")

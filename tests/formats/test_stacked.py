@@ -101,3 +101,44 @@ def test_tables_of_other_precincts_each_are_not_this_layout(tmp_path):
     rows = [["2020 General"], [], *_table("President", PRESIDENT), ["Mayor"], *other]
     path = write_workbook(tmp_path / "o.xlsx", {"Results": rows})
     assert all(d.family != "stacked" for d in detect(path))
+
+
+def test_a_district_race_on_some_precincts_only_is_still_a_table(tmp_path):
+    # (a school board district's race lists two of the county's four precincts: the first
+    # version asked every table for the same precincts, and the sheet went to the sideways
+    # reader, every candidate a precinct)
+    board = [["School Board District 2"], ["Precinct", "Ed Eyre", "Flo Fay"],
+             ["Loa", 30, 20], ["Lyman", 25, 26], []]
+    path = write_workbook(tmp_path / "d.xlsx", {"Results": _sheet(
+        _table("President", PRESIDENT), board, _table("U.S. House District 2", HOUSE))})
+    parsed = read_canvass(path)
+    assert parsed.family == "stacked" and not parsed.errors
+    assert _votes(parsed)["School Board District 2"] == {"Ed Eyre": 55, "Flo Fay": 46}
+
+
+def test_a_totals_row_with_no_label_is_refused_as_elsewhere(tmp_path):
+    rows = _sheet(_table("President", PRESIDENT), _table("U.S. House District 2", HOUSE))
+    at = 2 + 2 + len(PRECINCTS)
+    rows.insert(at, [None, *[sum(v) for v in PRESIDENT.values()]])
+    rows.insert(at + 4 + len(PRECINCTS), [None, *[sum(v) for v in HOUSE.values()]])
+    parsed = read_canvass(write_workbook(tmp_path / "b.xlsx", {"Results": rows}))
+    assert parsed.family == "stacked"
+    assert any(i.message.startswith("Precinct '' holds, in every contest, the sum of all the "
+                                    "other precincts") for i in parsed.errors)
+
+
+def test_a_party_row_under_a_header_gives_the_choices_parties(tmp_path):
+    # (the party row of a nonpartisan race left blank: it ended the table, and the sheet
+    # went to the sideways reader)
+    def with_parties(title: str, cands: dict[str, list[int]], parties: list[str | None]
+                     ) -> list[list[object]]:
+        rows = _table(title, cands)
+        return [rows[0], rows[1], [None, *parties], *rows[2:]]
+    path = write_workbook(tmp_path / "p.xlsx", {"Results": _sheet(
+        with_parties("President", PRESIDENT, ["DEM", "REP", "LIB"]),
+        with_parties("School Board 4", COUNCIL, [None, None, None]))})
+    parsed = read_canvass(path)
+    assert parsed.family == "stacked" and not parsed.errors
+    assert [(c.name, c.party) for c in parsed.choices[0]] == [
+        ("Joseph R. Biden", "DEM"), ("Donald J. Trump", "REP"), ("Jo Jorgensen", "LIB")]
+    assert _votes(parsed)["School Board 4"] == {n: sum(v) for n, v in COUNCIL.items()}
