@@ -350,6 +350,10 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
                 pending, current = None, None
                 continue
             stat_section = False
+            if pending is not None and current is None and pending[1] == i - 1 and \
+                    "\x00" not in pending[0] and vocab.TITLE_GOES_ON.match(label):
+                # (a title on two rows: 'U.S. House' / 'District 2')
+                label = f"{pending[0]} {label}"
             pending, current = (label if n is None or vocab.seats_in(label) else
                                 f"{label}\x00{n}", i), None
             continue

@@ -84,7 +84,7 @@ def _header(row: list[str]) -> tuple[int, dict[int, str]] | None:
 
 def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
     """The tables of a sheet and the title rows above the first; None unless there are two
-    or more, whose precinct rows are the same precincts."""
+    or more, most of each one's precincts in other tables too."""
     tables: list[_Table] = []
     above: list[tuple[int, str, int]] = []   # label-only rows since the last table (column)
     seats: int | None = None
@@ -98,6 +98,11 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             continue       # left blank for a nonpartisan race, does not)
         found = _header(r)
         if found is not None:
+            if len(above) >= 2 and vocab.TITLE_GOES_ON.match(above[-1][1]) and \
+                    above[-2][0] == above[-1][0] - 1 and above[-2][2] == above[-1][2]:
+                # A title wrapped onto two rows ('U.S. House' / 'District 2'): one title.
+                (r1, t1, c1), (_r2, t2, _c2) = above[-2:]
+                above[-2:] = [(r1, f"{t1} {t2}", c1)]
             title_row, title, at = above[-1] if above else (-1, "", found[0])
             if at != found[0]:
                 # A title over the choices' columns, not in the precincts' column: a

@@ -320,6 +320,13 @@ CONTEST_WORD = re.compile(
     r"write-?\s*ins?)\b", re.IGNORECASE)
 
 
+# The second line of a contest's title wrapped onto two rows ('U.S. House' / 'District 2',
+# 'County Commission' / 'Seat B'): read alone, the title named no office, and a multicounty
+# race became a county's own.
+TITLE_GOES_ON = re.compile(r"^(district|dist\.?|seat|division|no\.|#|\d|\(|-|–|of\b|and\b|&)",
+                           re.IGNORECASE)
+
+
 # --- Shared by the grid and block readers (ES&S SOVC and statement, GEMS, the mapping). ---
 
 # Party cells that name no party.

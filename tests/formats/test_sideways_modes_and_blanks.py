@@ -184,3 +184,12 @@ def test_a_sheet_that_wraps_names_both_ways_is_refused_where_it_cannot_tell(tmp_
     assert (err.row, err.column) == (9, "A")
     assert err.message.startswith("Row 9 ('Lee') is part of a name, but the sheet sets other "
                                   "names' counts on their last line")
+
+
+def test_a_sideways_title_on_two_rows_is_one_title(tmp_path):
+    rows = [*TITLE, HEAD, [], ["U.S. House"], ["District 2"], ["Kael Weston", 60, 20, 20, 20],
+            ["Chris Stewart", 95, 35, 30, 30], [], ["County Sheriff"],
+            ["Cy Cole", 150, 50, 50, 50], ["Di Dunn", 120, 40, 40, 40]]
+    parsed = _read(tmp_path, rows)
+    assert not parsed.errors
+    assert [c.key.title for c in parsed.contests] == ["U.S. House District 2", "County Sheriff"]

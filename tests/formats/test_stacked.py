@@ -142,3 +142,13 @@ def test_a_party_row_under_a_header_gives_the_choices_parties(tmp_path):
     assert [(c.name, c.party) for c in parsed.choices[0]] == [
         ("Joseph R. Biden", "DEM"), ("Donald J. Trump", "REP"), ("Jo Jorgensen", "LIB")]
     assert _votes(parsed)["School Board 4"] == {n: sum(v) for n, v in COUNCIL.items()}
+
+
+def test_a_title_on_two_rows_is_one_title(tmp_path):
+    # ('U.S. House' / 'District 2': read as 'District 2' alone, the race was a county's own,
+    # and 'not eligible' on one county's figures)
+    house = _table("District 2", HOUSE)
+    path = write_workbook(tmp_path / "t.xlsx", {"Results": _sheet(
+        _table("President", PRESIDENT), [["U.S. House"], *house])})
+    parsed = read_canvass(path)
+    assert [c.key.title for c in parsed.contests] == ["President", "U.S. House District 2"]
