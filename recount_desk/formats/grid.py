@@ -43,7 +43,7 @@ from .base import ContestTuple, RawCanvass, fail
 from .pipeline import IssueLog
 from .stages import RawRow, chosen_sheets, primary_in_name, to_int
 from .stages import frame as raw_rows
-from .tabular import sheet_names, sniff
+from .tabular import col_letter, sheet_names, sniff
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -150,6 +150,53 @@ BAND_LEADS = frozenset({"", "candidate", "candidates", "choice", "choices", "par
 
 _NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA)"
                          r"\s*\)\s*$", re.IGNORECASE)
+
+
+def block_cells(rows: Sequence[Sequence[str]], lines: Sequence[int], cols: Sequence[int],
+                errors: dict[tuple[int, int], str], *, precincts_across: bool
+                ) -> tuple[list[list[str]], Callable[[int, int], tuple[int, str]],
+                           Callable[[int, int], str | None]]:
+    """Stage *grid*: a block's count cells for :func:`count`, one list per precinct (its
+    column, ``precincts_across``, else its row) and one cell per choice (the rows ``lines``
+    or the columns ``cols``), with its ``where`` (the file's row and column of a cell) and
+    ``error`` (an Excel error value the cell held, of ``errors`` by 1-based row and
+    column)."""
+    def text(i: int, j: int) -> str:
+        return rows[i][j].strip() if j < len(rows[i]) else ""
+
+    if precincts_across:
+        cells = [[text(i, j) for i in lines] for j in cols]
+
+        def at(p: int, c: int) -> tuple[int, int]:
+            return lines[c], cols[p]
+    else:
+        cells = [[text(i, j) for j in cols] for i in lines]
+
+        def at(p: int, c: int) -> tuple[int, int]:
+            return lines[p], cols[c]
+
+    def where(p: int, c: int) -> tuple[int, str]:
+        i, j = at(p, c)
+        return i + 1, col_letter(j)
+
+    def error(p: int, c: int) -> str | None:
+        i, j = at(p, c)
+        return errors.get((i + 1, j + 1))
+    return cells, where, error
+
+
+def split_title(title: str) -> tuple[str, str, int | None]:
+    """Stage *contests*: (contest, party, seats) from a title row of a sheet: 'REP U.S.
+    SENATE (Vote for 1)', 'Governor (DEM)' (the sideways and the stacked sheets)."""
+    seats = vocab.seats_in(title)
+    t = vocab.VOTE_FOR_IN_TITLE.sub("", title).strip() if seats is not None else title
+    party = vocab.contest_party(t)
+    if party:
+        if t.upper().startswith(party + " "):
+            t = t[len(party) + 1:].strip()
+        else:
+            t = re.sub(r"\s*\(\s*" + party + r"\s*\)\s*$", "", t, flags=re.IGNORECASE).strip()
+    return t or title, party, seats
 
 
 def choice_party(name: str) -> tuple[str, str]:

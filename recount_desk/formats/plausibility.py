@@ -96,10 +96,11 @@ def _norm(name: str) -> str:
 
 
 def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
-           by_contest: dict[int, list[Any]] | None = None) -> Verdict:
+           by_contest: dict[int, list[Any]] | None = None,
+           ballot_sums: tuple[Any, dict[int, Any]] | None = None) -> Verdict:
     """Every doubt about a reading, as issues that name where it is, and a penalty
-    (``cells``, ``by_contest``: :func:`_cells` and :func:`_columns_by_contest` of the
-    reading, where made already)."""
+    (``cells``, ``by_contest``, ``ballot_sums``: :func:`_cells`, :func:`_columns_by_contest`
+    and :func:`_ballots_and_sums` of the reading, where made already)."""
     found: list[tuple[Issue, int]] = []
     reasons: list[str] = []  # doubts already stated by the build step's issues
     penalty = 0
@@ -224,7 +225,7 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
         penalty += _PENALTY_ERROR if i.severity is Severity.ERROR else _PENALTY_WARNING
 
     # 5. More votes than ballots.
-    found.extend((i, _PENALTY_ERROR) for i in _over_ballots(raw, parsed))
+    found.extend((i, _PENALTY_ERROR) for i in _over_ballots(raw, parsed, ballot_sums))
 
     # 6. A choice that is the others' sum.
     if by_contest is None:
@@ -281,7 +282,8 @@ def _ballots_and_sums(raw: RawCanvass, parsed: ParsedCanvass) -> tuple[Any, dict
     return ballots, sums
 
 
-def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass,
+                          ballot_sums: tuple[Any, dict[int, Any]] | None = None) -> list[Issue]:
     """An error bound to each race whose seats nobody stated (one is assumed) with more
     votes than ballots cast in a precinct, or in all: more than one vote a ballot, which one
     seat cannot give. Either it fills more seats than the one assumed (and the verdict on
@@ -293,7 +295,7 @@ def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]
         return []
     import numpy as np
 
-    ballots, sums = (_ballots_and_sums(raw, parsed) if raw.ballots
+    ballots, sums = (ballot_sums or _ballots_and_sums(raw, parsed) if raw.ballots
                      else (np.full(len(parsed.precincts) + 1, -1, dtype=np.int64), {}))
     out: list[Issue] = []
     for ci, t in enumerate(parsed.totals):
@@ -332,13 +334,14 @@ def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]
     return out
 
 
-def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass,
+                  ballot_sums: tuple[Any, dict[int, Any]] | None = None) -> list[Issue]:
     """Contests with more votes than seats × ballots cast, per precinct and in all."""
     if not raw.ballots and raw.ballots_total is None:
         return []
     import numpy as np
 
-    ballots, sums = _ballots_and_sums(raw, parsed)
+    ballots, sums = ballot_sums or _ballots_and_sums(raw, parsed)
     out: list[Issue] = []
     per_contest: dict[int, list[int]] = defaultdict(list)
     for ci, acc in sums.items():
@@ -736,11 +739,14 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     (:func:`split_contests`) get an error each, which doubts only that contest."""
     cells = _cells(parsed) if parsed.columns else None
     by_contest = _columns_by_contest(parsed)
-    verdict = assess(raw, parsed, cells, by_contest)
+    # (the ballots and each contest's votes per precinct, for both checks of votes over
+    # ballots: summed once)
+    sums = _ballots_and_sums(raw, parsed) if raw.ballots else None
+    verdict = assess(raw, parsed, cells, by_contest, sums)
     split = split_contests(raw, parsed, cells, by_contest)
     split += spelled_apart(raw, parsed, by_contest, {i.contest for i in split})
     split += primaries_read_as_one(raw, parsed)
-    split += one_seat_over_ballots(raw, parsed)
+    split += one_seat_over_ballots(raw, parsed, sums)
     if split:
         parsed = dataclasses.replace(parsed, issues=[*parsed.issues, *split])
     if not verdict.reasons:

@@ -61,7 +61,7 @@ _HEADER_WORD = re.compile(r"^(precincts?|contests?|candidates?|choices?|offices?
                           r"names?|contest\s*/\s*candidate|candidate\s*/\s*precinct)\s*:?$",
                           re.IGNORECASE)
 _PARTY_HEAD = re.compile(r"^(party|pty|party\s+code|affiliation)$", re.IGNORECASE)
-_PERCENT_HEAD = re.compile(r"^(%|pct\.?|percent(age)?|%\s*of\s*votes|vote\s*%)$", re.IGNORECASE)
+_PERCENT_HEAD = vocab.PERCENT_HEAD
 _TOTAL_HEAD = re.compile(r"^(total\s+votes|votes|county|county\s+wide|countywide)$",
                          re.IGNORECASE)
 # Columns of vote modes, not precincts: another family's layout (summary reports).
@@ -70,10 +70,7 @@ _MODE_HEAD = re.compile(r"^(election\s+day|early(\s+voting)?|(vote\s+)?by\s+mail
                         r"one\s+stop|total)$", re.IGNORECASE)
 _PARTY_CODE = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|GOP|"
                          r"NP|NPA|WRI)\s*\)?$", re.IGNORECASE)
-_VOTE_FOR_ROW = re.compile(r"^\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?\(?\s*\d+\s*\)?\s*\)?$",
-                           re.IGNORECASE)
-_VOTE_FOR_IN_TITLE = re.compile(r"\s*[-–,]?\s*\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?"
-                                r"\(?\s*\d+\s*\)?\s*\)?\s*$", re.IGNORECASE)
+_VOTE_FOR_ROW = vocab.VOTE_FOR_ROW
 _MORE_STATS = re.compile(r"^(precincts?\s+(counted|reported|reporting)(\s+total)?|"
                          r"(total\s+)?(reg\.?|registered)\s+voters?(\s*-\s*total)?|"
                          r"ballots?\s+(cast|counted)(\s*-\s*(total|blank))?|"
@@ -262,7 +259,8 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
                               for r in rows[:first.row]) if t]
     untotalled: list[tuple[int, str, list[int], list[str]]] = []
     blank_rows: list[tuple[int, str, str | None, str]] = []
-    sub_rows = {r for r in [_split_by_modes(rows, first, width, untotalled)] if r is not None}
+    below = _split_by_modes(rows, first, width, untotalled)
+    sub_rows = {below} if below is not None else set()   # rows of vote modes under a header
     headers = [first]
     h = first
     blocks: list[_Block] = []
@@ -663,19 +661,6 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     return result
 
 
-def _split_title(title: str) -> tuple[str, str, int | None]:
-    """(contest, party, seats) from a title row: 'REP U.S. SENATE (Vote for 1)'."""
-    seats = vocab.seats_in(title)
-    t = _VOTE_FOR_IN_TITLE.sub("", title).strip() if seats is not None else title
-    party = vocab.contest_party(t)
-    if party:
-        if t.upper().startswith(party + " "):
-            t = t[len(party) + 1:].strip()
-        else:
-            t = re.sub(r"\s*\(\s*" + party + r"\s*\)\s*$", "", t, flags=re.IGNORECASE).strip()
-    return t or title, party, seats
-
-
 def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> RawCanvass:
     if lay.untotalled:
         hrow, name, span, modes = lay.untotalled[0]
@@ -762,7 +747,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
         total_cols = h.total_cols + [j for j, k in kinds.items() if k == "total"]
         party_cols = ([h.party_col] if h.party_col is not None else []) + \
             [j for j, k in kinds.items() if k == "party"]
-        contest, cparty, title_seats = _split_title(b.title)
+        contest, cparty, title_seats = grid.split_title(b.title)
         base = (contest, "", cparty)
         precincts_here = set(h.precincts.values())
         key = base
@@ -818,19 +803,10 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                     tot[choice] = tot.get(choice, 0) + v
             choices.append((title, "", party, choice, chparty, k))
             lines.append(i)
-        cols = list(h.precincts)
-
-        def where(p: int, c: int, lines: list[int] = lines, cols: list[int] = cols
-                  ) -> tuple[int, str]:
-            return lines[c] + 1, col_letter(cols[p])
-
-        def error(p: int, c: int, lines: list[int] = lines, cols: list[int] = cols
-                  ) -> str | None:
-            return errors.get((lines[c] + 1, cols[p] + 1))
-
+        cells, where, error = grid.block_cells(rows, lines, list(h.precincts), errors,
+                                               precincts_across=True)
         got.add(grid.count(
-            [[rows[i][j].strip() if j < len(rows[i]) else "" for i in lines] for j in cols],
-            choices, list(h.precincts.values()), where, tally, suppress="cell",
+            cells, choices, list(h.precincts.values()), where, tally, suppress="cell",
             by_column=True, message=lambda what, ch, p: (
                 f"The vote count for {ch!r} in precinct {p!r} is {what}, not a whole number; "
                 "it is read as 0."),

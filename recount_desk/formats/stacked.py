@@ -50,9 +50,6 @@ MAX_CONFIDENCE = 80
 
 _PRECINCT_HEAD = re.compile(r"^(precincts?|precinct\s+name|voting\s+precinct|pct)\s*:?$",
                             re.IGNORECASE)
-_SHARE_HEAD = re.compile(r"^(%|pct\.?|percent(age)?|%\s*of\s*votes|vote\s*%)$", re.IGNORECASE)
-_VOTE_FOR_ROW = re.compile(r"^\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?\(?\s*\d+\s*\)?\s*\)?$",
-                           re.IGNORECASE)
 _clean = grid.clean
 
 
@@ -78,7 +75,7 @@ def _header(row: list[str]) -> tuple[int, dict[int, str]] | None:
     if any(to_int(c) is not None for _, c in cells[1:]):
         return None
     return cells[0][0], {j: c for j, c in cells[1:] if not vocab.TOTAL_MODE.match(c)
-                         and not vocab.is_total_precinct(c) and not _SHARE_HEAD.match(c)
+                         and not vocab.is_total_precinct(c) and not vocab.PERCENT_HEAD.match(c)
                          and not vocab.STATISTIC.match(c) and not vocab.PERCENT.search(c)}
 
 
@@ -132,7 +129,7 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
         if len(texts) == 1 or all(vocab.seats_in(c) is not None for _, c in texts[1:]):
             t = None
             n = vocab.seats_in(" ".join(c for _, c in texts))
-            if _VOTE_FOR_ROW.match(label):
+            if vocab.VOTE_FOR_ROW.match(label):
                 seats = n
             else:
                 above.append((i, label, texts[0][0]))
@@ -212,12 +209,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Tab
     seats: dict[tuple[str, str, str], int] = {}
     seen: dict[tuple[str, str, str], int] = {}   # contest -> its title's row
     for t in tables:
-        seats_in_title = vocab.seats_in(t.title)
-        title = re.sub(r"\s*\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?\d+\s*\)?\s*$", "",
-                       t.title, flags=re.IGNORECASE) or t.title
-        party = vocab.contest_party(title)
-        if party and title.upper().startswith(party + " "):
-            title = title[len(party) + 1:].strip()
+        title, party, seats_in_title = grid.split_title(t.title)
         key = (title, "", party)
         if key in seen:
             raise fail(path, f"The contest title {title!r} heads two tables (rows "
@@ -243,19 +235,10 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Tab
                 v = to_int(rows[i][j]) if j < len(rows[i]) else None
                 if v is not None:
                     tot[ch[3]] = tot.get(ch[3], 0) + v
-        lines = t.precincts
-
-        def where(p: int, c: int, lines: list[int] = lines, cols: list[int] = cols
-                  ) -> tuple[int, str]:
-            return lines[p] + 1, col_letter(cols[c])
-
-        def error(p: int, c: int, lines: list[int] = lines, cols: list[int] = cols
-                  ) -> str | None:
-            return errors.get((lines[p] + 1, cols[c] + 1))
-
+        cells, where, error = grid.block_cells(rows, t.precincts, cols, errors,
+                                               precincts_across=False)
         got.add(grid.count(
-            [[rows[i][j].strip() if j < len(rows[i]) else "" for j in cols] for i in lines],
-            choices, [_label(rows[i], t.label_col) for i in lines], where, tally,
+            cells, choices, [_label(rows[i], t.label_col) for i in t.precincts], where, tally,
             suppress="cell",
             message=lambda what, ch, p: (f"The vote count for {ch!r} in precinct {p!r} is "
                                          f"{what}, not a whole number; it is read as 0."),

@@ -320,6 +320,17 @@ CONTEST_WORD = re.compile(
     r"write-?\s*ins?)\b", re.IGNORECASE)
 
 
+# A header over shares of the votes ('%', 'Pct.', 'Percent'), never a choice's or a
+# precinct's counts (the sideways and the stacked sheets).
+PERCENT_HEAD = re.compile(r"^(%|pct\.?|percent(age)?|%\s*of\s*votes|vote\s*%)$", re.IGNORECASE)
+# A row of its own saying a contest's seats ('Vote for 2', '(Vote for not more than 3)'),
+# and the same at the end of a title ('U.S. SENATE (Vote for 1)').
+VOTE_FOR_ROW = re.compile(r"^\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?\(?\s*\d+\s*\)?\s*\)?$",
+                          re.IGNORECASE)
+VOTE_FOR_IN_TITLE = re.compile(r"\s*[-–,]?\s*\(?\s*vote\s*for\s*(not\s+more\s+than\s+)?"
+                               r"\(?\s*\d+\s*\)?\s*\)?\s*$", re.IGNORECASE)
+
+
 # The second line of a contest's title wrapped onto two rows ('U.S. House' / 'District 2',
 # 'County Commission' / 'Seat B'): read alone, the title named no office, and a multicounty
 # race became a county's own.
