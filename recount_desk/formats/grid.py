@@ -30,6 +30,7 @@ grid under a band of several rows.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -229,10 +230,11 @@ def band_kind(cells: Sequence[str]) -> str:
 def band(rows: Sequence[Sequence[str]], h: int, width: int, *,
          clean: Callable[[str], str] = clean,
          leads: frozenset[str] = BAND_LEADS) -> tuple[list[int], int]:
-    """Stage *header band*: the rows of the band around the header at ``h`` (up to four
-    rows of text above it, and up to four below whose first cell is one of ``leads``;
-    none with counts or a page line: contests, "Vote for", candidates, vote modes and
-    parties make five rows) and the first row after the band."""
+    """Stage *header band*: the rows of the band around the header at ``h`` (up to five
+    rows of text above it, and up to five below whose first cell is one of ``leads``;
+    none with counts or a page line: contests, "Vote for", candidates (over two rows where
+    their names are split), vote modes and parties make six rows) and the first row after
+    the band."""
     def cells(i: int) -> list[str]:
         return [clean(c) for c in rows[i]] + [""] * (width - len(rows[i]))
 
@@ -240,13 +242,13 @@ def band(rows: Sequence[Sequence[str]], h: int, width: int, *,
         return not any(to_int(c) is not None for c in r[1:width] if c)
 
     above = []
-    for i in range(h - 1, max(h - 5, -1), -1):
+    for i in range(h - 1, max(h - 6, -1), -1):
         r = cells(i)
         if not any(r[1:width]) or not no_counts(r) or PAGE_LINE.search(" ".join(r)):
             break
         above.append(i)
     below = []
-    for i in range(h + 1, min(h + 5, len(rows))):
+    for i in range(h + 1, min(h + 6, len(rows))):
         r = cells(i)
         if r[0].lower().rstrip(":") not in leads or not any(r[1:width]) or not no_counts(r):
             break
@@ -280,6 +282,37 @@ def band_roles(grid: dict[int, list[str]], rows: Sequence[int], h: int, first: i
     contest_i = up[-1] if up else (others[0] if others else None)
     party_i = next((i for i in rows if kinds[i] == "party"), None)
     return contest_i, name_i, party_i, kinds
+
+
+def split_names(grid: dict[int, list[str]], rows: Sequence[int], first: int,
+                skip: Container[int] = ()) -> tuple[int, int] | None:
+    """Stage *header band*: two rows of the band, one under the other, that are the choices'
+    names split in two (first names over surnames: 'Mike' / 'Lee'), as (upper, lower); None
+    if there are none. Both rows name the same choice columns (from ``first``, but not those
+    of ``skip``), each candidate differently (four in five distinct at least, not counting
+    the columns that are no candidate's: 'Sub' over 'Total'), and a third row of text names
+    the contests: a row of titles names a contest's first column only, or repeats its
+    title over its columns; a row of parties is no text row."""
+    width = len(grid[rows[0]])
+    js = [j for j in range(first, width) if j not in skip]
+
+    def filled(i: int) -> frozenset[int]:
+        return frozenset(j for j in js if grid[i][j])
+
+    text = [i for i in rows if band_kind([grid[i][j] for j in js]) == "text"]
+    if len(text) < 3:
+        return None
+    pairs = []
+    for a, b in itertools.pairwise(text):
+        f = filled(a)
+        if b != a + 1 or len(f) < 2 or f != filled(b):
+            continue
+        cands = [j for j in f if vocab.choice_kind(f"{grid[a][j]} {grid[b][j]}") == "candidate"]
+        if len(cands) >= 2 and all(5 * _distinct([grid[i][j] for j in cands]) >= 4 * len(cands)
+                                   for i in (a, b)):
+            pairs.append((a, b))
+    # (three such rows, or two pairs: which two are one name cannot be told)
+    return pairs[0] if len(pairs) == 1 else None
 
 
 def _distinct(cells: Sequence[str]) -> int:

@@ -30,7 +30,7 @@ import csv
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from recount_desk.core.model import Issue, Remedy, Severity
 
@@ -336,6 +336,19 @@ def _stance(title: str) -> tuple[str, str] | None:
 Col = tuple[int, str, str, str, str, str]   # column, contest, party, choice, its party, kind
 
 
+class _Section(NamedTuple):
+    """What :func:`_section` reads of one header band (its docstring says each)."""
+
+    data_start: int
+    cols: list[Col]
+    block: set[tuple[str, ...]]
+    no_titles: bool
+    block_start: int
+    stats: dict[int, str]
+    seats: dict[tuple[str, str], set[int]]
+    split_names: tuple[int, int] | None  # the rows that split the names in two
+
+
 def _is_section_header(cells: list[str]) -> bool:
     """A header again further down: a PDF page, or the next contests of a wide table printed
     across pages (which may leave out the statistics columns)."""
@@ -357,13 +370,13 @@ _PERCENT_COLUMN = re.compile(r"^(%|pct\.?|percent(age)?|%\s*of\s+(votes|total))$
 
 
 def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 0
-             ) -> tuple[int, list[Col], set[tuple[str, ...]], bool, int, dict[int, str],
-                        dict[tuple[str, str], set[int]]]:
+             ) -> _Section:
     """For the header at row ``h``: the first data row, the candidate columns, the rows of
     the header block as text, whether the block names no contests, the block's first row
     (the title rows are above it), the statistics columns among the candidates'
     ({column: label}), and the seats a "Vote for N" row of the band gives each contest
-    ({(contest, party): the numbers it says}).
+    ({(contest, party): the numbers it says}), and the two rows that split the choices'
+    names in two ('Mike' over 'Lee', read as one name: :func:`grid.split_names`).
 
     Under a row of vote modes ('Election Day', 'Mail', 'Total' under each candidate) only
     each candidate's 'Total' column is read; a candidate whose modes have no total is
@@ -387,6 +400,14 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
             break
     # Statistics further right ('Turn out %' between contests): never a candidate.
     stats = {j: label for j in range(first, width) if (label := is_stat(j)) is not None}
+    # Names split over two rows ('Mike' over 'Lee'): one name, in the upper row.
+    split = grid.split_names(cells, band, first, stats)
+    if split is not None:
+        up, low = split
+        for j in range(first, width):
+            if j not in stats and cells[low][j]:
+                cells[up][j] = f"{cells[up][j]} {cells[low][j]}"
+                cells[low][j] = ""
     contest_i, name_i, party_i, kinds = grid.band_roles(cells, band, h, first, stats)
     empty_row = [""] * width
     seats_row = next((cells[i] for i in band if kinds[i] == "seats"), None)
@@ -460,7 +481,7 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
                    "file's modes may leave votes out). Add each candidate's total column, or "
                    "export the totals, and import again.", row=h + 1)
     no_titles = not (current or any(contest_row[first:width]))
-    return data_start, cols, block, no_titles, block_start, stats, seats
+    return _Section(data_start, cols, block, no_titles, block_start, stats, seats, split)
 
 
 def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int,
@@ -469,7 +490,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     log = IssueLog(name, sheet or None)
     doubt = IssueLog(name, sheet or None)
     width = max(len(r) for r in rows)
-    data_start, cols, block, no_titles, block_start, stats, band_seats = _section(
+    data_start, cols, block, no_titles, block_start, stats, band_seats, split = _section(
         path, rows, h, width, lead)
     if not cols:
         return RawCanvass(name, FAMILY, frame([]), [], sheet=sheet)
@@ -490,6 +511,13 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                    "contests: a contest's candidates sit side by side, so this row is probably "
                    "not the contests' titles (a row of parties?). Check the contests read, or "
                    "use the column mapping.", row=h + 1, column=col_letter(j0 + lead))
+    if split is not None:
+        up, low = ([_clean(c) for c in rows[i]] + [""] * width for i in split)
+        j0 = next(j for j in range(1, width) if up[j] and low[j] and j not in stats)
+        log.note(f"The candidates' names are split over rows {split[0] + 1} and "
+                 f"{split[1] + 1} ({up[j0]!r} over {low[j0]!r}); each is read as one name "
+                 f"({up[j0] + ' ' + low[j0]!r}).", row=split[0] + 1,
+                 column=col_letter(j0 + lead))
     if stats:
         log.note("Statistics columns among the candidates are left out: "
                  + ", ".join(f"{col_letter(j + lead)} ({t!r})"
@@ -500,7 +528,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         cells = [_clean(c) for c in rows[i]]
         if tuple(c for c in cells if c) in block or not _is_section_header(cells):
             continue
-        start, more, more_block, _, _, _, more_seats = _section(path, rows, i, width, lead)
+        start, more, more_block, _, _, _, more_seats, _ = _section(path, rows, i, width, lead)
         block |= more_block
         for k, ns in more_seats.items():
             band_seats.setdefault(k, set()).update(ns)

@@ -51,6 +51,7 @@ class Layout:
 
     band: tuple[str, ...] = ("contest", "names", "party")  # rows of the header band, in order
     stats_on: str = "names"          # the band row that starts 'Precinct Name, … Turn out %'
+    #                                  (or "surnames", with split_names)
     party_style: str = "codes"
     merged_titles: bool = True       # a contest's title only over its first column
     turnout_between: bool = False    # a 'Turn out %' column after the first contest
@@ -71,6 +72,9 @@ class Layout:
     # A 'Vote Type' column and rows by mode under each precinct: "" none, "total" (its
     # Election Day, Mail and Total rows, the name on the first only), "no-total" (refused).
     mode_rows: str = ""
+    # The candidates' names over two rows: first names, and under them the surnames
+    # ('Mike' over 'Lee'; 'Sub' over 'Total').
+    split_names: bool = False
 
 
 @dataclass
@@ -133,13 +137,20 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
             mode_row.append("")
             seats_row.append("")
     blank = ["", "", "", ""]
-    lead = {"contest": blank, "names": blank, "party": blank, "modes": blank, "seats": blank}
+    lead = {"contest": blank, "names": blank, "party": blank, "modes": blank, "seats": blank,
+            "surnames": blank}
     lead[layout.stats_on] = ["Precinct Name", *STATS]
     body = {"contest": titles, "names": names, "party": parties, "modes": mode_row,
             "seats": seats_row}
     band = list(layout.band)
+    if layout.split_names:
+        body["names"] = [n.rsplit(" ", 1)[0] if " " in n and "%" not in n else n
+                         for n in names]
+        body["surnames"] = [n.rsplit(" ", 1)[1] if " " in n and "%" not in n else ""
+                            for n in names]
+        band.insert(band.index("names") + 1, "surnames")
     if layout.modes:
-        band.insert(band.index("names") + 1, "modes")
+        band.insert(band.index("surnames" if layout.split_names else "names") + 1, "modes")
     if layout.vote_for:
         band.insert(band.index("contest") + 1, "seats")
     if layout.mode_rows:  # the 'Vote Type' column after the precinct's name
@@ -269,6 +280,9 @@ NAMED: dict[str, Layout] = {
     "vote-for-row": Layout(vote_for=True, contests=4),
     "subtotal-columns": Layout(subtotal=True, contests=4),
     "vote-mode-rows": Layout(mode_rows="total", shuffle_rows=True),
+    "names-over-two-rows": Layout(split_names=True, subtotal=True, contests=4),
+    "names-over-two-rows-header-under": Layout(split_names=True, stats_on="surnames",
+                                               modes="total-last"),
 }
 # Layouts with no right reading: each must be refused.
 REFUSED: dict[str, Layout] = {

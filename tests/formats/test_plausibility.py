@@ -236,7 +236,7 @@ layouts = st.builds(
     contests=st.integers(1, 5), precincts=st.integers(2, 8), seed=st.integers(0, 10**6),
     modes=st.sampled_from(["", "total-last", "total-first", "no-total"]),
     vote_for=st.booleans(), subtotal=st.booleans(),
-    mode_rows=st.sampled_from(["", "", "total", "no-total"]),
+    mode_rows=st.sampled_from(["", "", "total", "no-total"]), split_names=st.booleans(),
 )
 
 
