@@ -159,6 +159,9 @@ class _Layout:
     # above, its text)), and fragments that fit neither way when the sheet wraps so.
     down: dict[int, tuple[int, str]] = field(default_factory=dict)
     both_ways: list[int] = field(default_factory=list)
+    # A choice's party on the row under it, in words or as a code ('Mike Lee' / 'Republican'):
+    # the choice's row -> (the party's row, its text, the party).
+    parties: dict[int, tuple[int, str, str]] = field(default_factory=dict)
 
 
 def _label_col(rows: list[list[str]]) -> int:
@@ -270,6 +273,7 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
     pending: tuple[str, int] | None = None   # a title row not yet followed by choices
     stat_section = False
     wraps: dict[int, tuple[int, str]] = {}
+    parties: dict[int, tuple[int, str, str]] = {}   # a choice's party on the row under it
     down: dict[int, tuple[int, str]] = {}   # a name's first part on the row above its counts
     names: dict[int, str] = {}
     mode_parts = 0
@@ -305,6 +309,15 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             if (current is not None or pending is not None) and not _is_stat(label) and \
                     not vocab.VOTE_MODE.match(label) and _modes_below(rows, i + 1, lc, h):
                 parent = _Parent(i, label)   # its votes by mode in the rows below
+                continue
+            if current is not None and current.choices and current.choices[-1] == i - 1 \
+                    and (party := vocab.party_of(label)) is not None \
+                    and _whole_name(above := _clean(rows[i - 1][lc])) \
+                    and not grid.choice_party(above)[1] and i - 1 not in parties \
+                    and _choice_or_end(rows, i + 1, lc, h):
+                # The party of the whole name above ('Mike Lee' / 'Republican'), not the rest
+                # of its name (as 'Evan' / 'Green' would be).
+                parties[i - 1] = (i, label, party)
                 continue
             if current is not None and current.choices and current.choices[-1] == i - 1 \
                     and _wrapped(label, rows, i + 1, lc, h):
@@ -406,7 +419,7 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             else:
                 both.append(k)
     return _Layout(headers, blocks, stats_rows, orphan_rows, title_rows, wraps, blank_rows,
-                   untotalled, names, mode_parts, untotalled_rows, down, both)
+                   untotalled, names, mode_parts, untotalled_rows, down, both, parties)
 
 
 def _fragment(label: str) -> bool:
@@ -518,9 +531,15 @@ def _wrapped(label: str, rows: list[list[str]], after: int, lc: int, h: _Header)
     if not _NAME_LINE.match(label) or vocab.CONTEST_WORD.search(label) or \
             vocab.choice_kind(label) != "candidate":
         return False
-    if after >= len(rows) or not any(c.strip() for c in rows[after]):
+    return _choice_or_end(rows, after, lc, h)
+
+
+def _choice_or_end(rows: list[list[str]], at: int, lc: int, h: _Header) -> bool:
+    """Whether row ``at`` is another choice's row with counts, or a blank row or the end
+    (what follows a line of a choice; a title is followed by its choices)."""
+    if at >= len(rows) or not any(c.strip() for c in rows[at]):
         return True
-    nxt = rows[after]
+    nxt = rows[at]
     return bool(lc < len(nxt) and nxt[lc].strip() and _has_counts(nxt, h))
 
 
@@ -789,6 +808,12 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
             if k is None:
                 continue  # a sum of other rows ('Total Votes')
             choice, chparty = grid.choice_party(label)
+            if i in lay.parties:
+                below, word, chparty = lay.parties[i]
+                log.repeated("party below", f"Row {below + 1} ({word!r}) is read as the party "
+                             f"of the choice above it ({choice!r}).", Severity.NOTE, cap=3,
+                             row=below + 1, column=col_letter(h.label_col),
+                             more="parties read from the row under the name")
             if k in ("over", "under", "blank"):
                 chparty = ""
             for pc in party_cols:

@@ -193,3 +193,40 @@ def test_a_sideways_title_on_two_rows_is_one_title(tmp_path):
     parsed = _read(tmp_path, rows)
     assert not parsed.errors
     assert [c.key.title for c in parsed.contests] == ["U.S. House District 2", "County Sheriff"]
+
+
+# --- A party on the row under each name (session 15) ---------------------------------------
+
+def _parties_below(words: list[str]) -> list[list[object]]:
+    cands = [["Mike Lee", 95, 35, 30, 30], ["Evan McMullin", 60, 20, 20, 20],
+             ["James Hansen", 30, 10, 10, 10]]
+    rows: list[list[object]] = [*TITLE, HEAD, [], ["U.S. Senate"]]
+    for cand, word in zip(cands, words, strict=True):
+        rows += [cand, [word]]
+    return [*rows, [], ["County Sheriff"], ["Cy Cole", 150, 50, 50, 50], ["Republican"],
+            ["Di Dunn", 120, 40, 40, 40], ["Democrat"]]
+
+
+def test_a_party_on_the_row_under_a_whole_name_is_its_party_not_the_rest_of_the_name(tmp_path):
+    # Read as the rest of each name ('Mike Lee Republican'), with a note saying so.
+    parsed = _read(tmp_path, _parties_below(["Republican", "Unaffiliated", "LIB"]))
+    assert _votes(parsed) == {
+        "U.S. Senate": {"Mike Lee": 95, "Evan McMullin": 60, "James Hansen": 30},
+        "County Sheriff": {"Cy Cole": 150, "Di Dunn": 120}}
+    parties = {c.choice.name: c.choice.party for t in parsed.totals for c in t.choices}
+    assert parties == {"Mike Lee": "REP", "Evan McMullin": "UNA", "James Hansen": "LIB",
+                       "Cy Cole": "REP", "Di Dunn": "DEM"}
+    notes = [i for i in parsed.issues if "is read as the party" in i.message]
+    assert (notes[0].row, notes[0].column) == (7, "A")
+    assert "Row 7 ('Republican') is read as the party of the choice above it ('Mike Lee')" \
+        in notes[0].message
+    assert not parsed.doubtful and not parsed.errors
+
+
+def test_a_party_word_under_a_part_of_a_name_is_the_rest_of_the_name(tmp_path):
+    # 'Evan' / 'Green': a surname that is also a party's name, under a first name alone.
+    rows = [*TITLE, HEAD, [], ["U.S. Senate"], ["Evan", 60, 20, 20, 20], ["Green"],
+            ["Mike Lee", 90, 30, 30, 30], [], ["County Sheriff"], ["Cy Cole", 150, 50, 50, 50],
+            ["Di Dunn", 120, 40, 40, 40]]
+    parsed = _read(tmp_path, rows)
+    assert _votes(parsed)["U.S. Senate"] == {"Evan Green": 60, "Mike Lee": 90}
