@@ -328,6 +328,30 @@ def split_names(grid: dict[int, list[str]], rows: Sequence[int], first: int,
     return pairs[0] if len(pairs) == 1 else None
 
 
+def running_mates(grid: dict[int, list[str]], rows: Sequence[int], name_i: int, first: int,
+                  skip: Container[int] = ()) -> int | None:
+    """Stage *header band*: the row of the band right under the choices' names (``name_i``)
+    that names running mates under some of them ('JD Vance' under 'Donald J. Trump'), else
+    None: a row of text under names only, each a whole name of two words or more over
+    another, two at least, all different."""
+    below = name_i + 1
+    if below not in rows:
+        return None
+    js = [j for j in range(first, len(grid[name_i])) if j not in skip]
+    under = [j for j in js if grid[below][j]]
+    if len(under) < 2 or band_kind([grid[below][j] for j in js]) != "text" or \
+            _distinct([grid[below][j] for j in under]) < len(under):
+        return None
+    def whole(t: str) -> bool:
+        return len(t.split()) >= 2 and vocab.choice_kind(t) == "candidate" and \
+            not vocab.CONTEST_WORD.search(t)
+
+    if all(grid[name_i][j] and whole(grid[name_i][j]) and whole(grid[below][j])
+           for j in under):
+        return below
+    return None
+
+
 def _distinct(cells: Sequence[str]) -> int:
     return len({c.casefold() for c in cells if c})
 

@@ -49,7 +49,8 @@ COUNTY_UNIT = "Entire county (totals row)"
 SUMMARY_LABEL = "Ballot summary (ballot statistics only, no contest results)"
 
 _DETECT_SHEETS = 9       # Tooele 2024 keeps nine elections in nine sheets
-_STAT = re.compile(r"^(total\s+)?(reg(\.|istered)?\s*voters?|ballots?\s+cast|turn\s*-?\s*out\s*%?|"
+_STAT = re.compile(r"^(total\s+)?(reg(\.|istered)?\s*voters?|"
+                   r"ballots?\s+(cast|counted|issued|received|returned)|turn\s*-?\s*out\s*%?|"
                    r"voter\s+turnout|%\s*turnout|times\s+cast|cards\s+cast|active\s+voters?)$",
                    re.IGNORECASE)
 _PRECINCT = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?\s*:?$",
@@ -61,6 +62,10 @@ _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\
 # 'YES Judicial Retention', 'NO \nJudicial Retention', 'FOR Cons. Amend A', 'Prop 1 - Against'.
 _STANCE_FIRST = re.compile(r"^(yes|no|for|against)\b[\s:\-–]*(?=\S)(.*)$", re.IGNORECASE)
 _STANCE_LAST = re.compile(r"^(.*?\S)[\s:\-–]+(yes|no|for|against)$", re.IGNORECASE)
+# A precinct's total under its parts ('SL001 Total' under 'SL001 - Part 1'): its stem.
+_PRECINCT_TOTAL = re.compile(r"^(.*?\S)\s*[-:–]?\s*(sub-?\s*)?totals?\s*:?$", re.IGNORECASE)
+# A ballot question's or a retention's choices: the same under every such contest.
+_STANCE_WORDS = frozenset({"yes", "no", "for", "against"})
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Ballot statistics, as a summary of ballots (Summit 2020) or provisional ballots (Cache 2020)
 # labels them; none of them is a contest or a candidate. Some words only say so alongside
@@ -312,6 +317,42 @@ def _title_of(rows: list[list[str]], h: int) -> str:
     return " ".join(_clean(c) for r in rows[:max(h - 1, 0)] for c in r if c.strip()).lower()
 
 
+# Words a title may be shortened to: 'US House Dist 2' is 'US House District 2'.
+_TITLE_WORDS = {"dist": "district", "co": "county", "cnty": "county", "cty": "county"}
+
+
+def _title_key(title: str) -> str:
+    """A contest title as the columns under it are grouped by: case, dots, commas and
+    spaces aside and short words spelled out ('U.S. Senate' is 'US Senate', 'Co. Sheriff'
+    'County Sheriff')."""
+    words = re.sub(r"[.,]", " ", title.casefold()).split()
+    return "".join(_TITLE_WORDS.get(w, w) for w in words)
+
+
+def _two_level(office: list[str], sub: list[str], first: int, skip: dict[int, str]
+               ) -> list[str]:
+    """A row of titles in two: offices ('State House', 'County Commission') over their
+    districts or seats ('District 68', 'Seat A'), each contest's title the two joined over
+    its first column ('State House District 68'); ``sub`` as it is where its cells are not
+    all a district's or a seat's, or the office row is not over them."""
+    filled = [sub[j] for j in range(first, len(sub)) if sub[j] and j not in skip]
+    if not filled or not all(vocab.TITLE_GOES_ON.match(c) for c in filled) or \
+            not any(office[j] for j in range(first, len(office)) if j not in skip):
+        return sub
+    out = [""] * len(sub)
+    top = low = ""
+    for j in range(first, len(sub)):
+        if j in skip:
+            continue
+        if office[j]:
+            top, low = office[j], ""
+        if sub[j]:
+            low = sub[j]
+        if office[j] or sub[j]:
+            out[j] = f"{top} {low}".strip()
+    return out
+
+
 def _split_contest(title: str) -> tuple[str, str]:
     m = _PARTY_PREFIX.match(title)
     if m:
@@ -346,7 +387,14 @@ class _Section(NamedTuple):
     block_start: int
     stats: dict[int, str]
     seats: dict[tuple[str, str], set[int]]
-    split_names: tuple[int, int] | None  # the rows that split the names in two
+    # The two rows that split the names in two, and what joins them: ' ' ('Mike' over
+    # 'Lee'), ' / ' (a running mate under a name).
+    split_names: tuple[int, int, str] | None
+    # Columns with no name over them right after a choice's (column: the choice's column):
+    # where they hold counts, sub-columns of that choice not told apart.
+    unnamed: dict[int, int]
+    # The choices' columns left of the first contest title, where the row of titles has some.
+    untitled: list[int]
 
 
 def _is_section_header(cells: list[str]) -> bool:
@@ -401,18 +449,27 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
     # Statistics further right ('Turn out %' between contests): never a candidate.
     stats = {j: label for j in range(first, width) if (label := is_stat(j)) is not None}
     # Names split over two rows ('Mike' over 'Lee'): one name, in the upper row.
-    split = grid.split_names(cells, band, first, stats)
-    if split is not None:
-        up, low = split
+    pair = grid.split_names(cells, band, first, stats)
+    split = None if pair is None else (*pair, " ")
+    if pair is not None:
+        up, low = pair
         for j in range(first, width):
             if j not in stats and cells[low][j]:
                 cells[up][j] = f"{cells[up][j]} {cells[low][j]}"
                 cells[low][j] = ""
     contest_i, name_i, party_i, kinds = grid.band_roles(cells, band, h, first, stats)
+    mates = grid.running_mates(cells, band, name_i, first, stats)
+    if mates is not None and mates not in (contest_i, party_i):
+        for j in range(first, width):
+            if j not in stats and cells[mates][j]:
+                cells[name_i][j] = f"{cells[name_i][j]} / {cells[mates][j]}"
+        split = split or (name_i, mates, " / ")
     empty_row = [""] * width
     seats_row = next((cells[i] for i in band if kinds[i] == "seats"), None)
     modes_row = next((cells[i] for i in band if kinds[i] == "modes"), None)
     contest_row = cells[contest_i] if contest_i is not None else empty_row
+    if contest_i is not None and contest_i - 1 in band and kinds[contest_i - 1] == "text":
+        contest_row = _two_level(cells[contest_i - 1], contest_row, first, stats)
     name_row, party_row = cells[name_i], cells[party_i] if party_i is not None else empty_row
     block_start = band[0]
     # Rows above the data, as text: a PDF conversion repeats them on every page.
@@ -434,12 +491,14 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
     modes: dict[tuple[str, str], list[int]] = {}  # (contest, candidate): its mode columns
     totalled: set[tuple[str, str]] = set()
     seats: dict[tuple[str, str], set[int]] = {}
+    unnamed: dict[int, int] = {}
+    untitled: list[int] = []  # choices left of the first title
     for j in range(first, width):
         if j in stats:
             continue
         title = contest_row[j] if j < len(contest_row) else ""
         if title:
-            current = seen_titles.setdefault(title.casefold(), title)
+            current = seen_titles.setdefault(_title_key(title), title)
         cname = name_row[j] if j < len(name_row) else ""
         cparty_raw = party_row[j] if j < len(party_row) else ""
         if modes_row is not None and modes_row[j]:
@@ -461,6 +520,8 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
             contest_title = f"{rest}: {cname}" if cname else rest
             cname = word
         if not cname:
+            if cols and cols[-1][1:3] == _split_contest(contest_title):
+                unnamed[j] = cols[-1][0]
             continue
         k = vocab.choice_kind(cname)
         if k is None:
@@ -468,6 +529,8 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
         contest, party = _split_contest(contest_title)
         cparty = (vocab.party_of(cparty_raw) or "") if cparty_raw else ""
         choice, prefix = grid.choice_party(cname)
+        if not current and stance is None and any(contest_row[first:width]):
+            untitled.append(j)
         cols.append((j, contest, party, choice, cparty or prefix, k))
     untotalled = [k for k in modes if k not in totalled]
     if untotalled:
@@ -481,7 +544,8 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
                    "file's modes may leave votes out). Add each candidate's total column, or "
                    "export the totals, and import again.", row=h + 1)
     no_titles = not (current or any(contest_row[first:width]))
-    return _Section(data_start, cols, block, no_titles, block_start, stats, seats, split)
+    return _Section(data_start, cols, block, no_titles, block_start, stats, seats, split,
+                    unnamed, untitled)
 
 
 def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int,
@@ -490,10 +554,39 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     log = IssueLog(name, sheet or None)
     doubt = IssueLog(name, sheet or None)
     width = max(len(r) for r in rows)
-    data_start, cols, block, no_titles, block_start, stats, band_seats, split = _section(
-        path, rows, h, width, lead)
+    (data_start, cols, block, no_titles, block_start, stats, band_seats, split, unnamed,
+     untitled) = _section(path, rows, h, width, lead)
     if not cols:
         return RawCanvass(name, FAMILY, frame([]), [], sheet=sheet)
+    with_counts = sorted(j for j in unnamed if any(
+        j < len(r) and to_int(r[j]) is not None for r in rows[data_start:]))
+    if with_counts:
+        j0 = with_counts[0]
+        owner = next(c for c in cols if c[0] == unnamed[j0])
+        over = [t for i in range(block_start, data_start)
+                if (t := _clean(rows[i][j0]) if j0 < len(rows[i]) else "")]
+        span = ", ".join(col_letter(j + lead) for j in with_counts[:6]) + \
+            (f" and {len(with_counts) - 6} more" if len(with_counts) > 6 else "")
+        doubt.error(f"Column(s) {span} hold counts but no name over them, beside "
+                    f"{owner[3]!r} ({owner[1] or 'Results'}): sub-columns of its votes by how "
+                    "they were cast, under headings that were not recognised"
+                    + (f" ({', '.join(repr(t) for t in over)})" if over else "")
+                    + ", or a candidate whose name is missing. Their counts were not read. "
+                    "Name each column (a 'Total' column under each candidate), or use the "
+                    "column mapping.", row=h + 1, column=col_letter(j0 + lead))
+    if untitled:
+        names = [c[3] for c in cols if c[0] in untitled]
+        first_title = next(c for c in cols if c[0] not in untitled)
+        span = col_letter(untitled[0] + lead) + (
+            f"–{col_letter(untitled[-1] + lead)}" if len(untitled) > 1 else "")
+        doubt.error(f"Column(s) {span} ({', '.join(repr(n) for n in names[:4])}) have no "
+                    "contest title over them, though the row of titles names contests further "
+                    "right (the first, "
+                    f"{first_title[1]!r}, over {col_letter(first_title[0] + lead)}): a title "
+                    "typed over the last or the middle column of its contest moves candidates "
+                    "into the contest beside it. Put each title over its contest's first "
+                    "column, or use the column mapping.", row=h + 1,
+                    column=col_letter(untitled[0] + lead))
     if no_titles:
         doubt.warn("The sheet names no contests above its candidate columns; they are read as "
                    "one contest 'Results'. Use the column mapping to split them.", sheet=sheet,
@@ -511,12 +604,34 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
                    "contests: a contest's candidates sit side by side, so this row is probably "
                    "not the contests' titles (a row of parties?). Check the contests read, or "
                    "use the column mapping.", row=h + 1, column=col_letter(j0 + lead))
+    # The same choices under two contests or more ('Walk In', 'Drop Box' under 'Cy Cole' and
+    # under 'Di Dunn'): no two races have one slate, so the row read as the choices holds
+    # something else (vote modes not recognised), and the row over it the candidates.
+    slates: dict[tuple[str, ...], list[str]] = {}
+    for contest, party in runs:
+        slate = tuple(sorted(c[3].casefold() for c in cols if c[1:3] == (contest, party)
+                             and c[5] == "candidate"))
+        if len(slate) >= 2 and not set(slate) <= _STANCE_WORDS and \
+                contest not in slates.get(slate, []):
+            slates.setdefault(slate, []).append(contest)
+    same = next((cs for cs in slates.values() if len(cs) > 1), None)
+    if same is not None:
+        j0 = next(j for j, c, *_r in cols if c == same[1])
+        shown = sorted({c[3] for c in cols if c[1] == same[0] and c[5] == "candidate"})
+        doubt.warn(f"The contests {same[0]!r} and {same[1]!r} were read with the same choices "
+                   f"({', '.join(repr(c) for c in shown[:4])}): no two races have one slate, so "
+                   "the row read as the choices probably holds something else (how the votes "
+                   "were cast, under words that were not recognised) and the row above it the "
+                   "candidates. Check the contests read, or use the column mapping.",
+                   row=h + 1, column=col_letter(j0 + lead))
     if split is not None:
-        up, low = ([_clean(c) for c in rows[i]] + [""] * width for i in split)
+        up, low = ([_clean(c) for c in rows[i]] + [""] * width for i in split[:2])
         j0 = next(j for j in range(1, width) if up[j] and low[j] and j not in stats)
-        log.note(f"The candidates' names are split over rows {split[0] + 1} and "
-                 f"{split[1] + 1} ({up[j0]!r} over {low[j0]!r}); each is read as one name "
-                 f"({up[j0] + ' ' + low[j0]!r}).", row=split[0] + 1,
+        what = ("the candidates' names are split over" if split[2] == " " else
+                "running mates are named under the candidates, in")
+        log.note(f"{what[0].upper() + what[1:]} rows {split[0] + 1} and {split[1] + 1} "
+                 f"({up[j0]!r} over {low[j0]!r}); each is read as one name "
+                 f"({up[j0] + split[2] + low[j0]!r}).", row=split[0] + 1,
                  column=col_letter(j0 + lead))
     if stats:
         log.note("Statistics columns among the candidates are left out: "
@@ -528,7 +643,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         cells = [_clean(c) for c in rows[i]]
         if tuple(c for c in cells if c) in block or not _is_section_header(cells):
             continue
-        start, more, more_block, _, _, _, more_seats, _ = _section(path, rows, i, width, lead)
+        start, more, more_block, _, _, _, more_seats, _, _, _ = _section(path, rows, i, width, lead)
         block |= more_block
         for k, ns in more_seats.items():
             band_seats.setdefault(k, set()).update(ns)
@@ -559,6 +674,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     tally = grid.Tally(log)
     got = grid.Counted()
     skipped: list[int] = []
+    part_totals: list[tuple[int, str, int]] = []  # (row, label, parts): a precinct's sum
     section_end = data_start
     body: list[tuple[int, str, list[str]]] = []
 
@@ -623,6 +739,27 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             if ballots_j is not None and (b := to_int(r[ballots_j])) is not None:
                 ballots_total = b
             continue
+        if (m := _PRECINCT_TOTAL.match(label)) and body and \
+                body[-1][1].casefold().startswith(m.group(1).casefold()):
+            # 'SL001 Total' under 'SL001 - Part 1' and 'Part 2': the parts' sum, no precinct.
+            stem = m.group(1).casefold()
+            start = len(body)
+            while start and body[start - 1][1].casefold().startswith(stem):
+                start -= 1
+            parts = body[start:]
+            off = next((cols[n][0] for n, (j, *_) in enumerate(cols)
+                        if to_int(r[j]) != (sum(to_int(b[2][n]) or 0 for b in parts)
+                                            if any(to_int(b[2][n]) is not None for b in parts)
+                                            else None)), None)
+            if off is None:
+                part_totals.append((i + 1, label, len(parts)))
+            else:
+                log.error(f"Row {i + 1} ({label!r}) reads as the total of the rows above it "
+                          f"named {parts[0][1]!r} …, but its count in column "
+                          f"{column_name(off)} is not their sum: which is right cannot be "
+                          "told, so no verdict rests on these figures. Correct the file and "
+                          "import again.", row=i + 1, column=column_name(off))
+            continue
         values = [r[j] for j, *_ in cols if r[j]]
         if values and not any(to_int(v) is not None or vocab.is_suppressed(v)
                               for v in values):
@@ -673,6 +810,10 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         log.warn("The sheet has a totals row but no precinct rows; its totals are read as one "
                  f"unit, {COUNTY_UNIT!r}, so a recount cannot be split by precinct.")
     tally.close()
+    grid.some(log, part_totals, lambda t: log.note(
+        f"Row {t[0]} ({t[1]!r}) is the sum of the {t[2]} row(s) above it, a precinct's parts; "
+        "it is not read as a precinct of its own.", row=t[0], column=column_name(0)),
+        "rows that sum a precinct's parts were left out")
     grid.some(log, skipped, lambda i: log.warn(
         f"Row {i + 1} ({_clean(rows[i][0])!r}) has text, not counts, under the candidates; it "
         "was left out.", row=i + 1, column=column_name(0)),

@@ -44,15 +44,18 @@ _OVER_UNDER = re.compile(r"^\s*(over\s*[/&]\s*under|under\s*[/&]\s*over)(\s*-?\s
                          re.IGNORECASE)
 # Rows that sum other rows: counting them would double the votes.
 _SUM_ROW = re.compile(
-    r"^\s*(write-?\s*ins?\s+totals?|write-?\s*in\s+votes\s+total|total\s+votes(\s+cast)?|"
-    r"contest\s+totals?|totals?|total\s+write-?\s*ins?|write-?\s*in\s+total|"
+    r"^\s*(write-?\s*ins?\s+(votes\s+)?totals?(\s+votes)?|total\s+write-?\s*ins?(\s+votes)?|"
+    r"write-?\s*ins?\s*\(\s*totals?\s*\)|all\s+write-?\s*ins?(\s+votes)?|"
+    r"total\s+votes(\s+cast)?(\s+(for|in)\s+(the\s+)?(contest|race|office))?|"
+    r"contest\s+totals?|totals?|(total\s+)?valid\s+votes(\s+cast)?|"
     r"sub-?\s*totals?|grand\s+totals?|race\s+totals?|sum|total\s+cast|votes\s+cast)\s*:?\s*$",
     re.IGNORECASE,
 )
 # Statistics that sit among the choices in some files.
 _STAT_CHOICE = re.compile(
-    r"^\s*(registered\s+voters|ballots\s+cast|times\s+counted|times\s+cast|number\s+of\s+"
-    r"precincts.*|cards\s+cast)\s*$",
+    r"^\s*(registered(\s+voters)?|(total\s+|active\s+)?voters|ballots\s+cast|times\s+counted|"
+    r"times\s+cast|number\s+of\s+precincts.*|cards\s+cast|(total\s+|cast\s+)?ballots|"
+    r"ballots\s+(counted|issued|received|returned|tabulated)|spoiled(\s+ballots)?)\s*$",
     re.IGNORECASE,
 )
 _WRITE_IN = re.compile(r"(write-?\s*ins?|un-?registered\s+write|\(write-in\))", re.IGNORECASE)
@@ -360,11 +363,17 @@ def party_code(text: str) -> str:
     return "" if t in NO_PARTY else t
 # The vote mode that is the total of the others ('Total' under a candidate, a precinct's
 # 'Total' row, a mode column's 'Total' rows).
-TOTAL_MODE = re.compile(r"^\s*total(\s+votes)?\s*$", re.IGNORECASE)
+# The total of a choice's votes by mode, as a column or row of modes heads it ('Total', 'Total
+# Votes', 'TOT', 'Grand Total', 'Sum').
+_TOTAL_MODE = r"total(\s+votes)?|tot\.?|grand\s+total|sum"
+TOTAL_MODE = re.compile(rf"^\s*({_TOTAL_MODE})\s*$", re.IGNORECASE)
 # How the votes were cast (a column, or a sub-row of a precinct), and their total: the vote
-# modes of Electionware's reports and statements.
+# modes of Electionware's reports and statements, and of counties' own sheets ('ED', 'VBM';
+# 'ED' in capitals only: 'Ed' is a name).
 VOTE_MODE = re.compile(
-    r"^\s*(total|election\s+day|early(\s+voting)?|by\s+mail(\s+(ballots?|after))?|"
-    r"mail(\s+ballots?)?|absentee|provisional(\s*-\s*paper)?|paper(\s+at\s+polls)?|polls?|"
-    r"polling|in[\s-]+(person|office)|vote\s+centers?|emergency|uocava|military)\s*$",
+    rf"^\s*({_TOTAL_MODE}|election\s+day(\s+ballots?)?|(?-i:ED|E\.D\.)|early(\s+vot(e|ing))?|"
+    r"by\s+mail(\s+(ballots?|after))?|mail(\s*-?\s*in)?(\s+ballots?)?|vbm|"
+    r"vote\s+by\s+mail|absentee(\s+ballots?)?|provisional(\s*-\s*paper)?|"
+    r"paper(\s+at\s+polls)?|polls?|polling|in[\s-]+(person|office)(\s+voting)?|"
+    r"vote\s+centers?|emergency|uocava|military)\s*$",
     re.IGNORECASE)

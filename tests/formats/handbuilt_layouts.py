@@ -32,7 +32,11 @@ PARTY_STYLES = {
 STATS = ["Total Reg. Voters", "Total Ballots Cast", "Turn out %"]
 
 MODES = {"": [""], "total-last": ["Election Day", "Mail", "Total"],
-         "total-first": ["Total", "Election Day", "Mail"], "no-total": ["Election Day", "Mail"]}
+         "total-first": ["Total", "Election Day", "Mail"], "no-total": ["Election Day", "Mail"],
+         # counties' own words for them
+         "total-votes": ["Absentee", "In Person", "Total Votes"], "tot": ["ED", "VBM", "TOT"],
+         "grand-total": ["Mail", "Election Day", "Grand Total"]}
+TOTALS = {"Total", "Total Votes", "TOT", "Grand Total"}  # the modes' total, as headed
 SEATS = {"County Commission Seat A": 2}  # what a 'Vote for' row says (else 1)
 
 CONTESTS: list[tuple[str, list[tuple[str, str]]]] = [
@@ -65,7 +69,8 @@ class Layout:
     sheet: str = "2024 General"
     totals_label: str = "COUNTY TOTALS"  # the precinct cell of the closing totals row
     # Vote-mode columns under each candidate, their names over the first: "" none,
-    # "total-last" / "total-first" (Election Day, Mail and Total), "no-total" (refused).
+    # "total-last" / "total-first" (Election Day, Mail and Total), "no-total" (refused), or
+    # a county's own words ("total-votes", "tot", "grand-total": see MODES).
     modes: str = ""
     vote_for: bool = False           # a 'Vote for N' row in the band, under the contests
     subtotal: bool = False           # a 'Sub Total' column after each contest's candidates
@@ -170,9 +175,11 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
         """A contest's cells in a precinct: each candidate's by mode, and its subtotal."""
         out: list[object] = []
         for (cand, _), v in zip(cands, got, strict=True):
-            day = rnd.randint(0, v) if v is not None and "Mail" in modes else None
-            by = {"": v, "Total": v, "Election Day": day,
-                  "Mail": None if v is None else v - (day or 0)}
+            parts = [m for m in modes if m and m not in TOTALS]  # the two modes
+            day = rnd.randint(0, v) if v is not None and parts else None
+            by = {"": v, **{m: v for m in modes if m in TOTALS}}
+            if parts:
+                by[parts[0]], by[parts[1]] = day, None if v is None else v - (day or 0)
             for mode in modes:
                 out.append(by[mode])
                 key = (title, cand, mode)
@@ -280,6 +287,9 @@ NAMED: dict[str, Layout] = {
     "vote-for-row": Layout(vote_for=True, contests=4),
     "subtotal-columns": Layout(subtotal=True, contests=4),
     "vote-mode-rows": Layout(mode_rows="total", shuffle_rows=True),
+    "vote-modes-total-votes": Layout(modes="total-votes"),
+    "vote-modes-ed-vbm-tot": Layout(modes="tot", contests=4),
+    "vote-modes-grand-total": Layout(modes="grand-total", turnout_between=True),
     "names-over-two-rows": Layout(split_names=True, subtotal=True, contests=4),
     "names-over-two-rows-header-under": Layout(split_names=True, stats_on="surnames",
                                                modes="total-last"),

@@ -234,7 +234,8 @@ layouts = st.builds(
     merged_titles=st.booleans(), turnout_between=st.booleans(), shuffle_rows=st.booleans(),
     federal_row=st.booleans(), suppressed=st.booleans(), stats_sheet_first=st.booleans(),
     contests=st.integers(1, 5), precincts=st.integers(2, 8), seed=st.integers(0, 10**6),
-    modes=st.sampled_from(["", "total-last", "total-first", "no-total"]),
+    modes=st.sampled_from(["", "total-last", "total-first", "no-total", "total-votes", "tot",
+                           "grand-total"]),
     vote_for=st.booleans(), subtotal=st.booleans(),
     mode_rows=st.sampled_from(["", "", "total", "no-total"]), split_names=st.booleans(),
 )
