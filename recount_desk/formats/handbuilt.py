@@ -109,7 +109,9 @@ def _is_header(cells: list[str]) -> bool:
     if not cells or not _PRECINCT.match(cells[0]):
         return False
     stats = sum(1 for c in cells[1:6] if _STAT.match(c))
-    return stats >= 2 and len([c for c in cells if c]) > stats + 1
+    # (and a cell that is no ballot statistic: a sheet of those alone is a ballot summary)
+    return stats >= 2 and len([c for c in cells if c]) > stats + 1 and any(
+        c and not _STAT.match(c) and not _BALLOT_STAT.match(c) for c in cells[1:])
 
 
 def _join_split_headers(rows: list[list[str]]) -> list[list[str]]:
