@@ -23,7 +23,7 @@ import re
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from recount_desk.core.model import ContestKey, Issue, Severity
 
@@ -424,6 +424,16 @@ def _frame(rows: list[Row]) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # detail.xml
 
+_Shape = tuple[str, tuple[tuple[str, str], ...], str, tuple[Any, ...]]
+
+
+def _shape(el: Any) -> _Shape:
+    """An element as a value to compare with another: its tag, attributes, text and
+    children, all of them (not the whitespace around it)."""
+    return (el.tag, tuple(sorted(el.attrib.items())), (el.text or "").strip(),
+            tuple(_shape(c) for c in el))
+
+
 def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                      member: str | None) -> RawCanvass:
     import xml.etree.ElementTree as ET
@@ -439,6 +449,10 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
     any_party = False
     n_contests = 0
     titled: dict[tuple[str, str], int] = {}  # (title, party): <Contest>s of it so far
+    # key attribute -> (text, shape, contest key) of its first <Contest>
+    by_key: dict[str, tuple[str, _Shape | None, tuple[str, str, str]]] = {}
+    copies: list[str] = []
+    clashes: list[tuple[str, str, str, tuple[str, str, str], tuple[str, str, str]]] = []
     no_units: list[str] = []
     bad_counts: list[str] = []
     try:
@@ -468,11 +482,24 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                 if vocab.is_non_contest_office(title):
                     el.clear()
                     continue
+                # A contest's key names one contest: a second <Contest> of that key is a
+                # copy (read once) or a contradiction (no verdict on either).
+                ckey = el.get("key")
+                shape = _shape(el) if ckey is not None else None
+                before = by_key.get(ckey) if ckey is not None else None
+                if before is not None and before[1] == shape:
+                    copies.append(f'key="{ckey}" ({text!r})')
+                    el.clear()
+                    continue
                 # Two <Contest>s of one title (districts of one office, say) are two contests,
                 # kept apart by a number, never one contest of both's candidates.
                 nth = titled[title, party] = titled.get((title, party), 0) + 1
                 district = f"#{nth}" if nth > 1 else ""
                 key = (title, district, party)
+                if before is not None:
+                    clashes.append((ckey or "", before[0], text, before[2], key))
+                elif ckey is not None:
+                    by_key[ckey] = (text, shape, key)
                 vf = el.get("voteFor")
                 if vf and vf.strip().isdigit():
                     seats[key] = int(vf)
@@ -506,6 +533,22 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
         raise fail(path, "This XML file cannot be read as a Clarity detail.xml "
                    f"({'forbidden DTD or entities' if isinstance(e, HostileXml) else e})"
                    ". Download detail.xml again from the results site.") from e
+    if copies:
+        log.warn(f"{len(copies)} contest(s) come twice in the file, the second time identical "
+                 "to the first, element for element (a copy, not another contest): each is "
+                 "read once: " + ", ".join(copies[:6]) + ". Check that the file is the results "
+                 "site's own download.")
+    for ckey, text_a, text_b, key_a, key_b in clashes:
+        # Bound to each of the two: neither one's figures can be trusted as the contest's.
+        for key in (key_a, key_b):
+            log.issues.append(Issue(
+                name, f"The contest key=\"{ckey}\" comes twice in the file ({text_a!r}, then "
+                f"{text_b!r}), with different contents. A key names one contest, so the file "
+                "contradicts itself and it cannot be told which is right; they are read as "
+                f"{ContestKey(*key_a).label()!r} and {ContestKey(*key_b).label()!r}, and no "
+                f"verdict rests on {ContestKey(*key).label()!r}. Download detail.xml again "
+                "from the results site.", severity=Severity.ERROR, contest=ContestKey(*key),
+                only_contest=True))
     shared = sorted({t for (t, _), n in titled.items() if n > 1})
     if shared:
         log.note("Several contests share a title and are kept apart, the second and later "

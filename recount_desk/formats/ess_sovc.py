@@ -8,7 +8,10 @@ own totals. Titles are not unique (two adjacent ``UT HOUSE`` contests), so a con
 of columns: a new one starts when the title changes, when a choice name comes back, when a
 candidate follows the ``OVER VOTES``/``UNDER VOTES``/``Write-in`` columns, in a primary when
 row 2's party changes, or (with a warning) when the precincts that have votes in the rest of
-the run share none with those before it. Weber's
+the run share none with those before it. Two runs of one title are two contests (#1, #2 …),
+unless they lie apart in the header with votes in the same precincts: then the file cannot
+tell one contest with a column moved away from two contests of one title, and each gets an
+error that withholds its verdict. Weber's
 running mates sit in a column of their own with no votes; they are joined to the candidate.
 
 The export states no vote-for count. Where a contest has ``OVER VOTES`` and ``UNDER VOTES``
@@ -30,7 +33,7 @@ import re
 from operator import itemgetter
 from pathlib import Path
 
-from recount_desk.core.model import Issue, Remedy, Severity
+from recount_desk.core.model import ContestKey, Issue, Remedy, Severity
 
 from . import blocks, vocab
 from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
@@ -330,6 +333,9 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
     count: dict[tuple[str, str], int] = {}
     for seg, cparty in zip(segments, seg_party, strict=True):
         count[seg.title, cparty] = count.get((seg.title, cparty), 0) + 1
+    apart = _apart(segments, seg_party, [frozenset().union(
+        *(support[pos[c]] for c, k in zip(seg.cols, seg.kinds, strict=True)
+          if k in ("candidate", "write_in"))) for seg in segments])
     nth: dict[tuple[str, str], int] = {}
     file_totals: dict[tuple[str, str, str], dict[str, int]] = {}
     seats: dict[tuple[str, str, str], int] = {}
@@ -353,6 +359,19 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
             nth[seg.title, cparty] = nth.get((seg.title, cparty), 0) + 1
             district = f"#{nth[seg.title, cparty]}"
         key = (title, district, cparty)
+        for other, shared, n_other in apart.get(id(seg), []):
+            log.issues.append(Issue(
+                name, f"{f'{title} {district}'.strip()!r}: its columns {_span(seg)} "
+                f"({', '.join(seg.names)}) and the columns {_span(other)} "
+                f"({', '.join(other.names)}), titled the same, are not side by side (other "
+                "contests' columns lie between them), and both have votes in the same "
+                f"precincts ({shared:,} of the {n_other:,} with votes in {_span(other)}). "
+                "This may be one contest with a column moved away from the others, or two "
+                "contests of one title on the same ballots; the file does not tell which, so "
+                "no verdict rests on this one. Put the contest's columns side by side (or "
+                "give each contest its own title) and import the file again.",
+                sheet, top + 1, col_letter(seg.cols[0]), Severity.ERROR,
+                contest=ContestKey(*key), only_contest=True))
         ks = [pos[c] for c, k in zip(seg.cols, seg.kinds, strict=True) if k is not None]
         cand_ks = [pos[c] for c, k in zip(seg.cols, seg.kinds, strict=True)
                    if k in ("candidate", "write_in")]
@@ -442,6 +461,43 @@ def _seats_from_ballots(label: str, all_votes: object, cand_votes: object,
                 "share its columns; the file does not say how many seats. Set its seats "
                 "before trusting its verdict.", None)
     return None, None
+
+
+def _span(seg: blocks.Run) -> str:
+    """A run's columns as the spreadsheet names them ('AE–AF', or 'EY')."""
+    first, last = col_letter(seg.cols[0]), col_letter(seg.cols[-1])
+    return first if first == last else f"{first}–{last}"
+
+
+def _apart(segments: list[blocks.Run], seg_party: list[str],
+           support: list[frozenset[int]]) -> dict[int, list[tuple[blocks.Run, int, int]]]:
+    """For each run (by ``id``) of a title (and party) that comes again elsewhere in the
+    header, not next to it, with votes in the same precincts: the other run, how many
+    precincts the two share and how many the other has votes in.
+
+    Two contests of one title are told apart by their columns (#1, #2 …). Side by side,
+    that is sound: a second district's race printed next to the first's (Grand 2018's two
+    UT HOUSE). Apart, and in the same precincts (more than half the precincts of the
+    smaller one), it may be one contest with a column moved away from it (the moved
+    candidate "elected" alone), which the file cannot tell from two races of one title on
+    the same ballots: neither can be read for sure. Apart but in other precincts (two
+    districts' races of one title) they stay two contests, as before."""
+    out: dict[int, list[tuple[blocks.Run, int, int]]] = {}
+    for i, a in enumerate(segments):
+        for j in range(i + 2, len(segments)):
+            b = segments[j]
+            if (a.title, seg_party[i]) != (b.title, seg_party[j]) or not a.title or \
+                    vocab.is_non_contest_office(a.title):
+                continue
+            if any(segments[k].title == a.title for k in range(i + 1, j)):
+                continue  # (the run between is the one next to it)
+            sa, sb = support[i], support[j]
+            shared = len(sa & sb)
+            if not shared or shared * 2 <= min(len(sa), len(sb)):
+                continue
+            out.setdefault(id(a), []).append((b, shared, len(sb)))
+            out.setdefault(id(b), []).append((a, shared, len(sa)))
+    return out
 
 
 def _party_change(seg: blocks.Run, c: int, parties: list[str]) -> bool:

@@ -22,6 +22,12 @@ race with more candidate votes than ``Times Counted`` ballots in a precinct gets
 Pseudo-candidates spelled otherwise (``Number of Over Votes``, ``Times Under Voted``) are
 over/under votes; any other ``Number of …``/``Times …`` row is left out with a warning, never
 counted as a candidate. A trailing Ctrl-Z and a hand-added line of column names are passed over.
+
+Where no rule fits, the repeats are added up (a warning says so): counting groups without a
+total row. A copy is never added up: the whole body written again after itself, or one
+precinct's block written again row for row, is read once, with a warning naming its lines
+(Wayne 2016 written twice was read four times over: each key's six rows, parts and total
+twice, failed both rules and were summed).
 """
 
 from __future__ import annotations
@@ -122,8 +128,57 @@ def detect(path: Path, kind: str) -> Detection | None:
                      "headerless rows of ten fields (county, precinct, race, candidate, votes)")
 
 
+def _repeats(seq: list[list[str]]) -> int:
+    """How many rows of ``seq`` make one copy when ``seq`` is nothing but that copy written
+    two or more times over, row for row, and the copy holds more than one key; else 0 (the
+    rows of one key alone, all equal, are that key's counting groups, resolved in map)."""
+    n = len(seq)
+    for times in range(2, n + 1):
+        if n % times == 0 and seq[:n // times] * times == seq:
+            one = n // times
+            return one if len({tuple(r[:9]) for r in seq[:one]}) > 1 else 0
+    return 0
+
+
+def _without_copies(recs: list[list[str]], rownos: list[int], log: IssueLog) -> list[int]:
+    """The indexes of the rows to read: all of them, less the rows that are an exact copy of
+    the file's body (the whole export written again after itself) or of one precinct's whole
+    block, each copy left out with a warning naming its lines.
+
+    Repeats of a key are otherwise counting groups (or their total) and are resolved in
+    ``map``; but a copy is not a counting group: added up, every figure would come out
+    twice over (and, since each key's total row is added to its parts, four times over).
+    A block written again row for row, every count the same, is never a real part: a
+    precinct's counting groups and their total row differ wherever the precinct has a vote."""
+    one = _repeats(recs)
+    if one:
+        log.warn(f"The file's lines {rownos[one]:,}–{rownos[-1]:,} repeat lines "
+                 f"{rownos[0]:,}–{rownos[one - 1]:,} exactly (the whole export is written "
+                 f"{len(recs) // one} times over): they are a copy, not more counting groups, "
+                 "so the export is read once. Check that this is the export the county "
+                 "meant to give.")
+        return list(range(one))
+    by_precinct: dict[tuple[str, str], list[int]] = {}
+    for i, r in enumerate(recs):
+        by_precinct.setdefault((r[1], r[2]), []).append(i)
+    dropped: set[int] = set()
+    for (_, precinct), idx in by_precinct.items():
+        block = [recs[i] for i in idx]
+        one = _repeats(block)
+        if not one:
+            continue
+        dropped.update(idx[one:])
+        log.warn(f"The rows of precinct {precinct!r} on lines {rownos[idx[one]]:,}–"
+                 f"{rownos[idx[-1]]:,} repeat its rows on lines {rownos[idx[0]]:,}–"
+                 f"{rownos[idx[one - 1]]:,} exactly: they are a copy, not more counting "
+                 "groups, so the precinct is read once. Check the precinct against the "
+                 "printed canvass.", row=rownos[idx[one]])
+    return [i for i in range(len(recs)) if i not in dropped]
+
+
 def locate(source: Source, options: ReadOptions) -> Located:
-    """The rows of ten fields (a line of column names added by hand passed over); a row
+    """The rows of ten fields (a line of column names added by hand passed over, and an
+    exact copy of the whole body or of a precinct's block left out with a warning); a row
     of another shape is an error naming its row."""
     path, name = source.path, source.name
     text, note = _text(path)
@@ -152,6 +207,9 @@ def locate(source: Source, options: ReadOptions) -> Located:
             continue
         recs.append([c.strip() for c in r[:10]])
         rownos.append(i + 1)
+    if recs:
+        keep = _without_copies(recs, rownos, log)
+        recs, rownos = [recs[i] for i in keep], [rownos[i] for i in keep]
     if not recs:
         raise fail(path, "This is not a GEMS text export: no row has the ten fields county, "
                    "precinct number, precinct, race, race id, race party, candidate, candidate "

@@ -201,13 +201,26 @@ def split_title(title: str) -> tuple[str, str, int | None]:
 
 
 def choice_party(name: str) -> tuple[str, str]:
-    """Stage *header band*: a choice's name and the party it names, before it ('REP MIKE
-    LEE') or after it ('Chris Stewart (REP)'; '(GOP)' is REP), or "" where it names none."""
+    """Stage *header band*: a choice's name and the party it names, or "" where it names
+    none. The party stands before the name ('REP MIKE LEE', 'Republican Mike Lee') or after
+    it: in brackets ('Chris Stewart (REP)', '(Republican)'; '(GOP)' is REP), after a dash
+    ('Mike Lee - Republican', 'Lee, Mike - R'), or as the last word ('Mike Lee REP', 'Mike
+    Lee Republican'). A word is taken for a party only where it is sure to be one: a party
+    code in capitals, a party's name of two words ('United Utah'), a word set off by a dash
+    or brackets, or a party's word that is no one's name beside a whole name of two words
+    or more; a surname that is a party's word ('Evan Green') stays the name. A party of no
+    party ('Nonpartisan', 'NP') is taken off the name and gives ""."""
     name, party = vocab.split_party_prefix(name)
     m = _NAME_PARTY.search(name)
     if m and m.start() > 0:
         name = name[:m.start()]
         party = party or {"GOP": "REP"}.get(m.group(1).upper(), m.group(1).upper())
+    else:
+        name, after = _party_after(name)
+        party = party or (after or "")
+    if not party:
+        name, before = _party_before(name)
+        party = before or ""
     return " ".join(name.split()), party
 
 
@@ -496,3 +509,98 @@ class Book:
         return RawCanvass(self.name, family, frame if frame is not None else
                           raw_rows(self.rows), self.log.issues, self.seats, self.file_totals,
                           self.suppressed, primary_of(said, self.any_party), **more)
+
+
+# --- A choice's party beside its name (choice_party) ------------------------------------
+
+# The party after a name, set off by a dash ('Mike Lee - Republican', 'Lee, Mike - R') or
+# in brackets ('Mike Lee (Republican)').
+_DASH_PARTY = re.compile(r"\s[-\u2013\u2014]\s*([^-\u2013\u2014()]+?)\s*$")
+_BRACKET_PARTY = re.compile(r"\s*\(\s*([^()]+?)\s*\)\s*$")
+# Letters in brackets that are a party ('(R)'; not '(I)', which marks an incumbent).
+_BRACKET_LETTERS = frozenset({"R", "D", "L"})
+# Party codes that are no one's name, as a name's last word in capitals ('Mike Lee REP').
+_NAME_CODES = frozenset({"REP", "DEM", "LIB", "CON", "IAP", "UNA", "GRN", "UUP", "IND",
+                         "UTJ", "UPP", "GOP", "NPA", "NP", "NON"})
+# Party words that are no one's name ('Green' is a surname: 'Evan Green').
+_NAME_WORDS = frozenset({"republican", "democrat", "democratic", "libertarian",
+                         "constitution", "unaffiliated", "independent", "nonpartisan",
+                         "non-partisan"})
+# A person's whole name: two words or more of letters ('Mike Lee', 'Lee, Mike', 'J. R. Doe').
+_PERSON = re.compile(r"^[^\W\d_][\w.'\u2019-]*,?(\s+[^\W\d_][\w.'\u2019-]*,?){1,4}$")
+_PARTY_WORD = re.compile(r"\s+party$", re.IGNORECASE)
+
+
+def _party_named(words: Sequence[str]) -> str | None:
+    """The code of the party ``words`` name ('Republican', 'R', 'United Utah', 'Green
+    Party'; "" for 'Nonpartisan'), None where they name none."""
+    text = _PARTY_WORD.sub("", " ".join(words))
+    return vocab.party_of(text) if text.strip() else None
+
+
+def _sure_party(words: Sequence[str]) -> str | None:
+    """The party ``words`` name where they cannot be a part of a person's name: a party's
+    name of two words or more ('United Utah', 'Republican Party'), a party code in capitals
+    ('REP'), a party's word that is no one's name ('Republican'; not 'Green')."""
+    code = _party_named(words)
+    if code is None:
+        return None
+    if len(words) >= 2 or words[0] in _NAME_CODES or words[0].casefold() in _NAME_WORDS:
+        return code
+    return None
+
+
+def _whole_person(text: str) -> bool:
+    """Whether ``text`` is a person's whole name, two words or more, and no office's."""
+    t = text.strip()
+    return bool(_PERSON.match(t)) and vocab.choice_kind(t) == "candidate" and \
+        not vocab.CONTEST_WORD.search(t)
+
+
+def _party_after(name: str) -> tuple[str, str | None]:
+    """``name`` without a party written after it (choice_party's), and that party's code;
+    the name and None where none is."""
+    for pattern in (_DASH_PARTY, _BRACKET_PARTY):
+        m = pattern.search(name)
+        if m is None or not name[:m.start()].strip():
+            continue
+        inside = m.group(1)
+        if pattern is _BRACKET_PARTY and len(inside.strip(".")) == 1 and \
+                inside.strip(".").upper() not in _BRACKET_LETTERS:
+            continue
+        code = _party_named(inside.split())
+        if code is not None:
+            return name[:m.start()], code
+    words = name.split()
+    for n in (3, 2, 1):
+        rest = " ".join(words[:-n])
+        if len(words) <= n or not rest.strip():
+            continue
+        code = _sure_party(words[-n:])
+        if code is None:
+            continue
+        if n >= 2 or words[-1] in _NAME_CODES or _whole_person(rest):
+            return rest, code
+    return name, None
+
+
+def _party_before(name: str) -> tuple[str, str | None]:
+    """``name`` without a party's word before it ('Republican Mike Lee'), the rest a whole
+    name of two words or more, and that party's code; the name and None where none is."""
+    words = name.split()
+    for n in (3, 2, 1):
+        rest = " ".join(words[n:])
+        if len(words) <= n:
+            continue
+        code = _sure_party(words[:n])
+        if code is not None and _whole_person(rest):
+            return rest, code
+    return name, None
+
+
+def ends_with_party(name: str) -> bool:
+    """Whether ``name`` ends with the party of the choice it names, as :func:`choice_party`
+    reads it ('Mike Lee (REP)', 'Mike Lee - R', 'Mike Lee Republican'): a name that goes on
+    no further."""
+    m = _NAME_PARTY.search(name)
+    return bool(m and m.start() > 0) or _party_after(name)[1] is not None

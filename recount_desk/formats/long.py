@@ -405,34 +405,62 @@ def _cross_check(located: Located, values: Callable[[str], tuple[np.ndarray, lis
     by_mode = np.vstack([numbers(c) for c in modes])
     summed = by_mode.sum(axis=0)  # (nan where a mode is blank: such rows are not judged)
     bad = np.flatnonzero(rows & ~np.isnan(votes) & ~np.isnan(summed) & (summed > votes))
+    # A votes cell left blank where the modes hold counts: the votes are not known (a blank
+    # is not 0, and the modes' sum is not assumed to be the total), so not read as 0.
+    v_codes, v_texts = values(cols["votes"])
+    blank = np.array([not str(t).strip() for t in v_texts] or [False], dtype=bool)[v_codes]
+    unknown = np.flatnonzero(rows & blank & (np.nansum(by_mode, axis=0) > 0))
     # Each contest with such rows gets an error naming its first one: its verdict cannot rest
-    # on its votes (a contest the key names not as read is every contest's, to be safe).
-    texts = {k: values(cols[k]) for k in ("district", "party") if k in cols}
+    # on its votes (a contest the key names not as read is every contest's, to be safe). The
+    # key is the contest's as the table reader makes it: the district as its number, and no
+    # party (a long table's party column is the candidate's).
+    districts = values(cols["district"]) if "district" in cols else None
 
-    def text(k: str, r: int) -> str:
-        if k not in texts:
+    def district(r: int) -> str:
+        if districts is None:
             return ""
-        codes, names = texts[k]
-        return str(names[int(codes[r])]).strip()
+        codes, names = districts
+        return longtable._district(str(names[int(codes[r])]).strip())
 
-    said: dict[tuple[str, str, str], int] = {}
-    for r in bad.tolist():
-        key = (office_texts[office_codes[r]].strip(), text("district", r), text("party", r))
-        said[key] = said.get(key, 0) + 1
-        if said[key] > 1:  # one error per contest: each one's verdict is withheld
-            continue
-        parts = " + ".join(f"{c} {int(by_mode[k, r]):,}" for k, c in enumerate(modes))
-        located.log.issues.append(Issue(
-            path.name, f"{key[0]}: row {first + r}'s votes by mode add up to more than its "
-            f"{cols['votes']!r} ({parts} = {int(summed[r]):,}; {cols['votes']} "
-            f"{int(votes[r]):,}), so the file contradicts itself there (cut short, or its "
-            "columns mixed up); no verdict rests on this contest's figures. Check the file "
-            "against the election system.", sheet, first + r, cols["votes"], Severity.ERROR,
-            contest=ContestKey(*key)))
+    def parts(r: int) -> str:
+        return " + ".join(f"{c} {int(by_mode[k, r]):,}" for k, c in enumerate(modes)
+                          if not np.isnan(by_mode[k, r]))
+
+    def per_contest(found: np.ndarray, says: Callable[[str, int], str]) -> int:
+        """One error per contest, naming its first row of ``found``: each one's verdict is
+        withheld. The number of contests."""
+        said: set[tuple[str, str, str]] = set()
+        for r in found.tolist():
+            key = (office_texts[office_codes[r]].strip(), district(r), "")
+            if key in said:
+                continue
+            said.add(key)
+            located.log.issues.append(Issue(
+                path.name, says(key[0], r), sheet, first + r, cols["votes"], Severity.ERROR,
+                contest=ContestKey(*key)))
+        return len(said)
+
+    n = per_contest(bad, lambda office, r: (
+        f"{office}: row {first + r}'s votes by mode add up to more than its "
+        f"{cols['votes']!r} ({parts(r)} = {int(summed[r]):,}; {cols['votes']} "
+        f"{int(votes[r]):,}), so the file contradicts itself there (cut short, or its "
+        "columns mixed up); no verdict rests on this contest's figures. Check the file "
+        "against the election system."))
     if len(bad) > 1:
         located.log.issues.append(Issue(
-            path.name, f"In {len(bad):,} row(s) in all, of {len(said):,} contest(s), the votes "
+            path.name, f"In {len(bad):,} row(s) in all, of {n:,} contest(s), the votes "
             f"by mode add up to more than the {cols['votes']!r} column.", sheet,
+            severity=Severity.WARNING))
+    n = per_contest(unknown, lambda office, r: (
+        f"{office}: row {first + r}'s {cols['votes']!r} is blank, but its votes by mode are "
+        f"given ({parts(r)}), so the file does not say how many votes the row has (a blank "
+        "is not 0, and the votes by mode are not assumed to be all of them); no verdict "
+        f"rests on this contest's figures. Fill in the {cols['votes']!r} column from the "
+        "election system (or export the file again) and import that copy."))
+    if len(unknown) > 1:
+        located.log.issues.append(Issue(
+            path.name, f"In {len(unknown):,} row(s) in all, of {n:,} contest(s), the "
+            f"{cols['votes']!r} column is blank where the votes by mode are given.", sheet,
             severity=Severity.WARNING))
 
 

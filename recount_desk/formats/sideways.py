@@ -22,7 +22,8 @@ What the family shares, and what this reader takes from it:
 * blank rows between contests, or none;
 * a total column (headed ``Total``, or unheaded and equal to the sum of the precincts)
   gives the file's own totals; percent columns (``%`` or unheaded fractions) are ignored;
-* a ``Party`` column, or the party in the name (``Chris Stewart (REP)``, ``REP MIKE LEE``);
+* a ``Party`` column, or the party in the name (``Chris Stewart (REP)``, ``REP MIKE LEE``,
+  ``Mike Lee - Republican``: :func:`grid.choice_party`);
 * statistics rows (registered voters, ballots cast, turnout, precincts counted) are left
   out, as are sum rows (``Total Votes``); over/under/blank rows are kept apart;
 * a printed report whose precincts run on over several pages repeats the header row with
@@ -159,6 +160,9 @@ class _Layout:
     # above, its text)), and fragments that fit neither way when the sheet wraps so.
     down: dict[int, tuple[int, str]] = field(default_factory=dict)
     both_ways: list[int] = field(default_factory=list)
+    # Fragments of a name that fit either way, or neither, under a choice's row: (row, its
+    # text, the name above it, the name below it or None, the contest's title).
+    unsure: list[tuple[int, str, str, str | None, str]] = field(default_factory=list)
     # A choice's party on the row under it, in words or as a code ('Mike Lee' / 'Republican'):
     # the choice's row -> (the party's row, its text, the party).
     parties: dict[int, tuple[int, str, str]] = field(default_factory=dict)
@@ -275,6 +279,9 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
     wraps: dict[int, tuple[int, str]] = {}
     parties: dict[int, tuple[int, str, str]] = {}   # a choice's party on the row under it
     down: dict[int, tuple[int, str]] = {}   # a name's first part on the row above its counts
+    # (the same, where the name above ends with its party: told by the names, not the sheet)
+    down_named: dict[int, tuple[int, str]] = {}
+    unsure: list[tuple[int, str, str, str | None, str]] = []
     names: dict[int, str] = {}
     mode_parts = 0
     untotalled_rows: list[tuple[int, str, list[str]]] = []
@@ -322,9 +329,24 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             if current is not None and current.choices and current.choices[-1] == i - 1 \
                     and _wrapped(label, rows, i + 1, lc, h):
                 above = _clean(rows[i - 1][lc])
+                next_name = _clean(rows[i + 1][lc]) if _counted_name(rows, i + 1, lc, h) \
+                    else None
+                part_below = next_name is not None and not _whole_name(next_name)
                 if _whole_name(label) and _whole_name(above) and not _JOINER.search(above):
                     # ('Mike Lee' / 'Tommy Williams': a candidate with no counts, or one name?)
                     blank_rows.append((i, label, above, current.title))
+                elif grid.ends_with_party(above):
+                    # The name above ends with its party ('Mike Lee (REP)'): it goes on no
+                    # further, so a fragment is the first part of a name below it that is not
+                    # whole ('Evan' / 'McMullin (UNA)'), and fits nowhere else.
+                    if part_below:
+                        down_named[i + 1] = (i, label)
+                    else:
+                        unsure.append((i, label, above, next_name, current.title))
+                elif part_below and _whole_name(above) and not _JOINER.search(above):
+                    # ('Mike Lee' / 'Evan' / 'McMullin': the rest of a whole name above, or
+                    # the first part of the one below?)
+                    unsure.append((i, label, above, next_name, current.title))
                 else:
                     wraps[i - 1] = (i, label)  # the rest of the name above ('Evan' / 'McMullin')
                 continue
@@ -418,8 +440,10 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
                 down[k + 1] = (k, rest)
             else:
                 both.append(k)
+    down.update(down_named)
     return _Layout(headers, blocks, stats_rows, orphan_rows, title_rows, wraps, blank_rows,
-                   untotalled, names, mode_parts, untotalled_rows, down, both, parties)
+                   untotalled, names, mode_parts, untotalled_rows, down, both, unsure,
+                   parties)
 
 
 def _fragment(label: str) -> bool:
@@ -720,6 +744,24 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                   "one has no name below it: which name it belongs to cannot be told. Put "
                   "each name on one row, and import again.", row=i + 1,
                   column=col_letter(lay.headers[0].label_col))
+    for i, part, name_above, next_name, title in lay.unsure[:5]:
+        if next_name is not None and not grid.ends_with_party(name_above):
+            why = (f"it may be the rest of the name above it ({name_above + ' ' + part!r}) or "
+                   f"the first part of the name below it ({part + ' ' + next_name!r}); the "
+                   "file does not say which")
+        else:
+            why = (f"it is not the rest of the name above it ({name_above!r} ends with its "
+                   "party)" + (", nor is there a name below it" if next_name is None else
+                               ", nor plainly the first part of the name below it "
+                               f"({next_name!r} is a whole name)")
+                   + ": it may be a candidate whose counts were left blank")
+        log.error(f"Row {i + 1} ({part!r}, in {title!r}) holds no counts and is part of a "
+                  f"name, but {why}. Put each name on one row (and type a candidate's counts, "
+                  "0 where it had none), and import again.", row=i + 1,
+                  column=col_letter(lay.headers[0].label_col))
+    if len(lay.unsure) > 5:
+        log.error(f"… {len(lay.unsure) - 5} more rows are parts of names that cannot be told "
+                  "apart.")
     for i, label, above, title in lay.blank_rows:
         if above:
             why = ("it may be a candidate whose counts were left blank, or the rest of the name "

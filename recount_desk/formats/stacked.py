@@ -28,7 +28,13 @@ What the family shares, and what this reader takes from it:
 * the title rows above the first contest name the election.
 
 Two tables at least, each with a title: a sheet holding one table is a hand-built workbook's
-(:mod:`.handbuilt`). A table with no title above its header is refused, naming its row.
+(:mod:`.handbuilt`). A table with no title above its header is refused, naming its row. A
+table whose header band holds more than its one title and its header (a row of text over
+the choices' columns above the header or under it, other than a party row: contests' titles
+each over its first candidate, names under a header of contests) is no table of this
+layout: its choices are in several contests, and the sheet is left to the hand-built reader
+(read so, a section's heading, 'Federal and State Races', was one contest of every
+candidate under it).
 """
 
 from __future__ import annotations
@@ -87,6 +93,7 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
     seats: int | None = None
     t: _Table | None = None
     head: list[str] = []
+    band: list[tuple[int, set[int]]] = []   # rows of text in columns since the last title
     for i, r in enumerate(rows):
         texts = [(j, _clean(c)) for j, c in enumerate(r) if c.strip()]
         if not texts:
@@ -95,6 +102,12 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             continue       # left blank for a nonpartisan race, does not)
         found = _header(r)
         if found is not None:
+            if any(cols & found[1].keys() for _, cols in band):
+                # A row of text over the choices' columns between the title and the header
+                # (contests' titles, each over its first candidate): a hand-built sheet's
+                # header band, its choices in several contests (read as this layout, they
+                # were one contest under the title, a section's heading).
+                return None
             if len(above) >= 2 and vocab.TITLE_GOES_ON.match(above[-1][1]) and \
                     above[-2][0] == above[-1][0] - 1 and above[-2][2] == above[-1][2]:
                 # A title wrapped onto two rows ('U.S. House' / 'District 2'): one title.
@@ -109,7 +122,7 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
                 head = [x for _, x, _ in above[:-1]]
             t = _Table(title, title_row, i, found[0], found[1], seats)
             tables.append(t)
-            above, seats = [], None
+            above, seats, band = [], None, []
             continue
         label = texts[0][1]
         if t is not None and not t.precincts and all(
@@ -133,10 +146,17 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
                 seats = n
             else:
                 above.append((i, label, texts[0][0]))
+                band = []
                 seats = n if vocab.seats_in(label) is None else None
             continue
         if counted:
             return None   # counts outside any table: not this layout
+        if t is not None and not t.precincts and {j for j, _ in texts} & t.choices.keys():
+            # A row of text under the header, over its choices' columns, that is no party
+            # row (the candidates' names under the contests' titles, or their votes by how
+            # they were cast): a header band of several rows, not this layout's one header.
+            return None
+        band.append((i, {j for j, _ in texts}))
     if len(tables) < 2 or any(not x.precincts for x in tables):
         return None
     # Most of each table's precincts are other tables' too (a district's race lists some of
