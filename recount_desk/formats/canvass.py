@@ -710,20 +710,41 @@ def _near_pairs(words: list[str]) -> set[tuple[str, str]]:
     return out
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _run_together(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A title's words with the letters between two numbers written as one word: 'U.S.
+    Senate', 'US Senate' and 'U S Senate' are ('ussenate',); numbers stay apart ('District
+    1 2' is not 'District 12')."""
+    out: list[str] = []
+    for w in words:
+        if out and w.isalpha() and out[-1].isalpha():
+            out[-1] += w
+        else:
+            out.append(w)
+    return tuple(out)
+
+
 def _spelled_twice(raw: RawCanvass, contests: list[Contest], columns: list[VoteColumn]
                    ) -> list[Issue]:
-    """Contests whose titles differ only in punctuation or by a letter or two in one word,
-    and that share no precinct: almost surely one contest spelled two ways (a scanned
-    canvass: 'District' and 'Distriet'). Kept apart, but the officer is told, because a
-    margin computed on either part is wrong. Numbers and one-letter words must agree
-    ('District 69' and 'District 70', 'Seat A' and 'Seat B' are different contests)."""
+    """Contests whose titles differ only in punctuation or spacing ('U.S. Senate', 'US
+    Senate') or by a letter or two in one word, and that share no precinct: almost surely
+    one contest spelled two ways (a scanned canvass: 'District' and 'Distriet'). Kept apart,
+    but the officer is told, because a margin computed on either part is wrong. Numbers and
+    one-letter words must agree ('District 69' and 'District 70', 'Seat A' and 'Seat B' are
+    different contests)."""
     words = [_words(c.key.label()) for c in contests]
     by_mask: dict[tuple[int, int, tuple[str, ...]], list[int]] = defaultdict(list)
     pairs: set[tuple[int, int]] = set()
     exact: dict[tuple[str, ...], int] = {}
+    together: dict[tuple[str, ...], int] = {}
     for k, w in enumerate(words):
         if w in exact:
             pairs.add((exact[w], k))
+        else:
+            joined = _run_together(w)
+            if joined in together:  # (alike but for the spaces between letters)
+                pairs.add((together[joined], k))
+            together.setdefault(joined, k)
         exact.setdefault(w, k)
         for i, word in enumerate(w):
             if not _never_near(word):  # (two titles apart only there are never alike)

@@ -28,7 +28,10 @@ The checks (each one an error, or a warning that makes the reading doubtful):
 and, outside the doubts about the reading as a whole, a contest whose choices fall into
 groups that never have votes in the same precinct (two contests under one title, ``State
 House`` over the candidates of two districts; or one candidate spelled differently from
-county to county): an error bound to that contest, whose verdict it withholds.
+county to county, ``Romney, Mitt`` or ``Mitt Romney (REP)`` for ``Mitt Romney``): an error
+bound to that contest, whose verdict it withholds; and two contests of the same candidates
+that never have votes in the same precinct (one contest under two titles, ``United States
+Senator`` in some precincts and ``U.S. Senate`` in the others): an error bound to each.
 """
 
 from __future__ import annotations
@@ -41,7 +44,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from recount_desk.core.model import ChoiceKind, ContestKind, Issue, Remedy, Severity
+from recount_desk.core.model import (
+    ChoiceKind,
+    ContestKind,
+    Issue,
+    Remedy,
+    Severity,
+    stance_of,
+)
 
 from . import vocab
 from .base import RawCanvass
@@ -93,6 +103,58 @@ def _office_like(name: str) -> bool:
 def _norm(name: str) -> str:
     name, _party = vocab.split_party_prefix(vocab.clean_name(name))
     return re.sub(r"[^\w]+", " ", name.casefold()).strip()
+
+
+# A party mark after a candidate's name: '(REP)', '(Republican)', '(R)', ' - REP',
+# ' - Democratic', or a bare code written in capitals ('MITT ROMNEY REP'), which is only
+# taken where two words are left before it.
+_PARTY_WORD = (r"REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|IND|NON|NP|GOP|NPA|"
+               r"Republican|Democrat|Democratic|Libertarian|Constitution|Green|United Utah|"
+               r"Independent American|Independent|Unaffiliated|Non-?partisan")
+_PARTY_MARK_AFTER = re.compile(
+    rf"\s*(?:\(\s*(?:{_PARTY_WORD}|[RDLGCIU])\.?(?:\s+Party)?\s*\)|\s[-\u2013\u2014]\s*"
+    rf"(?:{_PARTY_WORD})(?:\s+Party)?)\s*$", re.IGNORECASE)
+_PARTY_CODE_AFTER = re.compile(r"(?<=\S)\s+(?:REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|IND)\s*$")
+# Words after a comma that end a name rather than begin its given names ('Smith, Jr.').
+_NAME_SUFFIX = re.compile(r"^(jr|sr|ii|iii|iv|v|2nd|3rd)\.?$", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1 << 14)  # a file repeats the same names
+def _person(name: str) -> str:
+    """A candidate's name as the words of a person: without a party mark before it ('REP
+    Mitt Romney') or after it ('Mitt Romney (REP)', 'Mitt Romney - REP'), and written given
+    names first where the file writes it surname first with a comma ('Romney, Mitt'; 'Smith,
+    John, Jr.'), casefolded, punctuation a space. A ticket ('Trump, Donald / Pence, Mike')
+    is turned part by part. Names without a comma keep their order: 'Lee Mike' is not
+    taken for 'Mike Lee'."""
+    name, _party = vocab.split_party_prefix(vocab.clean_name(name))
+    bare = _PARTY_MARK_AFTER.sub("", name)
+    if bare == name:
+        cut = _PARTY_CODE_AFTER.sub("", name)
+        bare = cut if len(cut.split()) >= 2 else name
+    name = bare.strip() or name
+    if "," in name:
+        name = " / ".join(_given_first(part) for part in re.split(r"\s*[/&]\s*", name))
+    return re.sub(r"[^\w]+", " ", name.casefold()).strip()
+
+
+def _given_first(name: str) -> str:
+    """'Romney, Mitt' -> 'Mitt Romney'; 'Smith, John, Jr.' and 'Smith Jr., John' -> 'John
+    Smith Jr.'; a name of other commas ('John Smith, Jr.') as it is but the comma."""
+    parts = [p.strip() for p in name.split(",") if p.strip()]
+    suffixes: list[str] = []
+    while len(parts) > 1 and _NAME_SUFFIX.match(parts[-1]):
+        suffixes.insert(0, parts.pop())
+    if len(parts) == 2:
+        last, given = parts
+        words = last.split()
+        if len(words) >= 2 and _NAME_SUFFIX.match(words[-1]):  # 'Smith Jr., John'
+            suffixes.insert(0, words.pop())
+            last = " ".join(words)
+        parts = [given, last]
+    elif len(parts) > 2:
+        return name
+    return " ".join([*parts, *suffixes])
 
 
 def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
@@ -644,12 +706,14 @@ def spelled_apart(raw: RawCanvass, parsed: ParsedCanvass,
 def _one_name(a: str, b: str) -> bool:
     """Two spellings of one person's name: the same words but for initials, punctuation
     and case ('BRIAN S. KING', 'Brian King'), a middle name more or less, or one word a
-    letter or two apart ('Glen', 'Glenn'; 'Kali', 'Kale')."""
+    letter or two apart ('Glen', 'Glenn'; 'Kali', 'Kale'); the surname first with a comma
+    ('Romney, Mitt') or a party mark ('Mitt Romney (REP)', 'REP Mitt Romney') left aside
+    (:func:`_person`)."""
     from .canvass import _near
 
     if a == b:
         return False
-    na, nb = _norm(a), _norm(b)
+    na, nb = _person(a), _person(b)
     wa, wb = ([w for w in n.split() if len(w) > 1] for n in (na, nb))
     if not wa or not wb:
         return False
@@ -668,7 +732,7 @@ def _spellings(groups: list[list[str]]) -> bool:
     """Whether every group's names are, but for a letter or an initial, another group's
     (one list of candidates spelled several ways), not other candidates."""
     def words(name: str) -> list[str]:
-        return [w for w in _norm(name).split() if len(w) > 1]
+        return [w for w in _person(name).split() if len(w) > 1]
 
     def alike(a: str, b: str) -> bool:
         wa, wb = words(a), words(b)
@@ -679,6 +743,117 @@ def _spellings(groups: list[list[str]]) -> bool:
 
     return all(any(alike(a, b) for k, other in enumerate(groups) if k != i for b in other)
                for i, group in enumerate(groups) for a in group)
+
+
+# Choices that are no person, whichever contests they stand in: the same words in many
+# contests of one file ('Uncommitted' in each party's primary, 'None of these candidates').
+_NO_PERSON = re.compile(
+    r"^\s*(uncommitted|no\s+preference|none\s+of\s+(these|the\s+above)(\s+candidates)?|"
+    r"no\s+candidates?|scattering|scattered|void|vacant|not\s+assigned|unassigned)\s*$",
+    re.IGNORECASE)
+# Words of a proposition's or a retention's choices, however they are joined ('Yes/For',
+# 'BOND APPROVAL, YES', 'Retain Judge Frick'): every such contest shares them.
+_STANCE_WORDS = frozenset({"yes", "no", "for", "against", "approve", "approved", "approval",
+                           "reject", "rejected", "retain", "retained", "retention", "si",
+                           "sí", "aye", "nay", "oui", "non"})
+# A name in more contests than this is no one candidate's (a real candidate stands in one
+# race, written under a few titles at most): left out of the comparison, which stays linear
+# (30,000 contests of the same two names).
+_MOST_CONTESTS_OF_A_NAME = 40
+
+
+def _people(parsed: ParsedCanvass, ci: int) -> set[str]:
+    """A race's candidates as people (:func:`_person`): no proposition's or retention's
+    choices (a contest with a choice in their words has none), no write-in line, over or
+    under votes, no placeholder ('Uncommitted'), and no one-word name (a person has a given
+    name and a surname; 'Ann' and 'Bo' of a made-up file are not told from a
+    placeholder)."""
+    if parsed.contests[ci].kind is not ContestKind.RACE:
+        return set()
+    out = set()
+    for ch in parsed.choices[ci]:
+        words = _person(ch.name).split()
+        if ch.kind is ChoiceKind.FOR or ch.kind is ChoiceKind.AGAINST \
+                or stance_of(ch.name) is not None or _STANCE_WORDS.intersection(words):
+            return set()
+        if (ch.kind is not ChoiceKind.CANDIDATE or vocab.choice_kind(ch.name) != "candidate"
+                or _NO_PERSON.match(ch.name) or _statistic_like(ch.name)):
+            continue
+        if sum(len(w) > 1 and w.isalpha() for w in words) >= 2:
+            out.add(" ".join(words))
+    return out
+
+
+def titled_apart(raw: RawCanvass, parsed: ParsedCanvass,
+                 by_contest: dict[int, list[Any]]) -> list[Issue]:
+    """An error bound to each of two contests with the same candidates (two at least, and
+    half the candidates of the one with fewer) that never have votes in the same precinct:
+    one contest written under two titles in different precincts ('US Senate' in some,
+    'U.S. Senate' in the others; 'U.S. Senate (Vote for 1)'; 'United States Senator'; a
+    county of a statewide file that writes 'Utah State House' for 'State House', or
+    another district's number), each part read as a contest and decided on part of the
+    votes. Two real races with two of the same candidates are not on different ballots: a
+    candidate stands in one race, and the races of two districts have their own
+    candidates; a race of every county of a statewide file is one contest where its title
+    is written alike. Propositions and retentions (yes and no), write-ins and placeholders
+    are no candidates here. Pairs the build step named already ('U.S. SENATE', 'U.S.
+    Senate': one contest spelled two ways) are not named again."""
+    people = [_people(parsed, ci) for ci in range(len(parsed.contests))]
+    contests_of: dict[str, list[int]] = defaultdict(list)
+    for ci, names in enumerate(people):
+        for name in names:
+            contests_of[name].append(ci)
+    shared: dict[tuple[int, int], int] = defaultdict(int)
+    for cis in contests_of.values():
+        if len(cis) < 2 or len(cis) > _MOST_CONTESTS_OF_A_NAME:
+            continue
+        for i, a in enumerate(cis):
+            for b in cis[i + 1:]:
+                shared[(a, b)] += 1
+    pairs = sorted((a, b) for (a, b), n in shared.items()
+                   if n >= 2 and 2 * n >= min(len(people[a]), len(people[b])))
+    if not pairs:
+        return []
+    voted: dict[int, set[int]] = {}
+
+    def where(ci: int) -> set[int]:
+        if ci not in voted:
+            voted[ci] = {p for col in by_contest.get(ci, ()) for p, v in
+                         zip(col.precincts, col.votes, strict=True) if v}
+        return voted[ci]
+
+    labels = [c.key.label() for c in parsed.contests]
+    told = [(i.contest, i.message) for i in parsed.issues if i.only_contest]
+
+    def named(a: int, b: int) -> bool:  # (the build step's error for the pair, if any)
+        key = parsed.contests[a].key
+        return any(k == key and repr(labels[b]) in m for k, m in told)
+
+    def at(k: int) -> str:
+        ps = where(k)
+        return (f"{labels[k]!r} (votes in {len(ps)} precinct{'s' * (len(ps) != 1)}, "
+                f"{parsed.precincts[min(ps) - 1]!r} among them)")
+
+    found: list[tuple[int, int]] = []
+    for a, b in pairs:
+        if where(a) and where(b) and not where(a) & where(b) \
+                and not named(a, b) and not named(b, a):
+            found += [(a, b), (b, a)]
+    out = []
+    for this, other in sorted(found):
+        key = parsed.contests[this].key
+        common = people[this] & people[other]
+        alike = [ch.name for ch in parsed.choices[this] if _person(ch.name) in common]
+        shown = ", ".join(repr(n) for n in alike[:4]) + (" …" if len(alike) > 4 else "")
+        loc = raw.where.get((key.title, key.district, key.party, ""), (None, None))
+        out.append(Issue(
+            raw.file, f"{at(this)} and {at(other)} have the same candidates ({shown}) but "
+            "never have votes in the same precinct: the contest seems to be written under two "
+            "titles in different precincts, and each title is read as a contest of its own, "
+            "decided on part of the votes. Correct the file so that the contest has one "
+            "title, and import it again. No verdict rests on this contest's figures as read.",
+            raw.sheet, loc[0], loc[1], Severity.ERROR, contest=key, only_contest=True))
+    return out
 
 
 # A candidate's 'party' that is none: no party holds a primary for such a candidate.
@@ -736,7 +911,9 @@ def primaries_read_as_one(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]
 def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     """The reading with the gate's issues added and its family's confidence lowered; a
     doubtful reading says why in :attr:`ParsedCanvass.doubts`. Contests split into groups
-    (:func:`split_contests`) get an error each, which doubts only that contest."""
+    (:func:`split_contests`), with a candidate spelled two ways (:func:`spelled_apart`) or
+    written under two titles (:func:`titled_apart`) get an error each, which doubts only
+    that contest."""
     cells = _cells(parsed) if parsed.columns else None
     by_contest = _columns_by_contest(parsed)
     # (the ballots and each contest's votes per precinct, for both checks of votes over
@@ -745,6 +922,7 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     verdict = assess(raw, parsed, cells, by_contest, sums)
     split = split_contests(raw, parsed, cells, by_contest)
     split += spelled_apart(raw, parsed, by_contest, {i.contest for i in split})
+    split += titled_apart(raw, parsed, by_contest)
     split += primaries_read_as_one(raw, parsed)
     split += one_seat_over_ballots(raw, parsed, sums)
     if split:
