@@ -64,8 +64,6 @@ _STANCE_FIRST = re.compile(r"^(yes|no|for|against)\b[\s:\-–]*(?=\S)(.*)$", re.
 _STANCE_LAST = re.compile(r"^(.*?\S)[\s:\-–]+(yes|no|for|against)$", re.IGNORECASE)
 # A precinct's total under its parts ('SL001 Total' under 'SL001 - Part 1'): its stem.
 _PRECINCT_TOTAL = re.compile(r"^(.*?\S)\s*[-:–]?\s*(sub-?\s*)?totals?\s*:?$", re.IGNORECASE)
-# A ballot question's or a retention's choices: the same under every such contest.
-_STANCE_WORDS = frozenset({"yes", "no", "for", "against"})
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Ballot statistics, as a summary of ballots (Summit 2020) or provisional ballots (Cache 2020)
 # labels them; none of them is a contest or a candidate. Some words only say so alongside
@@ -613,7 +611,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
     for contest, party in runs:
         slate = tuple(sorted(c[3].casefold() for c in cols if c[1:3] == (contest, party)
                              and c[5] == "candidate"))
-        if len(slate) >= 2 and not set(slate) <= _STANCE_WORDS and \
+        if len(slate) >= 2 and not set(slate) <= vocab.STANCE_WORDS and \
                 contest not in slates.get(slate, []):
             slates.setdefault(slate, []).append(contest)
     same = next((cs for cs in slates.values() if len(cs) > 1), None)

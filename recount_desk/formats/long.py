@@ -426,9 +426,11 @@ def _cross_check(located: Located, values: Callable[[str], tuple[np.ndarray, lis
         return " + ".join(f"{c} {int(by_mode[k, r]):,}" for k, c in enumerate(modes)
                           if not np.isnan(by_mode[k, r]))
 
-    def per_contest(found: np.ndarray, says: Callable[[str, int], str]) -> int:
+    def per_contest(found: np.ndarray, says: Callable[[str, int], str],
+                    summary: Callable[[int], str]) -> None:
         """One error per contest, naming its first row of ``found``: each one's verdict is
-        withheld. The number of contests."""
+        withheld; where there are more rows, a warning of them all (``summary`` of the
+        number of contests)."""
         said: set[tuple[str, str, str]] = set()
         for r in found.tolist():
             key = (office_texts[office_codes[r]].strip(), district(r), "")
@@ -438,30 +440,26 @@ def _cross_check(located: Located, values: Callable[[str], tuple[np.ndarray, lis
             located.log.issues.append(Issue(
                 path.name, says(key[0], r), sheet, first + r, cols["votes"], Severity.ERROR,
                 contest=ContestKey(*key)))
-        return len(said)
+        if len(found) > 1:
+            located.log.issues.append(Issue(path.name, summary(len(said)), sheet,
+                                            severity=Severity.WARNING))
 
-    n = per_contest(bad, lambda office, r: (
+    per_contest(bad, lambda office, r: (
         f"{office}: row {first + r}'s votes by mode add up to more than its "
         f"{cols['votes']!r} ({parts(r)} = {int(summed[r]):,}; {cols['votes']} "
         f"{int(votes[r]):,}), so the file contradicts itself there (cut short, or its "
         "columns mixed up); no verdict rests on this contest's figures. Check the file "
-        "against the election system."))
-    if len(bad) > 1:
-        located.log.issues.append(Issue(
-            path.name, f"In {len(bad):,} row(s) in all, of {n:,} contest(s), the votes "
-            f"by mode add up to more than the {cols['votes']!r} column.", sheet,
-            severity=Severity.WARNING))
-    n = per_contest(unknown, lambda office, r: (
+        "against the election system."), lambda n: (
+        f"In {len(bad):,} row(s) in all, of {n:,} contest(s), the votes by mode add up to "
+        f"more than the {cols['votes']!r} column."))
+    per_contest(unknown, lambda office, r: (
         f"{office}: row {first + r}'s {cols['votes']!r} is blank, but its votes by mode are "
         f"given ({parts(r)}), so the file does not say how many votes the row has (a blank "
         "is not 0, and the votes by mode are not assumed to be all of them); no verdict "
         f"rests on this contest's figures. Fill in the {cols['votes']!r} column from the "
-        "election system (or export the file again) and import that copy."))
-    if len(unknown) > 1:
-        located.log.issues.append(Issue(
-            path.name, f"In {len(unknown):,} row(s) in all, of {n:,} contest(s), the "
-            f"{cols['votes']!r} column is blank where the votes by mode are given.", sheet,
-            severity=Severity.WARNING))
+        "election system (or export the file again) and import that copy."), lambda n: (
+        f"In {len(unknown):,} row(s) in all, of {n:,} contest(s), the {cols['votes']!r} "
+        "column is blank where the votes by mode are given."))
 
 
 def _read_csv(path: Path, top: int = 0

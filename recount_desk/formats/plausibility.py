@@ -53,7 +53,7 @@ from recount_desk.core.model import (
     stance_of,
 )
 
-from . import vocab
+from . import grid, vocab
 from .base import RawCanvass
 from .canvass import ParsedCanvass
 
@@ -105,16 +105,6 @@ def _norm(name: str) -> str:
     return re.sub(r"[^\w]+", " ", name.casefold()).strip()
 
 
-# A party mark after a candidate's name: '(REP)', '(Republican)', '(R)', ' - REP',
-# ' - Democratic', or a bare code written in capitals ('MITT ROMNEY REP'), which is only
-# taken where two words are left before it.
-_PARTY_WORD = (r"REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|IND|NON|NP|GOP|NPA|"
-               r"Republican|Democrat|Democratic|Libertarian|Constitution|Green|United Utah|"
-               r"Independent American|Independent|Unaffiliated|Non-?partisan")
-_PARTY_MARK_AFTER = re.compile(
-    rf"\s*(?:\(\s*(?:{_PARTY_WORD}|[RDLGCIU])\.?(?:\s+Party)?\s*\)|\s[-\u2013\u2014]\s*"
-    rf"(?:{_PARTY_WORD})(?:\s+Party)?)\s*$", re.IGNORECASE)
-_PARTY_CODE_AFTER = re.compile(r"(?<=\S)\s+(?:REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|IND)\s*$")
 # Words after a comma that end a name rather than begin its given names ('Smith, Jr.').
 _NAME_SUFFIX = re.compile(r"^(jr|sr|ii|iii|iv|v|2nd|3rd)\.?$", re.IGNORECASE)
 
@@ -127,12 +117,7 @@ def _person(name: str) -> str:
     John, Jr.'), casefolded, punctuation a space. A ticket ('Trump, Donald / Pence, Mike')
     is turned part by part. Names without a comma keep their order: 'Lee Mike' is not
     taken for 'Mike Lee'."""
-    name, _party = vocab.split_party_prefix(vocab.clean_name(name))
-    bare = _PARTY_MARK_AFTER.sub("", name)
-    if bare == name:
-        cut = _PARTY_CODE_AFTER.sub("", name)
-        bare = cut if len(cut.split()) >= 2 else name
-    name = bare.strip() or name
+    name = grid.choice_party(vocab.clean_name(name))[0] or name
     if "," in name:
         name = " / ".join(_given_first(part) for part in re.split(r"\s*[/&]\s*", name))
     return re.sub(r"[^\w]+", " ", name.casefold()).strip()
@@ -751,11 +736,6 @@ _NO_PERSON = re.compile(
     r"^\s*(uncommitted|no\s+preference|none\s+of\s+(these|the\s+above)(\s+candidates)?|"
     r"no\s+candidates?|scattering|scattered|void|vacant|not\s+assigned|unassigned)\s*$",
     re.IGNORECASE)
-# Words of a proposition's or a retention's choices, however they are joined ('Yes/For',
-# 'BOND APPROVAL, YES', 'Retain Judge Frick'): every such contest shares them.
-_STANCE_WORDS = frozenset({"yes", "no", "for", "against", "approve", "approved", "approval",
-                           "reject", "rejected", "retain", "retained", "retention", "si",
-                           "sí", "aye", "nay", "oui", "non"})
 # A name in more contests than this is no one candidate's (a real candidate stands in one
 # race, written under a few titles at most): left out of the comparison, which stays linear
 # (30,000 contests of the same two names).
@@ -774,7 +754,7 @@ def _people(parsed: ParsedCanvass, ci: int) -> set[str]:
     for ch in parsed.choices[ci]:
         words = _person(ch.name).split()
         if ch.kind is ChoiceKind.FOR or ch.kind is ChoiceKind.AGAINST \
-                or stance_of(ch.name) is not None or _STANCE_WORDS.intersection(words):
+                or stance_of(ch.name) is not None or vocab.STANCE_WORDS.intersection(words):
             return set()
         if (ch.kind is not ChoiceKind.CANDIDATE or vocab.choice_kind(ch.name) != "candidate"
                 or _NO_PERSON.match(ch.name) or _statistic_like(ch.name)):

@@ -58,6 +58,11 @@ _STAT_CHOICE = re.compile(
     r"ballots\s+(counted|issued|received|returned|tabulated)|spoiled(\s+ballots)?)\s*$",
     re.IGNORECASE,
 )
+# Words of a proposition's or a retention's choices, however they are joined ('Yes/For',
+# 'BOND APPROVAL, YES', 'Retain Judge Frick'): every such contest shares them.
+STANCE_WORDS = frozenset({"yes", "no", "for", "against", "approve", "approved", "approval",
+                          "reject", "rejected", "retain", "retained", "retention", "si",
+                          "sí", "aye", "nay", "oui", "non"})
 _WRITE_IN = re.compile(r"(write-?\s*ins?|un-?registered\s+write|\(write-in\))", re.IGNORECASE)
 _INVALID_WRITE_IN = re.compile(r"write-?\s*in\s*:?\s*(not\s+certified|invalid|fictitious)|"
                                r"un-?registered\s+write", re.IGNORECASE)

@@ -149,7 +149,7 @@ def test_both_spellings_in_one_precinct_are_two_choices(tmp_path, written):
     ("John Smith, Jr.", "john smith jr"),
     ("Trump, Donald J. / Pence, Michael R.", "donald j trump michael r pence"),
     ("Lee Mike", "lee mike"),
-    ("John REP", "john rep"),          # (no name is left of one word)
+    ("John REP", "john"),              # (a code in capitals after a name: its party)
     ("Jane Green", "jane green"),
     ("Republican", "republican"),
 ])
