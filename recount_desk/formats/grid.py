@@ -481,10 +481,11 @@ def number_like(text: str) -> bool:
         return False
     return True
 
-def merge(result: RawCanvass, more: RawCanvass) -> None:
+def merge(result: RawCanvass, more: RawCanvass, *, same_precincts: bool = False) -> None:
     """Stage *rows*: the reading of another page or sheet joined to ``result`` (its rows,
-    totals, seats and issues after the others'; ballots added; where things are, first
-    seen kept)."""
+    totals, seats and issues after the others'; ballots added — or, where ``more`` is other
+    contests of the same precincts (a sheet a contest), kept as first given; where things
+    are, first seen kept)."""
     import pandas as pd
 
     result.rows = pd.concat([result.rows, more.rows], ignore_index=True)
@@ -498,9 +499,11 @@ def merge(result: RawCanvass, more: RawCanvass) -> None:
     for k, v in more.where.items():
         result.where.setdefault(k, v)
     for p, b in more.ballots.items():
-        result.ballots[p] = result.ballots.get(p, 0) + b
+        result.ballots[p] = (result.ballots.setdefault(p, b) if same_precincts
+                             else result.ballots.get(p, 0) + b)
         result.ballots_rows.setdefault(p, more.ballots_rows.get(p, 0))
-    if more.ballots_total is not None:
+    if more.ballots_total is not None and not (same_precincts and
+                                               result.ballots_total is not None):
         result.ballots_total = more.ballots_total
     for k, n in more.fractional.items():
         result.fractional[k] = result.fractional.get(k, 0) + n

@@ -253,6 +253,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     result: RawCanvass | None = None
     read_from = first_title = ""
     pages: list[str] = []
+    by_contest: list[str] = []  # the sheets after the first, a contest each
+    first_named = False  # the first sheet read has one contest, named as the sheet
     for sheet, raw in _sheets(path, kind, names=names, options=options):
         rows, lead, h = _prepare(raw)
         if h is None:
@@ -269,6 +271,27 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             if result.rows.empty:
                 result = None
                 continue
+            first_named = _titled_by_its_sheet(result, sheet)
+        elif options.sheet is None and first_named and \
+                _title_of(rows, h) == first_title and \
+                _titled_by_its_sheet(more := _read_sheet(path, kind, sheet, rows, h, lead),
+                                     sheet):
+            # 'US Senate', 'County Sheriff' …: a sheet a contest, each named by its contest,
+            # under one title: one election.
+            differ = [p for p, b in more.ballots.items()
+                      if p in result.ballots and result.ballots[p] != b]
+            if differ:
+                p = differ[0]
+                result.issues.append(Issue(
+                    path.name, f"Sheet {sheet!r} gives precinct {p!r} {more.ballots[p]:,} "
+                    f"ballots cast, sheet {read_from!r} {result.ballots[p]:,}"
+                    + (f" (and {len(differ) - 1} more precincts differ)" if len(differ) > 1
+                       else "") + f": the ballots of {read_from!r} are the ones each "
+                    "contest's votes are checked against. Check the sheets' statistics.",
+                    sheet, more.ballots_rows.get(p), None, Severity.WARNING))
+            grid.merge(result, more, same_precincts=True)
+            by_contest.append(sheet)
+            continue
         elif grid.PAGE_SHEET.match(read_from) and grid.PAGE_SHEET.match(sheet) and \
                 _title_of(rows, h) in ("", first_title):
             # 'Table 1', 'Table 2' … of a PDF conversion: pages of one report.
@@ -294,6 +317,12 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             path.name, "Hidden sheet(s) " + ", ".join(repr(h) for h in hidden) + " were not "
             f"read; the canvass was read from {read_from!r}. Choose a hidden sheet to read it.",
             read_from, severity=Severity.WARNING, remedy=Remedy.CHOOSE_SHEET))
+    if by_contest:
+        result.issues.insert(0, Issue(
+            path.name, f"Sheets {read_from!r}, " + ", ".join(repr(s) for s in by_contest)
+            + " are read as one election, a contest a sheet: each sheet's one contest has "
+            f"the sheet's name, under the same title ({first_title!r}).", read_from,
+            severity=Severity.NOTE))
     if pages:
         result.issues.insert(0, Issue(
             path.name, f"Sheets {read_from!r}, " + ", ".join(repr(s) for s in pages) + " are "
@@ -301,7 +330,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             read_from, severity=Severity.NOTE))
     others = [s for s in readable if s != read_from]
     if options.sheet is None and (others or summaries):
-        rest = [s for s in all_names if s != read_from and s not in others and s not in pages]
+        rest = [s for s in all_names if s != read_from and s not in others and s not in pages
+                and s not in by_contest]
         grid.other_sheets(result.issues, path.name, result.sheet, others, n=len(readable),
                           rest=(("Its other sheets " if len(rest) > 1 else "Its other sheet ")
                                 + ", ".join(repr(s) + (" (ballot statistics, no contest "
@@ -310,6 +340,13 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
                                 + (" were not read." if len(rest) > 1 else " was not read."))
                           if rest else "")
     return result
+
+
+def _titled_by_its_sheet(raw: RawCanvass, sheet: str) -> bool:
+    """Whether a sheet's reading is of one contest, whose title is the sheet's name ('US
+    Senate' on the sheet 'US Senate'; 'U.S. Senate' on 'US Senate')."""
+    titles = set(raw.rows["contest"].astype(str)) if not raw.rows.empty else set()
+    return len(titles) == 1 and _title_key(next(iter(titles))) == _title_key(sheet)
 
 
 def _title_of(rows: list[list[str]], h: int) -> str:
