@@ -18,6 +18,7 @@ votes>`` (``<County>`` in state files); vote types are summed per precinct.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 import zipfile
@@ -434,6 +435,12 @@ def _shape(el: Any) -> _Shape:
             tuple(_shape(c) for c in el))
 
 
+def _digest(el: Any) -> bytes:
+    """The SHA-256 of an element's :func:`_shape`: what is kept of each contest to tell a
+    copy by (a statewide file's contests, every precinct's counts, are not held twice)."""
+    return hashlib.sha256(repr(_shape(el)).encode()).digest()
+
+
 def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                      member: str | None) -> RawCanvass:
     import xml.etree.ElementTree as ET
@@ -449,8 +456,8 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
     any_party = False
     n_contests = 0
     titled: dict[tuple[str, str], int] = {}  # (title, party): <Contest>s of it so far
-    # key attribute -> (text, shape, contest key) of its first <Contest>
-    by_key: dict[str, tuple[str, _Shape | None, tuple[str, str, str]]] = {}
+    # key attribute -> (text, shape's digest, contest key) of its first <Contest>
+    by_key: dict[str, tuple[str, bytes | None, tuple[str, str, str]]] = {}
     copies: list[str] = []
     clashes: list[tuple[str, str, str, tuple[str, str, str], tuple[str, str, str]]] = []
     no_units: list[str] = []
@@ -485,7 +492,7 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                 # A contest's key names one contest: a second <Contest> of that key is a
                 # copy (read once) or a contradiction (no verdict on either).
                 ckey = el.get("key")
-                shape = _shape(el) if ckey is not None else None
+                shape = _digest(el) if ckey is not None else None
                 before = by_key.get(ckey) if ckey is not None else None
                 if before is not None and before[1] == shape:
                     copies.append(f'key="{ckey}" ({text!r})')
