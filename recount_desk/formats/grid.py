@@ -224,6 +224,29 @@ def choice_party(name: str) -> tuple[str, str]:
     return " ".join(name.split()), party
 
 
+# A choice's kind while the contest's other choices are not all known: a line of the
+# write-ins' sum ('Write-In Totals'), settled by :func:`settle_write_in_totals`.
+WRITE_IN_TOTAL = "write_in_total"
+
+
+def choice_kind(name: str) -> str | None:
+    """:func:`vocab.choice_kind`, but :data:`WRITE_IN_TOTAL` for a line of the write-ins'
+    sum, which :func:`settle_write_in_totals` counts or leaves out once the contest's other
+    choices are known."""
+    k = vocab.choice_kind(name)
+    return WRITE_IN_TOTAL if k is None and vocab.is_write_in_total(name) else k
+
+
+def settle_write_in_totals(choices: Sequence[tuple[object, str | None]]) -> list[str | None]:
+    """Stage *contests*: the kinds of ``choices`` ((contest, kind) each, kinds as
+    :func:`choice_kind` gives them), a line of the write-ins' sum the write-ins where its
+    contest names none, and left out (None) where it does: beside named write-ins it is
+    their sum, and counting it would count them twice."""
+    named = {c for c, k in choices if k == "write_in"}
+    return [("write_in" if c not in named else None) if k == WRITE_IN_TOTAL else k
+            for c, k in choices]
+
+
 def band_kind(cells: Sequence[str]) -> str:
     """What one row of a header band holds over the choice columns: 'empty', 'party'
     (party codes or names), 'seats' ('Vote for 1' under each contest), 'modes' (how the

@@ -560,7 +560,7 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
             if cols and cols[-1][1:3] == _split_contest(contest_title):
                 unnamed[j] = cols[-1][0]
             continue
-        k = vocab.choice_kind(cname)
+        k = grid.choice_kind(cname)
         if k is None:
             continue
         contest, party = _split_contest(contest_title)
@@ -569,6 +569,8 @@ def _section(path: Path, rows: list[list[str]], h: int, width: int, lead: int = 
         if not current and stance is None and any(contest_row[first:width]):
             untitled.append(j)
         cols.append((j, contest, party, choice, cparty or prefix, k))
+    settled = grid.settle_write_in_totals([(c[1:3], c[5]) for c in cols])
+    cols = [(*c[:5], k) for c, k in zip(cols, settled, strict=True) if k is not None]
     untotalled = [k for k in modes if k not in totalled]
     if untotalled:
         contest, cname = untotalled[0]

@@ -846,7 +846,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                 label = f"{label} {rest}"
             if vocab.is_non_contest_office(label) or _MORE_STATS.match(label):
                 continue
-            k = vocab.choice_kind(label)
+            k = grid.choice_kind(label)
             if k is None:
                 continue  # a sum of other rows ('Total Votes')
             choice, chparty = grid.choice_party(label)
@@ -870,6 +870,12 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                     tot[choice] = tot.get(choice, 0) + v
             choices.append((title, "", party, choice, chparty, k))
             lines.append(i)
+        settled = grid.settle_write_in_totals([(0, ch[5]) for ch in choices])
+        for ch, k in zip(choices, settled, strict=True):
+            if k is None:  # (the named write-ins' sum: not in the file's totals either)
+                file_totals.get(key, {}).pop(ch[3], None)
+        choices = [(*ch[:5], k) for ch, k in zip(choices, settled, strict=True) if k is not None]
+        lines = [i for i, k in zip(lines, settled, strict=True) if k is not None]
         cells, where, error = grid.block_cells(rows, lines, list(h.precincts), errors,
                                                precincts_across=True)
         got.add(grid.count(

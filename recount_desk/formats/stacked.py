@@ -241,8 +241,9 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Tab
             seats[key] = t.seats or seats_in_title or 1
         choices: list[grid.Choice] = []
         cols: list[int] = []
-        for j, name in t.choices.items():
-            k = vocab.choice_kind(name)
+        kinds = grid.settle_write_in_totals([(0, grid.choice_kind(n))
+                                             for n in t.choices.values()])
+        for (j, name), k in zip(t.choices.items(), kinds, strict=True):
             if k is None:
                 continue
             choice, chparty = grid.choice_party(name)

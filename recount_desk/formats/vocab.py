@@ -129,6 +129,13 @@ def choice_kind(name: str) -> str | None:
 
 
 @_cached
+def is_write_in_total(name: str) -> bool:
+    """A line of the write-ins' sum ('Write-In Totals', 'Total Write-In Votes'): no choice
+    beside named write-ins (their sum), the write-ins themselves where none is named."""
+    return bool(_SUM_ROW.match(name) and _WRITE_IN.search(name))
+
+
+@_cached
 def is_sum_name(name: str) -> bool:
     """A choice named like the sum of others ('Total Votes', 'Write-in Totals')."""
     return bool(_SUM_ROW.match(name))

@@ -205,3 +205,33 @@ def test_a_write_in_total_beside_named_write_ins_is_not_counted_twice(tmp_path, 
 def test_a_statistic_row_in_a_long_table_is_left_out(tmp_path):
     parsed = read_canvass(_long_csv(tmp_path, ["Beaver,{p},County Sheriff,,,Registered,900"]))
     assert _votes(parsed) == {"County Sheriff": {"Cy Cole": 250, "Di Dunn": 175}}
+
+
+# --- A write-in total column (session 15 review) ---------------------------------------------
+
+@pytest.mark.parametrize(("names", "want"), [
+    # alone, it is the write-ins (it was left out as 'a sum of other rows': 16 votes lost)
+    (["Cy Cole", "Di Dunn", "Write-In Totals"],
+     {"Cy Cole": 550, "Di Dunn": 540, "Write-In Totals": 9}),
+    # beside named write-ins, their sum: left out
+    (["Cy Cole", "Write-In: Al Ames", "Total Write-In Votes"],
+     {"Cy Cole": 550, "Write-In: Al Ames": 540})])
+def test_a_write_in_total_column_counts_once(tmp_path, names, want):
+    rows = [["2024 General Election - Canvass Report"], [],
+            [None] * 4 + ["County Sheriff"], [*STATS, *names],
+            ["P01", 900, 700, 0.78, 300, 280, 5], ["P02", 800, 600, 0.75, 250, 260, 4]]
+    parsed = _read(tmp_path, rows)
+    assert _votes(parsed) == {"County Sheriff": want}
+
+
+def test_a_write_in_total_row_of_a_sideways_sheet_counts_once(tmp_path):
+    rows = [["2024 General Election"], [None, "Total", "P1", "P2"], [],
+            ["County Sheriff"], ["Cy Cole", 95, 50, 45], ["Di Dunn", 81, 40, 41],
+            ["Write-In Totals", 3, 1, 2], [], ["County Recorder"], ["Ray Reed", 90, 45, 45],
+            ["Write-In: Al Ames", 7, 3, 4], ["Write-In Totals", 7, 3, 4]]
+    parsed = _read(tmp_path, rows)
+    assert parsed.family == "sideways"
+    assert _votes(parsed) == {
+        "County Sheriff": {"Cy Cole": 95, "Di Dunn": 81, "Write-In Totals": 3},
+        "County Recorder": {"Ray Reed": 90, "Write-In: Al Ames": 7}}
+    assert not parsed.doubtful
