@@ -66,6 +66,26 @@ FAST = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+_PAGE_WORD = re.compile(r"^(page|table|sheet|pg)$", re.IGNORECASE)
+
+
+def _alike(a: str, b: str) -> bool:
+    """Two names of the same words but one, and that one two letters apart at most."""
+    wa, wb = a.casefold().split(), b.casefold().split()
+    apart = [(x, y) for x, y in zip(wa, wb, strict=False) if x != y]
+    return len(wa) == len(wb) and len(apart) == 1 and _edits(*apart[0]) <= 2
+
+
+def _edits(x: str, y: str) -> int:
+    """The letters to change, add or take away to make ``x`` into ``y``."""
+    row = list(range(len(y) + 1))
+    for i, cx in enumerate(x, 1):
+        prev, row[0] = row[0], i
+        for j, cy in enumerate(y, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (cx != cy))
+    return row[-1]
+
+
 def _summed(rows: list[list[int]]) -> bool:
     """Whether some column of ``rows`` is, in every row, the sum of the row's others, in two
     rows with votes at least."""
@@ -84,12 +104,17 @@ def canvasses(draw: st.DrawFn, *, seats: bool = False, extras: bool | None = Non
     upper = draw(st.booleans())
     case = str.upper if upper else str
     n_prec = draw(st.integers(1, 6))
-    precincts = [case(f"{draw(word)} {p + 1}") for p in range(n_prec)]
+    # (not 'Page 2': a page's footer in a printed report, which the readers pass over)
+    precincts = [case(f"{draw(word.filter(lambda w: not _PAGE_WORD.match(w)))} {p + 1}")
+                 for p in range(n_prec)]
     n_contests = draw(st.integers(1, 4))
     sizes = draw(st.lists(st.integers(2, 5), min_size=n_contests, max_size=n_contests))
     # Candidate names unique across the canvass (a column mapping may name them).
     names = draw(st.lists(candidate, min_size=sum(sizes), max_size=sum(sizes),
                           unique_by=str.casefold))
+    # (no two names a letter or two apart, 'Aaa Aaa' and 'Aaa Aaaa': the gate rightly takes
+    # them, never in the same precinct, for one name spelled two ways)
+    assume(not any(_alike(a, b) for i, a in enumerate(names) for b in names[i + 1:]))
     contests = []
     for i in range(n_contests):
         chosen = [case(n) for n in names[sum(sizes[:i]):sum(sizes[:i + 1])]]
