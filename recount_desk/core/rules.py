@@ -590,6 +590,22 @@ def read_errors_of(issues: Iterable[Issue], key: ContestKey,
                and (i.contest is None or i.contest == key or i.contest not in keys))
 
 
+def errors_touching(issues: Iterable[Issue], keys: Collection[ContestKey]
+                    ) -> dict[ContestKey, tuple[int, bool]]:
+    """For each contest of ``keys``: :func:`read_errors_of` it, and whether every one of
+    them is its own (:func:`own_errors_of`), the issues gone through once (a state's file
+    has hundreds of contests, and may have hundreds of issues)."""
+    unbound = 0
+    own: dict[ContestKey, int] = {}
+    for i in issues:
+        if i.severity is Severity.ERROR:
+            if i.contest is None or i.contest not in keys:
+                unbound += 1
+            else:
+                own[i.contest] = own.get(i.contest, 0) + 1
+    return {k: (unbound + own.get(k, 0), not unbound) for k in keys}
+
+
 def own_errors_of(issues: Iterable[Issue], key: ContestKey) -> int:
     """The reading errors in the contest ``key``'s own figures (its rows contradict
     themselves, or were not read)."""

@@ -150,6 +150,29 @@ def test_a_contest_undecidable_for_hidden_counts_names_the_unread_count_too(
     assert "reading the file found errors" in d.explanation
 
 
+def test_the_errors_touching_each_contest_are_those_counted_one_contest_at_a_time() -> None:
+    """core.rules.errors_touching (the issues gone through once, for a state's file) gives
+    each contest what read_errors_of and own_errors_of give it."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from recount_desk.core.model import ContestKey, Issue, Severity
+    from recount_desk.core.rules import errors_touching, own_errors_of, read_errors_of
+
+    names = [ContestKey("Mayor"), ContestKey("Council", "1"), ContestKey("Council", "2"),
+             ContestKey("Not in the file")]
+    issue = st.builds(lambda c, sev: Issue("f", "x", contest=c, severity=sev),
+                      st.sampled_from([None, *names]), st.sampled_from(list(Severity)))
+
+    @given(st.lists(issue, max_size=12), st.sets(st.sampled_from(names[:3]), min_size=1))
+    def same(issues: list[Issue], keys: set[ContestKey]) -> None:
+        got = errors_touching(issues, keys)
+        assert set(got) == keys
+        for k in keys:
+            n = read_errors_of(issues, k, keys)
+            assert got[k] == (n, n == own_errors_of(issues, k))
+
+    same()
 def _grand(path: Path, senate_votes: str) -> Path:
     path.write_text("county,precinct,office,district,party,candidate,votes\n"
                     "Grand,P1,U.S. Senate,,REP,Mike Lee,100\n"
