@@ -227,13 +227,19 @@ def choice_party(name: str) -> tuple[str, str]:
 # A choice's kind while the contest's other choices are not all known: a line of the
 # write-ins' sum ('Write-In Totals'), settled by :func:`settle_write_in_totals`.
 WRITE_IN_TOTAL = "write_in_total"
+# An invalid write-in's line ('Write-In: Invalid Write-In', 'Write-in: Fictitious Entry'):
+# its votes are for no candidate and not counted (:func:`count` keeps only their sum), as
+# the long tables and the block readers leave them out.
+VOID_WRITE_IN = "void_write_in"
 
 
 def choice_kind(name: str) -> str | None:
     """:func:`vocab.choice_kind`, but :data:`WRITE_IN_TOTAL` for a line of the write-ins'
     sum, which :func:`settle_write_in_totals` counts or leaves out once the contest's other
-    choices are known."""
+    choices are known, and :data:`VOID_WRITE_IN` for an invalid write-in's."""
     k = vocab.choice_kind(name)
+    if k == "write_in" and vocab.is_void_write_in(name):
+        return VOID_WRITE_IN
     return WRITE_IN_TOTAL if k is None and vocab.is_write_in_total(name) else k
 
 
@@ -400,6 +406,9 @@ class Counted:
     # A precinct's cells of one contest that all say 'not on this ballot' ('-', 'n/a'):
     # (contest title, precinct, the file's row) of each, read as no rows (as empty cells).
     off_ballot: list[tuple[str, str, int]] = field(default_factory=list)
+    # The invalid write-ins' votes (:data:`VOID_WRITE_IN`), not counted, and one's name.
+    void: int = 0
+    void_name: str = ""
 
     def add(self, more: Counted) -> None:
         """The counts of the rows under another header after these."""
@@ -415,6 +424,14 @@ class Counted:
         for f, n in more.fractional.items():
             self.fractional[f] = self.fractional.get(f, 0) + n
         self.off_ballot += more.off_ballot
+        self.void += more.void
+        self.void_name = self.void_name or more.void_name
+
+    def note_void(self, log: IssueLog) -> None:
+        """The note on the invalid write-ins' votes left out, as the long tables give it."""
+        if self.void_name:
+            log.note(f"{self.void:,} invalid write-in vote(s) (e.g. {self.void_name!r}) are "
+                     "not counted for any candidate.")
 
     def note_off_ballot(self, log: IssueLog) -> None:
         """Say, once, which contests were read as not on some precincts' ballots because
@@ -519,7 +536,10 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
                                 row=where(i, k)[0], column=where(i, k)[1])
             sums[i] += v
             ch = choices[k]
-            if ch[5]:
+            if ch[5] == VOID_WRITE_IN:  # (for no candidate: only summed, for the note)
+                got.void += v
+                got.void_name = got.void_name or ch[3]
+            elif ch[5]:
                 out.append((p, ch[0], ch[1], ch[2], ch[3], ch[4], ch[5], v))
     return got
 

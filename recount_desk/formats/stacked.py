@@ -266,6 +266,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Tab
                                          f"{what}, not a whole number; it is read as 0."),
             error=error))
     got.note_off_ballot(log)
+    got.note_void(log)
     tally.close()
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "
