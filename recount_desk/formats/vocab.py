@@ -121,7 +121,8 @@ def choice_kind(name: str) -> str | None:
         return "under"
     if _BLANK.match(name):
         return "blank"
-    if _SUM_ROW.match(name) or _STAT_CHOICE.match(name) or _OVER_UNDER.match(name):
+    if _SUM_ROW.match(name) or _STAT_CHOICE.match(name) or _OVER_UNDER.match(name) or \
+            _NON_CONTEST_OFFICE.match(name):  # ('REGISTERED VOTERS - TOTAL': Sevier 2022)
         return None
     if _WRITE_IN.search(name):
         return "write_in"

@@ -3,7 +3,8 @@ out as a hand-built workbook, session 16): 'WRITE-IN: INVALID WRITE-IN' (228 vot
 'Write-In: Fictitious Entry' were counted as write-in candidates in hand-built, sideways and
 stacked sheets, and so in the race's total and its recount threshold, where the long tables
 and the ES&S and GEMS readers leave them out: votes for no candidate. Now every reader
-leaves them out, with the same note."""
+leaves them out, with the same note. And a statistic named with its total ('REGISTERED
+VOTERS - TOTAL', Sevier 2022 laid out as stacked tables) is no choice of a contest."""
 
 from __future__ import annotations
 
@@ -62,3 +63,21 @@ def test_sideways_and_stacked_sheets_leave_them_out_too(tmp_path: Path):
     assert parsed.family == "stacked"
     assert _senate(parsed) == {"Mike Lee": 33, "Caroline Gleich": 48}
     assert _notes(parsed) == [f"3 {NOTE} for any candidate."]
+
+
+def test_a_statistic_named_with_its_total_is_no_choice_of_a_stacked_table(tmp_path: Path):
+    # Sevier 2022's long file puts 'REGISTERED VOTERS - TOTAL' and 'BALLOTS CAST - TOTAL'
+    # under 'Constitutional Amendment A' in some precincts; laid out as stacked tables
+    # they became two more choices of the amendment, which then read as a race they won.
+    stacked = [["Sevier County 2022 General Election", None, "Official"], [],
+               ["Constitutional Amendment A"], ["Vote for 1"],
+               ["Precinct", "FOR", "AGAINST", "REGISTERED VOTERS - TOTAL",
+                "BALLOTS CAST - TOTAL"],
+               ["P01", 10, 15, 700, 468], ["P02", 11, 16, None, None], [],
+               ["County Sheriff"], ["Vote for 1"], ["Precinct", "Cy Cole", "Di Dunn"],
+               ["P01", 40, 45], ["P02", 41, 46], []]
+    parsed = read_canvass(write_workbook(tmp_path / "st.xlsx", {"Results": stacked}))
+    assert parsed.family == "stacked"
+    amendment = parsed.totals[0]
+    assert amendment.contest.kind.value == "proposition"
+    assert {c.choice.name: c.votes for c in amendment.choices} == {"FOR": 21, "AGAINST": 31}
