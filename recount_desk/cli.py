@@ -320,6 +320,8 @@ def _print_check(result: CheckResult, only_close: bool,
         seats = "" if src == "n/a" else f"  {c.seats} seat{'s' if c.seats != 1 else ''} ({src})"
         print(f"{label:<{width}}  total {d.total:>9,}  margin {margin:>7}  "
               f"threshold {threshold:>6}  {d.verdict.label}{seats}")
+        if cc.portion and d.doubt:
+            explain(c.key.label(), d.doubt)
         if not d.within_margin and not cc.portion:
             for a in d.assumptions:
                 if a.startswith("SEATS NOT STATED"):

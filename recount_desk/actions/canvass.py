@@ -27,9 +27,8 @@ from recount_desk.core.rules import (
     MarginDecision,
     Verdict,
     edition_for,
+    errors_touching,
     filing_office,
-    own_errors_of,
-    read_errors_of,
     request_deadline,
     unread_counts,
 )
@@ -400,11 +399,11 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     # it is in: no verdict rests on the rest of the counts of the contests it can touch.
     keys = {t.contest.key for t in parsed.totals}
     present = file_counties(parsed)
+    touching = errors_touching(issues, keys)
     checks = [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
                             coverage=file_coverage(parsed, f, county, present),
-                            county=county,
-                            read_errors=(n := read_errors_of(issues, t.contest.key, keys)),
-                            own_errors=n == own_errors_of(issues, t.contest.key))
+                            county=county, read_errors=touching[t.contest.key][0],
+                            own_errors=touching[t.contest.key][1])
               for t, f in zip(parsed.totals, findings, strict=True)]
     return CheckResult(
         parsed.file, parsed.family, ed, kind,

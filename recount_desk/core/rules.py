@@ -294,6 +294,10 @@ class MarginDecision:
     explanation: str
     who_may_request: str
     assumptions: tuple[str, ...] = ()
+    # Why these figures cannot be relied on, where reading the file found errors that touch
+    # them (core.rules.unread_counts); empty where none. A county's portion keeps its
+    # verdict (the whole race decides), and this says its figures are not the county's part.
+    doubt: str = ""
 
     @property
     def within_margin(self) -> bool:
@@ -586,6 +590,22 @@ def read_errors_of(issues: Iterable[Issue], key: ContestKey,
                and (i.contest is None or i.contest == key or i.contest not in keys))
 
 
+def errors_touching(issues: Iterable[Issue], keys: Collection[ContestKey]
+                    ) -> dict[ContestKey, tuple[int, bool]]:
+    """For each contest of ``keys``: :func:`read_errors_of` it, and whether every one of
+    them is its own (:func:`own_errors_of`), the issues gone through once (a state's file
+    has hundreds of contests, and may have hundreds of issues)."""
+    unbound = 0
+    own: dict[ContestKey, int] = {}
+    for i in issues:
+        if i.severity is Severity.ERROR:
+            if i.contest is None or i.contest not in keys:
+                unbound += 1
+            else:
+                own[i.contest] = own.get(i.contest, 0) + 1
+    return {k: (unbound + own.get(k, 0), not unbound) for k in keys}
+
+
 def own_errors_of(issues: Iterable[Issue], key: ContestKey) -> int:
     """The reading errors in the contest ``key``'s own figures (its rows contradict
     themselves, or were not read)."""
@@ -608,7 +628,15 @@ def unread_counts(shown: MarginDecision, errors: int, *, own: bool = False) -> M
            "are not numbers, and a count not read may be this contest's.")
     if errors > 0 and shown.verdict is Verdict.UNDECIDABLE and why not in shown.explanation:
         # Undecidable already (hidden counts, say): the unread counts are a reason too.
-        return dataclasses.replace(shown, explanation=f"{shown.explanation} Besides, {why}")
+        return dataclasses.replace(shown, explanation=f"{shown.explanation} Besides, {why}",
+                                   doubt=why)
+    if errors > 0 and shown.verdict is Verdict.PORTION:
+        # The whole race decides (20A-4-401(1)(b)); but this county's figures, as read, may
+        # not be its part of the race: said, so that they are not added to it uncorrected.
+        doubt = (f"These figures cannot be relied on: {why} Correct the file before its "
+                 "figures are added to the whole race.")
+        return dataclasses.replace(shown, explanation=f"{shown.explanation} {doubt}",
+                                   doubt=doubt)
     standing = (Verdict.PORTION, Verdict.EXCLUDED_IRV, Verdict.UNDECIDABLE) + (
         () if own else (Verdict.UNCONTESTED,))
     if errors <= 0 or shown.verdict in standing:
@@ -621,7 +649,7 @@ def unread_counts(shown: MarginDecision, errors: int, *, own: bool = False) -> M
         f"{shown.verdict.label.lower()}. Correct the file and check again — Utah Code "
         f"{shown.basis}.",
         f"Cannot be decided from this file ({shown.basis})",
-        shown.assumptions,
+        shown.assumptions, why,
     )
 
 

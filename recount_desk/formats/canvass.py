@@ -16,7 +16,7 @@ import re
 import unicodedata
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,7 +65,7 @@ class ParsedCanvass:
     # Per-precinct votes, one column per choice, in (contest, choice) order.
     columns: list[VoteColumn]
     # Over/under/blank: precinct index, contest index, kind, count.
-    extras: list[tuple[int, int, str, int]]
+    extras: Sequence[tuple[int, int, str, int]]
     totals: list[ContestTotals]
     issues: list[Issue] = field(default_factory=list)
     primary: bool = False
@@ -117,6 +117,49 @@ class ParsedCanvass:
             name = self.choices[col.contest][col.choice].name
             for p, v in zip(col.precincts, col.votes, strict=True):
                 yield self.precincts[p - 1], col.contest, name, v
+
+
+class ExtraRows(Sequence[tuple[int, int, str, int]]):
+    """The over/under/blank rows as :func:`build` sums them: (precinct index, contest
+    index, kind, count), kept as the columns they are built in and made into tuples only
+    when asked for (by the store, at an import). A check never asks, and an ES&S statement
+    of votes cast has one such row per precinct, contest and kind: tens of thousands of
+    tuples that cost more to make than the rest of the build."""
+
+    __slots__ = ("_columns", "_rows")
+
+    def __init__(self, precincts: np.ndarray, contests: np.ndarray, kinds: np.ndarray,
+                 names: list[str], counts: np.ndarray) -> None:
+        """Equal-length integer arrays, ``kinds`` indexing ``names``."""
+        self._columns = (precincts, contests, kinds, names, counts)
+        self._rows: list[tuple[int, int, str, int]] | None = None
+
+    def _all(self) -> list[tuple[int, int, str, int]]:
+        if self._rows is None:
+            precincts, contests, kinds, names, counts = self._columns
+            self._rows = list(zip(precincts.tolist(), contests.tolist(),
+                                  [names[k] for k in kinds.tolist()], counts.tolist(),
+                                  strict=True))
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self._columns[0])
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[tuple[int, int, str, int]]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # (equal to a list of the same rows)
+
+    def __repr__(self) -> str:
+        return f"ExtraRows({self._all()!r})"
 
 
 def file_sha256(path: Path) -> str:
@@ -425,9 +468,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
                            if official and counted[nm] != use[nm]},
         ))
 
-    extras_rows = list(zip(x_p.tolist(), (x_ck // nk).tolist(),
-                           [kind_names[k] for k in (x_ck % nk).tolist()], x_sums.tolist(),
-                           strict=True))
+    extras_rows = ExtraRows(x_p, x_ck // nk, x_ck % nk, kind_names, x_sums)
     return ParsedCanvass(
         raw.file, raw.family, sha256, [str(p) for p in precinct_uniques], contests, choices,
         columns, extras_rows, totals, issues, is_primary, raw.election_name,
@@ -685,6 +726,7 @@ def _deletions(word: str) -> tuple[str, ...]:
     return tuple(sorted(variants))
 
 
+@functools.lru_cache(maxsize=1 << 14)  # (asked of every word of every title)
 def _never_near(word: str) -> bool:
     """A word :func:`_near` refuses whatever it is compared with."""
     return len(word) < 4 or not word.isalpha() or word in _DISTINCT

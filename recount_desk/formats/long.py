@@ -45,6 +45,7 @@ from .tabular import (
     read_sheet_raw,
     sheet_names,
     sniff,
+    split_csv_cells,
     split_csv_text,
 )
 
@@ -377,8 +378,12 @@ def _cross_check(located: Located, values: Callable[[str], tuple[np.ndarray, lis
 
     def numbers(name: str) -> np.ndarray:
         codes, texts = values(name)
-        table = np.array([float(v) if (v := to_int(t)) is not None else np.nan
-                          for t in texts] or [np.nan])
+        if all_match(_COUNT_TEXTS, texts):  # (as nearly always: to_int is int of each)
+            table = np.fromiter(builtins.map(float, texts), dtype=np.float64,
+                                count=len(texts))
+        else:
+            table = np.array([float(v) if (v := to_int(t)) is not None else np.nan
+                              for t in texts] or [np.nan])
         out: np.ndarray = table[codes]
         return out
 
@@ -501,6 +506,8 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 # Lines of whole numbers that int64 holds, each written as ``str(int(cell))`` writes it.
 _DIGIT_LINES = re.compile(r"(?:(?:0|[1-9][0-9]{0,17})\n)*(?:0|[1-9][0-9]{0,17})")
 _HASHED = 512  # rows above which a column is coded by pandas' hashing
+# Lines of plain counts, each of which :func:`to_int` reads as ``int`` does (below 2**63).
+_COUNT_TEXTS = re.compile(r"(?:[0-9]{1,18}\n)*[0-9]{1,18}")
 
 
 def _read_csv_small(path: Path, top: int = 0) -> tuple[list[str], int,
@@ -523,32 +530,52 @@ def _read_csv_small(path: Path, top: int = 0) -> tuple[list[str], int,
     data = path.read_bytes()
     try:
         text = data.decode("utf-8-sig")
-        rows = split_csv_text(text)
-        if rows is None:
-            rows = list(csv.reader(io.StringIO(text, newline="")))
-    except (UnicodeDecodeError, csv.Error):
+    except UnicodeDecodeError:
         return None
-    del rows[:top]
-    if len(rows) < 2:
-        return None
-    header = rows[0]
-    width = len(header)
-    if not width or "" in header or len(set(header)) < width or \
-            len(set(builtins.map(len, rows))) != 1:
+    # The cells in one list, row after row (one split of the text: no list per row), each
+    # column every ``width``-th of them; the last column's cells end with the mark of
+    # their line end, cut off once per distinct text.
+    got = split_csv_cells(text) if not top else None
+    if got is not None:
+        flat, width = got
+        header = flat[:width]
+        header[-1] = header[-1][:-1]
+        n = len(flat) // width - 1
+
+        def column(j: int) -> tuple[list[str], bool]:
+            return flat[width + j::width], j == width - 1
+    else:
+        try:
+            rows = split_csv_text(text)
+            if rows is None:
+                rows = list(csv.reader(io.StringIO(text, newline="")))
+        except csv.Error:
+            return None
+        del rows[:top]
+        if len(rows) < 2 or len(set(builtins.map(len, rows))) != 1:
+            return None
+        header, n = rows[0], len(rows) - 1
+        width = len(header)
+
+        def column(j: int) -> tuple[list[str], bool]:
+            return [r[j] for r in rows[1:]], False
+    if not n or not width or "" in header or len(set(header)) < width:
         return None
     roles = _columns(header)
     votes = roles.get("votes")
     keep = set(roles.values()) | set(_checked(header, roles))
     coded: dict[str, tuple[np.ndarray, list[str]]] = {}
-    for name, cells in zip(header, zip(*rows[1:], strict=True), strict=True):
+    for j, name in enumerate(header):
         if name not in keep:
             continue
+        cells, marked = column(j)
         codes: np.ndarray | None = None
-        if len(cells) > _HASHED:  # (pandas hashes a long column faster than a dict does)
+        if n > _HASHED:  # (pandas hashes a long column faster than a dict does)
             codes, uniques = pd.factorize(np.array(cells, dtype=object))
-            distinct = uniques.tolist()
+            keys = uniques.tolist()
         else:
-            distinct = list(dict.fromkeys(cells))
+            keys = list(dict.fromkeys(cells))
+        distinct = [c[:-1] for c in keys] if marked else keys
         if name == votes and all_match(_DIGIT_LINES, distinct):
             texts = distinct  # (each as pandas parses it and ``str(int(cell))`` gives it)
         elif name == votes and any(c != c.strip() for c in distinct):
@@ -566,9 +593,9 @@ def _read_csv_small(path: Path, top: int = 0) -> tuple[list[str], int,
             codes = (np.array(lookup, dtype=np.int32)[codes] if len(merged) < len(texts)
                      else codes.astype(np.int32))
         else:
-            index = dict(zip(distinct, lookup, strict=True))  # (merged: "A " and "A")
+            index = dict(zip(keys, lookup, strict=True))  # (merged: "A " and "A")
             codes = np.fromiter(builtins.map(index.__getitem__, cells), dtype=np.int32,
-                                count=len(cells))
+                                count=n)
         coded[name] = (codes, list(merged))
-    return header, len(rows) - 1, coded, None
+    return header, n, coded, None
 

@@ -423,12 +423,16 @@ def _cut_at_a_line_end(candidate: np.ndarray, prec_c: np.ndarray, race: np.ndarr
     last = int(rows[-1])
     width = int(cand_c.max()) + 1
     of_race = rows[race[rows] == race[last]]
-    precincts, inverse = np.unique(prec_c[of_race], return_inverse=True)
-    if len(precincts) >= 3:
-        listed = np.bincount(np.unique(inverse.astype(np.int64) * width + cand_c[of_race])
-                             // width, minlength=len(precincts))
-        here = int(np.searchsorted(precincts, prec_c[last]))
-        every = len(np.unique(cand_c[of_race]))
+    # (precinct and choice codes are below the rows' number: their sets are counts by code,
+    # not sorts, which cost more than the rest on a county's file)
+    p_of = prec_c[of_race]
+    seen = np.bincount(p_of) > 0
+    if np.count_nonzero(seen) >= 3:
+        rank = np.cumsum(seen) - 1  # (each precinct's place among the race's, ascending)
+        listed = np.bincount(_unique(rank[p_of].astype(np.int64) * width + cand_c[of_race])
+                             // width, minlength=int(rank[-1]) + 1)
+        here = int(rank[prec_c[last]])
+        every = int(np.count_nonzero(np.bincount(cand_c[of_race])))
         if listed[here] < every and (np.delete(listed, here) == every).all():
             return last, int(listed[here]), every, int(race[last])
     # The precinct's rows last in the file, and contests every other precinct has missing.
@@ -448,20 +452,35 @@ def _cut_at_a_line_end(candidate: np.ndarray, prec_c: np.ndarray, race: np.ndarr
     in_both = [r for r in mine_order if r in prev_set]
     if not (len(in_both) < len(prev_order) and prev_order[:len(in_both)] == in_both):
         return None
-    others = np.unique(prec_c[rows[~mine]])
-    if len(others) < 3:
+    others = int(np.count_nonzero(np.bincount(prec_c[rows[~mine]])))
+    if others < 3:
         return None
     places = int(prec_c.max()) + 1
-    pairs = np.unique(race[rows].astype(np.int64) * places + prec_c[rows])
-    races, spread = np.unique(pairs // places, return_counts=True)
+    pairs = _unique(race[rows].astype(np.int64) * places + prec_c[rows])
+    # (ascending pairs: each race's precincts a run of them)
+    of = pairs // places
+    starts = np.flatnonzero(np.concatenate(([True], of[1:] != of[:-1])))
+    races, spread = of[starts], np.diff(np.append(starts, len(of)))
     have = set(mine_order)
     everywhere = [int(r) for r, k in zip(races.tolist(), spread.tolist(), strict=True)
-                  if k == len(others) and r not in have]
+                  if k == others and r not in have]
     shared = sum(1 for r, k in zip(races.tolist(), spread.tolist(), strict=True)
-                 if k == len(others) + 1)
+                 if k == others + 1)
     if everywhere and shared:
         return last, shared, shared + len(everywhere), None
     return None
+
+
+def _unique(values: np.ndarray) -> np.ndarray:
+    """``numpy.unique`` of a 1-D array of integers (its distinct values, ascending), by one
+    sort: without numpy's other work, which costs more than the sort on a short array."""
+    import numpy as np
+
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    out: np.ndarray = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+    return out
 
 
 def _sums_by(codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -502,7 +521,8 @@ def _numbers(texts: list[str]) -> tuple[np.ndarray, list[int]]:
     import pandas as pd
 
     if all_match(_ALL_DIGITS, texts):  # (as nearly always)
-        return np.array(list(map(int, texts)), dtype=np.float64), []
+        # (float of fifteen digits or fewer is exact: what int, then float64, gives)
+        return np.fromiter(map(float, texts), dtype=np.float64, count=len(texts)), []
     digits = _DIGITS.fullmatch
     out = np.array([int(t) if digits(t) else np.nan for t in texts], dtype=np.float64)
     words = [k for k, t in enumerate(texts) if not digits(t)]

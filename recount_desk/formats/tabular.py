@@ -344,6 +344,58 @@ def split_csv_text(text: str, *, strip: bool = False, shared: bool = False
     return [next(parsed) if '"' in line else line.split(",") for line in lines]
 
 
+def split_csv_cells(text: str) -> tuple[list[str], int] | None:
+    """The cells of the rows :func:`split_csv_text` gives, one row after another in one
+    list, and the rows' width, where every row has that width (two cells or more); else
+    None (where it gives None too). One split of the whole text, not one per line (and no
+    row's list): the last cell of every row ends with "\\x00", what marked its line end
+    (a text with a NUL is declined), for the caller to cut off once per distinct text."""
+    if "\x00" in text:
+        return None
+    end = "\n"
+    if "\r" in text:
+        end = "\r\n"
+        crlf = text.count(end)
+        if text.count("\r") != crlf:
+            return None
+        if text.count("\n") != crlf or '"' in text:  # (some lines end in "\n" alone)
+            text, end = text.replace(end, "\n"), "\n"
+    if not text.endswith(end):
+        text += end
+    n = text.count(end)
+    if '"' not in text:  # (the line ends replaced as they stand: one pass)
+        flat = text.replace(end, "\x00,").split(",")
+    else:
+        lines = text.split("\n")
+        at = [i for i, line in enumerate(lines) if '"' in line]
+        quoted = [lines[i] + "\n" for i in at]
+        try:
+            read = list(csv.reader(quoted))
+        except csv.Error:
+            return None
+        # (as split_csv_text: a quoted field open at a line's end joins lines)
+        if len(read) != len(quoted) or any("\n" in cell for cell in read[-1]):
+            return None
+        flat = []
+        done = 0
+        for i, row in zip(at, read, strict=True):
+            if i > done:
+                flat += ("\x00,".join(lines[done:i]) + "\x00,").split(",")
+                flat.pop()
+            flat += row
+            flat[-1] += "\x00"
+            done = i + 1
+        flat += ("\x00,".join(lines[done:])).split(",")  # (lines[-1] is "")
+    flat.pop()  # (the "" after the last line end)
+    width = len(flat) // n
+    # Each line's last cell holds its one mark: where the n cells at every ``width``-th
+    # place hold all n marks, every line has ``width`` cells (a blank line has one).
+    if width < 2 or len(flat) != n * width or \
+            "".join(flat[width - 1::width]).count("\x00") != n:
+        return None
+    return flat, width
+
+
 def _split_shared(lines: list[str], quoted: Iterator[list[str]]) -> list[list[str]]:
     """The lines split at their commas, each distinct one once (the same list for the same
     text); a line with quotes takes the next of the rows ``quoted`` the csv module read

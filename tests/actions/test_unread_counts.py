@@ -59,7 +59,9 @@ def test_check_prints_the_reading_error_reason_once_and_names_it(
     bad = _bad_file(tmp_path / "salt_lake.csv")
     main(["check", str(bad), "--date", "2016-11-08"])
     out = capsys.readouterr().out
-    assert out.count("reading the file found errors") == 1
+    assert out.count("Cannot be decided from this file: reading the file found errors") == 1
+    # (the county's portions of statewide races say it once too, of their figures)
+    assert out.count("These figures cannot be relied on: reading the file found errors") == 1
     assert out.count("(The same reason as for State Senate — District 1.)") >= 3
     assert "hidden or contradictory" not in out
     assert "cannot be decided from this file (why is said under each)" in out
@@ -146,3 +148,56 @@ def test_a_contest_undecidable_for_hidden_counts_names_the_unread_count_too(
     assert d.verdict is Verdict.UNDECIDABLE
     assert "hidden" in d.explanation
     assert "reading the file found errors" in d.explanation
+
+
+def test_the_errors_touching_each_contest_are_those_counted_one_contest_at_a_time() -> None:
+    """core.rules.errors_touching (the issues gone through once, for a state's file) gives
+    each contest what read_errors_of and own_errors_of give it."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from recount_desk.core.model import ContestKey, Issue, Severity
+    from recount_desk.core.rules import errors_touching, own_errors_of, read_errors_of
+
+    names = [ContestKey("Mayor"), ContestKey("Council", "1"), ContestKey("Council", "2"),
+             ContestKey("Not in the file")]
+    issue = st.builds(lambda c, sev: Issue("f", "x", contest=c, severity=sev),
+                      st.sampled_from([None, *names]), st.sampled_from(list(Severity)))
+
+    @given(st.lists(issue, max_size=12), st.sets(st.sampled_from(names[:3]), min_size=1))
+    def same(issues: list[Issue], keys: set[ContestKey]) -> None:
+        got = errors_touching(issues, keys)
+        assert set(got) == keys
+        for k in keys:
+            n = read_errors_of(issues, k, keys)
+            assert got[k] == (n, n == own_errors_of(issues, k))
+
+    same()
+def _grand(path: Path, senate_votes: str) -> Path:
+    path.write_text("county,precinct,office,district,party,candidate,votes\n"
+                    "Grand,P1,U.S. Senate,,REP,Mike Lee,100\n"
+                    f"Grand,P1,U.S. Senate,,DEM,Misty Snow,{senate_votes}\n"
+                    "Grand,P2,U.S. Senate,,REP,Mike Lee,90\n"
+                    "Grand,P2,U.S. Senate,,DEM,Misty Snow,80\n", encoding="utf-8")
+    return path
+
+
+def test_a_county_portion_beside_a_reading_error_says_its_figures_cannot_be_relied_on(
+        tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A statewide race in one county's file is that county's portion: the whole race
+    decides (20A-4-401(1)(b)). A count not read leaves it a portion, but its figures are
+    said not to be fit to add to the race, in the detail and under its line in `check`."""
+    from recount_desk.cli import main
+
+    sound = check_parsed(read_file(_grand(tmp_path / "a.csv", "70"))).contests[0].decision
+    assert sound.verdict is Verdict.PORTION and not sound.doubt
+    bad = _grand(tmp_path / "b.csv", "7o")
+    d = check_parsed(read_file(bad)).contests[0].decision
+    assert d.verdict is Verdict.PORTION
+    assert d.doubt.startswith("These figures cannot be relied on: reading the file found errors")
+    assert d.doubt in d.explanation and "added to the whole race" in d.doubt
+    main(["check", str(bad), "--date", "2018-11-06"])
+    lines = capsys.readouterr().out.splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("U.S. Senate"))
+    assert "County portion" in lines[at]
+    assert lines[at + 1].strip() == d.doubt
