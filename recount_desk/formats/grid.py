@@ -397,6 +397,9 @@ class Counted:
     suppressed_cells: int = 0                         # contest cells, one per row
     suppressed_rows: dict[ContestTuple, int] = field(default_factory=dict)
     fractional: dict[tuple[str, str, str, str], int] = field(default_factory=dict)
+    # A precinct's cells of one contest that all say 'not on this ballot' ('-', 'n/a'):
+    # (contest title, precinct, the file's row) of each, read as no rows (as empty cells).
+    off_ballot: list[tuple[str, str, int]] = field(default_factory=list)
 
     def add(self, more: Counted) -> None:
         """The counts of the rows under another header after these."""
@@ -411,6 +414,28 @@ class Counted:
             self.suppressed_rows[key] = self.suppressed_rows.get(key, 0) + n
         for f, n in more.fractional.items():
             self.fractional[f] = self.fractional.get(f, 0) + n
+        self.off_ballot += more.off_ballot
+
+    def note_off_ballot(self, log: IssueLog) -> None:
+        """Say, once, which contests were read as not on some precincts' ballots because
+        every one of their cells there says so ('-', 'n/a')."""
+        if not self.off_ballot:
+            return
+        titles = list(dict.fromkeys(t for t, _p, _r in self.off_ballot))
+        title, precinct, row = self.off_ballot[0]
+        log.note(f"{len(self.off_ballot):,} precinct(s) hold '-' (or 'n/a') in every cell of a "
+                 f"contest ({', '.join(repr(t) for t in titles[:5])}"
+                 + (f" and {len(titles) - 5} more" if len(titles) > 5 else "")
+                 + f"; first {title!r} in precinct {precinct!r}, row {row}): read as the "
+                 "contest not on that precinct's ballot, as empty cells are. A '-' beside "
+                 "counts of the same contest is an error.", row=row)
+
+
+def _off_ballot(text: str, blank_is_zero: bool) -> bool:
+    """A cell that says its contest is not on the precinct's ballot, or an empty one (where
+    an empty cell is not 0)."""
+    t = text.strip()
+    return t in vocab.NOT_ON_BALLOT or (not t and not blank_is_zero)
 
 
 def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: Sequence[str],
@@ -428,7 +453,11 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
     an empty cell too), and a fraction or percentage is kept in ``fractional``. A cell
     marked suppressed (:func:`vocab.is_suppressed`) is no row and marks its contest
     suppressed: ``suppress`` "cell" for that cell alone, "contest" for every cell of the
-    contest in that row (``hide``: each is a hidden cell of the contest)."""
+    contest in that row (``hide``: each is a hidden cell of the contest). A precinct whose
+    cells of a contest all say it is not on the ballot (:data:`vocab.NOT_ON_BALLOT`, '-',
+    'n/a'; or are empty) has no rows of it, as empty cells (kept in ``off_ballot``, for
+    :meth:`Counted.note_off_ballot`); a '-' beside counts of the contest stays an error:
+    what it stands for is not certain there."""
     got = Counted()
     groups: dict[ContestTuple, list[int]] = {}
     for k, ch in enumerate(choices):
@@ -443,8 +472,18 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
     out = got.rows
     marked = vocab.is_suppressed
     ints: dict[str, int | None] = {}  # a grid repeats a few hundred counts
+    dashes = vocab.NOT_ON_BALLOT
+    off: set[tuple[int, ContestTuple]] = set()  # (precinct, contest) not on its ballot
     for i, key, ks in order:
         r, p = cells[i], precincts[i]
+        if (i, key) in off:
+            continue
+        if any(r[k].strip() in dashes for k in ks) and \
+                all(_off_ballot(r[k], blank_is_zero) and (error is None or error(i, k) is None)
+                    for k in groups[key]):
+            off.add((i, key))
+            got.off_ballot.append((key[0], p, where(i, ks[0])[0]))
+            continue
         if suppress == "contest" and any(marked(r[k]) for k in ks):
             got.suppressed.add(key)
             if hide:  # every count of this precinct's contest is hidden

@@ -859,6 +859,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         f"Row {i + 1} ({_clean(rows[i][0])!r}) has text, not counts, under the candidates; it "
         "was left out.", row=i + 1, column=column_name(0)),
         "rows with text under the candidates were left out")
+    got.note_off_ballot(log)
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct result(s) are marked 'Suppressed' for voter "
                  "privacy; the file's totals row is used for those contests.")

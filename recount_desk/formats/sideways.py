@@ -243,7 +243,7 @@ def _plausible(rows: list[list[str]], lay: _Layout | None, min_blocks: int) -> b
         for i in b.choices:
             choice_rows += 1
             for c in _value_cells(rows[i], b.header):
-                if c:
+                if c and c not in vocab.NOT_ON_BALLOT:  # ('-': not on that ballot)
                     filled += 1
                     numbers += to_int(c) is not None or vocab.is_suppressed(c)
     return filled > 0 and numbers >= 0.9 * filled and len(lay.orphan_rows) <= choice_rows
@@ -884,6 +884,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                 f"The vote count for {ch!r} in precinct {p!r} is {what}, not a whole number; "
                 "it is read as 0."),
             error=error))
+    got.note_off_ballot(log)
     tally.close()
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "

@@ -133,7 +133,8 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             # (a precinct's row by the cell under 'Precinct': one left blank is a precinct
             # with no name, which the pipeline refuses where it holds the others' sum)
             counted = [c for j, c in texts if j != t.label_col
-                       and (to_int(c) is not None or vocab.is_suppressed(c))]
+                       and (to_int(c) is not None or vocab.is_suppressed(c)
+                            or c in vocab.NOT_ON_BALLOT)]  # ('-': not on its ballot)
             if counted:
                 name = _label(r, t.label_col)
                 (t.totals if vocab.is_total_precinct(name) else t.precincts).append(i)
@@ -264,6 +265,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Tab
             message=lambda what, ch, p: (f"The vote count for {ch!r} in precinct {p!r} is "
                                          f"{what}, not a whole number; it is read as 0."),
             error=error))
+    got.note_off_ballot(log)
     tally.close()
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "
