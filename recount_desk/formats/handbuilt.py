@@ -49,9 +49,11 @@ COUNTY_UNIT = "Entire county (totals row)"
 SUMMARY_LABEL = "Ballot summary (ballot statistics only, no contest results)"
 
 _DETECT_SHEETS = 9       # Tooele 2024 keeps nine elections in nine sheets
+# (a county's own short words too: 'Voters', 'Ballots', 'Percent', 'Total Votes Cast')
 _STAT = re.compile(r"^(total\s+)?(reg(\.|istered)?\s*voters?|"
                    r"ballots?\s+(cast|counted|issued|received|returned)|turn\s*-?\s*out\s*%?|"
-                   r"voter\s+turnout|%\s*turnout|times\s+cast|cards\s+cast|active\s+voters?)$",
+                   r"voter\s+turnout|%\s*turnout|times\s+cast|cards\s+cast|active\s+voters?|"
+                   r"voters|ballots|percent|votes\s+cast)$",
                    re.IGNORECASE)
 _PRECINCT = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?\s*:?$",
                        re.IGNORECASE)

@@ -41,7 +41,9 @@ import difflib
 import functools
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 from recount_desk.core.model import (
@@ -55,7 +57,7 @@ from recount_desk.core.model import (
 
 from . import grid, vocab
 from .base import RawCanvass
-from .canvass import ParsedCanvass
+from .canvass import ParsedCanvass, _near
 
 # Confidence (out of 100) taken from the family for each kind of doubt; a reading whose
 # family falls below DOUBTFUL_BELOW, or that has an error from this gate, is not offered as
@@ -99,10 +101,15 @@ def _office_like(name: str) -> bool:
     return bool(_OFFICE.search(name))
 
 
+_NOT_WORD = re.compile(r"[^\w]+")  # (compiled once: asked of every name)
+_TICKET_JOIN = re.compile(r"\s*[/&]\s*")
+_party_of = functools.lru_cache(maxsize=1 << 14)(vocab.party_of)  # (of the same names)
+
+
 @functools.lru_cache(maxsize=1 << 14)  # a file repeats the same names
 def _norm(name: str) -> str:
     name, _party = vocab.split_party_prefix(vocab.clean_name(name))
-    return re.sub(r"[^\w]+", " ", name.casefold()).strip()
+    return _NOT_WORD.sub(" ", name.casefold()).strip()
 
 
 # Words after a comma that end a name rather than begin its given names ('Smith, Jr.').
@@ -119,8 +126,38 @@ def _person(name: str) -> str:
     taken for 'Mike Lee'."""
     name = grid.choice_party(vocab.clean_name(name))[0] or name
     if "," in name:
-        name = " / ".join(_given_first(part) for part in re.split(r"\s*[/&]\s*", name))
-    return re.sub(r"[^\w]+", " ", name.casefold()).strip()
+        name = " / ".join(_given_first(part) for part in _TICKET_JOIN.split(name))
+    return _NOT_WORD.sub(" ", name.casefold()).strip()
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _words(name: str) -> tuple[str, ...]:
+    """The words of :func:`_person` longer than a letter (initials left out), which
+    :func:`_one_name` and :func:`_spellings` compare."""
+    return tuple(w for w in _person(name).split() if len(w) > 1)
+
+
+def _voted(col: Any) -> set[int]:
+    """The precincts where a vote column has votes (itertools.compress: the loop in C)."""
+    if len(col.precincts) != len(col.votes):
+        raise ValueError("a vote column's precincts and votes are not of one length")
+    return set(compress(col.precincts, col.votes))
+
+
+class _VotedOnce:
+    """:func:`_voted` of each vote column, made once per reading however many checks ask
+    (:func:`gate` makes one for its checks; the sets are not to be changed)."""
+
+    def __init__(self) -> None:
+        self._of: dict[int, set[int]] = {}  # id of the column -> its precincts with votes
+        self._held: list[Any] = []  # (the columns, so that no id is another's while held)
+
+    def __call__(self, col: Any) -> set[int]:
+        found = self._of.get(id(col))
+        if found is None:
+            found = self._of[id(col)] = _voted(col)
+            self._held.append(col)
+        return found
 
 
 def _given_first(name: str) -> str:
@@ -199,7 +236,7 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
     # Choices named like parties in most races ("REP", "DEM"): the party column was taken
     # for the candidates' (a straight-party contest's choices are parties, so most races).
     partisan = [(i, n) for i, n in zip(races, named, strict=True)
-                if n and all(vocab.party_of(ch.name) is not None for ch in n)
+                if n and all(_party_of(ch.name) is not None for ch in n)
                 and "straight" not in parsed.contests[i].key.title.casefold()]
     if len(races) >= 2 and 2 * len(partisan) > len(races):
         ci, chs = partisan[0]
@@ -221,8 +258,10 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
     names: dict[str, str] = {}
     for chs in parsed.choices:
         for ch in chs:
-            if ch.kind in (ChoiceKind.CANDIDATE, ChoiceKind.WRITE_IN) and len(_norm(ch.name)) > 3:
-                names.setdefault(_norm(ch.name), ch.name)
+            if ch.kind in (ChoiceKind.CANDIDATE, ChoiceKind.WRITE_IN):
+                norm = _norm(ch.name)
+                if len(norm) > 3:
+                    names.setdefault(norm, ch.name)
     titled = [ci for ci, c in enumerate(parsed.contests) if _norm(c.key.title) in names]
     for ci in titled[:5]:
         add(f"The contest {parsed.contests[ci].key.label()!r} is titled with the name of a "
@@ -235,8 +274,13 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
     # The precincts' sums, from the columns: the totals may be the file's own already.
     counted: dict[tuple[int, int], int] = {}
     if raw.file_totals:
-        for col in parsed.columns:
-            counted[(col.contest, col.choice)] = sum(col.votes)
+        if cells is not None:  # (each column's sum from the running sum of all the votes)
+            col_sums = _column_totals(cells).tolist()
+            for col, votes in zip(parsed.columns, col_sums, strict=True):
+                counted[(col.contest, col.choice)] = votes
+        else:
+            for col in parsed.columns:
+                counted[(col.contest, col.choice)] = sum(col.votes)
     mismatched = []
     for ci, t in enumerate(parsed.totals):
         k = t.contest.key
@@ -440,9 +484,11 @@ def _sum_columns(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
     out = []
     for ci, t in enumerate(parsed.totals):
         cols = by_contest.get(ci, [])
-        total = sum(c.votes for c in t.choices)
-        if len(cols) < 2 or not total or total % 2 or \
-                not any(2 * c.votes == total for c in t.choices):
+        if len(cols) < 2:
+            continue
+        each = [c.votes for c in t.choices]
+        total = sum(each)
+        if not total or total % 2 or total // 2 not in each:  # (no choice twice the total)
             continue
         n = len(parsed.precincts) + 1
         acc = np.zeros(n, dtype=np.int64)
@@ -463,7 +509,9 @@ def _sum_columns(parsed: ParsedCanvass, by_contest: dict[int, list[Any]]
     return out
 
 
-Cells = tuple[Any, Any, Any]  # every column's precincts, votes and column (numpy arrays)
+# Every column's cells: their precincts, votes and column, and where each column's cells
+# begin (numpy arrays; a column's cells are together, in the order of the columns).
+Cells = tuple[Any, Any, Any, Any]
 
 
 def _columns_by_contest(parsed: ParsedCanvass) -> dict[int, list[Any]]:
@@ -475,37 +523,65 @@ def _columns_by_contest(parsed: ParsedCanvass) -> dict[int, list[Any]]:
 
 
 def _cells(parsed: ParsedCanvass) -> Cells:
-    """Every column's cells at once: their precincts, votes and columns (numpy arrays),
-    made once per reading (:func:`gate` hands them to each check). The build stage's
-    columns are arrays of one item size: their bytes joined are read as one array each."""
+    """Every column's cells at once: their precincts, votes and columns, and where each
+    column's begin (numpy arrays), made once per reading (:func:`gate` hands them to each
+    check). The build stage's columns are arrays of one item size: their bytes joined are
+    read as one array each (read-only: no check writes to them)."""
     import numpy as np
 
     cols = parsed.columns
-    sizes = np.fromiter((len(c.precincts) for c in cols), dtype=np.int64, count=len(cols))
+    sizes = [len(c.precincts) for c in cols]
+    bounds = np.zeros(len(cols) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=bounds[1:])
     codes = {getattr(c.precincts, "typecode", None) for c in cols} | \
         {getattr(c.votes, "typecode", None) for c in cols}
     if len(codes) == 1 and None not in codes:
         kind = np.dtype(next(iter(codes)))  # ('i' or 'q': array's and numpy's codes agree)
-        prec = np.frombuffer(b"".join(bytes(memoryview(c.precincts)) for c in cols),  # type: ignore[arg-type]
-                             dtype=kind).astype(np.int64)
-        votes = np.frombuffer(b"".join(bytes(memoryview(c.votes)) for c in cols),  # type: ignore[arg-type]
-                              dtype=kind).astype(np.int64)
+        # (the arrays' own buffers joined: no copy of each first)
+        prec = np.frombuffer(b"".join(c.precincts for c in cols),  # type: ignore[misc]
+                             dtype=kind).astype(np.int64, copy=False)
+        votes = np.frombuffer(b"".join(c.votes for c in cols),  # type: ignore[misc]
+                              dtype=kind).astype(np.int64, copy=False)
     else:
         prec = np.concatenate([np.asarray(c.precincts, dtype=np.int64) for c in cols])
         votes = np.concatenate([np.asarray(c.votes, dtype=np.int64) for c in cols])
-    return prec, votes, np.repeat(np.arange(len(cols)), sizes)
+    return prec, votes, np.repeat(np.arange(len(cols)), sizes), bounds
+
+
+def _column_totals(cells: Cells) -> Any:
+    """Each column's votes summed (numpy), from the running sum of all the cells' votes at
+    the columns' bounds: exact, in two passes however many columns."""
+    import numpy as np
+
+    _prec, votes, _col_of, bounds = cells
+    running = np.zeros(len(votes) + 1, dtype=np.int64)
+    np.cumsum(votes, out=running[1:])
+    return running[bounds[1:]] - running[bounds[:-1]]
 
 
 _LEADING_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
+# The same zeros, the pattern begun with its '0' (the digit before it looked at behind that
+# '0'): the scan then jumps from one '0' to the next, several times faster over a long text.
+_LEADING_ZEROS_FAST = re.compile(r"0(?<![0-9]0)0*(?=[0-9])")
 
 
 def _zero_twins(precincts: list[str]) -> list[tuple[str, str]]:
     """Pairs of precinct names that are one name once the leading zeros of their numbers
     are dropped ('001' and '1', 'Beaver / 07' and 'Beaver / 7')."""
+    if not precincts:
+        return []
+    # (the names joined by a character that is no digit, so that each name's numbers start
+    # and end where they do alone: one pass of the pattern for all)
+    joined = "\0".join(map(str.strip, precincts))
+    if joined.count("\0") == len(precincts) - 1:
+        keys = _LEADING_ZEROS_FAST.sub("", joined).split("\0")
+    else:  # (a name with that character in it)
+        keys = [_LEADING_ZEROS.sub("", p.strip()) for p in precincts]
+    if len(set(keys)) == len(set(precincts)):
+        return []  # (no two names with one key: no twins)
     seen: dict[str, str] = {}
     out = []
-    for p in precincts:
-        key = _LEADING_ZEROS.sub("", p.strip())
+    for p, key in zip(precincts, keys, strict=True):
         if key in seen and seen[key] != p:
             out.append((seen[key], p))
         seen.setdefault(key, p)
@@ -525,14 +601,38 @@ def _sum_precincts(parsed: ParsedCanvass, cells: Cells | None = None
 
     if not parsed.columns or len(parsed.precincts) < 3:
         return []
-    prec, votes, col_of = cells if cells is not None else _cells(parsed)
-    sizes = np.bincount(col_of, minlength=len(parsed.columns))
-    totals = np.bincount(col_of, weights=votes, minlength=len(parsed.columns)).astype(np.int64)
+    cells = cells if cells is not None else _cells(parsed)
+    prec, votes, col_of, bounds = cells
+    sizes = np.diff(bounds)
+    totals = _column_totals(cells)
     # (columns of three precincts or more: with two, each is "the sum of the other")
-    counted = ((sizes >= 3) & (totals > 0))[col_of]
-    hit = counted & (2 * votes == totals[col_of])
-    near = counted & (50 * np.abs(2 * votes - totals[col_of]) <= totals[col_of])
+    per_column = (sizes >= 3) & (totals > 0)
     n = len(parsed.precincts) + 1
+    if len(votes) and int(votes.min()) >= 0 and int(prec.min()) >= 0 and int(prec.max()) < n:
+        # A precinct found holds a count, not 0, that is half its column's total; of counts
+        # none below 0, that count is the column's greatest. Where no column's greatest is
+        # half its total (most files), none is found; else only the precincts with such a
+        # count can be, and the cells of the others are left out (their counts are theirs).
+        full = np.flatnonzero(sizes > 0)
+        greatest = np.zeros(len(sizes), dtype=np.int64)
+        greatest[full] = np.maximum.reduceat(votes, bounds[full])
+        halved = per_column & (2 * greatest == totals)
+        if not halved.any():
+            return []
+        sub = np.flatnonzero(halved[col_of])
+        mine = votes[sub]
+        held_at = prec[sub][(2 * mine == totals[col_of[sub]]) & (mine > 0)]
+        if not len(held_at):
+            return []
+        maybe = np.zeros(n, dtype=bool)
+        maybe[held_at] = True
+        keep = np.flatnonzero(maybe[prec])
+        prec, votes, col_of = prec[keep], votes[keep], col_of[keep]
+    counted = per_column[col_of]
+    of_column = totals[col_of]
+    twice = 2 * votes
+    hit = counted & (twice == of_column)
+    near = counted & (50 * np.abs(twice - of_column) <= of_column)
     every = np.bincount(prec[counted], minlength=n)
     held = np.bincount(prec[hit], minlength=n)
     close = np.bincount(prec[near], minlength=n)
@@ -543,30 +643,79 @@ def _sum_precincts(parsed: ParsedCanvass, cells: Cells | None = None
 
 
 def _split_contests(parsed: ParsedCanvass, by_contest: dict[int, list[Any]],
-                    cells: Cells | None = None
+                    cells: Cells | None = None, voted_of: Callable[[Any], set[int]] = _voted
                     ) -> list[tuple[int, list[tuple[set[int], set[int]]]]]:
     """(contest, its groups) for each contest whose choices fall into two groups or more
     that share no precinct where both have votes, each group with a candidate who is no
     write-in: (the choices' positions, their precincts with votes) per group. The groups of
     every contest are found at once, in numpy: each column takes the least label among
     the columns it shares a precinct with votes with, until no label moves (connected
-    components); only a contest of two groups or more is looked at name by name."""
+    components), for the contests alone that have no precinct where all their columns with
+    votes have votes (the others are one group each); only a contest of two groups or more
+    is looked at name by name."""
     import numpy as np
 
     cols = parsed.columns
     if not cols:
         return []
-    prec, votes, col_of = cells if cells is not None else _cells(parsed)
+    prec, votes, col_of, _bounds = cells if cells is not None else _cells(parsed)
     contest_of = np.array([c.contest for c in cols], dtype=np.int64)
+    width = len(parsed.precincts) + 1
     nz = votes != 0
     col_nz = col_of[nz]
-    key = contest_of[col_nz] * (len(parsed.precincts) + 1) + prec[nz]
+    prec_nz = prec[nz]
+    key = contest_of[col_nz] * width + prec_nz
+    if not len(key):
+        return []
+    voted = np.bincount(col_nz, minlength=len(cols)) > 0
+    # Where each contest has a precinct in which every one of its columns with votes has
+    # votes, all its columns are one group: if every contest has one (most files), none is
+    # split, and the groups need not be found; else only the other contests' are (no group
+    # spans two contests: each key is of one). The precincts are numbers 0 to
+    # len(precincts), so that a key tells its contest; a column's precincts are told
+    # apart, not counted, so that a column listing a precinct twice counts once there.
+    in_range = int(prec.min()) >= 0 and int(prec.max()) < width
+    whole_contest = None
+    if in_range and int(contest_of.min()) >= 0:
+        span = (int(contest_of.max()) + 1) * width
+        # (with each column's precincts ascending, none twice, the cells of a key count
+        # its columns: counted at once over all keys, where they are not too many)
+        if span <= 8 * len(key) + (1 << 16) and bool(np.all(
+                (prec_nz[1:] > prec_nz[:-1]) | (col_nz[1:] != col_nz[:-1]))):
+            most = np.bincount(key, minlength=span).reshape(-1, width).max(axis=1)
+            whole_contest = most == np.bincount(contest_of[voted], minlength=len(most))
+            if whole_contest.all():
+                return []
+            rest = ~whole_contest[contest_of[col_nz]]
+            key, col_nz = key[rest], col_nz[rest]
+            voted &= ~whole_contest[contest_of]
     order = np.argsort(key, kind="stable")
     key_s, col_s = key[order], col_nz[order]
-    if not len(key_s):
-        return []
-    starts = np.flatnonzero(np.concatenate(([True], key_s[1:] != key_s[:-1])))
+    new_key = np.concatenate(([True], key_s[1:] != key_s[:-1]))
+    starts = np.flatnonzero(new_key)
     widths = np.diff(np.append(starts, len(key_s)))
+    # (else the same from the sorted keys: a stable sort keeps each precinct's cells in
+    # the order of their columns)
+    if whole_contest is None and in_range:
+        new_column = new_key.copy()
+        new_column[1:] |= col_s[1:] != col_s[:-1]
+        columns_at = np.add.reduceat(new_column.astype(np.int64), starts)
+        contest_at = key_s[starts] // (len(parsed.precincts) + 1)
+        firsts = np.flatnonzero(np.concatenate(([True], contest_at[1:] != contest_at[:-1])))
+        most = np.maximum.reduceat(columns_at, firsts)
+        voted_in = np.bincount(contest_of[voted], minlength=len(parsed.contests))
+        whole = most == voted_in[contest_at[firsts]]
+        if whole.all():
+            return []
+        # The groups of the others alone: no group spans two contests (each key is of one),
+        # so theirs are the same found without the rest.
+        whole_contest = np.zeros(max(len(voted_in), int(contest_of.max()) + 1), dtype=bool)
+        whole_contest[contest_at[firsts][whole]] = True
+        keep = ~whole_contest[contest_of[col_s]]
+        key_s, col_s = key_s[keep], col_s[keep]
+        starts = np.flatnonzero(new_key[keep])
+        widths = np.diff(np.append(starts, len(key_s)))
+        voted &= ~whole_contest[contest_of]
     label = np.arange(len(cols))
     while True:
         least = np.repeat(np.minimum.reduceat(label[col_s], starts), widths)
@@ -575,14 +724,14 @@ def _split_contests(parsed: ParsedCanvass, by_contest: dict[int, list[Any]],
         if np.array_equal(moved, label):
             break
         label = moved
-    voted = np.bincount(col_nz, minlength=len(cols)) > 0
-    pairs = np.unique(contest_of[voted] * len(cols) + label[voted])
-    groups_in = np.bincount(pairs // len(cols), minlength=len(parsed.contests))
+    # (a group's label is its least column's own number: one column of each group has it)
+    roots = voted & (label == np.arange(len(cols)))
+    groups_in = np.bincount(contest_of[roots], minlength=len(parsed.contests))
     out = []
     for ci in np.flatnonzero(groups_in >= 2).tolist():
         groups: list[tuple[set[int], set[int]]] = []
         for col in by_contest[ci]:
-            ps = {p for p, v in zip(col.precincts, col.votes, strict=True) if v}
+            ps = set(voted_of(col))  # (a copy: it grows)
             if not ps:
                 continue
             joined = [g for g in groups if g[1] & ps]
@@ -601,16 +750,18 @@ def _split_contests(parsed: ParsedCanvass, by_contest: dict[int, list[Any]],
 
 
 def split_contests(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
-                   by_contest: dict[int, list[Any]] | None = None) -> list[Issue]:
+                   by_contest: dict[int, list[Any]] | None = None,
+                   voted: Callable[[Any], set[int]] = _voted) -> list[Issue]:
     """An error bound to each contest whose choices fall into groups that never have votes
     in the same precinct: one candidate spelled differently from precinct to precinct (or
     county to county: 'KALI GLEAVE', 'KALI CLEAVE'), or two contests under one title. Either
     way its votes are not one race's as read, so no verdict rests on them (the contest's
-    alone: the rest of the reading is not put in doubt)."""
+    alone: the rest of the reading is not put in doubt). (``voted``: :func:`_voted`, or its
+    sets made once already.)"""
     if by_contest is None:
         by_contest = _columns_by_contest(parsed)
     out = []
-    for ci, groups in _split_contests(parsed, by_contest, cells):
+    for ci, groups in _split_contests(parsed, by_contest, cells, voted):
         key = parsed.contests[ci].key
         chs = parsed.choices[ci]
         names = [[chs[q].name for q in qs] for qs, _ in groups]
@@ -650,26 +801,25 @@ def split_contests(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None =
 
 
 def spelled_apart(raw: RawCanvass, parsed: ParsedCanvass,
-                  by_contest: dict[int, list[Any]], skip: set[Any]) -> list[Issue]:
+                  by_contest: dict[int, list[Any]], skip: set[Any],
+                  voted: Callable[[Any], set[int]] = _voted) -> list[Issue]:
     """An error bound to each contest with two candidates named alike ('Tim Glenn', 'Tim
     Glen'; 'BRIAN S. KING', 'Brian King') who never have votes in the same precinct: one
     candidate spelled two ways, whose votes are split between the spellings, so the
     contest's figures as read are not its own. (Two real candidates of a race are on the same
     ballots: each has votes where the other has.) ``skip``: the keys of the contests
-    already found split."""
+    already found split; ``voted``: :func:`_voted`, or its sets made once already)."""
     out = []
     for ci, chs in enumerate(parsed.choices):
         if len(chs) < 2 or parsed.contests[ci].key in skip:
             continue
-        people = [q for q, c in enumerate(chs) if c.kind is ChoiceKind.CANDIDATE]
-        pairs = [(a, b) for i, a in enumerate(people) for b in people[i + 1:]
-                 if _one_name(chs[a].name, chs[b].name)]
+        pairs = [(a, b) for a, b in _alike_pairs(chs) if _one_name(chs[a].name, chs[b].name)]
         if not pairs:
             continue
-        where = {col.choice: {p for p, v in zip(col.precincts, col.votes, strict=True) if v}
-                 for col in by_contest.get(ci, ())}
+        paired = {q for pair in pairs for q in pair}
+        where = {col.choice: voted(col) for col in by_contest.get(ci, ()) if col.choice in paired}
         apart = [(a, b) for a, b in pairs if where.get(a) and where.get(b)
-                 and not where[a] & where[b]]
+                 and where[a].isdisjoint(where[b])]
         if not apart:
             continue
         key = parsed.contests[ci].key
@@ -687,6 +837,25 @@ def spelled_apart(raw: RawCanvass, parsed: ParsedCanvass,
     return out
 
 
+def _alike_pairs(chs: list[Any]) -> list[tuple[int, int]]:
+    """The pairs (a, b), a < b, of a contest's candidates (no write-ins) whose names may be
+    one name (:func:`_one_name`), in order: those whose words (:func:`_words`) share the first
+    or the last, which every pair :func:`_one_name` takes does. Found through the words, not
+    pair by pair: a contest of many candidates is not looked at in its square."""
+    named = [(q, w) for q, c in enumerate(chs)
+             if c.kind is ChoiceKind.CANDIDATE and (w := _words(c.name))]
+    if len({w[0] for _, w in named}) == len(named) and \
+            len({w[-1] for _, w in named}) == len(named):
+        return []  # (no two share a first word or a last: most contests)
+    by_word: dict[tuple[int, str], list[int]] = defaultdict(list)
+    for q, w in named:
+        by_word[(0, w[0])].append(q)
+        by_word[(1, w[-1])].append(q)
+    found = {(a, b) for qs in by_word.values() if len(qs) > 1
+             for i, a in enumerate(qs) for b in qs[i + 1:]}
+    return sorted(found)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _one_name(a: str, b: str) -> bool:
     """Two spellings of one person's name: the same words but for initials, punctuation
@@ -694,15 +863,12 @@ def _one_name(a: str, b: str) -> bool:
     letter or two apart ('Glen', 'Glenn'; 'Kali', 'Kale'); the surname first with a comma
     ('Romney, Mitt') or a party mark ('Mitt Romney (REP)', 'REP Mitt Romney') left aside
     (:func:`_person`)."""
-    from .canvass import _near
-
     if a == b:
         return False
-    na, nb = _person(a), _person(b)
-    wa, wb = ([w for w in n.split() if len(w) > 1] for n in (na, nb))
+    wa, wb = _words(a), _words(b)
     if not wa or not wb:
         return False
-    if na == nb or wa == wb:
+    if wa == wb:  # (also where the names are one person: the same words)
         return True
     if wa[0] == wb[0] and wa[-1] == wb[-1] and abs(len(wa) - len(wb)) == 1 \
             and min(len(wa), len(wb)) >= 2:
@@ -716,11 +882,8 @@ def _one_name(a: str, b: str) -> bool:
 def _spellings(groups: list[list[str]]) -> bool:
     """Whether every group's names are, but for a letter or an initial, another group's
     (one list of candidates spelled several ways), not other candidates."""
-    def words(name: str) -> list[str]:
-        return [w for w in _person(name).split() if len(w) > 1]
-
     def alike(a: str, b: str) -> bool:
-        wa, wb = words(a), words(b)
+        wa, wb = _words(a), _words(b)
         if not wa or not wb:
             return False
         return wa[-1] == wb[-1] or (
@@ -752,20 +915,30 @@ def _people(parsed: ParsedCanvass, ci: int) -> set[str]:
         return set()
     out = set()
     for ch in parsed.choices[ci]:
-        words = _person(ch.name).split()
-        if ch.kind is ChoiceKind.FOR or ch.kind is ChoiceKind.AGAINST \
-                or stance_of(ch.name) is not None or vocab.STANCE_WORDS.intersection(words):
+        stance, person = _as_person(ch.name)
+        if ch.kind is ChoiceKind.FOR or ch.kind is ChoiceKind.AGAINST or stance:
             return set()
-        if (ch.kind is not ChoiceKind.CANDIDATE or vocab.choice_kind(ch.name) != "candidate"
-                or _NO_PERSON.match(ch.name) or _statistic_like(ch.name)):
-            continue
-        if sum(len(w) > 1 and w.isalpha() for w in words) >= 2:
-            out.add(" ".join(words))
+        if ch.kind is ChoiceKind.CANDIDATE and person is not None:
+            out.add(person)
     return out
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a file repeats the same names
+def _as_person(name: str) -> tuple[bool, str | None]:
+    """What :func:`_people` asks of a choice's name, once per name: whether it is in a
+    proposition's or a retention's words, and the person it names (None for a write-in
+    line, over or under votes, a placeholder, a statistic, a one-word name)."""
+    words = _person(name).split()
+    stance = stance_of(name) is not None or bool(vocab.STANCE_WORDS.intersection(words))
+    if (vocab.choice_kind(name) != "candidate" or _NO_PERSON.match(name)
+            or _statistic_like(name) or sum(len(w) > 1 and w.isalpha() for w in words) < 2):
+        return stance, None
+    return stance, " ".join(words)
+
+
 def titled_apart(raw: RawCanvass, parsed: ParsedCanvass,
-                 by_contest: dict[int, list[Any]]) -> list[Issue]:
+                 by_contest: dict[int, list[Any]],
+                 voted_of: Callable[[Any], set[int]] = _voted) -> list[Issue]:
     """An error bound to each of two contests with the same candidates (two at least, and
     half the candidates of the one with fewer) that never have votes in the same precinct:
     one contest written under two titles in different precincts ('US Senate' in some,
@@ -777,7 +950,8 @@ def titled_apart(raw: RawCanvass, parsed: ParsedCanvass,
     candidates; a race of every county of a statewide file is one contest where its title
     is written alike. Propositions and retentions (yes and no), write-ins and placeholders
     are no candidates here. Pairs the build step named already ('U.S. SENATE', 'U.S.
-    Senate': one contest spelled two ways) are not named again."""
+    Senate': one contest spelled two ways) are not named again. (``voted_of``: :func:`_voted`,
+    or its sets made once already.)"""
     people = [_people(parsed, ci) for ci in range(len(parsed.contests))]
     contests_of: dict[str, list[int]] = defaultdict(list)
     for ci, names in enumerate(people):
@@ -798,8 +972,7 @@ def titled_apart(raw: RawCanvass, parsed: ParsedCanvass,
 
     def where(ci: int) -> set[int]:
         if ci not in voted:
-            voted[ci] = {p for col in by_contest.get(ci, ()) for p, v in
-                         zip(col.precincts, col.votes, strict=True) if v}
+            voted[ci] = set().union(*map(voted_of, by_contest.get(ci, ())))
         return voted[ci]
 
     labels = [c.key.label() for c in parsed.contests]
@@ -816,7 +989,7 @@ def titled_apart(raw: RawCanvass, parsed: ParsedCanvass,
 
     found: list[tuple[int, int]] = []
     for a, b in pairs:
-        if where(a) and where(b) and not where(a) & where(b) \
+        if where(a) and where(b) and where(a).isdisjoint(where(b)) \
                 and not named(a, b) and not named(b, a):
             found += [(a, b), (b, a)]
     out = []
@@ -857,7 +1030,7 @@ def primaries_read_as_one(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]
     mixed: list[tuple[int, dict[str, list[str]]]] = []
     for ci, chs in enumerate(parsed.choices):
         people = [c for c in chs if c.kind is ChoiceKind.CANDIDATE]
-        if len(people) < 2 or not all(c.party.upper() not in _NO_PARTY for c in people):
+        if len(people) < 2 or any(p.upper() in _NO_PARTY for p in {c.party for c in people}):
             continue   # (nonpartisan, unaffiliated: no party holds a primary for them)
         several += 1
         parties: dict[str, list[str]] = {}
@@ -900,9 +1073,10 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     # ballots: summed once)
     sums = _ballots_and_sums(raw, parsed) if raw.ballots else None
     verdict = assess(raw, parsed, cells, by_contest, sums)
-    split = split_contests(raw, parsed, cells, by_contest)
-    split += spelled_apart(raw, parsed, by_contest, {i.contest for i in split})
-    split += titled_apart(raw, parsed, by_contest)
+    voted = _VotedOnce()  # (each column's precincts with votes, for the next three checks)
+    split = split_contests(raw, parsed, cells, by_contest, voted)
+    split += spelled_apart(raw, parsed, by_contest, {i.contest for i in split}, voted)
+    split += titled_apart(raw, parsed, by_contest, voted)
     split += primaries_read_as_one(raw, parsed)
     split += one_seat_over_ballots(raw, parsed, sums)
     if split:

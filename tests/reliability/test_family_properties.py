@@ -42,7 +42,8 @@ LETTERS = "abcdefghijklmnoprstuvyzéèêñüöøåçłşžáíóú"
 OFFICES = ("City Council", "School Board", "County Commission", "Mayor", "Town Council",
            "Water District Board", "County Sheriff", "State House District", "Justice Court")
 PARTIES = ("REP", "DEM", "LIB", "UUP", "CON")
-# First words that read as a party ('Rep Ana Lee') in one layout or another.
+# First or last words that read as a party ('Rep Ana Lee', 'Ana Lee REP') in one layout or
+# another (grid.choice_party).
 _PARTY_WORDS = re.compile(
     r"^(rep|dem|lib|con|iap|una|grn|uup|non|ind|amd|utj|nlp|wri|upp|swp|psl|all|asp|gre|uni|"
     r"ufp|lbt|gop|np|republican|democratic|democrat|libertarian|constitution)$")
@@ -55,6 +56,7 @@ def _is_plain_name(name: str) -> bool:
     write-ins, party prefixes, yes/no)."""
     return (vocab.choice_kind_ext(name) == "candidate" and stance_of(name) is None
             and not _PARTY_WORDS.match(name.split()[0].casefold())
+            and not _PARTY_WORDS.match(name.split()[-1].casefold())
             # the plausibility gate rightly refuses a "choice" naming a percentage or a
             # statistic ('Aaa Percent'): not a candidate a generated file may hold
             and not _PERCENT.search(name) and not _STATISTIC.match(name))
