@@ -226,8 +226,9 @@ def sums_left_out(log: IssueLog, found: Sequence[Run], values: np.ndarray,
     run, 'Write-in Totals' with no write-in column beside it is the write-ins: kept, as a
     write-in. Any other column named like a sum ('Total Votes') must be, in every precinct
     that has it, the sum of the run's candidates and write-ins (or of all its counted
-    columns); else it is an error naming it (a candidate's column headed 'Total Votes' would
-    vanish, and the runner-up win)."""
+    columns; a write-in total beside write-ins, of those write-ins); else it is an error
+    naming it (a candidate's column headed 'Total Votes' would vanish, and the runner-up
+    win), and a write-in total's names the write-ins it was compared with."""
     import numpy as np
 
     for run in found:
@@ -243,13 +244,18 @@ def sums_left_out(log: IssueLog, found: Sequence[Run], values: np.ndarray,
                 continue
             at = present[:, pos[c]]
             got = values[at, pos[c]]
-            sums = [values[at][:, cols].sum(axis=1) for cols in (counted, every) if cols]
+            # (a write-in total beside write-ins is theirs: compared with them, and said so)
+            write_ins = [pos[c] for c, k in zip(run.cols, run.kinds, strict=True)
+                         if k == "write_in"] if "write" in lab.casefold() else []
+            sums = [values[at][:, cols].sum(axis=1) for cols in (write_ins, counted, every)
+                    if cols]
             if not sums or any((got == s).all() for s in sums):
                 continue
             bad = int(np.flatnonzero(got != sums[0])[0])
             where = precincts[int(np.flatnonzero(at)[bad])]
+            whose = "write-ins" if write_ins else "choices"
             log.error(f"{run.title}: the column {lab!r} is named like a total, but it is not "
-                      f"the sum of the contest's choices ({int(got[bad]):,} against "
+                      f"the sum of the contest's {whose} ({int(got[bad]):,} against "
                       f"{int(sums[0][bad]):,} in precinct {where!r}): "
                       "it may be a candidate's column headed so, whose votes would be left "
                       "out. Check the header against the election system's export.",
