@@ -445,15 +445,11 @@ def _seats_from_ballots(label: str, all_votes: object, cand_votes: object,
     its candidate votes exceed the ballots cast somewhere; (None, None) when neither."""
     allv: list[int] = all_votes.tolist()  # type: ignore[attr-defined]  # (Python ints)
     cand: list[int] = cand_votes.tolist()  # type: ignore[attr-defined]
-    best: tuple[int, int, int] | None = None   # (votes, ballots, row) with the largest ratio
-    for i, b in enumerate(ballots):
-        if b and (best is None or allv[i] * best[1] > best[0] * b):
-            best = (allv[i], b, i)
+    best, (n_over, w) = _most_to_a_ballot(allv, cand, ballots, all_votes, cand_votes)
     if has_over_under and best is not None and best[0] % best[1] == 0 and best[0] >= 2 * best[1]:
         k = best[0] // best[1]
         return (f"{label}: {k} seats (precinct {prec_names[best[2]]}: {best[0]:,} votes on "
                 f"{best[1]:,} ballots)", k)
-    n_over, w = blocks.over_ballots(zip(cand, ballots, strict=True))
     if w is not None:
         return (f"{label}: in {n_over} precinct(s) the candidates have more votes than ballots "
                 f"were cast (e.g. precinct {prec_names[w]}: {cand[w]:,} votes on "
@@ -461,6 +457,39 @@ def _seats_from_ballots(label: str, all_votes: object, cand_votes: object,
                 "share its columns; the file does not say how many seats. Set its seats "
                 "before trusting its verdict.", None)
     return None, None
+
+
+def _most_to_a_ballot(allv: list[int], cand: list[int], ballots: list[int | None],
+                      all_votes: object, cand_votes: object
+                      ) -> tuple[tuple[int, int, int] | None, tuple[int, int | None]]:
+    """For :func:`_seats_from_ballots`: the (votes, ballots, row) of the first precinct with
+    the most of all its votes to a ballot (None where no ballots are stated), and
+    :func:`blocks.over_ballots` of the candidates' votes. In arrays where every count is
+    below 2**26 (a statement of votes cast has hundreds of contests and precincts): there
+    two counts' ratios are as far apart as floats tell, so the first largest of the float
+    ratios is the first largest of the exact ones."""
+    import numpy as np
+
+    b = np.array([v or 0 for v in ballots], dtype=np.int64)
+    av, cv = np.asarray(all_votes, dtype=np.int64), np.asarray(cand_votes, dtype=np.int64)
+    if not len(b) or min(int(av.min()), int(cv.min()), int(b.min())) < 0 or \
+            max(int(av.max()), int(cv.max()), int(b.max())) >= 1 << 26:
+        best: tuple[int, int, int] | None = None
+        for i, v in enumerate(ballots):
+            if v and (best is None or allv[i] * best[1] > best[0] * v):
+                best = (allv[i], v, i)
+        return best, blocks.over_ballots(zip(cand, ballots, strict=True))
+    stated = b > 0
+    if stated.any():
+        i = int(np.where(stated, av / np.where(stated, b, 1), -1.0).argmax())
+        best = (allv[i], int(b[i]), i)
+    else:
+        best = None
+    over = stated & (b < cv)
+    if not over.any():
+        return best, (0, None)
+    w = int(np.where(over, cv / np.where(over, b, 1), -1.0).argmax())
+    return best, (int(over.sum()), w)
 
 
 def _span(seg: blocks.Run) -> str:

@@ -440,8 +440,8 @@ class Counted:
             return
         titles = list(dict.fromkeys(t for t, _p, _r in self.off_ballot))
         title, precinct, row = self.off_ballot[0]
-        log.note(f"{len(self.off_ballot):,} precinct(s) hold '-' (or 'n/a') in every cell of a "
-                 f"contest ({', '.join(repr(t) for t in titles[:5])}"
+        log.note(f"{len(self.off_ballot):,} time(s) a precinct holds '-' (or 'n/a') in every "
+                 f"cell of a contest ({', '.join(repr(t) for t in titles[:5])}"
                  + (f" and {len(titles) - 5} more" if len(titles) > 5 else "")
                  + f"; first {title!r} in precinct {precinct!r}, row {row}): read as the "
                  "contest not on that precinct's ballot, as empty cells are. A '-' beside "

@@ -323,15 +323,10 @@ def split_csv_text(text: str, *, strip: bool = False, shared: bool = False
         if shared:
             return _split_shared(lines, iter(()))
         return [line.split(",") for line in lines]
-    quoted = [line + "\n" for line in lines if '"' in line]
-    try:
-        read = list(csv.reader(quoted))
-    except csv.Error:
+    got = _quoted_rows(lines)
+    if got is None:
         return None
-    # A quoted field left open at a line's end takes in the line end (the last line's) or
-    # the next quoted line (one row fewer): the file's rows are not its lines.
-    if len(read) != len(quoted) or any("\n" in cell for cell in read[-1]):
-        return None
+    read = got[1]
     if strip:
         read = [[c.strip() for c in r] for r in read]
         if _edge_space("\n".join(line for line in lines if '"' not in line)):
@@ -342,6 +337,21 @@ def split_csv_text(text: str, *, strip: bool = False, shared: bool = False
     if shared:
         return _split_shared(lines, parsed)
     return [next(parsed) if '"' in line else line.split(",") for line in lines]
+
+
+def _quoted_rows(lines: list[str]) -> tuple[list[int], list[list[str]]] | None:
+    """The places of the ``lines`` with quotes, and those lines read by the csv module, each
+    on its own; None where that cannot be the file's reading: a line the module refuses, or
+    a quoted field left open at a line's end, which takes in the line end (the last line's)
+    or the next quoted line (one row fewer): the file's rows are not its lines."""
+    at = [i for i, line in enumerate(lines) if '"' in line]
+    try:
+        read = list(csv.reader([lines[i] + "\n" for i in at]))
+    except csv.Error:
+        return None
+    if len(read) != len(at) or (read and any("\n" in cell for cell in read[-1])):
+        return None
+    return at, read
 
 
 def split_csv_cells(text: str) -> tuple[list[str], int] | None:
@@ -367,15 +377,10 @@ def split_csv_cells(text: str) -> tuple[list[str], int] | None:
         flat = text.replace(end, "\x00,").split(",")
     else:
         lines = text.split("\n")
-        at = [i for i, line in enumerate(lines) if '"' in line]
-        quoted = [lines[i] + "\n" for i in at]
-        try:
-            read = list(csv.reader(quoted))
-        except csv.Error:
+        got = _quoted_rows(lines)
+        if got is None:
             return None
-        # (as split_csv_text: a quoted field open at a line's end joins lines)
-        if len(read) != len(quoted) or any("\n" in cell for cell in read[-1]):
-            return None
+        at, read = got
         flat = []
         done = 0
         for i, row in zip(at, read, strict=True):
