@@ -380,6 +380,12 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
             cand_u[c], []).append(prec_u[p])
 
     is_primary = primary_in_name(name)
+    ballots, ballots_rows = _ballots_cast(
+        stat_row & known & ~is_total & flags(party_u, lambda q: q == "")[party_c]
+        & ~(num < 0) & ((np.where(known, num, 0) % 1) == 0)
+        & (flags(office_u, _is_ballots_cast)[office_c] & cand_blank
+           | flags(cand_u, _is_ballots_cast)[cand_c]),
+        prec_c, prec_u, num, first_row) if is_primary is not True else ({}, {})
 
     everything = bool(body.all())
 
@@ -402,8 +408,43 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
     return CodedRawCanvass(
         name, family, None, issues, {}, file_totals,
         {(o, d, "") for o, d in sup_contests}, is_primary, sheet=sheet, hidden=hidden_cells,
-        counties=tuple(c for c in county_u if c), coded=coded,
+        counties=tuple(c for c in county_u if c), coded=coded, ballots=ballots,
+        ballots_rows=ballots_rows, ballots_column=cols["votes"] if ballots else None,
     )
+
+
+def _ballots_cast(at: np.ndarray, prec_c: np.ndarray, prec_u: list[str], num: np.ndarray,
+                  first_row: int) -> tuple[dict[str, int], dict[str, int]]:
+    """The ballots cast per precinct that the rows ``at`` (statistics rows named 'Ballots
+    Cast', whole numbers, no totals row, no party's) give, and the file's row of each, for
+    the gate's check that no contest has more votes than its ballots allow. None at all
+    where a precinct is given two different figures: which one bounds its contests cannot
+    be told (ballots of a part of the precinct, or of one vote mode), and a wrong bound
+    would be a false error."""
+    import numpy as np
+
+    idx = np.flatnonzero(at)
+    if not len(idx):
+        return {}, {}
+    ballots: dict[str, int] = {}
+    rows: dict[str, int] = {}
+    for i, p, b in zip(idx.tolist(), prec_c[idx].tolist(), num[idx].astype(np.int64).tolist(),
+                       strict=True):
+        name = prec_u[p]
+        if ballots.setdefault(name, b) != b:
+            return {}, {}
+        rows.setdefault(name, first_row + i)
+    return ballots, rows
+
+
+# A statistic that is the ballots cast (in the office or the choice column): not the blank
+# ballots, nor the paper ones only.
+_BALLOTS_CAST = re.compile(r"^\s*(total\s+)?ballots(\s+cast)?(\s*-\s*total)?\s*$",
+                           re.IGNORECASE)
+
+
+def _is_ballots_cast(text: str) -> bool:
+    return bool(_BALLOTS_CAST.match(text))
 
 
 def _cut_at_a_line_end(candidate: np.ndarray, prec_c: np.ndarray, race: np.ndarray,

@@ -417,10 +417,11 @@ def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass,
         out.append(Issue(
             raw.file, f"{c.key.label()}: {where}: more than one vote a ballot, which the one "
             "seat assumed for it cannot give (the file does not say how many it fills). Either "
-            "it fills more than one seat, or its columns hold another contest's choices too "
-            "(a contest's title over the wrong columns). Set its seats if it fills several, "
-            "or correct the titles, and import again. No verdict rests on this contest's "
-            "figures as read.", raw.sheet, loc[0], loc[1], Severity.ERROR,
+            "it fills more than one seat, or its figures hold another contest's choices or a "
+            "total counted as a choice (a contest's title over the wrong columns, a write-in "
+            "total beside its write-ins). Set its seats if it fills several, or correct the "
+            "file, and import again. No verdict rests on this contest's figures as read.",
+            raw.sheet, loc[0], loc[1], Severity.ERROR,
             remedy=Remedy.SET_SEATS, contest=c.key, only_contest=True))
     return out
 
@@ -795,7 +796,8 @@ def split_contests(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None =
         out.append(Issue(
             raw.file, f"{key.label()}: its choices fall into {len(groups)} groups that never "
             f"have votes in the same precinct ({shown}): {why} No verdict rests on this "
-            "contest's figures as read.", raw.sheet, loc[0], loc[1], Severity.ERROR,
+            "contest's figures as read.",
+            raw.sheet, loc[0], loc[1], Severity.ERROR,
             contest=key, only_contest=True))
     return out
 
@@ -832,7 +834,8 @@ def spelled_apart(raw: RawCanvass, parsed: ParsedCanvass,
             raw.file, f"{key.label()}: {pairs_text} look like one candidate spelled two ways: "
             "they never have votes in the same precinct, so the candidate's votes are split "
             "between the spellings. Spell the name one way and import again. No verdict rests "
-            "on this contest's figures as read.", raw.sheet, loc[0], loc[1], Severity.ERROR,
+            "on this contest's figures as read.",
+            raw.sheet, loc[0], loc[1], Severity.ERROR,
             contest=key, only_contest=True))
     return out
 
