@@ -260,7 +260,7 @@ def band_kind(cells: Sequence[str]) -> str:
     filled = [c for c in cells if c]
     if not filled:
         return "empty"
-    if all(vocab.party_of(c) is not None for c in filled):
+    if vocab.party_row(filled):
         return "party"
     if all(_VOTE_FOR_ONLY.match(c) for c in filled):
         return "seats"
@@ -409,6 +409,8 @@ class Counted:
     # The invalid write-ins' votes (:data:`VOID_WRITE_IN`), not counted, and one's name.
     void: int = 0
     void_name: str = ""
+    # Contests titled as no contest ('Straight Party', a statistic): their cells not read.
+    not_contests: list[str] = field(default_factory=list)
 
     def add(self, more: Counted) -> None:
         """The counts of the rows under another header after these."""
@@ -426,12 +428,22 @@ class Counted:
         self.off_ballot += more.off_ballot
         self.void += more.void
         self.void_name = self.void_name or more.void_name
+        self.not_contests += [t for t in more.not_contests if t not in self.not_contests]
 
     def note_void(self, log: IssueLog) -> None:
         """The note on the invalid write-ins' votes left out, as the long tables give it."""
         if self.void_name:
             log.note(f"{self.void:,} invalid write-in vote(s) (e.g. {self.void_name!r}) are "
                      "not counted for any candidate.")
+
+    def note_not_contests(self, log: IssueLog) -> None:
+        """The note on the columns left out for a title that names no contest."""
+        if self.not_contests:
+            shown = ", ".join(repr(t) for t in self.not_contests[:5])
+            log.note(f"{shown} {'is' if len(self.not_contests) == 1 else 'are'} no contest "
+                     "(straight-party tallies or ballot statistics): the columns under "
+                     + ("it are" if len(self.not_contests) == 1 else "them are")
+                     + " left out, as every reader leaves them out.")
 
     def note_off_ballot(self, log: IssueLog) -> None:
         """Say, once, which contests were read as not on some precincts' ballots because
@@ -470,7 +482,8 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
     an empty cell too), and a fraction or percentage is kept in ``fractional``. A cell
     marked suppressed (:func:`vocab.is_suppressed`) is no row and marks its contest
     suppressed: ``suppress`` "cell" for that cell alone, "contest" for every cell of the
-    contest in that row (``hide``: each is a hidden cell of the contest). A precinct whose
+    contest in that row where none of them holds a count (beside counts, for that cell
+    alone; ``hide``: each is a hidden cell of the contest). A precinct whose
     cells of a contest all say it is not on the ballot (:data:`vocab.NOT_ON_BALLOT`, '-',
     'n/a'; or are empty) has no rows of it, as empty cells (kept in ``off_ballot``, for
     :meth:`Counted.note_off_ballot`); a '-' beside counts of the contest stays an error:
@@ -478,11 +491,17 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
     got = Counted()
     groups: dict[ContestTuple, list[int]] = {}
     for k, ch in enumerate(choices):
+        if ch[0] and vocab.is_non_contest_office(ch[0]):
+            # ('Straight Party': tallies of straight-ticket votes by party, no race; every
+            # other reader leaves them out by the same words)
+            if ch[0] not in got.not_contests:
+                got.not_contests.append(ch[0])
+            continue
         groups.setdefault((ch[0], ch[1], ch[2]), []).append(k)
     order: Iterable[tuple[int, ContestTuple, list[int]]]
     if by_column:
         order = ((i, (ch[0], ch[1], ch[2]), [k]) for k, ch in enumerate(choices)
-                 for i in range(len(cells)))
+                 if (ch[0], ch[1], ch[2]) in groups for i in range(len(cells)))
     else:
         order = ((i, key, ks) for i in range(len(cells)) for key, ks in groups.items())
     sums = got.sums = [0] * len(cells)
@@ -501,7 +520,8 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
             off.add((i, key))
             got.off_ballot.append((key[0], p, where(i, ks[0])[0]))
             continue
-        if suppress == "contest" and any(marked(r[k]) for k in ks):
+        if suppress == "contest" and any(marked(r[k]) for k in ks) and \
+                not any(to_int(r[k]) is not None for k in ks):
             got.suppressed.add(key)
             if hide:  # every count of this precinct's contest is hidden
                 for k in ks:
@@ -514,9 +534,13 @@ def count(cells: Sequence[Sequence[str]], choices: Sequence[Choice], precincts: 
             err = error(i, k) if error is not None else None
             if not text and err is None and not blank_is_zero:
                 continue  # not on this precinct's ballot
-            if suppress == "cell" and marked(text):
+            if suppress and marked(text):
+                # (under "contest", a mark beside counts of the contest hides its own cell
+                # only: the counts beside it are the precinct's)
                 got.suppressed.add(key)
                 got.suppressed_cells += 1
+                if hide:
+                    got.hidden.setdefault(key, {}).setdefault(choices[k][3], []).append(p)
                 continue
             v = ints.get(text, -1)
             if v == -1:

@@ -861,6 +861,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         "rows with text under the candidates were left out")
     got.note_off_ballot(log)
     got.note_void(log)
+    got.note_not_contests(log)
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct result(s) are marked 'Suppressed' for voter "
                  "privacy; the file's totals row is used for those contests.")

@@ -886,6 +886,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
             error=error))
     got.note_off_ballot(log)
     got.note_void(log)
+    got.note_not_contests(log)
     tally.close()
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "

@@ -125,8 +125,8 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             above, seats, band = [], None, []
             continue
         label = texts[0][1]
-        if t is not None and not t.precincts and all(
-                j in t.choices and vocab.party_of(c) is not None for j, c in texts):
+        if t is not None and not t.precincts and all(j in t.choices for j, _c in texts) \
+                and vocab.party_row([c for _j, c in texts]):
             t.parties = {j: vocab.party_of(c) or "" for j, c in texts}   # a party row
             continue
         if t is not None:
@@ -267,6 +267,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Tab
             error=error))
     got.note_off_ballot(log)
     got.note_void(log)
+    got.note_not_contests(log)
     tally.close()
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "

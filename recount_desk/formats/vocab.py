@@ -192,7 +192,7 @@ PARTY_WORDS = {"r": "REP", "rep": "REP", "republican": "REP", "gop": "REP",
                "unaffiliated": "UNA", "i": "IND", "ind": "IND", "independent": "IND",
                "iap": "IAP", "independent american": "IAP", "uup": "UUP",
                "united utah": "UUP", "np": "", "non": "", "nonpartisan": "",
-               "non-partisan": ""}
+               "non-partisan": "", "lbt": "LIB"}
 _PARTY_WORDS = {w.upper(): PARTY_WORDS[w] for w in (
     "republican", "democratic", "democrat", "libertarian", "constitution", "united utah",
     "independent american", "green")}
@@ -208,6 +208,22 @@ def party_of(cell: str) -> str | None:
     if m:
         return {"GOP": "REP", "NP": "", "NON": ""}.get(m.group(1).upper(), m.group(1).upper())
     return PARTY_WORDS.get(cell.strip("() .").casefold())
+
+
+# A party row's cell over a write-in choice ('Write-in' where a party would be).
+_WRITE_IN_CELL = re.compile(r"^\s*write[-\s]?ins?\s*$", re.IGNORECASE)
+
+
+def party_row(cells: list[str]) -> bool:
+    """Cells a row of parties holds: each a party (:func:`party_of`), or 'Write-in' under a
+    write-in choice (Weber's files give write-ins that party), with one party at least."""
+    found = False
+    for c in cells:
+        if party_of(c) is not None:
+            found = True
+        elif not _WRITE_IN_CELL.match(c):
+            return False
+    return found
 
 
 _PARTY_CODES = ("REP", "DEM", "LIB", "CON", "UUP", "IAP", "GRN")
