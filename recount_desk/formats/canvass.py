@@ -217,6 +217,21 @@ def _unified(raw: RawCanvass, distinct: list[Any], issues: list[Issue]) -> dict[
     return final
 
 
+def totals_as_named(file_tot: dict[str, int] | None, named: Sequence[str] | dict[str, int]
+                    ) -> dict[str, int] | None:
+    """A contest's file totals under its choices' names as read: the names that differ from
+    one only as :func:`_unified` merges them ('No' and 'NO' in two columns) are that choice,
+    their figures summed, as its precinct counts are."""
+    if not file_tot or all(nm in named for nm in file_tot):
+        return file_tot
+    spelled = {_clean_name(nm).casefold(): nm for nm in named}
+    out: dict[str, int] = {}
+    for nm, v in file_tot.items():
+        key = nm if nm in named else spelled.get(_clean_name(nm).casefold(), nm)
+        out[key] = out.get(key, 0) + v
+    return out
+
+
 def build(raw: RawCanvass, *, primary: bool | None = None,
           seats: dict[str, int] | None = None, sha256: str = "") -> ParsedCanvass:
     """Turn raw rows into a :class:`ParsedCanvass`.
@@ -414,7 +429,7 @@ def build(raw: RawCanvass, *, primary: bool | None = None,
     for ci_, contest in enumerate(contests):
         tup = (contest.key.title, contest.key.district, contest.key.party)
         counted = counted_by[ci_]
-        file_tot = raw.file_totals.get(tup)
+        file_tot = totals_as_named(raw.file_totals.get(tup), counted)
         use = counted
         hid: dict[str, list[str] | None] = dict(raw.hidden.get(tup, {}))
         n_hidden = sum(len(ps or ()) for ps in hid.values())

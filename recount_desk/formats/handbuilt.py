@@ -773,8 +773,9 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
             row_tot: dict[tuple[str, str, str], dict[str, int]] = {}
             for j, contest, party, choice, _cp, _k in cols:
                 v = to_int(r[j])
-                if v is not None:
-                    row_tot.setdefault((contest, "", party), {})[choice] = v
+                if v is not None:  # (a choice in two columns, 'Yes' and 'YES': their sum)
+                    got_tot = row_tot.setdefault((contest, "", party), {})
+                    got_tot[choice] = got_tot.get(choice, 0) + v
             # The last totals row that has a contest's figures is the county's.
             file_totals.update(row_tot)
             if ballots_j is not None and (b := to_int(r[ballots_j])) is not None:

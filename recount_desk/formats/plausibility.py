@@ -57,7 +57,7 @@ from recount_desk.core.model import (
 
 from . import grid, vocab
 from .base import RawCanvass
-from .canvass import ParsedCanvass, _near
+from .canvass import ParsedCanvass, _near, totals_as_named
 
 # Confidence (out of 100) taken from the family for each kind of doubt; a reading whose
 # family falls below DOUBTFUL_BELOW, or that has an error from this gate, is not offered as
@@ -285,7 +285,7 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
     for ci, t in enumerate(parsed.totals):
         k = t.contest.key
         tup = (k.title, k.district, k.party)
-        file_tot = raw.file_totals.get(tup)
+        file_tot = totals_as_named(raw.file_totals.get(tup), [c.choice.name for c in t.choices])
         if not file_tot or tup in raw.suppressed or raw.hidden.get(tup):
             continue
         pairs = [(c.choice.name, file_tot[c.choice.name], counted.get((ci, q), 0))

@@ -36,6 +36,7 @@ recognised here, only to say what it is: it holds no vote counts.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,7 +190,11 @@ def _as_header(row: list[str], lc: int, width: int) -> _Header | None:
     cells = [(j, _clean(row[j])) for j in range(lc + 1, len(row)) if row[j].strip()]
     if len(cells) < 2:
         return None
-    texts = [(j, c) for j, c in cells if to_int(c) is None and not _is_fraction(c)]
+    # Precincts named by number (Rich County's are 1 to 5) under a label that says
+    # 'Precinct': numbers, all different and rising, which no row of counts is.
+    numbered = bool(_PRECINCT_WORD.match(label)) and _numbered(cells)
+    texts = [(j, c) for j, c in cells if (numbered and to_int(c) is not None)
+             or (to_int(c) is None and not _is_fraction(c))]
     if len(texts) < 2 or len(texts) < 0.6 * len(cells):
         return None
     if any(vocab.is_suppressed(c) for _, c in cells):
@@ -216,6 +221,15 @@ def _as_header(row: list[str], lc: int, width: int) -> _Header | None:
     named = set(precincts) | set(totals) | set(ignored) | ({party} if party is not None else set())
     unheaded = [j for j in range(lc + 1, width) if j not in named]
     return _Header(0, lc, precincts, totals, party, unheaded, ignored)
+
+
+_PRECINCT_WORD = re.compile(r"^precincts?\s*:?$", re.IGNORECASE)
+
+
+def _numbered(cells: list[tuple[int, str]]) -> bool:
+    """Whether the numbers among ``cells`` (two at least) rise, each above the one before."""
+    nums = [n for _j, c in cells if (n := to_int(c)) is not None]
+    return len(nums) >= 2 and all(a < b for a, b in itertools.pairwise(nums))
 
 
 def _value_cells(row: list[str], h: _Header) -> list[str]:

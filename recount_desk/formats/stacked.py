@@ -182,8 +182,13 @@ def tables_in(rows: list[list[str]]) -> bool:
 
 @detector(*grid.SPREADSHEETS)
 def detect(path: Path, kind: str) -> Detection | None:
-    for sheet, rows in sheets(path, kind, limit=4, nrows=400):
+    for sheet, rows in sheets(path, kind, limit=4, nrows=_HEAD_ROWS):
         found = _tables(rows)
+        if found is None and len(rows) >= _HEAD_ROWS and _titled_table_first(rows):
+            # (a county of 400 precincts and more: its first table fills the head, and the
+            # second, which tells this layout from a hand-built sheet, is further down)
+            found = next((_tables(whole) for _s, whole in sheets(
+                path, kind, names=[sheet] if sheet else None)), None)
         if found is None:
             continue
         tables = found[0]
@@ -193,6 +198,24 @@ def detect(path: Path, kind: str) -> Detection | None:
                          f"'Precinct' header row and {len(tables[0].precincts)} precinct "
                          f"rows ({', '.join(x.title or '?' for x in tables[:3])}, …)")
     return None
+
+
+_HEAD_ROWS = 400
+
+
+def _titled_table_first(rows: list[list[str]]) -> bool:
+    """Whether the first table header of ``rows`` ('Precinct' and the choices) has a row
+    of one label above it in its own column (a contest's title), as this layout's do."""
+    for i, r in enumerate(rows):
+        found = _header(r)
+        if found is None:
+            continue
+        above = next((x for x in reversed(rows[:i]) if any(c.strip() for c in x)), None)
+        if above is None:
+            return False
+        texts = [j for j, c in enumerate(above) if c.strip()]
+        return texts == [found[0]]
+    return False
 
 
 def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:

@@ -286,22 +286,19 @@ def _squashed_text(cell: Any) -> str:
     return " ".join(str(cell).split())
 
 
+# A count as a cell writes it: digits, perhaps grouped by thousands ("1,075"), perhaps
+# with a zero fraction as a spreadsheet's number ("145.0"). Not "1_1" (a precinct's name,
+# which Python's int reads as 11), "1,2", "1e3", "+5" or other scripts' digits.
+_WHOLE = re.compile(r"\s*([0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)(?:\.0*)?\s*")
+
+
 def whole(text: Any) -> int | None:
     """A whole, non-negative count from a cell's text ("1,075", "145", "145.0"), or None."""
-    t = str(text).replace(",", "").strip()
-    if not t:
+    m = _WHOLE.fullmatch(str(text))
+    if m is None:
         return None
-    try:
-        v = int(t)
-    except ValueError:
-        try:
-            f = float(t)
-        except ValueError:
-            return None
-        if not f.is_integer():
-            return None
-        v = int(f)
-    return v if 0 <= v < 2**63 else None
+    v = int(m.group(1).replace(",", ""))
+    return v if v < 2**63 else None
 
 
 def all_match(lines: re.Pattern[str], texts: list[str]) -> bool:

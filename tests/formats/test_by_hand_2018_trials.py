@@ -101,3 +101,51 @@ def test_a_suppressed_cell_beside_counts_hides_that_cell_only(tmp_path: Path):
     (senate,) = parsed.totals
     assert {c.choice.name: c.votes for c in senate.choices}["Jenny Wilson"] == 258
     assert [i for i in parsed.issues if "hidden" in i.message and "U.S. Senate" in i.message]
+
+
+def test_one_choice_in_two_columns_has_its_totals_summed(tmp_path: Path):
+    # Carbon 2022 laid out by hand (its OCR'd long file spells the retention's answers 'No'
+    # and 'NO' in different precincts): one choice, in two columns, and in the totals row.
+    rows = [["2022 General Election - Official Canvass"], [],
+            [None] * 3 + ["Judge Ann Able Retention", None, None, None],
+            [*STATS, "YES", "NO", "Yes", "No"],
+            ["C01", 900, 600, 300, 100, None, None],
+            ["C02", 800, 500, None, None, 200, 50],
+            ["COUNTY TOTALS", None, None, 300, 100, 200, 50]]
+    parsed = read_canvass(write_workbook(tmp_path / "c.xlsx", {"2022 General": rows}))
+    (race,) = parsed.totals
+    assert {c.choice.name: c.votes for c in race.choices} == {"YES": 500, "NO": 150}
+    assert race.official
+    assert not [i for i in parsed.issues if "do not add up" in i.message]
+    assert not parsed.doubts
+
+
+def test_stacked_tables_of_a_county_of_400_precincts_and_more(tmp_path: Path):
+    # Davis and Utah 2022 as stacked tables: the first table filled the rows the detector
+    # looks at, so the second, which tells the layout, was never seen (refused).
+    precincts = [f"P{i:03d}" for i in range(450)]
+    rows: list[list[object]] = [["Utah County 2022 General Election"], [], ["U.S. Senate"],
+                                ["Precinct", "Mike Lee", "Evan McMullin"]]
+    rows += [[p, 10, 8] for p in precincts] + [[]]
+    rows += [["County Sheriff"], ["Precinct", "Cy Cole", "Di Dunn"]]
+    rows += [[p, 9, 7] for p in precincts]
+    parsed = read_canvass(write_workbook(tmp_path / "u.xlsx", {"Results": rows}))
+    assert parsed.family == "stacked"
+    assert _totals(parsed) == {"U.S. Senate": {"Mike Lee": 4500, "Evan McMullin": 3600},
+                               "County Sheriff": {"Cy Cole": 4050, "Di Dunn": 3150}}
+
+
+def test_a_sideways_sheet_of_precincts_named_by_number(tmp_path: Path):
+    # Rich County's precincts are 1 to 5, San Juan's 1_1, 1_2, …: under a label that says
+    # 'Precinct', rising numbers are the precincts' names (they were counts: refused).
+    for names in (["1", "2", "3", "4"], ["1_1", "1_2", "2_1", "3_4"]):
+        rows = [["Rich County 2022 General Election Canvass"], [],
+                ["Precinct", "Total", *names], [], ["U.S. Senate"],
+                ["Mike Lee (REP)", 40, 10, 10, 10, 10],
+                ["Evan McMullin (UNA)", 20, 5, 5, 5, 5], [],
+                ["County Sheriff"], ["Cy Cole", 36, 9, 9, 9, 9], ["Di Dunn", 16, 4, 4, 4, 4]]
+        parsed = read_canvass(write_workbook(tmp_path / "r.xlsx", {"Canvass": rows}))
+        assert parsed.family == "sideways"
+        assert sorted(parsed.precincts) == sorted(names)
+        assert _totals(parsed) == {"U.S. Senate": {"Mike Lee": 40, "Evan McMullin": 20},
+                                   "County Sheriff": {"Cy Cole": 36, "Di Dunn": 16}}

@@ -55,6 +55,16 @@ def test_whole_counts_as_written_in_canvass_files():
         == [1075, 145, 145, 7, None, None, None, None, None]
 
 
+def test_whole_reads_no_name_or_notation_as_a_count():
+    # San Juan's precincts are named '1_1', '1_2', …: Python's int read '1_1' as 11, so a
+    # sideways sheet's header of them was a row of counts. Nor is '1,2' twelve, '1e3' a
+    # thousand (the long tables refuse it too), '+5' or other scripts' digits a count.
+    assert [whole(t) for t in ("1_1", "1_000", "1,2", "12,34", "1e3", "+5", "\u0661\u0662",
+                               "0x10", "1 234")] == [None] * 9
+    assert [whole(t) for t in ("1,234,567", "1,234.0", "12.00", "007", "0")] == \
+        [1234567, 1234, 12, 7, 0]
+
+
 def test_counts_name_every_bad_cell_in_reading_order_then_how_many_more():
     cells = pd.DataFrame({0: ["1", "x", "", "2,500"] * 4, 1: ["3.5", "4", "5", "?"] * 4})
     log = IssueLog("f.csv", "S")
