@@ -217,6 +217,8 @@ def _as_header(row: list[str], lc: int, width: int) -> _Header | None:
             precincts[j] = c
     if len(precincts) < 2 or modes * 2 >= len(texts):
         return None
+    if len(set(precincts.values())) < len(precincts):
+        return None   # (one precinct in two columns: a row of parties, not of precincts)
     # Numbers in a header row are not precincts; unheaded columns are decided by contents.
     named = set(precincts) | set(totals) | set(ignored) | ({party} if party is not None else set())
     unheaded = [j for j in range(lc + 1, width) if j not in named]
@@ -224,6 +226,8 @@ def _as_header(row: list[str], lc: int, width: int) -> _Header | None:
 
 
 _PRECINCT_WORD = re.compile(r"^precincts?\s*:?$", re.IGNORECASE)
+_PRECINCTS_DOWN = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?\s*:?$",
+                             re.IGNORECASE)
 
 
 def _numbered(cells: list[tuple[int, str]]) -> bool:
@@ -312,6 +316,12 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             _close(parent, current, untotalled_rows)
             parent = None
         nh = _as_header(r, lc, width)
+        if nh is None and _PRECINCTS_DOWN.match(label) and not _has_counts(r, h) and \
+                sum(1 for j, c in enumerate(r) if j > lc and c.strip()) >= 2:
+            # A row headed 'Precinct Name' with names across, under the row taken for the
+            # precincts': the precincts run down the sheet (a hand-built sheet's header,
+            # repeated on each page of a PDF conversion), not across.
+            return None
         if nh is not None:
             # The header again: per contest, or a new page with the next precincts.
             nh.row = i

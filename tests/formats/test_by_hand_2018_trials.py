@@ -149,3 +149,41 @@ def test_a_sideways_sheet_of_precincts_named_by_number(tmp_path: Path):
         assert sorted(parsed.precincts) == sorted(names)
         assert _totals(parsed) == {"U.S. Senate": {"Mike Lee": 40, "Evan McMullin": 20},
                                    "County Sheriff": {"Cy Cole": 36, "Di Dunn": 16}}
+
+
+def _pdf_pages() -> list[list[object]]:
+    # A hand-built sheet as a PDF conversion gives it: the title and the header band again
+    # on every page, a 'Page n of m' line, an empty column left by merged cells.
+    title = ["2022 General Election - Official Canvass"]
+    band = [[None, None, None, None, "U.S. Senate", None, None, None, "County Sheriff", None,
+             "County Clerk"],
+            ["Precinct Name", None, "Total Reg. Voters", "Total Ballots Cast", "Mike Lee",
+             None, "Evan McMullin", None, "Cy Cole", "Di Dunn", "Ann Able"],
+            [None, None, None, None, "REP", None, "UNA", None, "REP", "DEM", "REP"]]
+    rows: list[list[object]] = [title, *band]
+    for page in range(4):
+        if page:
+            rows += [[f"Page {page} of 4"], title, *band]
+        for k in range(12):
+            n = page * 12 + k
+            rows.append([f"HYR{n:02d}:I", None, 900, 600, 300 + n, None, 200, None, 250, 240,
+                         400])
+    rows.append(["COUNTY TOTALS", None, None, None, sum(300 + n for n in range(48)), None,
+                 9600, None, 12000, 11520, 19200])
+    return rows
+
+
+def test_a_hand_built_sheet_converted_from_a_pdf_is_not_read_sideways(tmp_path: Path):
+    # Cache, Davis, Utah and Washington 2022 laid out so were claimed by the sideways
+    # reader (75 %): the contests' row taken for precincts, the party row for more, each
+    # page's 'Page n of m' line for a contest, the precincts for its choices. Refused there
+    # now (a row headed 'Precinct Name' with names across; a "precinct" in two columns),
+    # the hand-built reader reads it.
+    parsed = read_canvass(write_workbook(tmp_path / "p.xlsx", {"2022 General": _pdf_pages()}))
+    assert parsed.family == "handbuilt"
+    assert _totals(parsed) == {
+        "U.S. Senate": {"Mike Lee": sum(300 + n for n in range(48)), "Evan McMullin": 9600},
+        "County Sheriff": {"Cy Cole": 12000, "Di Dunn": 11520},
+        "County Clerk": {"Ann Able": 19200}}
+    assert _errors(parsed) == []
+    assert len(parsed.precincts) == 48
