@@ -44,7 +44,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress
-from typing import Any
+from typing import Any, NamedTuple
 
 from recount_desk.core.model import (
     ChoiceKind,
@@ -181,7 +181,7 @@ def _given_first(name: str) -> str:
 
 def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
            by_contest: dict[int, list[Any]] | None = None,
-           ballot_sums: tuple[Any, dict[int, Any]] | None = None) -> Verdict:
+           ballot_sums: BallotSums | None = None) -> Verdict:
     """Every doubt about a reading, as issues that name where it is, and a penalty
     (``cells``, ``by_contest``, ``ballot_sums``: :func:`_cells`, :func:`_columns_by_contest`
     and :func:`_ballots_and_sums` of the reading, where made already)."""
@@ -353,28 +353,76 @@ def assess(raw: RawCanvass, parsed: ParsedCanvass, cells: Cells | None = None,
     return Verdict(issues, tuple(reasons), min(100, penalty + sum(p for _, p in found)))
 
 
-def _ballots_and_sums(raw: RawCanvass, parsed: ParsedCanvass) -> tuple[Any, dict[int, Any]]:
-    """The ballots cast per precinct (index 1 on, -1 where the file gives none) and each
-    contest's votes per precinct, as numpy arrays."""
+class BallotSums(NamedTuple):
+    """Each contest's votes in each precinct whose ballots cast the file gives, for the
+    checks of votes over ballots (:func:`_ballots_and_sums`): one entry per (contest,
+    precinct) with votes, ordered by contest then precinct."""
+
+    ballots: Any    # ballots cast per precinct (index 1 on), -1 where the file gives none
+    contest: Any    # each entry's contest
+    precinct: Any   # its precinct (index 1 on)
+    votes: Any      # the contest's votes there
+
+
+def _ballots_and_sums(raw: RawCanvass, parsed: ParsedCanvass,
+                      cells: Cells | None = None) -> BallotSums:
+    """The ballots cast per precinct and each contest's votes in the precincts that have
+    them, summed over every column at once (``cells``: :func:`_cells`, where made)."""
     import numpy as np
 
+    n = len(parsed.precincts) + 1
     index = {p: i + 1 for i, p in enumerate(parsed.precincts)}
-    ballots = np.full(len(parsed.precincts) + 1, -1, dtype=np.int64)
+    ballots = np.full(n, -1, dtype=np.int64)
     for p, b in raw.ballots.items():
         if p in index:
             ballots[index[p]] = b
-    sums: dict[int, Any] = {}  # contest -> votes per precinct (numpy)
-    for col in parsed.columns:
-        acc = sums.get(col.contest)
-        if acc is None:
-            acc = sums[col.contest] = np.zeros(len(parsed.precincts) + 1, dtype=np.int64)
-        np.add.at(acc, np.asarray(col.precincts, dtype=np.int64),
-                  np.asarray(col.votes, dtype=np.int64))
-    return ballots, sums
+    if not parsed.columns:
+        empty = np.zeros(0, dtype=np.int64)
+        return BallotSums(ballots, empty, empty, empty)
+    prec, votes, col_of, _bounds = cells if cells is not None else _cells(parsed)
+    at = ballots[prec] >= 0
+    contest_of = np.fromiter((c.contest for c in parsed.columns), dtype=np.int64,
+                             count=len(parsed.columns))[col_of[at]]
+    keys, inverse = np.unique(contest_of * n + prec[at], return_inverse=True)
+    # (counts below 2**53 are exact in the float sum)
+    sums = np.bincount(inverse, weights=votes[at], minlength=len(keys)).astype(np.int64)
+    return BallotSums(ballots, keys // n, keys % n, sums)
+
+
+def _over(sums: BallotSums, limit: Any) -> dict[int, tuple[int, int, int]]:
+    """The contests with more votes than ``limit`` (per contest) × ballots cast in some
+    precinct: for each, in contest order, its first such precinct, the votes there and how
+    many such precincts."""
+    import numpy as np
+
+    over = np.flatnonzero(sums.votes > limit[sums.contest] * sums.ballots[sums.precinct])
+    if not len(over):
+        return {}
+    cs = sums.contest[over]
+    starts = np.flatnonzero(np.r_[True, cs[1:] != cs[:-1]])
+    counts = np.diff(np.r_[starts, len(over)])
+    first = over[starts]
+    return {int(c): (int(p), int(v), int(k)) for c, p, v, k in zip(
+        cs[starts].tolist(), sums.precinct[first].tolist(), sums.votes[first].tolist(),
+        counts.tolist(), strict=True)}
+
+
+def _limits(parsed: ParsedCanvass, seats_of: Callable[[int], int]) -> Any:
+    import numpy as np
+
+    return np.fromiter((seats_of(ci) for ci in range(len(parsed.contests))), dtype=np.int64,
+                       count=len(parsed.contests))
+
+
+def _most_seats(parsed: ParsedCanvass, ci: int) -> int:
+    """The seats a contest may fill: those the file states, else as many as its choices
+    (one is only assumed: then only what no number of seats explains is wrong for sure)."""
+    c = parsed.contests[ci]
+    return c.seats if c.seats_from_file else max(c.seats, len(parsed.choices[ci]))
 
 
 def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass,
-                          ballot_sums: tuple[Any, dict[int, Any]] | None = None) -> list[Issue]:
+                          ballot_sums: BallotSums | None = None) -> list[Issue]:
     """An error bound to each race whose seats nobody stated (one is assumed) with more
     votes than ballots cast in a precinct, or in all: more than one vote a ballot, which one
     seat cannot give. Either it fills more seats than the one assumed (and the verdict on
@@ -384,29 +432,22 @@ def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass,
     (:func:`_over_ballots`)."""
     if not raw.ballots and raw.ballots_total is None:
         return []
-    import numpy as np
-
-    ballots, sums = (ballot_sums or _ballots_and_sums(raw, parsed) if raw.ballots
-                     else (np.full(len(parsed.precincts) + 1, -1, dtype=np.int64), {}))
+    sums = ballot_sums or _ballots_and_sums(raw, parsed) if raw.ballots else None
+    over = _over(sums, _limits(parsed, lambda ci: 1)) if sums is not None else {}
+    wrong = _over(sums, _limits(parsed, lambda ci: _most_seats(parsed, ci))) \
+        if over and sums is not None else {}
     out: list[Issue] = []
     for ci, t in enumerate(parsed.totals):
         c = t.contest
         if c.kind is not ContestKind.RACE or c.seats_from_file or c.seats != 1 or \
-                len(parsed.choices[ci]) < 2:
-            continue
-        if ci in sums:
-            a = np.asarray(sums[ci])
-            bad: list[int] = np.flatnonzero((ballots >= 0) & (a > ballots)).tolist()
-            if bad and (a > len(parsed.choices[ci]) * ballots)[bad].any():
-                continue   # (no number of seats explains it: the gate's error already)
-        else:
-            bad = []
+                len(parsed.choices[ci]) < 2 or ci in wrong:
+            continue   # (no number of seats explains it: the gate's error already)
         where = None
-        if bad:
-            name = parsed.precincts[bad[0] - 1]
-            where = (f"precinct {name!r} has {int(a[bad[0]]):,} votes but "
-                     f"{int(ballots[bad[0]]):,} ballots cast"
-                     + (f" (and {len(bad) - 1} more precincts like it)" if len(bad) > 1 else ""))
+        if ci in over and sums is not None:
+            p, v, k = over[ci]
+            where = (f"precinct {parsed.precincts[p - 1]!r} has {v:,} votes but "
+                     f"{int(sums.ballots[p]):,} ballots cast"
+                     + (f" (and {k - 1} more precincts like it)" if k > 1 else ""))
         elif raw.ballots_total is not None and raw.ballots_total < t.total <= \
                 len(parsed.choices[ci]) * raw.ballots_total:
             where = f"it has {t.total:,} votes in all but the file counts " \
@@ -427,45 +468,29 @@ def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass,
 
 
 def _over_ballots(raw: RawCanvass, parsed: ParsedCanvass,
-                  ballot_sums: tuple[Any, dict[int, Any]] | None = None) -> list[Issue]:
+                  ballot_sums: BallotSums | None = None) -> list[Issue]:
     """Contests with more votes than seats × ballots cast, per precinct and in all."""
     if not raw.ballots and raw.ballots_total is None:
         return []
-    import numpy as np
-
-    ballots, sums = ballot_sums or _ballots_and_sums(raw, parsed)
     out: list[Issue] = []
-    per_contest: dict[int, list[int]] = defaultdict(list)
-    for ci, acc in sums.items():
-        # Seats the file does not state are assumed to be one: then only what no number of
-        # seats explains (more votes than choices × ballots) is wrong for sure.
-        c = parsed.contests[ci]
-        seats = c.seats if c.seats_from_file else max(c.seats, len(parsed.choices[ci]))
-        a = np.asarray(acc)
-        per_contest[ci] = np.flatnonzero((ballots >= 0) & (a > seats * ballots)).tolist()
     shown = 0
-    for ci, bad in per_contest.items():
-        if not bad:
-            continue
-        first = bad[0]
-        name = parsed.precincts[first - 1]
-        label = parsed.contests[ci].key.label()
-        votes = int(np.asarray(sums[ci])[first])
-        row = raw.ballots_rows.get(name)
-        if shown < 5:
-            out.append(Issue(
-                raw.file, f"{label}: precinct {name!r} has {votes:,} votes but "
-                f"{int(ballots[first]):,} ballots cast" + (f" (and {len(bad) - 1} more precincts "
-                                                         "like it)" if len(bad) > 1 else "")
-                + ": the columns were probably read from the wrong place, or the ballots "
-                "column is not the ballots cast.", raw.sheet, row, raw.ballots_column,
-                Severity.ERROR))
-        shown += 1
+    if raw.ballots:
+        sums = ballot_sums or _ballots_and_sums(raw, parsed)
+        for ci, (p, votes, k) in _over(sums, _limits(
+                parsed, lambda ci: _most_seats(parsed, ci))).items():
+            name = parsed.precincts[p - 1]
+            if shown < 5:
+                out.append(Issue(
+                    raw.file, f"{parsed.contests[ci].key.label()}: precinct {name!r} has "
+                    f"{votes:,} votes but {int(sums.ballots[p]):,} ballots cast"
+                    + (f" (and {k - 1} more precincts like it)" if k > 1 else "")
+                    + ": the columns were probably read from the wrong place, or the ballots "
+                    "column is not the ballots cast.", raw.sheet, raw.ballots_rows.get(name),
+                    raw.ballots_column, Severity.ERROR))
+            shown += 1
     if raw.ballots_total is not None:
         for ci, t in enumerate(parsed.totals):
-            c = t.contest
-            seats = c.seats if c.seats_from_file else max(c.seats, len(parsed.choices[ci]))
-            if t.total > seats * raw.ballots_total and shown < 10:
+            if t.total > _most_seats(parsed, ci) * raw.ballots_total and shown < 10:
                 shown += 1
                 out.append(Issue(
                     raw.file, f"{t.contest.key.label()}: {t.total:,} votes in all, but the "
@@ -1074,7 +1099,7 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     by_contest = _columns_by_contest(parsed)
     # (the ballots and each contest's votes per precinct, for both checks of votes over
     # ballots: summed once)
-    sums = _ballots_and_sums(raw, parsed) if raw.ballots else None
+    sums = _ballots_and_sums(raw, parsed, cells) if raw.ballots else None
     verdict = assess(raw, parsed, cells, by_contest, sums)
     voted = _VotedOnce()  # (each column's precincts with votes, for the next three checks)
     split = split_contests(raw, parsed, cells, by_contest, voted)
