@@ -364,6 +364,11 @@ class BallotSums(NamedTuple):
     votes: Any      # the contest's votes there
 
 
+# (the sums are made in place where (contest, precinct) pairs are at most this many times
+# the cells summed, and else over the pairs that have cells)
+_DENSE = 8
+
+
 def _ballots_and_sums(raw: RawCanvass, parsed: ParsedCanvass,
                       cells: Cells | None = None) -> BallotSums:
     """The ballots cast per precinct and each contest's votes in the precincts that have
@@ -383,9 +388,16 @@ def _ballots_and_sums(raw: RawCanvass, parsed: ParsedCanvass,
     at = ballots[prec] >= 0
     contest_of = np.fromiter((c.contest for c in parsed.columns), dtype=np.int64,
                              count=len(parsed.columns))[col_of[at]]
-    keys, inverse = np.unique(contest_of * n + prec[at], return_inverse=True)
-    # (counts below 2**53 are exact in the float sum)
-    sums = np.bincount(inverse, weights=votes[at], minlength=len(keys)).astype(np.int64)
+    keys = contest_of * n + prec[at]
+    # (counts below 2**53 are exact in the float sums; an entry of no votes is over no limit)
+    size = (int(contest_of.max()) + 1) * n if len(keys) else 0
+    if size <= _DENSE * len(keys) + 256:   # every (contest, precinct) summed in place
+        dense = np.bincount(keys, weights=votes[at], minlength=size)
+        keys = np.flatnonzero(dense)
+        sums = dense[keys].astype(np.int64)
+    else:
+        keys, inverse = np.unique(keys, return_inverse=True)
+        sums = np.bincount(inverse, weights=votes[at], minlength=len(keys)).astype(np.int64)
     return BallotSums(ballots, keys // n, keys % n, sums)
 
 
@@ -432,8 +444,11 @@ def one_seat_over_ballots(raw: RawCanvass, parsed: ParsedCanvass,
     (:func:`_over_ballots`)."""
     if not raw.ballots and raw.ballots_total is None:
         return []
+    import numpy as np
+
     sums = ballot_sums or _ballots_and_sums(raw, parsed) if raw.ballots else None
-    over = _over(sums, _limits(parsed, lambda ci: 1)) if sums is not None else {}
+    over = _over(sums, np.ones(len(parsed.contests), dtype=np.int64)) \
+        if sums is not None else {}
     wrong = _over(sums, _limits(parsed, lambda ci: _most_seats(parsed, ci))) \
         if over and sums is not None else {}
     out: list[Issue] = []

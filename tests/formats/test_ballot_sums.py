@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from array import array
 from types import SimpleNamespace
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recount_desk.core.model import VoteColumn
+from recount_desk.formats import plausibility
 from recount_desk.formats.plausibility import _ballots_and_sums, _cells, _over
 
 
@@ -53,6 +55,8 @@ def test_votes_over_ballots_as_summed_by_hand(reading):
     import numpy as np
 
     parsed, raw, limits = reading
-    for cells in (None, _cells(parsed)):
-        sums = _ballots_and_sums(raw, parsed, cells)
+    for cells, dense in ((None, 8), (_cells(parsed), 8), (None, -1000)):
+        # (both ways of summing: in place, and over the pairs that have cells)
+        with patch.object(plausibility, "_DENSE", dense):
+            sums = _ballots_and_sums(raw, parsed, cells)
         assert _over(sums, np.array(limits, dtype=np.int64)) == _by_hand(parsed, raw, limits)
