@@ -43,6 +43,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from recount_desk.core.model import Issue, Severity
+
 from . import grid, vocab
 from ._workbook_checks import excel_error_cells
 from .base import Detection, RawCanvass, ReadOptions, fail
@@ -85,9 +87,12 @@ def _header(row: list[str]) -> tuple[int, dict[int, str]] | None:
                          and not vocab.STATISTIC.match(c) and not vocab.PERCENT.search(c)}
 
 
-def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
+def _tables(rows: list[list[str]], one: bool = False
+            ) -> tuple[list[_Table], list[str]] | None:
     """The tables of a sheet and the title rows above the first; None unless there are two
-    or more, most of each one's precincts in other tables too."""
+    or more, most of each one's precincts in other tables too (``one``: exactly one, with
+    its title, for a workbook of a table a sheet, whose sheets are compared by
+    :func:`_one_a_sheet`)."""
     tables: list[_Table] = []
     above: list[tuple[int, str, int]] = []   # label-only rows since the last table (column)
     seats: int | None = None
@@ -158,6 +163,9 @@ def _tables(rows: list[list[str]]) -> tuple[list[_Table], list[str]] | None:
             # they were cast): a header band of several rows, not this layout's one header.
             return None
         band.append((i, {j for j, _ in texts}))
+    if one:
+        return (tables, head) if len(tables) == 1 and tables[0].precincts and \
+            tables[0].title else None
     if len(tables) < 2 or any(not x.precincts for x in tables):
         return None
     # Most of each table's precincts are other tables' too (a district's race lists some of
@@ -197,7 +205,44 @@ def detect(path: Path, kind: str) -> Detection | None:
                          f"{where}{len(tables)} tables stacked down, each a contest's title, a "
                          f"'Precinct' header row and {len(tables[0].precincts)} precinct "
                          f"rows ({', '.join(x.title or '?' for x in tables[:3])}, …)")
+    if kind != "csv":
+        book = _one_a_sheet(list(sheets(path, kind, limit=4, nrows=_HEAD_ROWS)))
+        if book is not None:
+            return Detection(FAMILY, LABEL, _ONE_A_SHEET_CONFIDENCE,
+                             f"a table a sheet, each a contest's title, a 'Precinct' header "
+                             f"row and its precincts ({', '.join(repr(s) for s, *_ in book[:3])}"
+                             ", …)")
     return None
+
+
+# A workbook of a table a sheet is less sure than tables stacked down one sheet: each sheet
+# alone is any one-table sheet.
+_ONE_A_SHEET_CONFIDENCE = 70
+
+
+def _one_a_sheet(found: list[tuple[str, list[list[str]]]]
+                 ) -> list[tuple[str, list[list[str]], tuple[list[_Table], list[str]]]] | None:
+    """The sheets of a workbook of one contest a sheet ('U.S. Senate', 'County Sheriff' …,
+    each one titled table of this layout), or None: two sheets at least, every sheet with a
+    'Precinct' header such a table, the same title rows above each, and most of each sheet's
+    precincts on other sheets too (one election's contests, not several elections)."""
+    book = []
+    for sheet, rows in found:
+        if not any(_header(r) for r in rows):
+            continue   # (no table: a title page, a sheet of notes or ballot statistics)
+        got = _tables(rows, one=True)
+        if got is None:
+            return None
+        book.append((sheet, rows, got))
+    if len(book) < 2 or len({tuple(head) for *_, (_t, head) in book}) > 1:
+        return None
+    names = [{_label(rows[i], ts[0].label_col) for i in ts[0].precincts}
+             for _s, rows, (ts, _h) in book]
+    for k, mine in enumerate(names):
+        others = set().union(*(n for j, n in enumerate(names) if j != k))
+        if 2 * len(mine & others) < len(mine):
+            return None
+    return book
 
 
 _HEAD_ROWS = 400
@@ -222,18 +267,57 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     options = options or ReadOptions()
     kind, _all, names = grid.open_sheets(path, options.sheet)
     readable: list[tuple[str, list[list[str]], tuple[list[_Table], list[str]]]] = []
+    every: list[tuple[str, list[list[str]]]] = []
     for sheet, rows in sheets(path, kind, names=names, options=options):
+        every.append((sheet, rows))
         found = _tables(rows)
         if found is not None:
             readable.append((sheet, rows, found))
+    if not readable and kind != "csv":
+        book = _one_a_sheet(every) if options.sheet is None else \
+            [(s, r, got) for s, r in every if (got := _tables(r, one=True)) is not None]
+        if book:
+            result = _read_book(path, book)
+            rest = [s for s, _r in every if s not in {b[0] for b in book}]
+            if rest and options.sheet is None:
+                result.issues.append(Issue(
+                    path.name, "Sheet(s) " + ", ".join(repr(s) for s in rest) + " hold no "
+                    "table of precincts and were not read.", result.sheet,
+                    severity=Severity.NOTE))
+            return result
     if not readable:
         raise fail(path, "No sheet holds two tables or more stacked down, each a contest's "
-                   "title, a 'Precinct' header row and a row per precinct.",
+                   "title, a 'Precinct' header row and a row per precinct, nor is each sheet "
+                   "one such table under the same title rows (a contest a sheet).",
                    sheet=options.sheet)
     sheet, rows, (tables, head) = readable[0]
     result = _read_sheet(path, sheet, rows, tables, head)
     if options.sheet is None:
         grid.other_sheets(result.issues, path.name, result.sheet, [s for s, _, _ in readable[1:]])
+    return result
+
+
+def _read_book(path: Path, book: list[tuple[str, list[list[str]],
+                                            tuple[list[_Table], list[str]]]]) -> RawCanvass:
+    """A workbook of one contest a sheet (:func:`_one_a_sheet`), read as one election; one
+    contest on two sheets is refused, naming them."""
+    first: dict[str, str] = {}
+    for sheet, _rows, (tables, _head) in book:
+        title = grid.split_title(tables[0].title)[0]
+        if title in first:
+            raise fail(path, f"The contest {title!r} is on two sheets, {first[title]!r} and "
+                       f"{sheet!r}: give each contest one sheet, and import again.",
+                       sheet=sheet, row=tables[0].title_row + 1)
+        first[title] = sheet
+    result = _read_sheet(path, *book[0][0:2], *book[0][2])
+    for sheet, rows, (tables, head) in book[1:]:
+        grid.merge(result, _read_sheet(path, sheet, rows, tables, head), same_precincts=True)
+    if len(book) > 1:
+        result.issues.insert(0, Issue(
+            path.name, f"Sheets {', '.join(repr(s) for s, *_ in book[:4])}"
+            + (f" and {len(book) - 4} more" if len(book) > 4 else "") + " are read as one "
+            "election, a contest a sheet: each sheet one titled table of the precincts, under "
+            "the same title rows.", book[0][0], severity=Severity.NOTE))
     return result
 
 
