@@ -48,6 +48,8 @@ MAX_CONFIDENCE = 70
 COUNTY_UNIT = "Entire county (totals row)"
 SUMMARY_LABEL = "Ballot summary (ballot statistics only, no contest results)"
 
+# A header with no statistics columns is claimed less surely than one with them.
+_BARE_CONFIDENCE = 40
 _DETECT_SHEETS = 9       # Tooele 2024 keeps nine elections in nine sheets
 # (a county's own short words too: 'Voters', 'Ballots', 'Percent', 'Total Votes Cast')
 _STAT = re.compile(r"^(total\s+)?(reg(\.|istered)?\s*voters?|"
@@ -151,7 +153,35 @@ def _find_header(rows: list[list[str]]) -> int | None:
         if "type" in low or "by mail" in low:
             return None
         return i
-    return None
+    return next((i for i in range(min(len(rows), 25)) if _bare_header(rows, i)), None)
+
+
+def _bare_header(rows: list[list[str]], i: int) -> bool:
+    """A header with no statistics columns ('Precinct, Mike Lee, Evan McMullin, …') under a
+    row of contests' titles over the candidates' columns (its first cell empty), with
+    precinct rows of counts under it: the hand-built layout without its statistics. (A
+    stacked table's title is in the precincts' column; a sideways sheet's header names
+    precincts under title rows.)"""
+    cells = [_clean(c) for c in rows[i]]
+    if not cells or not _PRECINCT.match(cells[0]):
+        return False
+    rest = [c for c in cells[1:] if c]
+    if len(rest) < 2 or any(to_int(c) is not None or c.lower() in ("type", "by mail")
+                            for c in rest):
+        return False
+    above = next((r for r in reversed(rows[max(0, i - 3):i]) if any(c.strip() for c in r)),
+                 None)
+    if above is None:
+        return False
+    over = [_clean(c) for c in above]
+    if not over or over[0]:
+        return False
+    if not any(j < len(cells) and cells[j] and t for j, t in enumerate(over) if j) or \
+            any(to_int(t) is not None for t in over if t):
+        return False
+    counted = sum(1 for r in rows[i + 1:i + 8]
+                  if r and _clean(r[0]) and any(to_int(c) is not None for c in r[1:]))
+    return counted >= 2
 
 
 def _ballot_summary(rows: list[list[str]]) -> str | None:
@@ -204,9 +234,15 @@ def detect(path: Path, kind: str) -> Detection | None:
                 summaries += _ballot_summary(rows) is not None
             continue
         first = _clean(rows[h][0]).lower()
+        where = f"sheet {sheet!r}, " if sheet else ""
+        if not _is_header([_clean(c) for c in rows[h]]):
+            # (no statistics columns: the least sure of this family's claims)
+            return Detection(FAMILY, LABEL, _BARE_CONFIDENCE, f"{where}row {h + 1}: a "
+                             f"hand-built header {_clean(rows[h][0])!r} with candidate "
+                             "columns under a row of contests, no voter statistics "
+                             "(free-form layout: check the contests read)")
         conf = 70 if first.startswith("precinct name") or first.startswith("precincts") \
             else 50
-        where = f"sheet {sheet!r}, " if sheet else ""
         return Detection(FAMILY, LABEL, conf, f"{where}row {h + 1}: a hand-built header "
                          f"{_clean(rows[h][0])!r} with voter statistics and candidate "
                          "columns (free-form layout: check the contests read)")

@@ -236,6 +236,19 @@ def _numbered(cells: list[tuple[int, str]]) -> bool:
     return len(nums) >= 2 and all(a < b for a, b in itertools.pairwise(nums))
 
 
+def _band_above(rows: list[list[str]], h: _Header) -> bool:
+    """Whether the row over the header has no label and text over two of its "precincts"
+    or more: contests' titles over candidates' names, a hand-built sheet's header band
+    (whose precincts run down), not title rows over a header of precincts."""
+    above = next((r for r in reversed(rows[max(0, h.row - 2):h.row]) if any(c.strip() for c in r)),
+                 None)
+    if above is None or (h.label_col < len(above) and above[h.label_col].strip()):
+        return False
+    over = [j for j in h.precincts if j < len(above) and above[j].strip()
+            and to_int(above[j]) is None]
+    return len(over) >= 2
+
+
 def _value_cells(row: list[str], h: _Header) -> list[str]:
     return [row[j].strip() for j in h.precincts if j < len(row)]
 
@@ -278,7 +291,7 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             h.row = i
             first = h
             break
-    if first is None:
+    if first is None or _band_above(rows, first):
         return None
     title_rows = [t for t in (" ".join(_clean(c) for c in r if c.strip())
                               for r in rows[:first.row]) if t]
