@@ -80,6 +80,9 @@ class Layout:
     # The candidates' names over two rows: first names, and under them the surnames
     # ('Mike' over 'Lee'; 'Sub' over 'Total').
     split_names: bool = False
+    # No statistics columns: 'Precinct' and the candidates only (the counties that type no
+    # voters or ballots beside the votes).
+    no_stats: bool = False
 
 
 @dataclass
@@ -243,6 +246,10 @@ def rows_of(layout: Layout) -> tuple[list[list[object]], Expected]:
         if layout.turnout_between and n == 0:
             total.append(None)
     rows.append(total)
+    if layout.no_stats:
+        k = 2 if layout.mode_rows else 1   # (after the precinct's name and its 'Vote Type')
+        rows = rows[:2] + [["Precinct" if j == 0 and c == "Precinct Name" else c
+                            for j, c in enumerate(r) if not k <= j < k + 3] for r in rows[2:]]
     return rows, exp
 
 

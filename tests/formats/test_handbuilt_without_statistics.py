@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from handbuilt_layouts import Layout, write
+from test_plausibility import offered_as_done, right
 from workbooks import write_workbook
 
 from recount_desk.core.model import Severity
@@ -58,3 +61,18 @@ def test_its_pdf_conversion_is_not_read_sideways(tmp_path: Path):
     assert parsed.family == "handbuilt"
     assert len(parsed.precincts) == 48
     assert _totals(parsed)["County Sheriff"] == {"Cy Cole": 12000, "Di Dunn": 11520}
+
+
+@pytest.mark.parametrize("layout", [
+    Layout(no_stats=True), Layout(no_stats=True, band=("party", "contest", "names")),
+    Layout(no_stats=True, band=("contest", "party", "names"), shuffle_rows=True),
+    Layout(no_stats=True, modes="total-last"), Layout(no_stats=True, suppressed=True),
+], ids=["contest-names-party", "party-contest-names", "contest-party-names-shuffled",
+        "vote-modes", "suppressed"])
+def test_generated_sheets_with_no_statistics_read_right(tmp_path: Path, layout: Layout):
+    exp = write(layout, tmp_path / "g.xlsx")
+    parsed = read_canvass(tmp_path / "g.xlsx")
+    assert parsed.family == "handbuilt"
+    assert right(parsed, exp)
+    assert offered_as_done(parsed), parsed.doubts
+    assert parsed.detection is not None and parsed.detection.confidence == 40

@@ -238,6 +238,7 @@ layouts = st.builds(
                            "grand-total"]),
     vote_for=st.booleans(), subtotal=st.booleans(),
     mode_rows=st.sampled_from(["", "", "total", "no-total"]), split_names=st.booleans(),
+    no_stats=st.booleans(),
 )
 
 
