@@ -162,9 +162,9 @@ def _bare_header(rows: list[list[str]], i: int) -> bool:
     precinct rows of counts under it: the hand-built layout without its statistics. (A
     stacked table's title is in the precincts' column; a sideways sheet's header names
     precincts under title rows.)"""
-    cells = [_clean(c) for c in rows[i]]
-    if not cells or not _PRECINCT.match(cells[0]):
+    if not rows[i] or not _PRECINCT.match(_clean(rows[i][0])):
         return False
+    cells = [_clean(c) for c in rows[i]]
     rest = [c for c in cells[1:] if c]
     if len(rest) < 2 or any(to_int(c) is not None or c.lower() in ("type", "by mail")
                             for c in rest):
