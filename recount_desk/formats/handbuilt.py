@@ -384,7 +384,18 @@ def _titled_by_its_sheet(raw: RawCanvass, sheet: str) -> bool:
     """Whether a sheet's reading is of one contest, whose title is the sheet's name ('US
     Senate' on the sheet 'US Senate'; 'U.S. Senate' on 'US Senate')."""
     titles = set(raw.rows["contest"].astype(str)) if not raw.rows.empty else set()
-    return len(titles) == 1 and _title_key(next(iter(titles))) == _title_key(sheet)
+    if len(titles) != 1:
+        return False
+    # (a sheet's name cannot hold a colon, slashes, '?', '*' or brackets, and is cut at 31
+    # characters: 'County Clerk/Auditor' is on 'County Clerk Auditor', a long title on its
+    # first 31 characters)
+    title = _title_key(_NOT_IN_SHEET_NAMES.sub(" ", next(iter(titles))))
+    name = _title_key(_NOT_IN_SHEET_NAMES.sub(" ", sheet))
+    return title == name or (len(sheet) == _SHEET_NAME_MAX and title.startswith(name))
+
+
+_NOT_IN_SHEET_NAMES = re.compile(r"[:\\/?*\[\]]")
+_SHEET_NAME_MAX = 31
 
 
 def _title_of(rows: list[list[str]], h: int) -> str:

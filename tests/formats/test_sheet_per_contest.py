@@ -80,3 +80,20 @@ def test_sheets_named_as_contests_under_other_titles_are_not_joined(tmp_path: Pa
     parsed = read_canvass(write_workbook(tmp_path / "w.xlsx",
                                          {"US Senate": SENATE, "County Sheriff": other}))
     assert list(_votes(parsed)) == ["US Senate"]
+
+
+def test_sheets_named_as_excel_lets_a_contest_be_named(tmp_path: Path) -> None:
+    # (session 17, Washington 2022 laid out a contest a sheet: a sheet's name cannot hold '/'
+    # and is cut at 31 characters, so 'County Clerk/Auditor' and the long retention titles
+    # were not taken for their sheets' contests, and those sheets were left unread)
+    clerk = _sheet("County Clerk/Auditor", ["Susan Lewis", "Pat Kent"], [[400, 90], [300, 80],
+                                                                          [120, 40]])
+    judge = _sheet("PAIGE PETERSEN Judicial Retention", ["YES", "NO"], [[400, 100], [350, 90],
+                                                                        [110, 40]])
+    path = write_workbook(tmp_path / "w.xlsx", {"US Senate": SENATE,
+                                                "County Clerk Auditor": clerk,
+                                                "PAIGE PETERSEN Judicial Retenti": judge})
+    parsed = read_canvass(path)
+    assert set(_votes(parsed)) == {"US Senate", "County Clerk/Auditor",
+                                   "PAIGE PETERSEN Judicial Retention"}
+    assert not any("result sheets" in i.message for i in parsed.issues)
