@@ -149,7 +149,8 @@ BAND_LEADS = frozenset({"", "candidate", "candidates", "choice", "choices", "par
                         "contest", "contests", "office", "race", "vote for", "name"})
 
 
-_NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA)"
+_NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA|"
+                         r"GRE|UFP|PSL|ASP|SWP)"
                          r"\s*\)\s*$", re.IGNORECASE)
 
 

@@ -179,9 +179,9 @@ def _bare_header(rows: list[list[str]], i: int) -> bool:
     if not any(j < len(cells) and cells[j] and t for j, t in enumerate(over) if j) or \
             any(to_int(t) is not None for t in over if t):
         return False
-    counted = sum(1 for r in rows[i + 1:i + 8]
-                  if r and _clean(r[0]) and any(to_int(c) is not None for c in r[1:]))
-    return counted >= 2
+    # (one precinct's row will do: a district's contest may be on one precinct's ballot)
+    return any(r and _clean(r[0]) and any(to_int(c) is not None for c in r[1:])
+               for r in rows[i + 1:i + 8])
 
 
 def _ballot_summary(rows: list[list[str]]) -> str | None:
@@ -293,6 +293,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     pages: list[str] = []
     by_contest: list[str] = []  # the sheets after the first, a contest each
     first_named = False  # the first sheet read has one contest, named as the sheet
+    unread: list[str] = []  # sheets with something on them and no header found
     for sheet, raw in _sheets(path, kind, names=names, options=options):
         rows, lead, h = _prepare(raw)
         if h is None:
@@ -302,6 +303,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             what = _ballot_summary(rows)
             if what is not None:
                 summaries[sheet] = what
+            else:
+                unread.append(sheet)
             continue
         if result is None:
             result, read_from = _read_sheet(path, kind, sheet, rows, h, lead), sheet
@@ -366,10 +369,22 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             path.name, f"Sheets {read_from!r}, " + ", ".join(repr(s) for s in pages) + " are "
             "read as the pages of one report (a PDF conversion): the same title and layout.",
             read_from, severity=Severity.NOTE))
+    if unread and options.sheet is None:
+        # (a contest's sheet whose header was not found is a contest missing: said, loudly)
+        result.issues.insert(0, Issue(
+            path.name, ("Sheet " if len(unread) == 1 else "Sheets ")
+            + ", ".join(repr(s) for s in unread[:6])
+            + (f" and {len(unread) - 6} more" if len(unread) > 6 else "")
+            + (" holds" if len(unread) == 1 else " hold") + " text or figures but no header "
+            "of precincts and candidates that could be read, so "
+            + ("it was" if len(unread) == 1 else "they were") + " not read. If "
+            + ("it holds" if len(unread) == 1 else "they hold") + " contests, choose "
+            + ("it" if len(unread) == 1 else "each") + " and use the column mapping.",
+            unread[0], severity=Severity.WARNING, remedy=Remedy.CHOOSE_SHEET))
     others = [s for s in readable if s != read_from]
     if options.sheet is None and (others or summaries):
         rest = [s for s in all_names if s != read_from and s not in others and s not in pages
-                and s not in by_contest]
+                and s not in by_contest and s not in unread]
         grid.other_sheets(result.issues, path.name, result.sheet, others, n=len(readable),
                           rest=(("Its other sheets " if len(rest) > 1 else "Its other sheet ")
                                 + ", ".join(repr(s) + (" (ballot statistics, no contest "

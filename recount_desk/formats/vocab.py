@@ -196,8 +196,10 @@ PARTY_WORDS = {"r": "REP", "rep": "REP", "republican": "REP", "gop": "REP",
 _PARTY_WORDS = {w.upper(): PARTY_WORDS[w] for w in (
     "republican", "democratic", "democrat", "libertarian", "constitution", "united utah",
     "independent american", "green")}
+# (Utah's 2024 ballots add GRE, the Green Party's code there, UFP, the Forward Party, and
+# the presidential parties' PSL, ASP and SWP)
 _PARTY_CELL = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|"
-                         r"GOP|NP)\s*\)?$", re.IGNORECASE)
+                         r"GOP|NP|GRE|UFP|PSL|ASP|SWP)\s*\)?$", re.IGNORECASE)
 
 
 def party_of(cell: str) -> str | None:

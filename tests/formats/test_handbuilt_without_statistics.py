@@ -76,3 +76,24 @@ def test_generated_sheets_with_no_statistics_read_right(tmp_path: Path, layout: 
     assert right(parsed, exp)
     assert offered_as_done(parsed), parsed.doubts
     assert parsed.detection is not None and parsed.detection.confidence == 40
+
+
+def test_a_sheet_whose_header_is_not_found_is_named_not_passed_over(tmp_path: Path):
+    # Beaver 2024 laid out a contest a sheet: two school board sheets, each on one
+    # precinct's ballot, were left out without a word (their one precinct row was taken
+    # for too little to be a header's). Now such a sheet reads; one with no header at all
+    # is named in a warning, not passed over.
+    senate = [TITLE, [], [None, "U.S. Senate", None], ["Precinct", "Mike Lee", "Evan McMullin"],
+              [None, "REP", "UNA"], ["BEAVER 1", 300, 200], ["BEAVER 2", 250, 100]]
+    board = [TITLE, [], [None, "School Board District 1"], ["Precinct", "Tyler Fails", "Total"],
+             [None, "NON", None], ["BEAVER 1", 587, 587]]
+    odd = [["School Board District 2"], ["Trista Kerksiek", 505], ["Write-in", 3]]
+    path = write_workbook(tmp_path / "s.xlsx", {"U.S. Senate": senate,
+                                                "School Board District 1": board,
+                                                "District 2": odd})
+    parsed = read_canvass(path)
+    assert _totals(parsed) == {"U.S. Senate": {"Mike Lee": 550, "Evan McMullin": 300},
+                               "School Board District 1": {"Tyler Fails": 587}}
+    (warning,) = [i for i in parsed.issues if "'District 2'" in i.message]
+    assert warning.severity is Severity.WARNING
+    assert "not read" in warning.message and "column mapping" in warning.message
