@@ -293,7 +293,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
     pages: list[str] = []
     by_contest: list[str] = []  # the sheets after the first, a contest each
     first_named = False  # the first sheet read has one contest, named as the sheet
-    unread: list[str] = []  # sheets with something on them and no header found
+    unread: list[str] = []  # sheets with figures on them and no header found
     for sheet, raw in _sheets(path, kind, names=names, options=options):
         rows, lead, h = _prepare(raw)
         if h is None:
@@ -303,8 +303,8 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             what = _ballot_summary(rows)
             if what is not None:
                 summaries[sheet] = what
-            else:
-                unread.append(sheet)
+            elif any(to_int(c) is not None for r in rows for c in r[1:]):
+                unread.append(sheet)   # (figures: a contest's sheet, perhaps; not notes)
             continue
         if result is None:
             result, read_from = _read_sheet(path, kind, sheet, rows, h, lead), sheet
@@ -375,7 +375,7 @@ def read(path: Path, options: ReadOptions | None = None) -> RawCanvass:
             path.name, ("Sheet " if len(unread) == 1 else "Sheets ")
             + ", ".join(repr(s) for s in unread[:6])
             + (f" and {len(unread) - 6} more" if len(unread) > 6 else "")
-            + (" holds" if len(unread) == 1 else " hold") + " text or figures but no header "
+            + (" holds" if len(unread) == 1 else " hold") + " figures but no header "
             "of precincts and candidates that could be read, so "
             + ("it was" if len(unread) == 1 else "they were") + " not read. If "
             + ("it holds" if len(unread) == 1 else "they hold") + " contests, choose "
