@@ -73,9 +73,22 @@ class WholeRace:
 _SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
 
 
+# A write-in's marker before or after its name ('Write-in: Laird Hamblin', 'Laird Hamblin
+# (write-in)', 'W/I Laird Hamblin'), as the counties' files write it, in name_key's words.
+_WRITE_IN_MARKS = (("write", "in"), ("writein",), ("w", "i"))
+
+
 def name_key(name: str) -> str:
-    """A candidate's name without case, punctuation, middle initials or suffixes."""
+    """A candidate's name without case, punctuation, middle initials or suffixes, nor the
+    write-in marker one county's file puts before or after a write-in's name (the counties'
+    figures of one write-in candidate are one choice of the whole race, not two)."""
     words = re.sub(r"[^\w\s]", " ", name.casefold()).split()
+    for mark in _WRITE_IN_MARKS:
+        n = len(mark)
+        if len(words) > n + 1 and tuple(words[:n]) == mark:
+            words = words[n:]
+        elif len(words) > n + 1 and tuple(words[-n:]) == mark:
+            words = words[:-n]
     kept = [w for i, w in enumerate(words)
             if not (len(w) == 1 and 0 < i < len(words) - 1) and w not in _SUFFIXES]
     return " ".join(kept or words)

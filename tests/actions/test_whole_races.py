@@ -406,3 +406,20 @@ def test_a_county_file_given_as_the_state_canvass_is_said_and_decides_no_wider_r
                in i.message for i in result.issues)
     wider = [r for r in result.races if r.official and len(r.race.coverage.counties) > 1]
     assert all(not r.check.decision.within_margin or r.check.coverage.whole for r in wider)
+
+
+def test_a_write_in_marked_differently_by_two_counties_is_one_candidate(tmp_path: Path) -> None:
+    # (session 17) One county's file writes 'Write-in: Laird Hamblin' (Washington 2022's
+    # style), another 'Laird Hamblin (write-in)' (a sideways sheet's): one write-in
+    # candidate of the whole race, his votes added up and the officer asked to confirm;
+    # they had been two choices, his votes split between them without a word.
+    result = _two_counties(
+        tmp_path, "State Senate", "28",
+        ("Beaver", [("Mike Lee", "REP", 900), ("Evan McMullin", "", 700),
+                    ("Write-in: Laird Hamblin", "", 5)]),
+        ("Iron", [("Mike Lee", "REP", 1000), ("Evan McMullin", "", 800),
+                  ("Laird Hamblin (write-in)", "", 3)]))
+    race = _race(result, "State Senate", "28").race
+    assert race.refused is None and race.totals is not None
+    assert sorted(c.votes for c in race.totals.choices) == [8, 1500, 1900]
+    assert any("are read as one candidate" in c and "Laird Hamblin" in c for c in race.confirm)
