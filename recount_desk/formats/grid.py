@@ -149,9 +149,15 @@ BAND_LEADS = frozenset({"", "candidate", "candidates", "choice", "choices", "par
                         "contest", "contests", "office", "race", "vote for", "name"})
 
 
-_NAME_PARTY = re.compile(r"\s*\(\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|NPA|"
-                         r"GRE|UFP|PSL|ASP|SWP)"
-                         r"\s*\)\s*$", re.IGNORECASE)
+_NAME_PARTY = re.compile(rf"\s*\(\s*({vocab.PARTY_CODES}|NPA)\s*\)\s*$", re.IGNORECASE)
+
+
+def row_above(rows: Sequence[Sequence[str]], i: int, within: int | None = None
+              ) -> Sequence[str] | None:
+    """The nearest row above row ``i`` with something in it (within ``within`` rows, where
+    given), or None."""
+    start = 0 if within is None else max(0, i - within)
+    return next((r for r in reversed(rows[start:i]) if any(c.strip() for c in r)), None)
 
 
 def block_cells(rows: Sequence[Sequence[str]], lines: Sequence[int], cols: Sequence[int],
@@ -436,6 +442,13 @@ class Counted:
         if self.void_name:
             log.note(f"{self.void:,} invalid write-in vote(s) (e.g. {self.void_name!r}) are "
                      "not counted for any candidate.")
+
+    def note_left_out(self, log: IssueLog) -> None:
+        """The notes on what the counts left out: contests not on some precincts' ballots,
+        invalid write-ins, titles that name no contest."""
+        self.note_off_ballot(log)
+        self.note_void(log)
+        self.note_not_contests(log)
 
     def note_not_contests(self, log: IssueLog) -> None:
         """The note on the columns left out for a title that names no contest."""

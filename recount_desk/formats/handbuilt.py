@@ -57,8 +57,9 @@ _STAT = re.compile(r"^(total\s+)?(reg(\.|istered)?\s*voters?|"
                    r"voter\s+turnout|%\s*turnout|times\s+cast|cards\s+cast|active\s+voters?|"
                    r"voters|ballots|percent|votes\s+cast)$",
                    re.IGNORECASE)
-_PRECINCT = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?\s*:?$",
-                       re.IGNORECASE)
+_PRECINCT = vocab.PRECINCT_HEADER
+# Header cells of other layouts beside 'Precinct': the Salt Lake SOVC's, an ES&S table's.
+_OTHER_LAYOUTS = frozenset({"type", "by mail"})
 _PARTY_PREFIX = re.compile(r"^(GOP|REP|Republican|DEM|Democratic|Democrat|LIB|Libertarian|CON|"
                            r"Constitution)\s+(for\s+)?(?=\S)", re.IGNORECASE)
 _BALLOTS_CAST = re.compile(r"\bballots\s+cast\b(?!\s*-?\s*blank)|\btimes\s+cast\b",
@@ -149,8 +150,7 @@ def _find_header(rows: list[list[str]]) -> int | None:
             # one names the candidates, the upper one (above it in the band) the contests.
             i, cells = i + 1, below
         # Not the Salt Lake SOVC ('Precinct, Type, …') nor an ES&S table ('By Mail').
-        low = {c.lower() for c in cells}
-        if "type" in low or "by mail" in low:
+        if any(c.lower() in _OTHER_LAYOUTS for c in cells):
             return None
         return i
     return next((i for i in range(min(len(rows), 25)) if _bare_header(rows, i)), None)
@@ -166,11 +166,10 @@ def _bare_header(rows: list[list[str]], i: int) -> bool:
         return False
     cells = [_clean(c) for c in rows[i]]
     rest = [c for c in cells[1:] if c]
-    if len(rest) < 2 or any(to_int(c) is not None or c.lower() in ("type", "by mail")
+    if len(rest) < 2 or any(to_int(c) is not None or c.lower() in _OTHER_LAYOUTS
                             for c in rest):
         return False
-    above = next((r for r in reversed(rows[max(0, i - 3):i]) if any(c.strip() for c in r)),
-                 None)
+    above = grid.row_above(rows, i, 3)
     if above is None:
         return False
     over = [_clean(c) for c in above]
@@ -922,9 +921,7 @@ def _read_sheet(path: Path, kind: str, sheet: str, rows: list[list[str]], h: int
         f"Row {i + 1} ({_clean(rows[i][0])!r}) has text, not counts, under the candidates; it "
         "was left out.", row=i + 1, column=column_name(0)),
         "rows with text under the candidates were left out")
-    got.note_off_ballot(log)
-    got.note_void(log)
-    got.note_not_contests(log)
+    got.note_left_out(log)
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct result(s) are marked 'Suppressed' for voter "
                  "privacy; the file's totals row is used for those contests.")

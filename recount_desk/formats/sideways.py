@@ -226,8 +226,6 @@ def _as_header(row: list[str], lc: int, width: int) -> _Header | None:
 
 
 _PRECINCT_WORD = re.compile(r"^precincts?\s*:?$", re.IGNORECASE)
-_PRECINCTS_DOWN = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?\s*:?$",
-                             re.IGNORECASE)
 
 
 def _numbered(cells: list[tuple[int, str]]) -> bool:
@@ -240,8 +238,7 @@ def _band_above(rows: list[list[str]], h: _Header) -> bool:
     """Whether the row over the header has no label and text over two of its "precincts"
     or more: contests' titles over candidates' names, a hand-built sheet's header band
     (whose precincts run down), not title rows over a header of precincts."""
-    above = next((r for r in reversed(rows[max(0, h.row - 2):h.row]) if any(c.strip() for c in r)),
-                 None)
+    above = grid.row_above(rows, h.row, 2)
     if above is None or (h.label_col < len(above) and above[h.label_col].strip()):
         return False
     over = [j for j in h.precincts if j < len(above) and above[j].strip()
@@ -329,7 +326,7 @@ def _layout(rows: list[list[str]], options: ReadOptions | None = None) -> _Layou
             _close(parent, current, untotalled_rows)
             parent = None
         nh = _as_header(r, lc, width)
-        if nh is None and _PRECINCTS_DOWN.match(label) and not _has_counts(r, h) and \
+        if nh is None and vocab.PRECINCT_HEADER.match(label) and not _has_counts(r, h) and \
                 sum(1 for j, c in enumerate(r) if j > lc and c.strip()) >= 2:
             # A row headed 'Precinct Name' with names across, under the row taken for the
             # precincts': the precincts run down the sheet (a hand-built sheet's header,
@@ -921,9 +918,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], lay: _Layout) -> 
                 f"The vote count for {ch!r} in precinct {p!r} is {what}, not a whole number; "
                 "it is read as 0."),
             error=error))
-    got.note_off_ballot(log)
-    got.note_void(log)
-    got.note_not_contests(log)
+    got.note_left_out(log)
     tally.close()
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "

@@ -170,12 +170,19 @@ def _tables(rows: list[list[str]], one: bool = False
         return None
     # Most of each table's precincts are other tables' too (a district's race lists some of
     # the county's precincts); read sideways, each 'precinct' would be one contest's choice.
-    names = [{_label(rows[i], x.label_col) for i in x.precincts} for x in tables]
+    if not _mostly_shared([{_label(rows[i], x.label_col) for i in x.precincts}
+                           for x in tables]):
+        return None
+    return tables, head
+
+
+def _mostly_shared(names: list[set[str]]) -> bool:
+    """Whether most of each table's precincts are in another table too."""
     for k, mine in enumerate(names):
         others = set().union(*(n for j, n in enumerate(names) if j != k))
         if 2 * len(mine & others) < len(mine):
-            return None
-    return tables, head
+            return False
+    return True
 
 
 def _label(row: list[str], col: int) -> str:
@@ -190,7 +197,8 @@ def tables_in(rows: list[list[str]]) -> bool:
 
 @detector(*grid.SPREADSHEETS)
 def detect(path: Path, kind: str) -> Detection | None:
-    for sheet, rows in sheets(path, kind, limit=4, nrows=_HEAD_ROWS):
+    head = list(sheets(path, kind, limit=4, nrows=_HEAD_ROWS))
+    for sheet, rows in head:
         found = _tables(rows)
         if found is None and len(rows) >= _HEAD_ROWS and _titled_table_first(rows):
             # (a county of 400 precincts and more: its first table fills the head, and the
@@ -206,7 +214,7 @@ def detect(path: Path, kind: str) -> Detection | None:
                          f"'Precinct' header row and {len(tables[0].precincts)} precinct "
                          f"rows ({', '.join(x.title or '?' for x in tables[:3])}, …)")
     if kind != "csv":
-        book = _one_a_sheet(list(sheets(path, kind, limit=4, nrows=_HEAD_ROWS)))
+        book = _one_a_sheet(head)
         if book is not None:
             return Detection(FAMILY, LABEL, _ONE_A_SHEET_CONFIDENCE,
                              f"a table a sheet, each a contest's title, a 'Precinct' header "
@@ -236,12 +244,9 @@ def _one_a_sheet(found: list[tuple[str, list[list[str]]]]
         book.append((sheet, rows, got))
     if len(book) < 2 or len({tuple(head) for *_, (_t, head) in book}) > 1:
         return None
-    names = [{_label(rows[i], ts[0].label_col) for i in ts[0].precincts}
-             for _s, rows, (ts, _h) in book]
-    for k, mine in enumerate(names):
-        others = set().union(*(n for j, n in enumerate(names) if j != k))
-        if 2 * len(mine & others) < len(mine):
-            return None
+    if not _mostly_shared([{_label(rows[i], ts[0].label_col) for i in ts[0].precincts}
+                           for _s, rows, (ts, _h) in book]):
+        return None
     return book
 
 
@@ -255,7 +260,7 @@ def _titled_table_first(rows: list[list[str]]) -> bool:
         found = _header(r)
         if found is None:
             continue
-        above = next((x for x in reversed(rows[:i]) if any(c.strip() for c in x)), None)
+        above = grid.row_above(rows, i)
         if above is None:
             return False
         texts = [j for j, c in enumerate(above) if c.strip()]
@@ -372,9 +377,7 @@ def _read_sheet(path: Path, sheet: str, rows: list[list[str]], tables: list[_Tab
             message=lambda what, ch, p: (f"The vote count for {ch!r} in precinct {p!r} is "
                                          f"{what}, not a whole number; it is read as 0."),
             error=error))
-    got.note_off_ballot(log)
-    got.note_void(log)
-    got.note_not_contests(log)
+    got.note_left_out(log)
     tally.close()
     if got.suppressed_cells:
         log.note(f"{got.suppressed_cells} precinct count(s) are suppressed for voter privacy; "

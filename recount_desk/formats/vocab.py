@@ -196,10 +196,14 @@ PARTY_WORDS = {"r": "REP", "rep": "REP", "republican": "REP", "gop": "REP",
 _PARTY_WORDS = {w.upper(): PARTY_WORDS[w] for w in (
     "republican", "democratic", "democrat", "libertarian", "constitution", "united utah",
     "independent american", "green")}
-# (Utah's 2024 ballots add GRE, the Green Party's code there, UFP, the Forward Party, and
-# the presidential parties' PSL, ASP and SWP)
-_PARTY_CELL = re.compile(r"^\(?\s*(REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|AMD|UTJ|NLP|UPP|"
-                         r"GOP|NP|GRE|UFP|PSL|ASP|SWP)\s*\)?$", re.IGNORECASE)
+# The party codes a party row's cell or a name's brackets give ('REP', '(GRE)'); Utah's
+# 2024 ballots add GRE, the Green Party's code there, UFP, the Forward Party, and the
+# presidential parties' PSL, ASP and SWP.
+PARTY_CODES = "REP|DEM|LIB|CON|IAP|UNA|GRN|UUP|NON|IND|UTJ|UPP|GOP|GRE|UFP|PSL|ASP|SWP"
+_PARTY_CELL = re.compile(rf"^\(?\s*({PARTY_CODES}|AMD|NLP|NP)\s*\)?$", re.IGNORECASE)
+# A header cell over the precincts' names, down a sheet ('Precinct Name', 'Pct #').
+PRECINCT_HEADER = re.compile(r"^(precincts?|pct\.?)(\s*(name|number|no\.?|#|id|code))?\s*:?$",
+                             re.IGNORECASE)
 
 
 def party_of(cell: str) -> str | None:
