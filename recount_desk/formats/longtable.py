@@ -551,6 +551,9 @@ def _sums_at(keys: np.ndarray, codes: np.ndarray, values: np.ndarray) -> np.ndar
 
 _DIGITS = re.compile(r"[0-9]{1,15}")  # a whole number a float64 holds exactly
 _ALL_DIGITS = re.compile(r"(?:[0-9]{1,15}\n)*[0-9]{1,15}")  # lines of such numbers
+# What ``to_numeric`` reads as no number: no letter or digit of any script at all ('*',
+# '-'), or ASCII digits in thousands groups ('1,052'; read as a count after the commas go).
+_NO_NUMBER = re.compile(r"[^\w]*|[0-9]{1,3}(?:,[0-9]{3})+")
 
 
 def _numbers(texts: list[str]) -> tuple[np.ndarray, list[int]]:
@@ -567,7 +570,9 @@ def _numbers(texts: list[str]) -> tuple[np.ndarray, list[int]]:
     digits = _DIGITS.fullmatch
     out = np.array([int(t) if digits(t) else np.nan for t in texts], dtype=np.float64)
     words = [k for k, t in enumerate(texts) if not digits(t)]
-    rest = [k for k in words if texts[k]]  # (an empty text is no number)
+    # (an empty text is no number; nor, for ``to_numeric``, one without a letter or a digit
+    # such as '*' or '-', nor digits in groups of a thousand such as '1,052')
+    rest = [k for k in words if texts[k] and not _NO_NUMBER.fullmatch(texts[k])]
     if rest:
         out[rest] = np.array(pd.to_numeric(pd.Series([texts[k] for k in rest], dtype=object),
                                            errors="coerce"), dtype=np.float64)
