@@ -1,4 +1,5 @@
-"""Dominion results: the Statement of Votes (per precinct) and Summary of Votes, CSV or XLSX.
+"""Dominion results: the Statement of Votes (per precinct) and Summary of Votes, CSV or XLSX
+(and Clarity ENR's ``summary.csv``, whose columns are the Summary of Votes' by other names).
 
 Statement: one row per precinct × contest × choice, columns ``Precinct Code, Precinct Number,
 [Active Voters,] Contest Title, Choice Name, Active Voters*, Total Ballots, Total Votes, Total
@@ -24,6 +25,8 @@ import functools
 import re
 from pathlib import Path
 from typing import Any
+
+from recount_desk.core.model import ContestKey, Issue, Severity
 
 from . import blocks, vocab
 from .base import Cancelled, CodedRawCanvass, Detection, RawCanvass, ReadOptions, fail
@@ -63,6 +66,7 @@ _ALIASES = {
     "total ballots cast": "total ballots", "precinct": "precinct name",
     "precinct id": "precinct code", "precinct portion": "precinct name",
     "choice party": "party", "party code": "party", "candidate party": "party",
+    "party name": "party",
     "vote for": "vote for", "number to elect": "vote for", "seats": "vote for",
 }
 _PRECINCT_COLS = ("precinct code", "precinct number", "precinct name")
@@ -94,6 +98,12 @@ def detect(path: Path, kind: str) -> Detection | None:
         return Detection(FAMILY, LABEL + " (Statement of Votes)", 99, "columns Contest Title, "
                          "Choice Name, Total Votes, Total Undervotes, Total Overvotes per "
                          "precinct")
+    if {"line number", "num area total"} <= {_norm(c) for c in rows[h]}:
+        # (Clarity ENR's summary.csv: the same columns of one county's contests, its own
+        # names for them; read as a Summary of Votes is)
+        return Detection(FAMILY, "Clarity ENR summary.csv (summary of votes by contest)", 98,
+                         "columns line number, contest name, choice name, total votes, "
+                         "over votes, under votes, county-level")
     return Detection(FAMILY, LABEL + " (Summary of Votes)", 98, "county-level columns Contest "
                      "Title, Choice Name, Total Votes, Total Undervotes, Total Overvotes")
 
@@ -116,6 +126,35 @@ def _cut_before_the_footnote(located: Located, header: list[str], body: Any) -> 
                "it has none, so the rows after its last are probably missing (a copy or "
                "download stopped part-way). Export the file again and import that copy.",
                sheet=located.sheet, row=located.header_rows + len(body))
+
+
+def _partly_reported(located: Located, body: Any, col: dict[str, int], contest: Any,
+                     named: Any, rowno: Any, header: list[str]) -> None:
+    """An error bound to each contest of a summary whose areas reporting (Clarity's ``num
+    Area rptg``) are fewer than its areas (``num Area total``): its figures are a count
+    under way (an election night's), not the canvass, and no verdict rests on them."""
+    import numpy as np
+
+    if not {"num area total", "num area rptg"} <= col.keys():
+        return
+    total, rptg = (by_value(body[col[c]], lambda t: -1 if (n := whole(t)) is None else n,
+                            np.int64) for c in ("num area total", "num area rptg"))
+    short = named & (total >= 0) & (rptg >= 0) & (rptg < total)
+    said: set[str] = set()
+    for i in np.flatnonzero(short).tolist():
+        title = str(contest[i])
+        if title in said:
+            continue
+        said.add(title)
+        located.log.issues.append(Issue(
+            located.source.name, f"{title}: only {int(rptg[i]):,} of its {int(total[i]):,} "
+            "areas (precincts) had reported when this summary was made "
+            f"({column_name(header, col['num area rptg'])!r} against "
+            f"{column_name(header, col['num area total'])!r}), so its figures are not the "
+            "canvass; no verdict rests on them. Import the summary exported after the "
+            "canvass, when every area has reported.", located.sheet, int(rowno[i]),
+            column_name(header, col["num area rptg"]), Severity.ERROR,
+            contest=ContestKey(title)))
 
 
 def locate(source: Source, options: ReadOptions) -> Located:
@@ -163,6 +202,7 @@ def map(located: Located, options: ReadOptions) -> RawCanvass:
                          names=[column_name(raw_header, j) for j in cols])
     votes, under, over = vals[:, 0], vals[:, 1], vals[:, 2]
     ballots = vals[:, 3] if "total ballots" in col else np.zeros(len(body), np.int64)
+    _partly_reported(located, body, col, contest, named, rowno, raw_header)
     # A blank line or the '* Active Voters …' footnote: counts there would be lost.
     lost = ~named & known[:, :3].any(axis=1)
     kind_of = [vocab.choice_kind(t) for t in choice_t]  # (each distinct choice's)

@@ -344,7 +344,8 @@ def _cut_short(path: Path, width: int) -> int | None:
         tail = fh.read()
     if not tail or tail.endswith((b"\n", b"\r")):
         return None
-    last = tail.splitlines()[-1].decode("utf-8", "replace")
+    # (the text after the last line end: a split of the whole tail costs more)
+    last = tail[max(tail.rfind(b"\n"), tail.rfind(b"\r")) + 1:].decode("utf-8", "replace")
     cells = next(csv.reader([last]), [])
     return len(cells) if len(cells) < width else None
 
