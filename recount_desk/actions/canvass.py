@@ -30,6 +30,7 @@ from recount_desk.core.rules import (
     errors_touching,
     filing_office,
     request_deadline,
+    unofficial_figures,
     unread_counts,
 )
 from recount_desk.core.scope import (
@@ -266,13 +267,15 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
                   scope: ScopeFinding | None = None, coverage: Coverage | None = None,
                   county: str | None = None,
                   county_totals: ContestTotals | None = None,
-                  read_errors: int = 0, own_errors: bool = False) -> ContestCheck:
+                  read_errors: int = 0, own_errors: bool = False,
+                  unofficial: str | None = None) -> ContestCheck:
     """One contest's verdict, office and deadline; ``closed``: the case's proclaimed
     holidays (63G-1-301). The office's assumption, if any, joins the verdict's. A county's
     portion of a multicounty or statewide contest gets no verdict (core.scope).
     ``read_errors``: counts the reader of these figures refused; any could be this
     contest's, so no verdict rests on the margin (core.rules.unread_counts); ``own_errors``:
-    they are all in this contest's own figures."""
+    they are all in this contest's own figures; ``unofficial``: the file's title where it
+    calls its figures unofficial (core.rules.unofficial_figures)."""
     if scope is None:
         scope = infer_scope(totals.contest, county=county, election_date=election_date)
     if coverage is None and county:
@@ -285,7 +288,8 @@ def check_contest(totals: ContestTotals, edition: Edition, kind: ElectionKind,
     office = filing_office(kind, totals.contest.scope, totals.contest.kind, election_date)
     if office.assumption:
         d = dataclasses.replace(d, assumptions=(*d.assumptions, office.assumption))
-    d = unread_counts(d, read_errors, own=own_errors)
+    d = unread_counts(d, read_errors, own=own_errors,
+                      why=unofficial_figures(unofficial) if unofficial else None)
     dl = (request_deadline(kind, canvass_completed, totals.contest.kind, closed)
           if canvass_completed else None)
     return ContestCheck(
@@ -403,7 +407,8 @@ def check_parsed(parsed: ParsedCanvass, *, kind: ElectionKind | None = None,
     checks = [check_contest(t, ed, kind, election_date, canvass_completed, closed, scope=f,
                             coverage=file_coverage(parsed, f, county, present),
                             county=county, read_errors=touching[t.contest.key][0],
-                            own_errors=touching[t.contest.key][1])
+                            own_errors=touching[t.contest.key][1],
+                            unofficial=parsed.unofficial)
               for t, f in zip(parsed.totals, findings, strict=True)]
     return CheckResult(
         parsed.file, parsed.family, ed, kind,

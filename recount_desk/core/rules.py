@@ -612,7 +612,19 @@ def own_errors_of(issues: Iterable[Issue], key: ContestKey) -> int:
     return sum(1 for i in issues if i.severity is Severity.ERROR and i.contest == key)
 
 
-def unread_counts(shown: MarginDecision, errors: int, *, own: bool = False) -> MarginDecision:
+def unofficial_figures(title: str) -> str:
+    """Why no verdict rests on figures that their file calls unofficial (``title``: its words,
+    'UNOFFICIAL RESULTS'): they are a count before the canvass, and the margin is measured on
+    the canvass — the results the board of canvassers declares (20A-4-304(1)), after which
+    the request is filed (20A-4-401(1)(d), (2)(a): "within seven days after the canvass")."""
+    return (f"the file calls its figures unofficial ({title[:80]!r}): a count before the "
+            "canvass, and the recount margin is measured on the canvass, the results the "
+            "board of canvassers declares (20A-4-304(1); 20A-4-401(1)(d), (2)(a)). Import the "
+            "official report exported after the canvass.")
+
+
+def unread_counts(shown: MarginDecision, errors: int, *, own: bool = False,
+                  why: str | None = None) -> MarginDecision:
     """No verdict when some of the file's counts could not be read, or contradict.
 
     The margin is reckoned on the votes cast for all candidates in the race (20A-4-401(1)(b),
@@ -621,11 +633,13 @@ def unread_counts(shown: MarginDecision, errors: int, *, own: bool = False) -> M
     county's portion, an IRV race, an uncontested race) stand. ``own``: every one of the
     errors is in this contest's own figures, whose list of candidates as read may then not
     be the contest's either (one candidate spelled two ways, two contests under one
-    title): an uncontested race's verdict is withheld too."""
-    why = ("reading the file found errors in this contest's own figures (listed with their "
-           "rows): as read they are not the contest's." if own else
-           "reading the file found errors (listed with their rows), such as counts that "
-           "are not numbers, and a count not read may be this contest's.")
+    title): an uncontested race's verdict is withheld too. ``why``: the reason, where the
+    file's errors have one (:func:`unofficial_figures`), instead of the general one."""
+    why = why or (
+        "reading the file found errors in this contest's own figures (listed with their "
+        "rows): as read they are not the contest's." if own else
+        "reading the file found errors (listed with their rows), such as counts that "
+        "are not numbers, and a count not read may be this contest's.")
     if errors > 0 and shown.verdict is Verdict.UNDECIDABLE and why not in shown.explanation:
         # Undecidable already (hidden counts, say): the unread counts are a reason too.
         return dataclasses.replace(shown, explanation=f"{shown.explanation} Besides, {why}",

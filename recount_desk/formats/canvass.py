@@ -80,6 +80,9 @@ class ParsedCanvass:
     doubts: list[str] = field(default_factory=list)
     # The workbook's sheet that was read (None for a CSV, or a reading of several sheets).
     sheet: str | None = None
+    # The file's title where it calls its figures unofficial ('UNOFFICIAL RESULTS'): no
+    # verdict rests on them (core.rules.unofficial_figures); an error says so, too.
+    unofficial: str | None = None
 
     @property
     def doubtful(self) -> bool:

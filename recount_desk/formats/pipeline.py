@@ -344,7 +344,27 @@ def _run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
                 raise Cancelled()
             parsed = build(raw, primary=primary, seats=seats, sha256=sha.result())
     parsed = dataclasses.replace(parsed, detection=detection)
-    return raw, plausibility.gate(raw, parsed)
+    parsed = plausibility.gate(raw, parsed)
+    if (said := _unofficial(path, kind or sniff(path), raw)) is not None:
+        parsed = dataclasses.replace(parsed, issues=[said[1], *parsed.issues],
+                                     unofficial=said[0])
+    return raw, parsed
+
+
+def _unofficial(path: Path, kind: str, raw: RawCanvass) -> tuple[str, Issue] | None:
+    """:func:`plausibility.unofficial` of the head of the file (of the sheet read, in a
+    workbook; the first where the reading names several)."""
+    from . import plausibility
+    from .stages import head_rows
+    from .tabular import sheet_names
+
+    if kind not in ("csv", "xlsx", "xls", "ods"):
+        return None  # (Clarity's XML names no such title)
+    sheet: str | int = 0
+    if kind != "csv" and raw.sheet is not None and raw.sheet in sheet_names(path, kind):
+        sheet = raw.sheet
+    return plausibility.unofficial(head_rows(path, kind, sheet, nrows=plausibility.TITLE_ROWS),
+                                   raw.file, raw.sheet)
 
 
 def unknown_family(path: Path, family: str) -> Exception:

@@ -58,6 +58,7 @@ from recount_desk.core.model import (
 from . import grid, vocab
 from .base import RawCanvass
 from .canvass import ParsedCanvass, _near, totals_as_named
+from .tabular import col_letter
 
 # Confidence (out of 100) taken from the family for each kind of doubt; a reading whose
 # family falls below DOUBTFUL_BELOW, or that has an error from this gate, is not offered as
@@ -1102,6 +1103,32 @@ def primaries_read_as_one(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]
             f"read as one race. {how} No verdict rests on this contest's figures as read.",
             raw.sheet, loc[0], loc[1], Severity.ERROR, contest=key, only_contest=True))
     return out
+
+
+# A title that calls the figures unofficial ('UNOFFICIAL RESULTS', 'Unofficial Election
+# Night Results'): a short cell, not a contest's or a candidate's name.
+_UNOFFICIAL = re.compile(r"\bun-?official\b", re.IGNORECASE)
+TITLE_ROWS = 8  # the rows of a file's head looked at for its title
+
+
+def unofficial(head: list[list[str]], file: str, sheet: str | None
+               ) -> tuple[str, Issue] | None:
+    """The title that calls the file's figures unofficial (a cell of its first
+    :data:`TITLE_ROWS` rows, of eight words or fewer), and an error saying so: a count
+    before the canvass, such as an election night's report, on which no verdict rests
+    (core.rules.unofficial_figures). The error names no contest: it touches every one."""
+    for r, row in enumerate(head[:TITLE_ROWS]):
+        for j, cell in enumerate(row):
+            text = " ".join(str(cell).split())
+            if _UNOFFICIAL.search(text) and len(text.split()) <= 8:
+                return text, Issue(
+                    file, f"The file calls its figures unofficial ({text[:80]!r}): a count "
+                    "before the canvass (an election night's report, or one made before "
+                    "the board of canvassers met), and the recount margin is measured on "
+                    "the canvass. No verdict rests on these figures, and they are not "
+                    "imported into a case. Import the official report exported after the "
+                    "canvass.", sheet, r + 1, col_letter(j), Severity.ERROR)
+    return None
 
 
 def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
