@@ -198,8 +198,10 @@ _AGGREGATE_WORDS = frozenset({"write", "in", "ins", "writein", "writeins", "tota
 
 
 def is_aggregate_write_in(choice: Choice) -> bool:
-    """True for the file's single "Write-ins" line (all write-in votes lumped together), which
-    is counted in the race's total but is never a candidate; False for a named write-in
+    """True for the file's single "Write-ins" line (all write-in votes lumped together), and
+    for the write-in votes not assigned to a named write-in candidate ("NOT ASSIGNED",
+    "Unassigned write-ins"), which are counted in the race's total but are no candidate
+    (20A-4-401(1)(b): "a losing candidate" may ask); False for a named write-in
     candidate ("Write-in: Jane Doe", "Jane Doe (Write-in)"), who may win or ask."""
     return _aggregate_write_in_name(choice.name)
 
@@ -207,9 +209,12 @@ def is_aggregate_write_in(choice: Choice) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _aggregate_write_in_name(name: str) -> bool:
     # (asked once per choice by every rule of every check: the answer is kept per name)
-    words = re.findall(r"[^\W\d_]+", name.casefold())
+    words = re.findall(r"[^\W\d_]+", name.casefold().replace("not assigned", "unassigned")
+                       .replace("un-assigned", "unassigned"))
     if not words:
         return False
+    if "unassigned" in words:
+        return all(w in _AGGREGATE_WORDS or w == "unassigned" for w in words)
     if not any(w.startswith("write") for w in words):
         return False
     return all(w in _AGGREGATE_WORDS for w in words)

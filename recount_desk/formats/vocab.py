@@ -64,6 +64,11 @@ STANCE_WORDS = frozenset({"yes", "no", "for", "against", "approve", "approved", 
                           "reject", "rejected", "retain", "retained", "retention", "si",
                           "sí", "aye", "nay", "oui", "non"})
 _WRITE_IN = re.compile(r"(write-?\s*ins?|un-?registered\s+write|\(write-in\))", re.IGNORECASE)
+# Write-in votes not assigned to a named write-in candidate (Electionware's 'NOT ASSIGNED'
+# beside 'WRITE-IN: <name>', the two adding up to 'WRITE-IN TOTALS': Wayne 2022): a line of
+# the write-ins, nobody's name.
+_NOT_ASSIGNED = re.compile(r"^\s*(?:write-?\s*ins?\s*[:-]?\s*)?(?:not\s+assigned|un-?assigned)"
+                           r"(?:\s+write-?\s*ins?)?\s*$", re.IGNORECASE)
 _INVALID_WRITE_IN = re.compile(r"write-?\s*in\s*:?\s*(not\s+certified|invalid|fictitious)|"
                                r"un-?registered\s+write", re.IGNORECASE)
 
@@ -124,7 +129,7 @@ def choice_kind(name: str) -> str | None:
     if _SUM_ROW.match(name) or _STAT_CHOICE.match(name) or _OVER_UNDER.match(name) or \
             _NON_CONTEST_OFFICE.match(name):  # ('REGISTERED VOTERS - TOTAL': Sevier 2022)
         return None
-    if _WRITE_IN.search(name):
+    if _WRITE_IN.search(name) or _NOT_ASSIGNED.match(name):
         return "write_in"
     return "candidate"
 
