@@ -296,11 +296,24 @@ _AGAINST_WORDS = ("no", "against", "reject", "rejected", "not retain", "do not r
                   "against the issuance")
 
 
+# The words of a bilingual or doubled stance ('Yes/For', 'No/Against', 'YES/SI'), each one
+# the same stance.
+_STANCE_PARTS = {"yes": ChoiceKind.FOR, "for": ChoiceKind.FOR, "si": ChoiceKind.FOR,
+                 "sí": ChoiceKind.FOR, "no": ChoiceKind.AGAINST, "against": ChoiceKind.AGAINST}
+
+
 @functools.lru_cache(maxsize=4096)  # (asked of every choice of every contest read)
 def _norm_stance(name: str) -> ChoiceKind | None:
     n = " ".join(name.lower().replace(".", " ").split())
     if not n:
         return None
+    if "/" in n:
+        parts = {_STANCE_PARTS.get(p.strip()) for p in n.split("/")}
+        return parts.pop() if len(parts) == 1 else None
+    if "," in n:  # the measure's name, then its stance ('BOND APPROVAL, YES': Pima's)
+        last = n.rsplit(",", 1)[1].strip()
+        if last in _STANCE_PARTS:
+            return _STANCE_PARTS[last]
     if n in _AGAINST_WORDS or n.startswith(("against", "no ")) or n.startswith("do not"):
         return ChoiceKind.AGAINST
     if n in _FOR_WORDS or n.startswith(("for ", "yes ")):
