@@ -304,7 +304,8 @@ _STANCE_PARTS = {"yes": ChoiceKind.FOR, "for": ChoiceKind.FOR, "si": ChoiceKind.
 
 @functools.lru_cache(maxsize=4096)  # (asked of every choice of every contest read)
 def _norm_stance(name: str) -> ChoiceKind | None:
-    n = " ".join(name.lower().replace(".", " ").split())
+    # (a stray mark at either end, as a scan read into text leaves it: 'NO,')
+    n = " ".join(name.lower().replace(".", " ").split()).strip(",;:*")
     if not n:
         return None
     if "/" in n:

@@ -1105,6 +1105,29 @@ def primaries_read_as_one(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]
     return out
 
 
+def neither_side(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+    """An error bound to each proposition with votes for a choice that is neither for nor
+    against it (a third line beside 'YES' and 'NO': a name the file garbled, another
+    contest's row): 20A-4-401(2)(a) measures the margin on the votes "for or against", and
+    these are in neither count, so no verdict rests on the contest as read."""
+    out = []
+    for t in parsed.totals:
+        if t.contest.kind is not ContestKind.PROPOSITION:
+            continue
+        odd = [c for c in t.choices if c.votes > 0
+               and c.choice.kind not in (ChoiceKind.FOR, ChoiceKind.AGAINST)]
+        if odd:
+            shown = ", ".join(f"{c.choice.name!r} ({c.votes:,})" for c in odd[:3])
+            out.append(Issue(
+                raw.file, f"{t.contest.key.label()}: the proposition's choice(s) {shown} "
+                "are neither for nor against it, so their votes are in neither side's count "
+                "(20A-4-401(2)(a)); no verdict rests on this contest's figures as read. "
+                "Correct the choice's name in the file (or its row, if it is another "
+                "contest's) and import the file again.", raw.sheet, severity=Severity.ERROR,
+                contest=t.contest.key, only_contest=True))
+    return out
+
+
 # A title that calls the figures unofficial ('UNOFFICIAL RESULTS', 'Unofficial Election
 # Night Results'): a short cell, not a contest's or a candidate's name.
 _UNOFFICIAL = re.compile(r"\bun-?official\b", re.IGNORECASE)
@@ -1149,6 +1172,7 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     split += titled_apart(raw, parsed, by_contest, voted)
     split += primaries_read_as_one(raw, parsed)
     split += one_seat_over_ballots(raw, parsed, sums)
+    split += neither_side(raw, parsed)
     if split:
         parsed = dataclasses.replace(parsed, issues=[*parsed.issues, *split])
     if not verdict.reasons:
