@@ -1105,6 +1105,59 @@ def primaries_read_as_one(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]
     return out
 
 
+# The lines of a contest that are no candidate, as letters alone: a name within a letter or
+# two of one ('OVETVOTES', 'NO1 ASSIGNED', a scan read into text) is that line misspelled.
+_LINES = {"overvotes": "Overvotes", "undervotes": "Undervotes", "notassigned": "Not Assigned",
+          "writeins": "Write-ins", "blankvotes": "Blank Votes", "totalvotes": "Total Votes",
+          "totalvotescast": "Total Votes Cast", "contesttotals": "Contest Totals",
+          "registeredvoters": "Registered Voters", "ballotscast": "Ballots Cast"}
+
+
+@functools.lru_cache(maxsize=8192)
+def _misspelled_line(name: str) -> str | None:
+    """The line (named as in :data:`_LINES`, or 'a count line') that the choice ``name``
+    misspells, else None: letters at least 80 % alike, or one word ending in 'votes'
+    ('LLORTERVOTES')."""
+    letters = re.sub(r"[^a-z]", "", name.casefold())
+    for line, shown in _LINES.items():
+        m = difflib.SequenceMatcher(None, letters, line)
+        if m.real_quick_ratio() >= 0.8 and m.quick_ratio() >= 0.8 and m.ratio() >= 0.8:
+            return repr(shown)
+    if len(name.split()) == 1 and letters.endswith("votes"):
+        return "a count line"
+    return None
+
+
+def lines_misspelled(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
+    """A race's choice read as a candidate whose name misspells a line that is no candidate
+    ('OVETVOTES' for 'Overvotes': Kane 2022's file, as a scan reads it): with votes, an
+    error bound to the race (those votes are in its total and it ranks as a candidate, so
+    no verdict rests on it as read); with none, a warning naming it."""
+    out = []
+    for t in parsed.totals:
+        if t.contest.kind is not ContestKind.RACE:
+            continue
+        for c in t.choices:
+            if c.choice.kind is not ChoiceKind.CANDIDATE or \
+                    (what := _misspelled_line(c.choice.name)) is None:
+                continue
+            if c.votes:
+                out.append(Issue(
+                    raw.file, f"{t.contest.key.label()}: the choice {c.choice.name!r} "
+                    f"({c.votes:,} votes) looks like {what} misspelled, not a candidate; read "
+                    "as one, its votes are in the race's total and it ranks among the "
+                    "candidates, so no verdict rests on this contest's figures as read. "
+                    "Correct the name in the file and import it again.", raw.sheet,
+                    severity=Severity.ERROR, contest=t.contest.key, only_contest=True))
+            else:
+                out.append(Issue(
+                    raw.file, f"{t.contest.key.label()}: the choice {c.choice.name!r} (no "
+                    f"votes) looks like {what} misspelled; it is read as a candidate with 0 "
+                    "votes. Check the name in the file.", raw.sheet,
+                    severity=Severity.WARNING, contest=t.contest.key))
+    return out
+
+
 def neither_side(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
     """An error bound to each proposition with votes for a choice that is neither for nor
     against it (a third line beside 'YES' and 'NO': a name the file garbled, another
@@ -1173,6 +1226,7 @@ def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     split += primaries_read_as_one(raw, parsed)
     split += one_seat_over_ballots(raw, parsed, sums)
     split += neither_side(raw, parsed)
+    split += lines_misspelled(raw, parsed)
     if split:
         parsed = dataclasses.replace(parsed, issues=[*parsed.issues, *split])
     if not verdict.reasons:
