@@ -1113,15 +1113,30 @@ _LINES = {"overvotes": "Overvotes", "undervotes": "Undervotes", "notassigned": "
           "registeredvoters": "Registered Voters", "ballotscast": "Ballots Cast"}
 
 
+@functools.cache
+def _line_matchers() -> dict[str, tuple[str, difflib.SequenceMatcher[str]]]:
+    """A matcher for each line of :data:`_LINES`, its side of the comparison worked out
+    once (each name is then compared by setting the other side only)."""
+    return {line: (shown, difflib.SequenceMatcher(None, "", line))
+            for line, shown in _LINES.items()}
+
+
 @functools.lru_cache(maxsize=8192)
 def _misspelled_line(name: str) -> str | None:
     """The line (named as in :data:`_LINES`, or 'a count line') that the choice ``name``
     misspells, else None: letters at least 80 % alike, or one word ending in 'votes'
     ('LLORTERVOTES')."""
     letters = re.sub(r"[^a-z]", "", name.casefold())
-    for line, shown in _LINES.items():
-        m = difflib.SequenceMatcher(None, letters, line)
-        if m.real_quick_ratio() >= 0.8 and m.quick_ratio() >= 0.8 and m.ratio() >= 0.8:
+    n = len(letters)
+    for line, (shown, m) in _line_matchers().items():
+        # (80 % alike needs the shorter at least two thirds of the longer; and a misreading
+        # keeps the word's first two or last three letters: most names are passed over by
+        # these alone, before the costlier comparison)
+        if 3 * min(n, len(line)) < 2 * max(n, len(line)) or \
+                (letters[:2] != line[:2] and letters[-3:] != line[-3:]):
+            continue
+        m.set_seq1(letters)
+        if m.quick_ratio() >= 0.8 and m.ratio() >= 0.8:
             return repr(shown)
     if len(name.split()) == 1 and letters.endswith("votes"):
         return "a count line"
