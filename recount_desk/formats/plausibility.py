@@ -1124,19 +1124,19 @@ def _line_matchers() -> dict[str, tuple[str, difflib.SequenceMatcher[str]]]:
 @functools.lru_cache(maxsize=8192)
 def _misspelled_line(name: str) -> str | None:
     """The line (named as in :data:`_LINES`, or 'a count line') that the choice ``name``
-    misspells, else None: letters at least 80 % alike, or one word ending in 'votes'
-    ('LLORTERVOTES')."""
+    misspells, else None: its letters beginning as the line's and at least 85 % alike, or
+    one word ending in 'votes' ('LLORTERVOTES')."""
     letters = re.sub(r"[^a-z]", "", name.casefold())
     n = len(letters)
     for line, (shown, m) in _line_matchers().items():
-        # (80 % alike needs the shorter at least two thirds of the longer; and a misreading
-        # keeps the word's first two or last three letters: most names are passed over by
-        # these alone, before the costlier comparison)
-        if 3 * min(n, len(line)) < 2 * max(n, len(line)) or \
-                (letters[:2] != line[:2] and letters[-3:] != line[-3:]):
+        # (85 % alike needs the shorter at least three quarters of the longer; and the name
+        # begins as the line does, so that a candidate's name ending in a word like it,
+        # 'Aaa Overvtes', is none: most names are passed over by these alone, before the
+        # costlier comparison)
+        if 4 * min(n, len(line)) < 3 * max(n, len(line)) or letters[:2] != line[:2]:
             continue
         m.set_seq1(letters)
-        if m.quick_ratio() >= 0.8 and m.ratio() >= 0.8:
+        if m.quick_ratio() >= 0.85 and m.ratio() >= 0.85:
             return repr(shown)
     if len(name.split()) == 1 and letters.endswith("votes"):
         return "a count line"

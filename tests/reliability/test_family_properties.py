@@ -35,7 +35,7 @@ from layout_writers import (
 
 from recount_desk.core.model import ExtraKind, Remedy, Severity, stance_of
 from recount_desk.formats import ReadOptions, read_canvass, vocab
-from recount_desk.formats.plausibility import _PERCENT, _STATISTIC
+from recount_desk.formats.plausibility import _PERCENT, _STATISTIC, _misspelled_line
 
 # Letters with accents, but none of the pairs that look like mojibake ("Ã©").
 LETTERS = "abcdefghijklmnoprstuvyzéèêñüöøåçłşžáíóú"
@@ -58,8 +58,10 @@ def _is_plain_name(name: str) -> bool:
             and not _PARTY_WORDS.match(name.split()[0].casefold())
             and not _PARTY_WORDS.match(name.split()[-1].casefold())
             # the plausibility gate rightly refuses a "choice" naming a percentage or a
-            # statistic ('Aaa Percent'): not a candidate a generated file may hold
-            and not _PERCENT.search(name) and not _STATISTIC.match(name))
+            # statistic ('Aaa Percent'), or a line such as 'Overvotes' misspelled
+            # ('Overvotes Aaa'): not a candidate a generated file may hold
+            and not _PERCENT.search(name) and not _STATISTIC.match(name)
+            and _misspelled_line(name) is None)
 
 
 candidate = st.tuples(word, word).map(" ".join).filter(_is_plain_name)
