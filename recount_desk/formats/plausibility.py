@@ -1113,14 +1113,6 @@ _LINES = {"overvotes": "Overvotes", "undervotes": "Undervotes", "notassigned": "
           "registeredvoters": "Registered Voters", "ballotscast": "Ballots Cast"}
 
 
-@functools.cache
-def _line_matchers() -> dict[str, tuple[str, difflib.SequenceMatcher[str]]]:
-    """A matcher for each line of :data:`_LINES`, its side of the comparison worked out
-    once (each name is then compared by setting the other side only)."""
-    return {line: (shown, difflib.SequenceMatcher(None, "", line))
-            for line, shown in _LINES.items()}
-
-
 @functools.lru_cache(maxsize=8192)
 def _misspelled_line(name: str) -> str | None:
     """The line (named as in :data:`_LINES`, or 'a count line') that the choice ``name``
@@ -1128,14 +1120,14 @@ def _misspelled_line(name: str) -> str | None:
     one word ending in 'votes' ('LLORTERVOTES')."""
     letters = re.sub(r"[^a-z]", "", name.casefold())
     n = len(letters)
-    for line, (shown, m) in _line_matchers().items():
+    for line, shown in _LINES.items():
         # (85 % alike needs the shorter at least three quarters of the longer; and the name
         # begins as the line does, so that a candidate's name ending in a word like it,
         # 'Aaa Overvtes', is none: most names are passed over by these alone, before the
         # costlier comparison)
         if 4 * min(n, len(line)) < 3 * max(n, len(line)) or letters[:2] != line[:2]:
             continue
-        m.set_seq1(letters)
+        m = difflib.SequenceMatcher(None, letters, line)
         if m.quick_ratio() >= 0.85 and m.ratio() >= 0.85:
             return repr(shown)
     if len(name.split()) == 1 and letters.endswith("votes"):
@@ -1145,7 +1137,7 @@ def _misspelled_line(name: str) -> str | None:
 
 def lines_misspelled(raw: RawCanvass, parsed: ParsedCanvass) -> list[Issue]:
     """A race's choice read as a candidate whose name misspells a line that is no candidate
-    ('OVETVOTES' for 'Overvotes': Kane 2022's file, as a scan reads it): with votes, an
+    ('Ovetvotes' for 'Overvotes': Piute 2022's file, as a scan read it): with votes, an
     error bound to the race (those votes are in its total and it ranks as a candidate, so
     no verdict rests on it as read); with none, a warning naming it."""
     out = []

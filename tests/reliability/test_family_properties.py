@@ -74,10 +74,13 @@ _PAGE_WORD = re.compile(r"^(page|table|sheet|pg)$", re.IGNORECASE)
 
 
 def _alike(a: str, b: str) -> bool:
-    """Two names of the same words but one, and that one two letters apart at most."""
+    """Two names of the same words but one, and that one two letters apart at most; or of
+    one surname (the gate takes two such names with votes in no precinct in common, as the
+    few votes generated here often are, for one candidate spelled two ways)."""
     wa, wb = a.casefold().split(), b.casefold().split()
     apart = [(x, y) for x, y in zip(wa, wb, strict=False) if x != y]
-    return len(wa) == len(wb) and len(apart) == 1 and _edits(*apart[0]) <= 2
+    return (len(wa) == len(wb) and len(apart) == 1 and _edits(*apart[0]) <= 2) or \
+        wa[-1] == wb[-1]
 
 
 def _edits(x: str, y: str) -> int:
