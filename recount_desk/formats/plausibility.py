@@ -1196,21 +1196,24 @@ TITLE_ROWS = 8  # the rows of a file's head looked at for its title
 
 def unofficial(head: list[list[str]], file: str, sheet: str | None
                ) -> tuple[str, Issue] | None:
-    """The title that calls the file's figures unofficial (a cell of its first
-    :data:`TITLE_ROWS` rows, of eight words or fewer), and an error saying so: a count
-    before the canvass, such as an election night's report, on which no verdict rests
-    (core.rules.unofficial_figures). The error names no contest: it touches every one."""
-    for r, row in enumerate(head[:TITLE_ROWS]):
-        for j, cell in enumerate(row):
-            text = " ".join(str(cell).split())
-            if _UNOFFICIAL.search(text) and len(text.split()) <= 8:
-                return text, Issue(
-                    file, f"The file calls its figures unofficial ({text[:80]!r}): a count "
-                    "before the canvass (an election night's report, or one made before "
-                    "the board of canvassers met), and the recount margin is measured on "
-                    "the canvass. No verdict rests on these figures, and they are not "
-                    "imported into a case. Import the official report exported after the "
-                    "canvass.", sheet, r + 1, col_letter(j), Severity.ERROR)
+    """The title that calls the file's figures unofficial (the name of the sheet read, or a
+    cell of its first :data:`TITLE_ROWS` rows, of eight words or fewer), and an error saying
+    so: a count before the canvass, such as an election night's report, on which no verdict
+    rests (core.rules.unofficial_figures). The error names no contest: it touches every
+    one."""
+    found = [(" ".join(sheet.split()), None, None)] if sheet else []
+    found += [(" ".join(str(cell).split()), r + 1, col_letter(j))
+              for r, row in enumerate(head[:TITLE_ROWS]) for j, cell in enumerate(row)]
+    for text, row, column in found:
+        if _UNOFFICIAL.search(text) and len(text.split()) <= 8:
+            what = "The file" if row is not None else "The sheet's name"
+            return text, Issue(
+                file, f"{what} calls its figures unofficial ({text[:80]!r}): a count "
+                "before the canvass (an election night's report, or one made before the "
+                "board of canvassers met), and the recount margin is measured on the "
+                "canvass. No verdict rests on these figures, and they are not imported "
+                "into a case. Import the official report exported after the canvass.",
+                sheet, row, column, Severity.ERROR)
     return None
 
 

@@ -37,6 +37,22 @@ def _said(parsed: ParsedCanvass) -> list[Issue]:
     return [i for i in parsed.issues if "calls its figures unofficial" in i.message]
 
 
+def _sheet(path: Path, title: str, first: str | None) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = title
+    if first is not None:
+        ws.append([first])
+        ws.append([])
+    ws.append(["", "County Commission Seat A", None])
+    ws.append(["Precinct", "Pat Able", "Lee Baker"])
+    ws.append(["", "REP", "DEM"])
+    for name, a, b in (("North 1", 120, 98), ("North 2", 87, 101), ("South 1", 140, 133)):
+        ws.append([name, a, b])
+    wb.save(path)
+    return path
+
+
 def test_the_official_report_is_read_as_before() -> None:
     parsed = canvass.read_file(OFFICIAL)
     assert parsed.unofficial is None and not _said(parsed)
@@ -75,18 +91,8 @@ def test_an_unofficial_report_is_not_imported(tmp_path: Path) -> None:
 
 
 def test_a_county_sheet_titled_unofficial(tmp_path: Path) -> None:
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "2024 General"
-    ws.append(["Unofficial Election Night Results"])
-    ws.append([])
-    ws.append(["", "County Commission Seat A", None])
-    ws.append(["Precinct", "Pat Able", "Lee Baker"])
-    ws.append(["", "REP", "DEM"])
-    for name, a, b in (("North 1", 120, 98), ("North 2", 87, 101), ("South 1", 140, 133)):
-        ws.append([name, a, b])
-    path = tmp_path / "county results.xlsx"
-    wb.save(path)
+    path = _sheet(tmp_path / "county results.xlsx", "2024 General",
+                  "Unofficial Election Night Results")
     parsed = canvass.read_file(path)
     (err,) = _said(parsed)
     assert (err.sheet, err.row, err.column) == ("2024 General", 1, "A")
@@ -94,6 +100,14 @@ def test_a_county_sheet_titled_unofficial(tmp_path: Path) -> None:
     assert [c.votes for c in race.choices] == [347, 332]
     (check,) = canvass.check_parsed(parsed, election_date=date(2024, 11, 5)).contests
     assert check.decision.verdict is Verdict.UNDECIDABLE
+
+
+def test_a_sheet_named_unofficial(tmp_path: Path) -> None:
+    parsed = canvass.read_file(_sheet(tmp_path / "results.xlsx", "Unofficial Results", None))
+    (err,) = _said(parsed)
+    assert (err.sheet, err.row) == ("Unofficial Results", None)
+    assert err.message.startswith("The sheet's name calls its figures unofficial")
+    assert parsed.unofficial == "Unofficial Results"
 
 
 def test_a_word_in_a_long_sentence_is_no_title(tmp_path: Path) -> None:
