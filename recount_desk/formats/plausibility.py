@@ -1201,7 +1201,8 @@ def unofficial(head: list[list[str]], file: str, sheet: str | None
     so: a count before the canvass, such as an election night's report, on which no verdict
     rests (core.rules.unofficial_figures). The error names no contest: it touches every
     one."""
-    found = [(" ".join(sheet.split()), None, None)] if sheet else []
+    found: list[tuple[str, int | None, str | None]] = \
+        [(" ".join(sheet.split()), None, None)] if sheet else []
     found += [(" ".join(str(cell).split()), r + 1, col_letter(j))
               for r, row in enumerate(head[:TITLE_ROWS]) for j, cell in enumerate(row)]
     for text, row, column in found:
