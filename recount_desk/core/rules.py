@@ -354,8 +354,49 @@ def irv_assumptions(election_date: date | None) -> tuple[str, ...]:
     return ()
 
 
+# A title that names a ballot question ('PROPOSITION 18 QUESTION 2 West Weber').
+_QUESTION_TITLE = re.compile(r"\b(propositions?|question|referendum|initiative|ballot\s+issue|"
+                             r"ballot\s+measure)\b", re.IGNORECASE)
+
+
 def decide(totals: ContestTotals, edition: Edition, *, kind: ElectionKind | None = None,
            election_date: date | None = None) -> MarginDecision:
+    """Is this contest within the recount margin, and why (20A-4-401(1)-(2)); a ballot
+    question of several options (not for and against) says how it was read
+    (:func:`_of_several_options`)."""
+    shown = _decide(totals, edition, kind=kind, election_date=election_date)
+    if totals.contest.kind is ContestKind.RACE and \
+            _QUESTION_TITLE.search(totals.contest.key.title):
+        return _of_several_options(shown, totals)
+    return shown
+
+
+def _of_several_options(shown: MarginDecision, totals: ContestTotals) -> MarginDecision:
+    """A race whose title names a ballot question: its choices are options (a form of
+    government, say), not for and against. 20A-4-401 provides for a race between
+    candidates ((1): "a losing candidate" may ask) and for a proposition that "passes or
+    fails" ((2): any 10 voters); it is read as a race between its options, the margin
+    between the leading option and each other, and who may ask is taken to be as for a
+    proposition, ten voters — the statute does not say (NOT CONFIRMED)."""
+    options = ", ".join(f"'{c.choice.name}'" for c in totals.choices[:3]) + (
+        " …" if len(totals.choices) > 3 else "")
+    why = (f"ASSUMED: the title names a ballot question, and its choices are options "
+           f"({options}), not for and against. It is read as a race between the options "
+           "(the margin of 20A-4-401(1)(b) between the leading option and each other); the "
+           "statute provides for races between candidates and for propositions that pass "
+           "or fail, not for a question of several options, so who may ask is taken to be "
+           "as for a proposition, any 10 voters who voted (20A-4-401(2)(a), (c)) — NOT "
+           "CONFIRMED.")
+    who = shown.who_may_request
+    if shown.verdict in (Verdict.WITHIN_MARGIN, Verdict.AUTOMATIC):
+        who = ("Any 10 voters who voted in the election, assumed as for a proposition "
+               "(20A-4-401(2)(a)); the statute names no one for a question of several options")
+    return dataclasses.replace(shown, who_may_request=who,
+                               assumptions=(why, *shown.assumptions))
+
+
+def _decide(totals: ContestTotals, edition: Edition, *, kind: ElectionKind | None = None,
+            election_date: date | None = None) -> MarginDecision:
     """Is this contest within the recount margin, and why (20A-4-401(1)-(2)).
 
     ``kind``: the election's kind (a municipal primary nominates twice the seats,
@@ -549,7 +590,7 @@ def _decide_hidden(totals: ContestTotals, edition: Edition, kind: ElectionKind |
     """
     contest = totals.contest
     visible = dataclasses.replace(totals, hidden_cells=0, hidden_max={})
-    shown = decide(visible, edition, kind=kind, election_date=election_date)
+    shown = _decide(visible, edition, kind=kind, election_date=election_date)
     cells = totals.hidden_cells
     hmax = {c.choice.name: totals.hidden_max.get(c.choice.name, 0) for c in totals.choices}
     unbounded = [n for n, h in hmax.items() if h is None]
@@ -703,12 +744,12 @@ def _decide_unreconciled(totals: ContestTotals, edition: Edition, kind: Election
                          election_date: date | None) -> MarginDecision:
     """The file's official totals and its precincts disagree and nothing hidden explains
     it: the verdict on the totals stands only if the precincts give the same one."""
-    on_totals = decide(dataclasses.replace(totals, precinct_sums={}), edition, kind=kind,
+    on_totals = _decide(dataclasses.replace(totals, precinct_sums={}), edition, kind=kind,
                        election_date=election_date)
     summed = dataclasses.replace(totals, official=False, precinct_sums={}, choices=tuple(
         ChoiceTotal(c.choice, totals.precinct_sums.get(c.choice.name, c.votes))
         for c in totals.choices))
-    on_precincts = decide(summed, edition, kind=kind, election_date=election_date)
+    on_precincts = _decide(summed, edition, kind=kind, election_date=election_date)
     diffs = "; ".join(f"{n}: precincts {s:,}, totals {totals.votes_of(n):,}"
                       for n, s in totals.precinct_sums.items()
                       if any(c.choice.name == n for c in totals.choices))
