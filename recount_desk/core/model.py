@@ -203,11 +203,12 @@ def is_aggregate_write_in(choice: Choice) -> bool:
     "Unassigned write-ins"), which are counted in the race's total but are no candidate
     (20A-4-401(1)(b): "a losing candidate" may ask); False for a named write-in
     candidate ("Write-in: Jane Doe", "Jane Doe (Write-in)"), who may win or ask."""
-    return _aggregate_write_in_name(choice.name)
+    return is_aggregate_write_in_name(choice.name)
 
 
 @functools.lru_cache(maxsize=4096)
-def _aggregate_write_in_name(name: str) -> bool:
+def is_aggregate_write_in_name(name: str) -> bool:
+    """:func:`is_aggregate_write_in` of a choice's name (a reader's test of its rows)."""
     # (asked once per choice by every rule of every check: the answer is kept per name)
     words = re.findall(r"[^\W\d_]+", name.casefold().replace("not assigned", "unassigned")
                        .replace("un-assigned", "unassigned"))

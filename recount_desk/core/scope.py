@@ -93,7 +93,7 @@ _MULTICOUNTY_MARK = re.compile(r"multi[- ]?county")
 # Cities whose boundaries cross a county line: each county's canvass holds only its part of
 # the city's races, which are decided on the whole city's canvass by its board of municipal
 # canvassers (20A-4-401(1)(b) "in the race"; 20A-4-301). Park City: Summit and Wasatch
-# (Wasatch's 2022 canvass has a precinct "330 Park City", ../shared/corpus/openelections-ut/
+# (Wasatch's 2022 canvass has a precinct "330 Park City", the shared corpus's openelections-ut/
 # 2022/counties/…wasatch…); Draper: Salt Lake and Utah (inferred from Utah County's 2022
 # precincts DR301 and DR302 beside Salt Lake's DRP ones, so the finding says it is an
 # assumption). Bluffdale is not listed: Utah County's 2022 file has no Bluffdale contest or

@@ -10,6 +10,8 @@ import functools
 import re
 from datetime import datetime
 
+from recount_desk.core.model import is_aggregate_write_in_name
+
 # The tests below are asked of the same few hundred texts over and over (a report repeats
 # its candidates in every precinct): each is answered once per distinct text.
 _cached = functools.lru_cache(maxsize=1 << 14)
@@ -64,11 +66,6 @@ STANCE_WORDS = frozenset({"yes", "no", "for", "against", "approve", "approved", 
                           "reject", "rejected", "retain", "retained", "retention", "si",
                           "sí", "aye", "nay", "oui", "non"})
 _WRITE_IN = re.compile(r"(write-?\s*ins?|un-?registered\s+write|\(write-in\))", re.IGNORECASE)
-# Write-in votes not assigned to a named write-in candidate (Electionware's 'NOT ASSIGNED'
-# beside 'WRITE-IN: <name>', the two adding up to 'WRITE-IN TOTALS': Wayne 2022): a line of
-# the write-ins, nobody's name.
-_NOT_ASSIGNED = re.compile(r"^\s*(?:write-?\s*ins?\s*[:-]?\s*)?(?:not\s+assigned|un-?assigned)"
-                           r"(?:\s+write-?\s*ins?)?\s*$", re.IGNORECASE)
 _INVALID_WRITE_IN = re.compile(r"write-?\s*in\s*:?\s*(not\s+certified|invalid|fictitious)|"
                                r"un-?registered\s+write", re.IGNORECASE)
 
@@ -129,7 +126,9 @@ def choice_kind(name: str) -> str | None:
     if _SUM_ROW.match(name) or _STAT_CHOICE.match(name) or _OVER_UNDER.match(name) or \
             _NON_CONTEST_OFFICE.match(name):  # ('REGISTERED VOTERS - TOTAL': Sevier 2022)
         return None
-    if _WRITE_IN.search(name) or _NOT_ASSIGNED.match(name):
+    if _WRITE_IN.search(name) or is_aggregate_write_in_name(name):
+        # (and a line of the write-ins that names none: Electionware's 'NOT ASSIGNED', the
+        # write-in votes not assigned to a named write-in, Wayne 2022)
         return "write_in"
     return "candidate"
 

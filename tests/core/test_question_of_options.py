@@ -1,6 +1,6 @@
 """A ballot question whose choices are options, not for and against (Weber County's 2020
 'PROPOSITION 18 QUESTION 2 West Weber': '5 member council form', '6 member council form', …,
-../shared/corpus/formats/utah-county-sources), is read as a race between its options, and the
+the shared corpus's formats/utah-county-sources), is read as a race between its options, and the
 verdict says so as an assumption: 20A-4-401 provides for races between candidates (1) and
 propositions that pass or fail (2), and names no one who may ask for a question of several
 options — taken to be ten voters, as for a proposition (NOT CONFIRMED). A race between

@@ -1,5 +1,5 @@
 """A proposition's choices written as two words of one stance — 'Yes/For' and 'No/Against'
-(Boulder County's 2025 Dominion Summary of Votes, ../shared/corpus/formats), 'YES/SI' and 'NO'
+(Boulder County's 2025 Dominion Summary of Votes, the shared corpus's formats), 'YES/SI' and 'NO'
 (Pima County's ES&S statement, Spanish beside English), or the measure's name before its
 stance ('BOND APPROVAL, YES', 'BOND APPROVAL, NO': Pima's too) — make it a proposition, as
 'Yes' and 'No' do: the rule of 20A-4-401(2) (ten voters may ask, a tie fails), not the race rule of

@@ -1,6 +1,6 @@
 """What laying out 2018 county files by hand found (session 17: Davis, Weber, Utah, Salt
 Lake, Cache and others' OpenElections files in
-``../shared/corpus/openelections-ut/2018/counties/`` as hand-built workbooks, sideways
+the shared corpus's ``openelections-ut/2018/counties/`` as hand-built workbooks, sideways
 sheets and stacked tables; the rows below are made up in their layouts):
 
 * Davis's 'Straight Party' tallies (votes by party, no race) were one more contest in a

@@ -1,6 +1,6 @@
 """A race's line that is no candidate, misspelled as a scan reads it into text ('Ovetvotes'
 in Piute County's 2022 file, 'Llortervotes' and 'No1 Assigned' in Kane's,
-../shared/corpus/openelections-ut/2022/counties), is read as a candidate: said, and where it
+the shared corpus's openelections-ut/2022/counties), is read as a candidate: said, and where it
 holds votes (they are in the race's total, and it ranks among the candidates) the race gets
 no verdict. Candidates' names that only resemble such a word are left alone. Rows made up."""
 

@@ -1,7 +1,7 @@
 """A long table's 'Ballots Cast' rows bound its contests' votes, as a grid's ballots column
 does: a contest with more votes in a precinct than ballots cast there is an error bound to
 that contest, never a verdict. Found on Kane County's 2022 OpenElections file
-(``../shared/corpus/openelections-ut/2022/counties/20221108__ut__general__kane__precinct.csv``):
+(the shared corpus's ``openelections-ut/2022/counties/20221108__ut__general__kane__precinct.csv``):
 a 'Write-ins' line beside a named write-in counted both, 614 votes on 451 ballots in a
 commission race. The rows below are made up in that file's layout."""
 

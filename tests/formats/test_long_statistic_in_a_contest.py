@@ -1,5 +1,5 @@
 """A statistic row filed under a contest in a long table (Sevier's 2022 OpenElections file,
-``../shared/corpus/openelections-ut/2022/counties/20221108__ut__general__sevier__precinct.csv``,
+the shared corpus's ``openelections-ut/2022/counties/20221108__ut__general__sevier__precinct.csv``,
 puts "REGISTERED VOTERS - TOTAL" and "BALLOTS CAST - TOTAL" under "Constitutional Amendment
 A" in some precincts): never read as a choice of the contest."""
 

@@ -1,5 +1,5 @@
 """A proposition's votes are its votes for and against (20A-4-401(2)(a)). Daggett County's
-2022 file (../shared/corpus/openelections-ut/2022/counties) writes 'NO,' for 'NO' in one
+2022 file (the shared corpus, openelections-ut/2022/counties) writes 'NO,' for 'NO' in one
 precinct of a retention: that is the against side (a stray mark at the end of a stance), not
 a third choice whose 21 votes fell out of both sides. A third line that is no stance at all
 ('N0', as a scan reads 'NO') withholds the verdict, with an error naming it. Rows made up."""
