@@ -471,10 +471,11 @@ def _cross_check(located: Located, values: Callable[[str], tuple[np.ndarray, lis
 def _read_csv(path: Path, top: int = 0
               ) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]], str | None]:
     """The CSV as codes per column (:func:`read_csv_coded`: the memory of categorical
-    columns, one parse). A votes column of whole numbers is parsed as numbers (no text to
-    convert); one with a blank, a '*' or a '1,234' keeps the file's text, so its problems
-    can be reported cell by cell; only a column the parser reads as other numbers
-    (fractions) is read again as text. ``top``: the blank lines above the header."""
+    columns, one parse). The votes column, and the votes by mode beside it, are parsed as
+    numbers where they hold whole numbers (no text to convert); one with a blank, a '*' or
+    a '1,234' keeps the file's text, so its problems can be reported cell by cell; only
+    where the parser reads one as other numbers (fractions) is the file read again as
+    text. ``top``: the blank lines above the header."""
     if path.stat().st_size <= _SMALL_CSV:
         got = _read_csv_small(path, top)
         if got is not None:
@@ -489,10 +490,14 @@ def _read_csv(path: Path, top: int = 0
     votes = roles.get("votes")
     # the columns read (and those the votes are checked against); the others are parsed,
     # not coded
-    keep = set(roles.values()) | set(_checked(names, roles))
+    checked = _checked(names, roles)
+    keep = set(roles.values()) | set(checked)
     if votes is not None:
+        # (the counts beside the votes, by mode, parsed as numbers too: as text they would
+        # be categories that pandas turns into numbers, and read again)
+        counts = {votes, *checked}
         try:
-            return read_csv_coded(path, dtype={c: object for c in names if c != votes},
+            return read_csv_coded(path, dtype={c: object for c in names if c not in counts},
                                   keep=keep, skiprows=top)
         except NotText:
             pass

@@ -200,7 +200,11 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
                             "to be a vote count.", sheet, first_row + int(i), vcol,
                             Severity.ERROR))
     num = np.where(huge | ~known, 0, num)
-    frac = keep & known & ((num % 1) != 0)
+    # Fractions, told once per distinct count (a fraction made 0 above is none).
+    frac_u = (num_u % 1) != 0
+    fractional = (known & ~huge & ~sci & frac_u[votes_c] if frac_u[~np.isnan(num_u)].any()
+                  else np.zeros(n, dtype=bool))
+    frac = keep & fractional
     neg = keep & known & (num < 0)
     for mask, why in ((bad, "is not a number"), (frac, "is not a whole number"),
                       (neg, "is negative")):
@@ -380,12 +384,17 @@ def rows(family: str, path: Path, col: Column, cols: dict[str, str], n: int, *,
             cand_u[c], []).append(prec_u[p])
 
     is_primary = primary_in_name(name)
-    ballots, ballots_rows = _ballots_cast(
-        stat_row & known & ~is_total & flags(party_u, lambda q: q == "")[party_c]
-        & ~(num < 0) & ((np.where(known, num, 0) % 1) == 0)
-        & (flags(office_u, _is_ballots_cast)[office_c] & cand_blank
-           | flags(cand_u, _is_ballots_cast)[cand_c]),
-        prec_c, prec_u, num, first_row) if is_primary is not True else ({}, {})
+    if is_primary is not True:
+        # (tested on the statistics rows alone: a few in a hundred)
+        at = np.flatnonzero(stat_row & known & ~is_total & ~fractional & ~(num < 0))
+        at = at[flags(party_u, lambda q: q == "")[party_c[at]]
+                & (flags(office_u, _is_ballots_cast)[office_c[at]] & cand_blank[at]
+                   | flags(cand_u, _is_ballots_cast)[cand_c[at]])]
+        counted = np.zeros(n, dtype=bool)
+        counted[at] = True
+        ballots, ballots_rows = _ballots_cast(counted, prec_c, prec_u, num, first_row)
+    else:
+        ballots, ballots_rows = {}, {}
 
     everything = bool(body.all())
 
