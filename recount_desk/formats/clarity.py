@@ -510,6 +510,13 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
                 vf = el.get("voteFor")
                 if vf and vf.strip().isdigit():
                     seats[key] = int(vf)
+                if (short := _partly_reported(el)) is not None:
+                    log.issues.append(Issue(
+                        name, f"{ContestKey(*key).label()}: {short}, so its figures may be a "
+                        "count under way (an election night's), not the canvass; no verdict "
+                        "rests on them. Download detail.xml again after the canvass, when "
+                        "every precinct has reported.", severity=Severity.ERROR,
+                        contest=ContestKey(*key)))
                 totals: dict[str, int] = {}
                 for child in el:
                     if child.tag == "VoteType":
@@ -574,6 +581,39 @@ def _read_detail_xml(path: Path, source: IO[bytes], options: ReadOptions,
     return RawCanvass(name, FAMILY, _frame(rows), log.issues, seats, file_totals, set(),
                       grid.primary_of(election_name or name, any_party),
                       election_name=election_name, election_date=election_date)
+
+
+# What a <Contest> says of its reporting units: (reported, of all) attribute pairs. Clarity's
+# detail.xml of a state names counties and precincts "Participating" and "Reported"; an
+# older county schema (Kentucky 2014) gives "precinctsReporting" beside
+# "precinctsReported" — equal in a finished count, whichever of the two is the whole.
+_REPORTED = (("countiesReported", "countiesParticipating"),
+             ("precinctsReported", "precinctsParticipating"),
+             ("precinctsReported", "precinctsReporting"))
+
+
+def _partly_reported(el: Any) -> str | None:
+    """Why a <Contest>'s own attributes say not every unit had reported when the file was
+    made (fewer reported than participate, or a percent reporting below 100), else None.
+    Attributes absent or not numbers say nothing."""
+    for done, whole in _REPORTED:
+        a, b = _num(el.get(done) or ""), _num(el.get(whole) or "")
+        if a is None or b is None or a == b:
+            continue
+        said = f"{done}=\"{a}\" against {whole}=\"{b}\""
+        unit = "county" if done.startswith("counties") else "precinct"
+        if whole.endswith("Participating") and a > b:
+            return f"{said}, more reported than take part: the file contradicts itself"
+        return f"{said}: the file does not say that every {unit} had reported"
+    pct = (el.get("precinctsReportingPercent") or "").strip()
+    try:
+        share = float(pct) if pct else None
+    except ValueError:
+        share = None
+    if share is not None and share < 100:
+        return (f"precinctsReportingPercent=\"{pct}\": only part of its precincts had "
+                "reported when the file was made")
+    return None
 
 
 _COUNT = re.compile(r"[0-9]{1,3}(,[0-9]{3})*|[0-9]+")
