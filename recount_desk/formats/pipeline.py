@@ -345,26 +345,32 @@ def _run(family: Any, path: Path, options: ReadOptions, *, primary: bool | None,
             parsed = build(raw, primary=primary, seats=seats, sha256=sha.result())
     parsed = dataclasses.replace(parsed, detection=detection)
     parsed = plausibility.gate(raw, parsed)
-    if (said := _unofficial(path, kind or sniff(path), raw)) is not None:
+    head = _head(path, kind or sniff(path), raw)
+    if head is not None and (said := plausibility.unofficial(head, raw.file, raw.sheet)):
         parsed = dataclasses.replace(parsed, issues=[said[1], *parsed.issues],
                                      unofficial=said[0])
+    elif head is not None and (part := plausibility.partly_reported(head, raw.file,
+                                                                     raw.sheet)):
+        parsed = dataclasses.replace(parsed, issues=[part, *parsed.issues])
     return raw, parsed
 
 
-def _unofficial(path: Path, kind: str, raw: RawCanvass) -> tuple[str, Issue] | None:
-    """:func:`plausibility.unofficial` of the head of the file (of the sheet read, in a
-    workbook; the first where the reading names several)."""
+def _head(path: Path, kind: str, raw: RawCanvass) -> list[list[str]] | None:
+    """The head of the file that :func:`plausibility.unofficial` and
+    :func:`plausibility.partly_reported` look at: of the sheet read, in a workbook (the
+    first where the reading names several); None for Clarity's XML (its <Contest>s say
+    what they say of their reporting themselves)."""
     from . import plausibility
     from .stages import head_rows
     from .tabular import sheet_names
 
     if kind not in ("csv", "xlsx", "xls", "ods"):
-        return None  # (Clarity's XML names no such title)
+        return None
     sheet: str | int = 0
     if kind != "csv" and raw.sheet is not None and raw.sheet in sheet_names(path, kind):
         sheet = raw.sheet
-    return plausibility.unofficial(head_rows(path, kind, sheet, nrows=plausibility.TITLE_ROWS),
-                                   raw.file, raw.sheet)
+    return head_rows(path, kind, sheet, nrows=max(plausibility.TITLE_ROWS,
+                                                  plausibility.REPORTED_ROWS))
 
 
 def unknown_family(path: Path, family: str) -> Exception:

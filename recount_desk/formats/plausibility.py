@@ -1218,6 +1218,53 @@ def unofficial(head: list[list[str]], file: str, sheet: str | None
     return None
 
 
+REPORTED_ROWS = 40  # the rows of a file's head looked at for its precincts reported
+_REPORTED_LABEL = re.compile(
+    r"\b(?:precincts?|polling\s+places?|areas?|counties)\s+(?:reported|reporting|counted|"
+    r"completed|complete|processed)\b", re.IGNORECASE)
+_OF = re.compile(r"(?<![\d.,])(\d[\d,]*)\s*(?:of|/|out\s+of)\s*(\d[\d,]*)(?![\d.,])",
+                 re.IGNORECASE)
+_PERCENT = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d+)?)\s*%")
+
+
+def partly_reported(head: list[list[str]], file: str, sheet: str | None) -> Issue | None:
+    """An error where the head of the file (its first :data:`REPORTED_ROWS` rows) says that
+    not every precinct had reported when it was made: a label such as 'Precincts Reported'
+    (or counted, completed; of polling places, areas, counties) followed, in its cell or the
+    next three of its row, by 'N of M' with N below M, or by a percent below 100 ('24 of 25',
+    '96.00%'), as election-night and summary reports print it. The figures are then a count
+    under way, not the canvass (core.rules.unofficial_figures); the error names no contest,
+    so it touches every one. A bare number ('Precincts Counted 11') is not compared with the
+    precincts read: a file's columns may hold absentee or provisional 'precincts'."""
+    for r, row in enumerate(head[:REPORTED_ROWS]):
+        for j, cell in enumerate(row):
+            text = " ".join(str(cell).split())
+            m = _REPORTED_LABEL.search(text)
+            if m is None or len(text.split()) > 12:
+                continue
+            after = [text[m.end():], *(" ".join(str(c).split()) for c in row[j + 1:j + 4])]
+            for k, part in enumerate(after):
+                said = None
+                if (of := _OF.search(part)) is not None:
+                    done, whole = (int(g.replace(",", "")) for g in of.groups())
+                    said = of.group(0) if done < whole else None
+                elif (pct := _PERCENT.search(part)) is not None:
+                    said = pct.group(0) if float(pct.group(1)) < 100 else None
+                elif not part.strip() or k == 0:
+                    continue  # (no figure yet: the label's cell, or a blank cell after it)
+                if said is not None:
+                    return Issue(
+                        file, f"The file says {m.group(0)!r} {said!r}: not every precinct had "
+                        "reported when it was made, so its figures are a count under way (an "
+                        "election night's), not the canvass, and the recount margin is "
+                        "measured on the canvass. No verdict rests on these figures, and they "
+                        "are not imported into a case. Import the report exported after the "
+                        "canvass, when every precinct has reported.", sheet, r + 1,
+                        col_letter(j + k if k else j), Severity.ERROR)
+                break  # (the figure beside the label: all reported, or not a count)
+    return None
+
+
 def gate(raw: RawCanvass, parsed: ParsedCanvass) -> ParsedCanvass:
     """The reading with the gate's issues added and its family's confidence lowered; a
     doubtful reading says why in :attr:`ParsedCanvass.doubts`. Contests split into groups
