@@ -188,8 +188,16 @@ def read_csv_text(path: Path, *, header: int | None = 0, nrows: int | None = Non
     raise fail(path, "The file's text cannot be decoded.")
 
 
+# From this size on a CSV's text columns are parsed as categories: below it pandas' fixed
+# cost per categorical column (its look for numbers among the categories, their sorting)
+# outweighs what it saves per cell (a 0.2 MB county file: 0.7 ms slower; a 4 MB one: 10 ms
+# faster).
+CATEGORIES_FROM = 1 << 20
+
+
 def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 << 18,
-                   keep: Collection[str] | None = None, skiprows: int = 0
+                   keep: Collection[str] | None = None, skiprows: int = 0,
+                   categories: bool | None = None
                    ) -> tuple[list[str], int, dict[str, tuple[np.ndarray, list[str]]],
                               str | None]:
     """A CSV read a chunk of rows at a time, each column kept as codes into its distinct
@@ -199,7 +207,13 @@ def read_csv_coded(path: Path, *, dtype: dict[str, object], chunksize: int = 1 <
     memory of a categorical column, at the speed of one parse. ``dtype``: as for
     ``read_csv`` (a column left out is inferred: whole numbers stay numbers). ``keep``: the
     columns to code (the others are parsed, so that a malformed row is still refused, but
-    not coded); every column when None. ``skiprows``: as for :func:`read_csv_text`."""
+    not coded); every column when None. ``skiprows``: as for :func:`read_csv_text`.
+    ``categories``: parse the text columns as categories (None: from
+    :data:`CATEGORIES_FROM` bytes on); the codes and texts are the same either way."""
+    if categories is None:
+        categories = path.stat().st_size >= CATEGORIES_FROM
+    if not categories:
+        return _read_csv_coded(path, dtype, chunksize, keep, skiprows)
     try:
         return _read_csv_coded(path, {c: ("category" if t is object else t)
                                       for c, t in dtype.items()}, chunksize, keep, skiprows)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from recount_desk.formats import long, read_canvass
+from recount_desk.formats import long, read_canvass, tabular
 from recount_desk.formats.tabular import cell_text, read_csv_coded
 
 ROWS = [("007", "053", "True", "5"), ("7", "53", "False", "3"), ("12", "1.50", "TRUE", "2"),
@@ -32,15 +32,17 @@ def _as_text(path: Path) -> dict[str, tuple[np.ndarray, list[str]]]:
     return out
 
 
+@pytest.mark.parametrize("categories", [True, False])
 @pytest.mark.parametrize("chunksize", [1, 2, 4, 1 << 18])
-def test_text_columns_keep_the_files_texts(tmp_path: Path, chunksize: int) -> None:
+def test_text_columns_keep_the_files_texts(tmp_path: Path, chunksize: int,
+                                           categories: bool) -> None:
     """Chunks of 1, 2 and 4 rows: some hold only numeric texts, some only 'True'/'False',
-    the last mixes them with words."""
+    the last mixes them with words; parsed as categories and as text alike."""
     path = tmp_path / "c.csv"
     _write(path, ROWS)
     header, n, coded, note = read_csv_coded(
         path, dtype={"precinct": object, "district": object, "candidate": object},
-        chunksize=chunksize)
+        chunksize=chunksize, categories=categories)
     assert header == ["precinct", "district", "candidate", "votes"] and n == len(ROWS)
     assert note is None
     want = _as_text(path)
@@ -56,6 +58,7 @@ def test_a_large_file_keeps_precincts_007_and_7_apart(tmp_path: Path,
     """End to end, on the path of files too large for the csv-module reader: two precincts
     whose names are '007' and '7' are two precincts, with their own votes."""
     monkeypatch.setattr(long, "_SMALL_CSV", -1)
+    monkeypatch.setattr(tabular, "CATEGORIES_FROM", 0)
     path = tmp_path / "big.csv"
     path.write_text("precinct,office,candidate,votes\n"
                     "007,Mayor,Ann,5\n007,Mayor,Bob,3\n7,Mayor,Ann,2\n7,Mayor,Bob,9\n",
